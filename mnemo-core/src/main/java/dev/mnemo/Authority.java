@@ -1,0 +1,40 @@
+package dev.mnemo;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * How far a record can be trusted; trust is not recency. The code is what gets persisted.
+ */
+public enum Authority {
+  /** The owner said it; the default. */
+  EXPLICIT("explicit"),
+  /** Inferred by an extractor or summarizer. */
+  DERIVED("derived"),
+  /** Checked against an authoritative source. */
+  VERIFIED("verified");
+
+  private final String code;
+
+  Authority(String code) {
+    this.code = code;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  /** Parses a code, case-insensitively; an unknown code is an {@link InvalidRequestException}. */
+  public static Authority fromCode(String field, String code) {
+    if (code != null) {
+      String c = code.trim().toLowerCase(Locale.ROOT);
+      for (Authority v : values()) {
+        if (v.code.equals(c)) return v;
+      }
+    }
+    throw new InvalidRequestException(
+        field,
+        code,
+        field + " must be one of " + Arrays.stream(values()).map(Authority::code).toList() + ", was '" + code + "'");
+  }
+}

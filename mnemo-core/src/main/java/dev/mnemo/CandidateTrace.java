@@ -1,0 +1,38 @@
+package dev.mnemo;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One candidate of a recall in the trace: which signals found it, each signal's value, its final
+ * score, and what happened to it and why.
+ *
+ * @param id record id
+ * @param sources the record's source ids
+ * @param text the record's text
+ * @param factKey the record's fact key or null
+ * @param validFrom start of valid time
+ * @param validTo end of valid time or null
+ * @param recordedAt when it was recorded
+ * @param foundBy the candidate lists it came from: dense, bm25, entity, time
+ * @param signals every signal's value
+ * @param outcome selected or the reason it was left out
+ * @param reason a readable reason, e.g. {@code "relevance 0.21 < threshold 0.30"}
+ * @param tokens tokens of its text under the configured tokenizer
+ * @param conflictsWith ids of eligible records of the same fact key that disagree with it
+ */
+public record CandidateTrace(
+    String id,
+    List<String> sources,
+    String text,
+    String factKey,
+    Instant validFrom,
+    Instant validTo,
+    Instant recordedAt,
+    Set<String> foundBy,
+    Signals signals,
+    Outcome outcome,
+    String reason,
+    int tokens,
+    List<String> conflictsWith) {}

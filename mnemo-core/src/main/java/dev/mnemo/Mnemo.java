@@ -1,0 +1,127 @@
+package dev.mnemo;
+
+import dev.mnemo.internal.Engine;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.Providers;
+import dev.mnemo.spi.Tokenizer;
+import dev.mnemo.text.JTokkitTokenizer;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A long-term memory for agents: write what is worth remembering, recall the right few records,
+ * from the right owner, true at the right time, inside a token budget, with a trace of why.
+ *
+ * <p>Build one with {@link #builder()}. Thread-safe: reads run concurrently; writes are serialized
+ * so that supersession sees a consistent store. Every write returns only after it is durable.
+ * Invalid input raises {@link InvalidRequestException} and writes nothing.
+ */
+public interface Mnemo extends AutoCloseable {
+
+  /** Writes one memory; returns the stored record. Durable on return. */
+  MemoryRecord remember(NewMemory memory);
+
+  /**
+   * Writes a batch atomically: all items are validated first (every invalid field of every item is
+   * reported at once, and then nothing is written), embedded in one batch, and committed together.
+   * Items with the same owner and fact key apply in order.
+   */
+  List<MemoryRecord> rememberAll(List<NewMemory> memories);
+
+  /** The records that belong in the prompt for this request, packed into its budget. */
+  RecallResult recall(RecallRequest request);
+
+  /** Every version ever recorded of the owner's fact, oldest first (by recorded time, then valid time). */
+  List<MemoryRecord> history(String owner, String factKey);
+
+  /** One record of the owner by id. Another owner's id is simply not found. */
+  Optional<MemoryRecord> get(String owner, String id);
+
+  /** Deletes every record of the owner, all versions and vectors; returns how many. */
+  int forget(String owner);
+
+  /** Deletes one record of the owner with every clipped copy of it; returns how many. */
+  int forget(String owner, String id);
+
+  /** Reports that an answer used these records: feeds frequency and last-accessed. Unknown ids are ignored. */
+  int markUsed(String owner, Collection<String> ids);
+
+  /** Streams every record of the owner (all owners when null), all versions. */
+  void export(String owner, Consumer<MemoryRecord> sink);
+
+  /** Closes the store and the embedder. */
+  @Override
+  void close();
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Configures a {@link Mnemo}. Defaults: the {@code lucene} store in {@code directory} (or a store
+   * given explicitly), the {@code e5-small-v2-q} embedder when its module is on the class path (none
+   * otherwise: BM25 and entities only), the {@code cl100k_base} tokenizer, the system clock, UTC for
+   * calendar words, texts up to 8,000 characters.
+   */
+  final class Builder {
+    private MemoryStore store;
+    private Path directory;
+    private Embedder embedder;
+    private boolean noEmbedder;
+    private Tokenizer tokenizer;
+    private InstantSource clock = InstantSource.system();
+    private ZoneId zone = ZoneOffset.UTC;
+    private int maxTextChars = 8_000;
+
+    private Builder() {}
+
+    /** Use this store (the caller keeps no other handle to it; {@link Mnemo#close()} closes it). */
+    public Builder store(MemoryStore v) { this.store = v; return this; }
+
+    /** Open the embedded Lucene store in this directory. */
+    public Builder directory(Path v) { this.directory = v; return this; }
+
+    public Builder embedder(Embedder v) { this.embedder = v; this.noEmbedder = v == null; return this; }
+
+    /** No dense signal: BM25 and entities only. */
+    public Builder withoutEmbedder() { this.embedder = null; this.noEmbedder = true; return this; }
+
+    public Builder tokenizer(Tokenizer v) { this.tokenizer = v; return this; }
+
+    public Builder clock(InstantSource v) { this.clock = Objects.requireNonNull(v, "clock"); return this; }
+
+    /** The zone in which calendar words ("yesterday", "in May") are read. */
+    public Builder zone(ZoneId v) { this.zone = Objects.requireNonNull(v, "zone"); return this; }
+
+    public Builder maxTextChars(int v) {
+      if (v < 1) throw new InvalidRequestException("max_text_chars", v, "max_text_chars must be >= 1, was " + v);
+      this.maxTextChars = v;
+      return this;
+    }
+
+    public Mnemo build() {
+      MemoryStore s = store;
+      if (s == null) {
+        if (directory == null) {
+          throw new IllegalStateException("set a store or a directory before build()");
+        }
+        s = Providers.store("lucene", Map.of("dir", directory.toString()));
+      }
+      Embedder e = embedder;
+      if (e == null && !noEmbedder && Providers.hasEmbedder("e5-small-v2-q")) {
+        e = Providers.embedder("e5-small-v2-q", Map.of());
+      }
+      Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
+      return new Engine(s, e, t, clock, zone, maxTextChars);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.mnemo;
+
+import dev.mnemo.time.TimeRange;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Why a recall returned what it did: the request as resolved, every candidate with its signals and
+ * outcome (best first), tokens used and the time each stage took.
+ *
+ * <p>Apart from {@code stageNanos}, a trace is a pure function of the store's state, the request and
+ * the clock: the same inputs give an equal trace.
+ *
+ * @param owner the request's owner
+ * @param query the query text
+ * @param askedAt the resolved "now"
+ * @param mode the temporal mode's code
+ * @param validTime the valid-time instant eligibility used
+ * @param knownTime the transaction-time instant eligibility used
+ * @param timeRange the range the query's time words denote, or null
+ * @param queryEntities normalized entities found in the query
+ * @param fusion fusion code
+ * @param packing packing code
+ * @param k the request's k
+ * @param budgetTokens the request's budget
+ * @param threshold the request's threshold
+ * @param weights the weights used
+ * @param tokenizer the tokenizer's name
+ * @param embeddingModel the embedder's model id, or null
+ * @param candidates every candidate, best first
+ * @param tokensUsed tokens of the selected texts
+ * @param stageNanos wall time per stage (embed, candidates, fuse, rank, pack, render)
+ */
+public record RecallTrace(
+    String owner,
+    String query,
+    Instant askedAt,
+    String mode,
+    Instant validTime,
+    Instant knownTime,
+    TimeRange timeRange,
+    List<String> queryEntities,
+    String fusion,
+    String packing,
+    int k,
+    int budgetTokens,
+    double threshold,
+    Weights weights,
+    String tokenizer,
+    String embeddingModel,
+    List<CandidateTrace> candidates,
+    int tokensUsed,
+    Map<String, Long> stageNanos) {
+
+  /** This trace without timings, for comparing two runs. */
+  public RecallTrace withoutTimings() {
+    return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, fusion, packing,
+        k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, Map.of());
+  }
+}

@@ -1,0 +1,36 @@
+package dev.mnemo;
+
+/**
+ * Every signal of one candidate, as the read path computed it; the explanation of its score.
+ *
+ * <p>Values not applicable to the request are {@code NaN} (e.g. {@code cosine} without an
+ * embedder, {@code rrf} under weighted fusion).
+ *
+ * @param cosine raw cosine between the query and record vectors
+ * @param dense the dense signal in [0, 1]: cosine calibrated by the embedder's unrelated-text floor
+ * @param bm25Raw raw Lucene BM25 score (0 when the text does not match)
+ * @param bm25 the BM25 signal in [0, 1): {@code tanh(bm25Raw / bm25Scale)}
+ * @param entity share of the query's entities the record names, in [0, 1]
+ * @param relevance the weighted-sum fusion of dense, bm25 and entity; what the threshold tests
+ * @param rrf reciprocal-rank fusion score normalized to [0, 1] (only under RRF)
+ * @param recency {@code 0.5^(age / halfLife)} with the half-life of the record's category
+ * @param importance the record's importance
+ * @param frequency {@code n / (n + 3)} for n recorded uses
+ * @param authority 0.5 derived, 0.75 explicit, 1.0 verified
+ * @param timeMatch 1 when the record's valid time starts inside the query's time range, else 0
+ * @param finalScore relevance (or rrf) plus the weighted ranking signals: the sort key
+ */
+public record Signals(
+    double cosine,
+    double dense,
+    double bm25Raw,
+    double bm25,
+    double entity,
+    double relevance,
+    double rrf,
+    double recency,
+    double importance,
+    double frequency,
+    double authority,
+    double timeMatch,
+    double finalScore) {}

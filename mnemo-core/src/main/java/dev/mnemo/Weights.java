@@ -1,0 +1,77 @@
+package dev.mnemo;
+
+/**
+ * The weights of every signal of the read path; each has a documented default and any can be
+ * overridden per request.
+ *
+ * <p>Relevance (fusion of the three retrieval signals, each in [0, 1]):
+ * {@code relevance = (dense * wd + bm25 * wb + entity * we) / (wd + wb + we)}, summing only the
+ * signals that apply to the request. Ranking adds
+ * {@code recency * wr + importance * wi + frequency * wf + authority * wa + timeMatch * wt} to the
+ * relevance. The threshold is applied to relevance alone, so no amount of importance or recency
+ * can make an unrelated record eligible for the prompt.
+ *
+ * @param dense weight of the dense (embedding) signal, default 1.0
+ * @param bm25 weight of the BM25 signal, default 1.0
+ * @param entity weight of the entity-match signal, default 0.5
+ * @param recency weight of the recency decay (half-life per category), default 0.1
+ * @param importance weight of the record's importance, default 0.1
+ * @param frequency weight of the usage frequency, default 0.05
+ * @param authority weight of the authority level, default 0.05
+ * @param timeMatch weight of the boost for records whose valid time starts inside the query's time
+ *     range ("last week"), default 0.3
+ * @param bm25Scale BM25 normalization: {@code bm25 = tanh(raw / bm25Scale)}, a sigmoid rescaled so
+ *     that no match is 0; default 8.0
+ */
+public record Weights(
+    double dense,
+    double bm25,
+    double entity,
+    double recency,
+    double importance,
+    double frequency,
+    double authority,
+    double timeMatch,
+    double bm25Scale) {
+
+  public static final Weights DEFAULT = new Weights(1.0, 1.0, 0.5, 0.1, 0.1, 0.05, 0.05, 0.3, 8.0);
+
+  public Weights {
+    check("weights.dense", dense);
+    check("weights.bm25", bm25);
+    check("weights.entity", entity);
+    check("weights.recency", recency);
+    check("weights.importance", importance);
+    check("weights.frequency", frequency);
+    check("weights.authority", authority);
+    check("weights.time_match", timeMatch);
+    if (!(bm25Scale > 0) || Double.isInfinite(bm25Scale)) {
+      throw new InvalidRequestException("weights.bm25_scale", bm25Scale, "weights.bm25_scale must be > 0, was " + bm25Scale);
+    }
+    if (dense + bm25 + entity <= 0) {
+      throw new InvalidRequestException("weights", dense + bm25 + entity,
+          "at least one of weights.dense, weights.bm25, weights.entity must be > 0, all were 0");
+    }
+  }
+
+  private static void check(String field, double v) {
+    if (!(v >= 0) || Double.isInfinite(v)) {
+      throw new InvalidRequestException(field, v, field + " must be a finite number >= 0, was " + v);
+    }
+  }
+
+  public Weights withDense(double v) { return new Weights(v, bm25, entity, recency, importance, frequency, authority, timeMatch, bm25Scale); }
+  public Weights withBm25(double v) { return new Weights(dense, v, entity, recency, importance, frequency, authority, timeMatch, bm25Scale); }
+  public Weights withEntity(double v) { return new Weights(dense, bm25, v, recency, importance, frequency, authority, timeMatch, bm25Scale); }
+  public Weights withRecency(double v) { return new Weights(dense, bm25, entity, v, importance, frequency, authority, timeMatch, bm25Scale); }
+  public Weights withImportance(double v) { return new Weights(dense, bm25, entity, recency, v, frequency, authority, timeMatch, bm25Scale); }
+  public Weights withFrequency(double v) { return new Weights(dense, bm25, entity, recency, importance, v, authority, timeMatch, bm25Scale); }
+  public Weights withAuthority(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, v, timeMatch, bm25Scale); }
+  public Weights withTimeMatch(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, authority, v, bm25Scale); }
+  public Weights withBm25Scale(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, authority, timeMatch, v); }
+
+  /** The ranking-only weights set to zero: pure relevance ordering. */
+  public Weights relevanceOnly() {
+    return new Weights(dense, bm25, entity, 0, 0, 0, 0, 0, bm25Scale);
+  }
+}

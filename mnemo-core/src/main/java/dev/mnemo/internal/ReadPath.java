@@ -1,0 +1,398 @@
+package dev.mnemo.internal;
+
+import dev.mnemo.CandidateTrace;
+import dev.mnemo.Fusion;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.Outcome;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.RecallTrace;
+import dev.mnemo.Recalled;
+import dev.mnemo.Signals;
+import dev.mnemo.TimeFilter;
+import dev.mnemo.Weights;
+import dev.mnemo.spi.Candidate;
+import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.Eligibility;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.Tokenizer;
+import dev.mnemo.text.Entities;
+import dev.mnemo.time.TimeExpressions;
+import dev.mnemo.time.TimeRange;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The read path, stage by stage: eligibility, candidates, fusion, ranking, threshold, packing,
+ * conflicts, render, trace. Each stage is a method below whose javadoc states its strategy and
+ * parameters. Stateless apart from its collaborators; thread-safe.
+ */
+final class ReadPath {
+  private final MemoryStore store;
+  private final Embedder embedder;
+  private final Tokenizer tokenizer;
+  private final InstantSource clock;
+  private final ZoneId zone;
+
+  ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
+    this.store = store;
+    this.embedder = embedder;
+    this.tokenizer = tokenizer;
+    this.clock = clock;
+    this.zone = zone;
+  }
+
+  /** One candidate moving through the stages. */
+  static final class Scored {
+    final Candidate c;
+    final MemoryRecord r;
+    final Set<String> foundBy = new TreeSet<>();
+    double cosine = Double.NaN;
+    double dense;
+    double bm25;
+    double entity;
+    double relevance;
+    double rrf = Double.NaN;
+    double recency;
+    double frequency;
+    double authority;
+    double timeMatch;
+    double score;
+    int tokens = -1;
+    Outcome outcome;
+    String reason;
+    final List<String> conflictsWith = new ArrayList<>();
+
+    Scored(Candidate c) {
+      this.c = c;
+      this.r = c.record();
+    }
+  }
+
+  RecallResult recall(RecallRequest req) {
+    Map<String, Long> timings = new LinkedHashMap<>();
+    long t0 = System.nanoTime();
+    // Stores keep milliseconds; so does the read path, so the store's filter and the reference
+    // semantics of Eligibility.admits agree to the instant.
+    Instant askedAt = millis(req.askedAt() == null ? clock.instant() : req.askedAt());
+    Instant validTime = millis(req.mode().validTime(askedAt));
+    Instant knownTime = millis(req.mode().knownTime(askedAt));
+    TimeRange range = req.timeFilter() == TimeFilter.OFF ? null
+        : TimeExpressions.parse(req.query(), askedAt, zone).orElse(null);
+
+    Eligibility eligibility = eligibility(req, validTime, knownTime, range);
+    List<String> queryKeys = Entities.queryKeys(req.query());
+    float[] vector = null;
+    if (embedder != null && req.weights().dense() > 0 && !req.query().isBlank()) {
+      vector = embedder.embedQuery(req.query());
+    }
+    long t1 = System.nanoTime();
+    timings.put("embed", t1 - t0);
+
+    List<Candidate> found = req.query().isBlank() ? List.of()
+        : store.candidates(new CandidateQuery(eligibility, vector, req.query(), Set.copyOf(queryKeys), range,
+            req.candidates()));
+    long t2 = System.nanoTime();
+    timings.put("candidates", t2 - t1);
+
+    List<Scored> scored = new ArrayList<>(found.size());
+    for (Candidate c : found) scored.add(new Scored(c));
+    List<String> queryEntities = fuse(scored, req, queryKeys, vector != null);
+    long t3 = System.nanoTime();
+    timings.put("fuse", t3 - t2);
+
+    rank(scored, req, validTime, range);
+    long t4 = System.nanoTime();
+    timings.put("rank", t4 - t3);
+
+    List<Scored> selected = pack(scored, req);
+    selected = surfaceConflicts(selected, scored, req, eligibility);
+    long t5 = System.nanoTime();
+    timings.put("pack", t5 - t4);
+
+    int used = selected.stream().mapToInt(s -> s.tokens).sum();
+    String rendered = Renderer.render(selected, req, tokenizer);
+    int renderedTokens = tokenizer.count(rendered);
+    long t6 = System.nanoTime();
+    timings.put("render", t6 - t5);
+    timings.put("total", t6 - t0);
+
+    List<Recalled> out = new ArrayList<>();
+    for (Scored s : selected) out.add(new Recalled(s.r, s.score, s.relevance, s.tokens, s.conflictsWith));
+    RecallTrace trace = null;
+    if (req.explain()) {
+      List<CandidateTrace> ct = new ArrayList<>(scored.size());
+      for (Scored s : scored) {
+        ct.add(new CandidateTrace(s.r.id(), s.r.sources(), s.r.text(), s.r.factKey(), s.r.validFrom(), s.r.validTo(),
+            s.r.recordedAt(), s.foundBy, signals(s), s.outcome, s.reason, s.tokens, List.copyOf(s.conflictsWith)));
+      }
+      trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
+          queryEntities, req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
+          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings);
+    }
+    return new RecallResult(out, rendered, used, renderedTokens, trace);
+  }
+
+  private static Instant millis(Instant t) {
+    return t.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+  }
+
+  /**
+   * Stage 1, eligibility: owner, scope (the request's scope or records without one), categories,
+   * metadata, and the temporal mode's valid and known instants; with {@link TimeFilter#FILTER} the
+   * query's time range too. Handed to the store, which applies it inside every search.
+   */
+  static Eligibility eligibility(RecallRequest req, Instant validTime, Instant knownTime, TimeRange range) {
+    return new Eligibility(req.owner(), req.scope(), req.categories(), req.metadata(), validTime, knownTime,
+        req.timeFilter() == TimeFilter.FILTER ? range : null);
+  }
+
+  /**
+   * Stages 2 and 3, signals and fusion. Dense: cosine calibrated by the embedder's unrelated-text
+   * floor, {@code max(0, (cos - floor) / (1 - floor))}. BM25: {@code tanh(raw / bm25Scale)}. Entity:
+   * the share of the query's entity keys (query words that name an entity of some candidate) that
+   * the record names. Relevance is the weighted sum over the signals that apply, divided by their
+   * weights' sum; under RRF the order key is {@code sum w / (k + rank)} normalized by its maximum.
+   *
+   * @return the query's entity keys that matched some candidate
+   */
+  private List<String> fuse(List<Scored> scored, RecallRequest req, List<String> queryKeys, boolean dense) {
+    Weights w = req.weights();
+    double floor = embedder == null ? 0 : embedder.unrelatedSimilarity();
+    Set<String> keys = new LinkedHashSet<>(queryKeys);
+    Set<String> matchedKeys = new TreeSet<>();
+    for (Scored s : scored) {
+      for (String e : s.r.entities()) if (keys.contains(e)) matchedKeys.add(e);
+    }
+    boolean entityApplies = !matchedKeys.isEmpty() && w.entity() > 0;
+    double wd = dense ? w.dense() : 0;
+    double wsum = wd + w.bm25() + (entityApplies ? w.entity() : 0);
+    for (Scored s : scored) {
+      Candidate c = s.c;
+      if (c.denseRank() > 0) s.foundBy.add("dense");
+      if (c.bm25Rank() > 0) s.foundBy.add("bm25");
+      if (c.entityRank() > 0) s.foundBy.add("entity");
+      if (c.timeRank() > 0) s.foundBy.add("time");
+      s.cosine = c.cosine();
+      s.dense = Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - floor) / (1 - floor));
+      s.bm25 = Math.tanh(Math.max(0, c.bm25()) / w.bm25Scale());
+      int matches = 0;
+      for (String e : s.r.entities()) if (matchedKeys.contains(e)) matches++;
+      s.entity = matchedKeys.isEmpty() ? 0 : Math.min(1.0, (double) matches / matchedKeys.size());
+      double sum = wd * s.dense + w.bm25() * s.bm25 + (entityApplies ? w.entity() * s.entity : 0);
+      s.relevance = wsum <= 0 ? 0 : sum / wsum;
+    }
+    if (req.fusion() instanceof Fusion.ReciprocalRank rrf) {
+      Map<String, Integer> denseRanks = ranks(scored, s -> s.dense);
+      Map<String, Integer> bm25Ranks = ranks(scored, s -> s.bm25);
+      Map<String, Integer> entityRanks = ranks(scored, s -> s.entity);
+      double max = (wd + w.bm25() + (entityApplies ? w.entity() : 0)) / (rrf.k() + 1.0);
+      for (Scored s : scored) {
+        double v = 0;
+        Integer r;
+        if (wd > 0 && (r = denseRanks.get(s.r.id())) != null) v += wd / (rrf.k() + r);
+        if ((r = bm25Ranks.get(s.r.id())) != null) v += w.bm25() / (rrf.k() + r);
+        if (entityApplies && (r = entityRanks.get(s.r.id())) != null) v += w.entity() / (rrf.k() + r);
+        s.rrf = max <= 0 ? 0 : v / max;
+      }
+    }
+    return List.copyOf(matchedKeys);
+  }
+
+  /** 1-based ranks by a signal, over candidates where it is positive; ties broken by id. */
+  private static Map<String, Integer> ranks(List<Scored> scored, java.util.function.ToDoubleFunction<Scored> f) {
+    List<Scored> sorted = new ArrayList<>();
+    for (Scored s : scored) if (f.applyAsDouble(s) > 0) sorted.add(s);
+    sorted.sort(Comparator.comparingDouble(f).reversed().thenComparing(s -> s.r.id()));
+    Map<String, Integer> out = new LinkedHashMap<>();
+    for (int i = 0; i < sorted.size(); i++) out.put(sorted.get(i).r.id(), i + 1);
+    return out;
+  }
+
+  /**
+   * Stage 4, ranking: {@code score = base + wr * recency + wi * importance + wf * frequency + wa *
+   * authority + wt * timeMatch}, where base is the relevance (or the normalized RRF score).
+   * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
+   * recorded start to the mode's valid instant, with the half-life of its category. Frequency is
+   * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
+   * the record's valid time starts inside the query's time range. Then stage 5, the threshold:
+   * relevance below it is {@code below_threshold}. Sorted by score, then newer first, then id.
+   */
+  private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range) {
+    Weights w = req.weights();
+    for (Scored s : scored) {
+      MemoryRecord r = s.r;
+      Instant start = r.recordedAt().isAfter(r.validFrom()) ? r.recordedAt() : r.validFrom();
+      if (start.isAfter(validTime)) start = validTime;
+      Duration half = req.halfLives().get(r.category());
+      double ageDays = Duration.between(start, validTime).toMillis() / 86_400_000.0;
+      s.recency = Math.pow(0.5, ageDays / (half.toMillis() / 86_400_000.0));
+      s.frequency = r.accessCount() / (r.accessCount() + 3.0);
+      s.authority = switch (r.authority()) {
+        case DERIVED -> 0.5;
+        case EXPLICIT -> 0.75;
+        case VERIFIED -> 1.0;
+      };
+      s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
+      double base = Double.isNaN(s.rrf) ? s.relevance : s.rrf;
+      s.score = base + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
+          + w.authority() * s.authority + w.timeMatch() * s.timeMatch;
+    }
+    scored.sort(Comparator.<Scored>comparingDouble(s -> s.score).reversed()
+        .thenComparing(s -> s.r.recordedAt(), Comparator.reverseOrder())
+        .thenComparing(s -> s.r.id()));
+    for (Scored s : scored) {
+      if (s.relevance < req.threshold()) {
+        s.outcome = Outcome.BELOW_THRESHOLD;
+        s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < threshold %.3f", s.relevance, req.threshold());
+      }
+    }
+  }
+
+  /**
+   * Stage 6, packing into the token budget (texts counted with the configured tokenizer), at most k
+   * records. Greedy: best score first; a record that does not fit the remaining budget is
+   * {@code over_budget} and smaller ones may still fit. Coverage (MMR): each step takes the record
+   * maximizing {@code lambda * score - (1 - lambda) * maxSim}, where maxSim is its highest cosine to
+   * a record already chosen; one at or above {@code duplicateSimilarity} is a {@code duplicate}.
+   */
+  private List<Scored> pack(List<Scored> scored, RecallRequest req) {
+    List<Scored> pool = new ArrayList<>();
+    for (Scored s : scored) {
+      s.tokens = tokenizer.count(s.r.text());
+      if (s.outcome == null) pool.add(s);
+    }
+    List<Scored> chosen = new ArrayList<>();
+    int used = 0;
+    while (!pool.isEmpty()) {
+      Scored next;
+      double maxSim = 0;
+      if (req.packing() == dev.mnemo.Packing.COVERAGE && !chosen.isEmpty()) {
+        next = null;
+        double best = Double.NEGATIVE_INFINITY;
+        double bestSim = 0;
+        for (Scored s : pool) {
+          double sim = maxSimilarity(s, chosen);
+          double mmr = req.mmrLambda() * s.score - (1 - req.mmrLambda()) * sim;
+          if (mmr > best) {
+            best = mmr;
+            next = s;
+            bestSim = sim;
+          }
+        }
+        maxSim = bestSim;
+      } else {
+        next = pool.get(0);
+      }
+      pool.remove(next);
+      if (chosen.size() >= req.k()) {
+        next.outcome = Outcome.BEYOND_K;
+        next.reason = "k = " + req.k() + " records already selected";
+        continue;
+      }
+      if (req.packing() == dev.mnemo.Packing.COVERAGE && maxSim >= req.duplicateSimilarity()) {
+        next.outcome = Outcome.DUPLICATE;
+        next.reason = String.format(java.util.Locale.ROOT, "similarity %.3f >= %.3f to a selected record", maxSim,
+            req.duplicateSimilarity());
+        continue;
+      }
+      if (used + next.tokens > req.budgetTokens()) {
+        next.outcome = Outcome.OVER_BUDGET;
+        next.reason = next.tokens + " tokens > " + (req.budgetTokens() - used) + " left of " + req.budgetTokens();
+        continue;
+      }
+      used += next.tokens;
+      next.outcome = Outcome.SELECTED;
+      next.reason = "selected";
+      chosen.add(next);
+    }
+    return chosen;
+  }
+
+  private static double maxSimilarity(Scored s, List<Scored> chosen) {
+    double max = 0;
+    for (Scored c : chosen) max = Math.max(max, similarity(s.r, c.r));
+    return max;
+  }
+
+  /** Cosine of the records' vectors, or the Jaccard overlap of their words without vectors. */
+  static double similarity(MemoryRecord a, MemoryRecord b) {
+    if (a.embedding() != null && b.embedding() != null && a.embedding().length == b.embedding().length) {
+      double dot = 0;
+      for (int i = 0; i < a.embedding().length; i++) dot += a.embedding()[i] * b.embedding()[i];
+      return dot;
+    }
+    Set<String> wa = new HashSet<>(List.of(a.text().toLowerCase(java.util.Locale.ROOT).split("\\W+")));
+    Set<String> wb = new HashSet<>(List.of(b.text().toLowerCase(java.util.Locale.ROOT).split("\\W+")));
+    Set<String> inter = new HashSet<>(wa);
+    inter.retainAll(wb);
+    wa.addAll(wb);
+    return wa.isEmpty() ? 0 : (double) inter.size() / wa.size();
+  }
+
+  /**
+   * Stage 7, conflicts: when a selected record has a fact key and other eligible records of the
+   * same owner and key hold at the same time with another text (kept by the {@code keep_both}
+   * policy), the engine cannot tell which is right: they are surfaced together, each marked with
+   * the others' ids, rendered with their dates. A sibling not already selected joins the selection
+   * if it fits the budget, even beyond k and below the threshold (a conflict is shown whole);
+   * otherwise the selected record still carries the sibling's id.
+   */
+  private List<Scored> surfaceConflicts(List<Scored> selected, List<Scored> scored, RecallRequest req,
+      Eligibility eligibility) {
+    List<Scored> out = new ArrayList<>(selected);
+    int used = selected.stream().mapToInt(s -> s.tokens).sum();
+    Map<String, Scored> byId = new LinkedHashMap<>();
+    for (Scored s : scored) byId.put(s.r.id(), s);
+    Set<String> seenKeys = new HashSet<>();
+    for (Scored s : selected) {
+      String key = s.r.factKey();
+      if (key == null || !seenKeys.add(key)) continue;
+      List<MemoryRecord> siblings = new ArrayList<>();
+      for (MemoryRecord v : store.versions(s.r.owner(), key)) {
+        if (!v.id().equals(s.r.id()) && eligibility.admits(v) && !v.text().equals(s.r.text())) siblings.add(v);
+      }
+      siblings.sort(Comparator.comparing(MemoryRecord::id));
+      for (MemoryRecord v : siblings) {
+        Scored sib = byId.get(v.id());
+        if (sib == null) {
+          sib = new Scored(new Candidate(v, Double.NaN, 0, 0, 0, 0, 0));
+          sib.foundBy.add("conflict");
+          sib.tokens = tokenizer.count(v.text());
+          scored.add(sib);
+          byId.put(v.id(), sib);
+        }
+        s.conflictsWith.add(v.id());
+        if (sib.outcome == Outcome.SELECTED) {
+          sib.conflictsWith.add(s.r.id());
+          continue;
+        }
+        if (used + sib.tokens <= req.budgetTokens()) {
+          used += sib.tokens;
+          sib.outcome = Outcome.SELECTED;
+          sib.reason = "conflicts with selected " + s.r.id() + " (same fact key '" + key + "')";
+          sib.conflictsWith.add(s.r.id());
+          out.add(sib);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Signals signals(Scored s) {
+    return new Signals(s.cosine, s.dense, s.c.bm25(), s.bm25, s.entity, s.relevance, s.rrf, s.recency,
+        s.r.importance(), s.frequency, s.authority, s.timeMatch, s.score);
+  }
+}

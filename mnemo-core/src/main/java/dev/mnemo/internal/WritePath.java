@@ -1,0 +1,223 @@
+package dev.mnemo.internal;
+
+import dev.mnemo.Authority;
+import dev.mnemo.Category;
+import dev.mnemo.ConflictPolicy;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.NewMemory;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.text.Entities;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The write path for explicit records: validate, enrich (entities, embedding), resolve against the
+ * owner's versions of the same fact key (supersession over valid-time intervals), commit.
+ *
+ * <p>Supersession: a new record with a fact key and policy {@code supersede} expires, at its own
+ * recorded time, every current version of that owner and key whose valid interval overlaps its
+ * own; the parts of an expired version's valid interval the new record does not cover are written
+ * again as clipped copies (same text and sources, {@code origin} = the expired id), so "what was
+ * true in March" stays answerable as known today. A retroactive correction (recorded later, valid
+ * from earlier) is the same rule. Planning is pure and happens before any write: an invalid batch
+ * writes nothing.
+ */
+final class WritePath {
+  private final MemoryStore store;
+  private final Embedder embedder;
+  private final InstantSource clock;
+  private final int maxTextChars;
+  private final Supplier<String> ids;
+
+  WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars) {
+    this.store = store;
+    this.embedder = embedder;
+    this.clock = clock;
+    this.maxTextChars = maxTextChars;
+    this.ids = () -> UUID.randomUUID().toString();
+  }
+
+  /** Validates every item, then plans and applies the batch under the caller's write lock. */
+  List<MemoryRecord> write(List<NewMemory> batch, boolean single, Object writeLock) {
+    if (batch == null) throw new InvalidRequestException("memories", null, "memories must not be null");
+    if (batch.isEmpty()) return List.of();
+    Instant now = clock.instant();
+    List<Violation> violations = new ArrayList<>();
+    for (int i = 0; i < batch.size(); i++) {
+      validate(batch.get(i), single ? "" : "memories[" + i + "].", now, violations);
+    }
+    if (!violations.isEmpty()) throw new InvalidRequestException(violations);
+
+    List<float[]> vectors = embed(batch);
+    synchronized (writeLock) {
+      Plan plan = new Plan();
+      List<MemoryRecord> created = new ArrayList<>();
+      for (int i = 0; i < batch.size(); i++) {
+        created.add(plan.add(batch.get(i), vectors == null ? null : vectors.get(i), now,
+            single ? "" : "memories[" + i + "].", violations));
+      }
+      if (!violations.isEmpty()) throw new InvalidRequestException(violations);
+      store.apply(List.copyOf(plan.upserts.values()), List.of());
+      return created;
+    }
+  }
+
+  private List<float[]> embed(List<NewMemory> batch) {
+    if (embedder == null) return null;
+    List<String> inputs = new ArrayList<>(batch.size());
+    for (NewMemory m : batch) inputs.add(embeddingInput(m.text(), m.context()));
+    List<float[]> out = embedder.embedPassages(inputs);
+    if (out.size() != inputs.size()) {
+      throw new IllegalStateException("embedder " + embedder.modelId() + " returned " + out.size() + " vectors for "
+          + inputs.size() + " texts");
+    }
+    return out;
+  }
+
+  /** What gets embedded: the text, then its context (neighbouring turns, a date) when there is one. */
+  static String embeddingInput(String text, String context) {
+    return context == null || context.isBlank() ? text : text + "\n" + context;
+  }
+
+  private void validate(NewMemory m, String p, Instant now, List<Violation> v) {
+    if (m == null) {
+      v.add(new Violation(p.isEmpty() ? "memory" : p.substring(0, p.length() - 1), null, p + "memory must not be null"));
+      return;
+    }
+    if (m.owner() == null || m.owner().isBlank()) {
+      v.add(new Violation(p + "owner", m.owner(), p + "owner must not be blank, was " + q(m.owner())));
+    } else if (m.owner().length() > 256) {
+      v.add(new Violation(p + "owner", m.owner().length(), p + "owner must be at most 256 characters, was " + m.owner().length()));
+    }
+    if (m.text() == null || m.text().isBlank()) {
+      v.add(new Violation(p + "text", m.text(), p + "text must not be empty, was " + q(m.text())));
+    } else if (m.text().length() > maxTextChars) {
+      v.add(new Violation(p + "text", m.text().length(),
+          p + "text must be at most " + maxTextChars + " characters, was " + m.text().length()));
+    }
+    if (m.context() != null && m.context().length() > 4 * maxTextChars) {
+      v.add(new Violation(p + "context", m.context().length(),
+          p + "context must be at most " + 4 * maxTextChars + " characters, was " + m.context().length()));
+    }
+    if (m.importance() != null && !(m.importance() >= 0 && m.importance() <= 1)) {
+      v.add(new Violation(p + "importance", m.importance(), p + "importance must be between 0 and 1, was " + m.importance()));
+    }
+    if (m.factKey() != null && m.factKey().isBlank()) {
+      v.add(new Violation(p + "fact_key", m.factKey(), p + "fact_key must not be blank when given, was " + q(m.factKey())));
+    }
+    if (m.scope() != null && m.scope().isBlank()) {
+      v.add(new Violation(p + "scope", m.scope(), p + "scope must not be blank when given, was " + q(m.scope())));
+    }
+    if (m.seq() != null && m.seq() < 0) {
+      v.add(new Violation(p + "seq", m.seq(), p + "seq must be >= 0, was " + m.seq()));
+    }
+    Instant recorded = m.recordedAt() == null ? now : m.recordedAt();
+    Instant from = m.validFrom() == null ? recorded : m.validFrom();
+    if (m.validTo() != null && !m.validTo().isAfter(from)) {
+      v.add(new Violation(p + "valid_to", m.validTo(), p + "valid_to must be after valid_from (" + from + "), was " + m.validTo()));
+    }
+    for (int i = 0; i < m.sources().size(); i++) {
+      String s = m.sources().get(i);
+      if (s == null || s.isBlank()) {
+        v.add(new Violation(p + "sources[" + i + "]", s, p + "sources[" + i + "] must not be blank, was " + q(s)));
+      }
+    }
+    for (var e : m.metadata().entrySet()) {
+      if (e.getKey().isBlank() || e.getValue() == null) {
+        v.add(new Violation(p + "metadata", e.getKey(), p + "metadata keys must not be blank and values not null, was "
+            + q(e.getKey()) + "=" + q(e.getValue())));
+      }
+    }
+  }
+
+  private static String q(Object s) {
+    return s == null ? "null" : "'" + s + "'";
+  }
+
+  /** The changes one batch makes, built item by item against the store plus the batch so far. */
+  private final class Plan {
+    /** Everything to write, by id, in order; later changes to the same id replace earlier ones. */
+    final Map<String, MemoryRecord> upserts = new LinkedHashMap<>();
+    /** Versions of each (owner, fact key), loaded once, updated as the batch goes. */
+    private final Map<String, Map<String, MemoryRecord>> versions = new HashMap<>();
+
+    MemoryRecord add(NewMemory m, float[] vector, Instant now, String p, List<Violation> violations) {
+      // Stores keep milliseconds: truncate here so the record returned equals the record stored.
+      Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
+      Instant from = m.validFrom() == null ? recorded : millis(m.validFrom());
+      Instant to = m.validTo() == null ? null : millis(m.validTo());
+      Set<String> entities = new LinkedHashSet<>(Entities.extract(m.text()));
+      for (String e : m.entities()) {
+        String k = Entities.normalize(e);
+        if (!k.isEmpty()) entities.add(k);
+      }
+      ConflictPolicy policy = m.conflictPolicy() == null ? ConflictPolicy.SUPERSEDE : m.conflictPolicy();
+      int version = 0;
+      List<MemoryRecord> changes = new ArrayList<>();
+      if (m.factKey() != null) {
+        Map<String, MemoryRecord> known = versions.computeIfAbsent(m.owner() + "\u0000" + m.factKey(), k -> {
+          Map<String, MemoryRecord> map = new LinkedHashMap<>();
+          for (MemoryRecord r : store.versions(m.owner(), m.factKey())) map.put(r.id(), r);
+          return map;
+        });
+        Instant latest = known.values().stream().map(MemoryRecord::recordedAt).max(Comparator.naturalOrder()).orElse(null);
+        if (latest != null && recorded.isBefore(latest)) {
+          violations.add(new Violation(p + "recorded_at", recorded, p + "recorded_at must not precede the latest recorded "
+              + "version of fact_key '" + m.factKey() + "' (" + latest + "), was " + recorded
+              + "; transaction time only moves forward (use valid_from for a retroactive correction)"));
+          return null;
+        }
+        version = known.values().stream().mapToInt(MemoryRecord::version).max().orElse(0) + 1;
+        if (policy == ConflictPolicy.SUPERSEDE) {
+          for (MemoryRecord old : List.copyOf(known.values())) {
+            if (old.expiredAt() != null || !overlaps(old, from, to)) continue;
+            changes.add(old.withExpiredAt(recorded));
+            if (old.validFrom().isBefore(from)) {
+              changes.add(old.clippedCopy(ids.get(), old.validFrom(), from, recorded));
+            }
+            if (to != null && (old.validTo() == null || old.validTo().isAfter(to))) {
+              changes.add(old.clippedCopy(ids.get(), to, old.validTo(), recorded));
+            }
+          }
+        }
+      }
+      MemoryRecord rec = new MemoryRecord(
+          ids.get(), m.owner(), m.scope(), m.category() == null ? Category.SEMANTIC : m.category(), m.text(),
+          m.context(), m.sources(), m.episode(), m.seq() == null ? -1 : m.seq(), recorded, null, from, to,
+          m.factKey(), version, null, m.importance() == null ? 0.5 : m.importance(),
+          m.authority() == null ? Authority.EXPLICIT : m.authority(), policy, List.copyOf(entities), 0, null, vector,
+          vector == null ? null : embedder.modelId(), m.metadata());
+      changes.add(rec);
+      for (MemoryRecord c : changes) {
+        upserts.put(c.id(), c);
+        if (c.factKey() != null) {
+          versions.get(c.owner() + "\u0000" + c.factKey()).put(c.id(), c);
+        }
+      }
+      return rec;
+    }
+  }
+
+  private static Instant millis(Instant t) {
+    return t.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+  }
+
+  private static boolean overlaps(MemoryRecord old, Instant from, Instant to) {
+    boolean startsBeforeEnd = to == null || old.validFrom().isBefore(to);
+    boolean endsAfterStart = old.validTo() == null || old.validTo().isAfter(from);
+    return startsBeforeEnd && endsAfterStart;
+  }
+}

@@ -1,0 +1,39 @@
+package dev.mnemo.spi;
+
+import java.util.List;
+
+/**
+ * Turns text into dense vectors for the read path's dense signal.
+ *
+ * <p>Contract: implementations are thread-safe; vectors are L2-normalized so that the dot product is
+ * the cosine; every vector of one embedder has {@link #dimension()} components. Queries and passages
+ * are embedded separately because asymmetric models (e5: {@code query: } / {@code passage: }) need
+ * different prefixes. Failures of a remote provider are reported as {@link dev.mnemo.MnemoException}
+ * with {@code retriable()} true for time-outs, 429 and 5xx.
+ */
+public interface Embedder extends AutoCloseable {
+
+  /** Stable id of the model, stored on every record next to its vector (e.g. {@code e5-small-v2-q}). */
+  String modelId();
+
+  /** Number of components of every vector. */
+  int dimension();
+
+  /** Embeds a search query. */
+  float[] embedQuery(String text);
+
+  /** Embeds stored texts, in order; one vector per input. Implementations batch as they see fit. */
+  List<float[]> embedPassages(List<String> texts);
+
+  /**
+   * The typical cosine similarity of two unrelated texts under this model, used to calibrate the
+   * dense signal to [0, 1] ({@code (cos - floor) / (1 - floor)}). Models such as e5 put unrelated
+   * texts near 0.7, so a raw cosine says little on its own. Default 0 (cosine as is).
+   */
+  default double unrelatedSimilarity() {
+    return 0.0;
+  }
+
+  @Override
+  default void close() {}
+}

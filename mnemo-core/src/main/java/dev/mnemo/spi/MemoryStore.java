@@ -1,0 +1,49 @@
+package dev.mnemo.spi;
+
+import dev.mnemo.MemoryRecord;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Where records live: the embedded Lucene index by default, a distributed engine for scale-out.
+ *
+ * <p>Contract: thread-safe. {@link #apply} is atomic and durable: when it returns, every change is
+ * committed to stable storage and visible to reads, and no reader ever sees part of one call.
+ * Every search applies its {@link Eligibility} inside the query. The store knows nothing of
+ * supersession or ranking; the engine decides, the store keeps. A store is contract-tested by
+ * {@code dev.mnemo.testkit.MemoryStoreContract}.
+ */
+public interface MemoryStore extends AutoCloseable {
+
+  /** Writes (inserts or replaces by id) and deletes by id, atomically and durably. */
+  void apply(List<MemoryRecord> upserts, Collection<String> deleteIds);
+
+  /** The record with that id of that owner, if any. */
+  Optional<MemoryRecord> get(String owner, String id);
+
+  /** Every version ever stored of the owner's fact key, expired or not. */
+  List<MemoryRecord> versions(String owner, String factKey);
+
+  /** Records of the owner with that id, or whose {@code origin} is that id. */
+  List<MemoryRecord> lineage(String owner, String id);
+
+  /** Eligible candidates from every signal the query asks for, deduplicated by id. */
+  List<Candidate> candidates(CandidateQuery query);
+
+  /** Eligible records, most recently recorded first. */
+  List<MemoryRecord> latest(Eligibility eligibility, int limit);
+
+  /** Deletes every record of the owner (all versions and vectors); returns how many. Durable. */
+  int deleteOwner(String owner);
+
+  /** Calls {@code sink} with every record of the owner (or of all owners when null), all versions. */
+  void export(String owner, Consumer<MemoryRecord> sink);
+
+  /** Number of records (all versions) stored. */
+  long count();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,435 @@
+package dev.mnemo.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.Authority;
+import dev.mnemo.CandidateTrace;
+import dev.mnemo.Category;
+import dev.mnemo.ConflictPolicy;
+import dev.mnemo.Fusion;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.NewMemory;
+import dev.mnemo.Packing;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.RecallTrace;
+import dev.mnemo.Recalled;
+import dev.mnemo.Signals;
+import dev.mnemo.TemporalMode;
+import dev.mnemo.TimeFilter;
+import dev.mnemo.Weights;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The JSON wire form of Mnemo's values, in snake_case, shared by the CLI, the evaluation and the
+ * servers so that they cannot disagree. Reading is strict: an unknown field, a wrong type or a bad
+ * value is an {@link InvalidRequestException} naming the field's path and the value. Stateless,
+ * thread-safe.
+ */
+public final class JsonCodec {
+  private JsonCodec() {}
+
+  /** The shared mapper (thread-safe once configured). */
+  public static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private static final Set<String> MEMORY_FIELDS = Set.of("id", "owner", "text", "scope", "category", "context",
+      "sources", "source", "episode", "seq", "recorded_at", "valid_from", "valid_to", "fact_key", "importance",
+      "authority", "conflict_policy", "entities", "metadata");
+
+  /**
+   * A memory to write from its JSON form. {@code id} (the source event id, as in scenario files) and
+   * {@code source} are added to {@code sources}. Dates are ISO-8601 instants, offset date-times or
+   * plain dates (00:00 UTC).
+   *
+   * @param path the field path prefix for messages, e.g. {@code "line 3: "} or {@code "memories[2]."}
+   */
+  public static NewMemory memory(JsonNode n, String path) {
+    List<Violation> v = new ArrayList<>();
+    if (n == null || !n.isObject()) {
+      throw new InvalidRequestException(path + "memory", n == null ? null : n.getNodeType(),
+          path + "memory must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+    }
+    unknown(n, MEMORY_FIELDS, path, v);
+    List<String> sources = new ArrayList<>();
+    String id = text(n, "id", path, v);
+    if (id != null) sources.add(id);
+    String source = text(n, "source", path, v);
+    if (source != null) sources.add(source);
+    sources.addAll(strings(n, "sources", path, v));
+    NewMemory.Builder b = NewMemory.builder(text(n, "owner", path, v), text(n, "text", path, v));
+    b.scope(text(n, "scope", path, v)).context(text(n, "context", path, v)).sources(sources)
+        .factKey(text(n, "fact_key", path, v))
+        .recordedAt(instant(n, "recorded_at", path, v)).validFrom(instant(n, "valid_from", path, v))
+        .validTo(instant(n, "valid_to", path, v)).entities(strings(n, "entities", path, v))
+        .metadata(stringMap(n, "metadata", path, v));
+    String cat = text(n, "category", path, v);
+    if (cat != null) guard(() -> b.category(Category.fromCode(path + "category", cat)), v);
+    String auth = text(n, "authority", path, v);
+    if (auth != null) guard(() -> b.authority(Authority.fromCode(path + "authority", auth)), v);
+    String policy = text(n, "conflict_policy", path, v);
+    if (policy != null) guard(() -> b.conflictPolicy(ConflictPolicy.fromCode(path + "conflict_policy", policy)), v);
+    Double imp = number(n, "importance", path, v);
+    if (imp != null) b.importance(imp);
+    String episode = text(n, "episode", path, v);
+    Double seq = number(n, "seq", path, v);
+    if (episode != null || seq != null) b.episode(episode, seq == null ? 0 : seq.intValue());
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return b.build();
+  }
+
+  private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
+      "categories", "metadata", "k", "budget_tokens", "threshold", "fusion", "packing", "time_filter", "weights",
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain");
+
+  /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
+  public static RecallRequest request(JsonNode n, String path) {
+    List<Violation> v = new ArrayList<>();
+    if (n == null || !n.isObject()) {
+      throw new InvalidRequestException(path + "request", null, path + "request must be a JSON object");
+    }
+    unknown(n, REQUEST_FIELDS, path, v);
+    String query = n.has("query") ? text(n, "query", path, v) : text(n, "text", path, v);
+    RecallRequest.Builder b = RecallRequest.builder(text(n, "owner", path, v), query);
+    b.askedAt(instant(n, "asked_at", path, v)).scope(text(n, "scope", path, v)).metadata(stringMap(n, "metadata", path, v));
+    String mode = text(n, "mode", path, v);
+    Instant at = instant(n, "at", path, v);
+    guard(() -> b.mode(TemporalMode.of(mode, at)), v);
+    List<String> cats = strings(n, "categories", path, v);
+    if (!cats.isEmpty()) {
+      Set<Category> set = EnumSet.noneOf(Category.class);
+      for (String c : cats) guard(() -> set.add(Category.fromCode(path + "categories", c)), v);
+      b.categories(set);
+    }
+    Double d;
+    if ((d = number(n, "k", path, v)) != null) b.k(d.intValue());
+    if ((d = number(n, "budget_tokens", path, v)) != null) b.budgetTokens(d.intValue());
+    if ((d = number(n, "threshold", path, v)) != null) b.threshold(d);
+    if ((d = number(n, "mmr_lambda", path, v)) != null) b.mmrLambda(d);
+    if ((d = number(n, "duplicate_similarity", path, v)) != null) b.duplicateSimilarity(d);
+    if ((d = number(n, "candidates", path, v)) != null) b.candidates(d.intValue());
+    String s;
+    if ((s = text(n, "fusion", path, v)) != null) { String f = s; guard(() -> b.fusion(Fusion.of(f)), v); }
+    if ((s = text(n, "packing", path, v)) != null) { String f = s; guard(() -> b.packing(Packing.fromCode(f)), v); }
+    if ((s = text(n, "time_filter", path, v)) != null) { String f = s; guard(() -> b.timeFilter(TimeFilter.fromCode(f)), v); }
+    if (n.has("explain")) b.explain(n.get("explain").asBoolean());
+    if (n.has("weights")) guard(() -> b.weights(weights(n.get("weights"), path + "weights.")), v);
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    try {
+      return b.build();
+    } catch (InvalidRequestException e) {
+      throw prefixed(e, path);
+    }
+  }
+
+  /** Weights from JSON; absent fields keep their defaults. */
+  public static Weights weights(JsonNode n, String path) {
+    Weights w = Weights.DEFAULT;
+    if (n == null || !n.isObject()) throw new InvalidRequestException(path, null, path + " must be an object");
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+      var e = it.next();
+      if (!e.getValue().isNumber()) {
+        throw new InvalidRequestException(path + e.getKey(), e.getValue(), path + e.getKey() + " must be a number, was " + e.getValue());
+      }
+      double x = e.getValue().asDouble();
+      w = switch (e.getKey()) {
+        case "dense" -> w.withDense(x);
+        case "bm25" -> w.withBm25(x);
+        case "entity" -> w.withEntity(x);
+        case "recency" -> w.withRecency(x);
+        case "importance" -> w.withImportance(x);
+        case "frequency" -> w.withFrequency(x);
+        case "authority" -> w.withAuthority(x);
+        case "time_match" -> w.withTimeMatch(x);
+        case "bm25_scale" -> w.withBm25Scale(x);
+        default -> throw new InvalidRequestException(path + e.getKey(), e.getKey(), "unknown field " + path + e.getKey()
+            + "; expected one of [dense, bm25, entity, recency, importance, frequency, authority, time_match, bm25_scale]");
+      };
+    }
+    return w;
+  }
+
+  /** A stored record; the vector is left out unless {@code withEmbedding}. */
+  public static ObjectNode record(MemoryRecord r, boolean withEmbedding) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("id", r.id());
+    o.put("owner", r.owner());
+    putNullable(o, "scope", r.scope());
+    o.put("category", r.category().code());
+    o.put("text", r.text());
+    putNullable(o, "context", r.context());
+    ArrayNode src = o.putArray("sources");
+    r.sources().forEach(src::add);
+    putNullable(o, "episode", r.episode());
+    if (r.seq() >= 0) o.put("seq", r.seq());
+    o.put("recorded_at", r.recordedAt().toString());
+    putNullable(o, "expired_at", r.expiredAt());
+    o.put("valid_from", r.validFrom().toString());
+    putNullable(o, "valid_to", r.validTo());
+    putNullable(o, "fact_key", r.factKey());
+    o.put("version", r.version());
+    putNullable(o, "origin", r.origin());
+    o.put("importance", r.importance());
+    o.put("authority", r.authority().code());
+    o.put("conflict_policy", r.conflictPolicy().code());
+    ArrayNode ent = o.putArray("entities");
+    r.entities().forEach(ent::add);
+    o.put("access_count", r.accessCount());
+    putNullable(o, "last_accessed_at", r.lastAccessedAt());
+    putNullable(o, "embedding_model", r.embeddingModel());
+    if (withEmbedding && r.embedding() != null) {
+      ArrayNode vec = o.putArray("embedding");
+      for (float f : r.embedding()) vec.add(f);
+    }
+    ObjectNode meta = o.putObject("metadata");
+    new java.util.TreeMap<>(r.metadata()).forEach(meta::put);
+    return o;
+  }
+
+  /** A recall result, with its trace when it has one. */
+  public static ObjectNode result(RecallResult r) {
+    ObjectNode o = MAPPER.createObjectNode();
+    ArrayNode sel = o.putArray("selected");
+    for (Recalled s : r.selected()) {
+      ObjectNode x = record(s.record(), false);
+      x.put("score", round(s.score()));
+      x.put("relevance", round(s.relevance()));
+      x.put("tokens", s.tokens());
+      if (!s.conflictsWith().isEmpty()) {
+        ArrayNode c = x.putArray("conflicts_with");
+        s.conflictsWith().forEach(c::add);
+      }
+      sel.add(x);
+    }
+    o.put("rendered", r.rendered());
+    o.put("tokens_used", r.tokensUsed());
+    o.put("rendered_tokens", r.renderedTokens());
+    if (r.trace() != null) o.set("trace", trace(r.trace()));
+    return o;
+  }
+
+  /** A trace: the resolved request, every candidate with its signals and outcome, timings. */
+  public static ObjectNode trace(RecallTrace t) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("owner", t.owner());
+    o.put("query", t.query());
+    o.put("asked_at", t.askedAt().toString());
+    o.put("mode", t.mode());
+    o.put("valid_time", t.validTime().toString());
+    o.put("known_time", t.knownTime().toString());
+    if (t.timeRange() != null) {
+      ObjectNode tr = o.putObject("time_range");
+      tr.put("expression", t.timeRange().expression());
+      tr.put("from", t.timeRange().from().toString());
+      tr.put("to", t.timeRange().to().toString());
+    }
+    ArrayNode qe = o.putArray("query_entities");
+    t.queryEntities().forEach(qe::add);
+    o.put("fusion", t.fusion());
+    o.put("packing", t.packing());
+    o.put("k", t.k());
+    o.put("budget_tokens", t.budgetTokens());
+    o.put("threshold", t.threshold());
+    o.set("weights", MAPPER.valueToTree(weightsMap(t.weights())));
+    o.put("tokenizer", t.tokenizer());
+    putNullable(o, "embedding_model", t.embeddingModel());
+    o.put("tokens_used", t.tokensUsed());
+    ArrayNode cands = o.putArray("candidates");
+    for (CandidateTrace c : t.candidates()) {
+      ObjectNode x = cands.addObject();
+      x.put("id", c.id());
+      ArrayNode src = x.putArray("sources");
+      c.sources().forEach(src::add);
+      x.put("text", c.text());
+      putNullable(x, "fact_key", c.factKey());
+      x.put("valid_from", c.validFrom().toString());
+      putNullable(x, "valid_to", c.validTo());
+      x.put("recorded_at", c.recordedAt().toString());
+      ArrayNode by = x.putArray("found_by");
+      c.foundBy().forEach(by::add);
+      x.set("signals", signals(c.signals()));
+      x.put("outcome", c.outcome() == null ? "unranked" : c.outcome().code());
+      putNullable(x, "reason", c.reason());
+      x.put("tokens", c.tokens());
+      if (!c.conflictsWith().isEmpty()) {
+        ArrayNode cw = x.putArray("conflicts_with");
+        c.conflictsWith().forEach(cw::add);
+      }
+    }
+    ObjectNode timings = o.putObject("stage_ms");
+    t.stageNanos().forEach((k, v) -> timings.put(k, round(v / 1e6)));
+    return o;
+  }
+
+  private static ObjectNode signals(Signals s) {
+    ObjectNode o = MAPPER.createObjectNode();
+    num(o, "cosine", s.cosine());
+    num(o, "dense", s.dense());
+    num(o, "bm25_raw", s.bm25Raw());
+    num(o, "bm25", s.bm25());
+    num(o, "entity", s.entity());
+    num(o, "relevance", s.relevance());
+    num(o, "rrf", s.rrf());
+    num(o, "recency", s.recency());
+    num(o, "importance", s.importance());
+    num(o, "frequency", s.frequency());
+    num(o, "authority", s.authority());
+    num(o, "time_match", s.timeMatch());
+    num(o, "final", s.finalScore());
+    return o;
+  }
+
+  private static Map<String, Double> weightsMap(Weights w) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("dense", w.dense());
+    m.put("bm25", w.bm25());
+    m.put("entity", w.entity());
+    m.put("recency", w.recency());
+    m.put("importance", w.importance());
+    m.put("frequency", w.frequency());
+    m.put("authority", w.authority());
+    m.put("time_match", w.timeMatch());
+    m.put("bm25_scale", w.bm25Scale());
+    return m;
+  }
+
+  private static void num(ObjectNode o, String k, double v) {
+    if (Double.isNaN(v)) o.putNull(k);
+    else o.put(k, round(v));
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 10_000.0) / 10_000.0;
+  }
+
+  /** Parses an ISO instant, an offset date-time or a plain date (00:00 UTC). */
+  public static Instant parseInstant(String field, String s) {
+    if (s == null) return null;
+    String t = s.trim();
+    try {
+      if (t.length() == 10) return LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
+      try {
+        return Instant.parse(t);
+      } catch (DateTimeParseException e) {
+        return OffsetDateTime.parse(t).toInstant();
+      }
+    } catch (DateTimeParseException e) {
+      throw new InvalidRequestException(field, s, field + " must be an ISO-8601 date (2026-03-01) or instant "
+          + "(2026-03-01T10:00:00Z), was '" + s + "'");
+    }
+  }
+
+  // ---- strict field readers -------------------------------------------------------------------
+
+  private static void unknown(JsonNode n, Set<String> allowed, String path, List<Violation> v) {
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!allowed.contains(f)) {
+        v.add(new Violation(path + f, f, "unknown field " + path + f + "; expected one of " + new java.util.TreeSet<>(allowed)));
+      }
+    }
+  }
+
+  private static String text(JsonNode n, String f, String path, List<Violation> v) {
+    JsonNode x = n.get(f);
+    if (x == null || x.isNull()) return null;
+    if (!x.isTextual()) {
+      v.add(new Violation(path + f, x.toString(), path + f + " must be a string, was " + x));
+      return null;
+    }
+    return x.asText();
+  }
+
+  private static Double number(JsonNode n, String f, String path, List<Violation> v) {
+    JsonNode x = n.get(f);
+    if (x == null || x.isNull()) return null;
+    if (!x.isNumber()) {
+      v.add(new Violation(path + f, x.toString(), path + f + " must be a number, was " + x));
+      return null;
+    }
+    return x.asDouble();
+  }
+
+  private static Instant instant(JsonNode n, String f, String path, List<Violation> v) {
+    String s = text(n, f, path, v);
+    if (s == null) return null;
+    try {
+      return parseInstant(path + f, s);
+    } catch (InvalidRequestException e) {
+      v.addAll(e.violations());
+      return null;
+    }
+  }
+
+  private static List<String> strings(JsonNode n, String f, String path, List<Violation> v) {
+    JsonNode x = n.get(f);
+    if (x == null || x.isNull()) return List.of();
+    if (!x.isArray()) {
+      v.add(new Violation(path + f, x.toString(), path + f + " must be an array of strings, was " + x));
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode e : x) {
+      if (!e.isTextual()) {
+        v.add(new Violation(path + f, e.toString(), path + f + " must contain only strings, had " + e));
+      } else {
+        out.add(e.asText());
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, String> stringMap(JsonNode n, String f, String path, List<Violation> v) {
+    JsonNode x = n.get(f);
+    if (x == null || x.isNull()) return Map.of();
+    if (!x.isObject()) {
+      v.add(new Violation(path + f, x.toString(), path + f + " must be an object of strings, was " + x));
+      return Map.of();
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = x.fields(); it.hasNext(); ) {
+      var e = it.next();
+      if (!e.getValue().isTextual()) {
+        v.add(new Violation(path + f + "." + e.getKey(), e.getValue().toString(),
+            path + f + "." + e.getKey() + " must be a string, was " + e.getValue()));
+      } else {
+        out.put(e.getKey(), e.getValue().asText());
+      }
+    }
+    return out;
+  }
+
+  private static void guard(Runnable r, List<Violation> v) {
+    try {
+      r.run();
+    } catch (InvalidRequestException e) {
+      v.addAll(e.violations());
+    }
+  }
+
+  private static InvalidRequestException prefixed(InvalidRequestException e, String path) {
+    if (path.isEmpty()) return e;
+    List<Violation> out = new ArrayList<>();
+    for (Violation x : e.violations()) out.add(new Violation(path + x.field(), x.value(), path + x.message()));
+    return new InvalidRequestException(out);
+  }
+
+  private static void putNullable(ObjectNode o, String k, Object v) {
+    if (v == null) o.putNull(k);
+    else o.put(k, v.toString());
+  }
+}

@@ -1,0 +1,67 @@
+package dev.mnemo.store.lucene;
+
+import dev.mnemo.Category;
+import dev.mnemo.spi.Eligibility;
+import java.time.Instant;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+
+/**
+ * Eligibility as a Lucene filter query: every rule of {@link Eligibility#admits} as a FILTER
+ * clause (keyword terms and point ranges), so it constrains the kNN graph search and BM25 alike.
+ */
+final class Filters {
+  private Filters() {}
+
+  static Query of(Eligibility e) {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    boolean any = false;
+    if (e.owner() != null) {
+      b.add(new TermQuery(new Term(Schema.OWNER, e.owner())), Occur.FILTER);
+      any = true;
+    }
+    if (e.scope() != null) {
+      b.add(new BooleanQuery.Builder()
+          .add(new TermQuery(new Term(Schema.SCOPE, e.scope())), Occur.SHOULD)
+          .add(new TermQuery(new Term(Schema.SCOPE, Schema.NO_SCOPE)), Occur.SHOULD)
+          .setMinimumNumberShouldMatch(1)
+          .build(), Occur.FILTER);
+      any = true;
+    }
+    if (!e.categories().isEmpty()) {
+      BooleanQuery.Builder cats = new BooleanQuery.Builder().setMinimumNumberShouldMatch(1);
+      for (Category c : e.categories()) cats.add(new TermQuery(new Term(Schema.CATEGORY, c.code())), Occur.SHOULD);
+      b.add(cats.build(), Occur.FILTER);
+      any = true;
+    }
+    for (var m : e.metadata().entrySet()) {
+      b.add(new TermQuery(new Term(Schema.META, Schema.metaTerm(m.getKey(), m.getValue()))), Occur.FILTER);
+      any = true;
+    }
+    if (e.validAt() != null) {
+      long t = e.validAt().toEpochMilli();
+      b.add(LongPoint.newRangeQuery(Schema.VALID_FROM, Long.MIN_VALUE, t), Occur.FILTER);
+      b.add(LongPoint.newRangeQuery(Schema.VALID_TO, t + 1, Long.MAX_VALUE), Occur.FILTER);
+      any = true;
+    }
+    if (e.knownAt() != null) {
+      long t = e.knownAt().toEpochMilli();
+      b.add(LongPoint.newRangeQuery(Schema.RECORDED, Long.MIN_VALUE, t), Occur.FILTER);
+      b.add(LongPoint.newRangeQuery(Schema.EXPIRED, t + 1, Long.MAX_VALUE), Occur.FILTER);
+      any = true;
+    }
+    if (e.validOverlap() != null) {
+      Instant from = e.validOverlap().from();
+      Instant to = e.validOverlap().to();
+      b.add(LongPoint.newRangeQuery(Schema.VALID_FROM, Long.MIN_VALUE, to.toEpochMilli() - 1), Occur.FILTER);
+      b.add(LongPoint.newRangeQuery(Schema.VALID_TO, from.toEpochMilli() + 1, Long.MAX_VALUE), Occur.FILTER);
+      any = true;
+    }
+    return any ? b.build() : new MatchAllDocsQuery();
+  }
+}

@@ -1,0 +1,406 @@
+package dev.mnemo.store.lucene;
+
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.MnemoException;
+import dev.mnemo.spi.Candidate;
+import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.Eligibility;
+import dev.mnemo.spi.MemoryStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.KnnVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.QueryBuilder;
+
+/**
+ * The embedded default store: one Lucene index in one directory.
+ *
+ * <p>Text is indexed with an English analyzer (Snowball stemming and stop list), vectors in an
+ * HNSW graph (dot product on L2-normalized vectors), owner, scope, category, fact key, entities and
+ * metadata as keyword fields, the four times as points. Every search runs with the
+ * {@link Eligibility} as a Lucene filter, inside the kNN search (Lucene's filtered HNSW, which
+ * falls back to an exact scan when the filter is selective) and inside BM25, so nothing is
+ * post-filtered from a top-k.
+ *
+ * <p>Durability: {@link #apply} commits (fsync) before it returns and only then refreshes the
+ * searcher, so a reader sees all of one call or none of it, and an acknowledged write survives a
+ * crash. Thread-safe: writes are serialized, reads are concurrent.
+ */
+public final class LuceneMemoryStore implements MemoryStore {
+  private final Directory directory;
+  private final IndexWriter writer;
+  private final SearcherManager searchers;
+  private final Analyzer analyzer;
+  private final Object writeLock = new Object();
+  private volatile boolean failed;
+
+  private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer) throws IOException {
+    this.directory = directory;
+    this.writer = writer;
+    this.analyzer = analyzer;
+    this.searchers = new SearcherManager(writer, null);
+  }
+
+  /** Opens (creating if needed) the store in {@code dir}; all committed data is there after a restart. */
+  public static LuceneMemoryStore open(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      Directory d = FSDirectory.open(dir);
+      Analyzer analyzer = Analyzers.english();
+      IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
+      cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+      cfg.setCommitOnClose(true);
+      IndexWriter w = new IndexWriter(d, cfg);
+      return new LuceneMemoryStore(d, w, analyzer);
+    } catch (IOException e) {
+      throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
+    }
+  }
+
+  @Override
+  public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
+    synchronized (writeLock) {
+      checkWritable();
+      try {
+        for (MemoryRecord r : upserts) {
+          writer.updateDocument(new Term(Schema.ID, r.id()), Schema.toDocument(r));
+        }
+        for (String id : deleteIds) {
+          writer.deleteDocuments(new Term(Schema.ID, id));
+        }
+        writer.setLiveCommitData(Map.of("format", Schema.FORMAT_VERSION).entrySet());
+        writer.commit();
+        searchers.maybeRefreshBlocking();
+      } catch (IOException | RuntimeException e) {
+        rollbackQuietly(e);
+        throw new MnemoException("write failed, nothing was acknowledged: " + e.getMessage(), false, e);
+      }
+    }
+  }
+
+  private void rollbackQuietly(Exception cause) {
+    // Uncommitted changes of a failed call must never ride along with a later commit: roll the
+    // writer back to the last commit, which closes it; the store then refuses further writes.
+    failed = true;
+    try {
+      writer.rollback();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  @Override
+  public Optional<MemoryRecord> get(String owner, String id) {
+    List<MemoryRecord> r = find(and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1);
+    return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+  }
+
+  @Override
+  public List<MemoryRecord> versions(String owner, String factKey) {
+    return find(and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)), Integer.MAX_VALUE);
+  }
+
+  @Override
+  public List<MemoryRecord> lineage(String owner, String id) {
+    Query either = new BooleanQuery.Builder()
+        .add(term(Schema.ID, id), Occur.SHOULD)
+        .add(term(Schema.ORIGIN, id), Occur.SHOULD)
+        .setMinimumNumberShouldMatch(1)
+        .build();
+    return find(and(term(Schema.OWNER, owner), either), Integer.MAX_VALUE);
+  }
+
+  @Override
+  public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
+    IndexSearcher s = acquire();
+    try {
+      Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
+          new SortField(Schema.ID, SortField.Type.STRING));
+      TopDocs top = s.search(new ConstantScoreQuery(Filters.of(eligibility)), Math.max(1, limit), sort);
+      List<MemoryRecord> out = new ArrayList<>();
+      for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
+      return out;
+    } catch (IOException e) {
+      throw readFailed(e);
+    } finally {
+      release(s);
+    }
+  }
+
+  @Override
+  public List<Candidate> candidates(CandidateQuery q) {
+    IndexSearcher s = acquire();
+    try {
+      Query filter = Filters.of(q.eligibility());
+      Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
+      if (q.vector() != null) {
+        TopDocs top = s.search(new KnnFloatVectorQuery(Schema.VECTOR, q.vector(), q.perSignal(), filter), q.perSignal());
+        rank(ranks, top, 0);
+      }
+      Query text = textQuery(q.text());
+      if (text != null) {
+        TopDocs top = s.search(and(text, filter), q.perSignal());
+        rank(ranks, top, 1);
+      }
+      if (!q.entities().isEmpty()) {
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        for (String e : q.entities()) {
+          any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
+        }
+        TopDocs top = s.search(and(any.build(), filter), q.perSignal());
+        rank(ranks, top, 2);
+      }
+      if (q.timeRange() != null) {
+        Query inRange = LongPoint.newRangeQuery(Schema.VALID_FROM, q.timeRange().from().toEpochMilli(),
+            q.timeRange().to().toEpochMilli() - 1);
+        Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
+            new SortField(Schema.ID, SortField.Type.STRING));
+        TopDocs top = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
+        rank(ranks, top, 3);
+      }
+      if (ranks.isEmpty()) return List.of();
+      Map<Integer, Float> bm25 = exactBm25(s, text, ranks);
+      List<Candidate> out = new ArrayList<>(ranks.size());
+      for (var e : ranks.entrySet()) {
+        int doc = e.getKey();
+        int[] r = e.getValue();
+        MemoryRecord rec = load(s, doc);
+        double cos = Double.NaN;
+        if (q.vector() != null && rec.embedding() != null && rec.embedding().length == q.vector().length) {
+          double dot = 0;
+          for (int i = 0; i < q.vector().length; i++) dot += q.vector()[i] * rec.embedding()[i];
+          cos = dot;
+        }
+        out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
+      }
+      return out;
+    } catch (IOException e) {
+      throw readFailed(e);
+    } finally {
+      release(s);
+    }
+  }
+
+  /** BM25 scores of every candidate, found by a second search restricted to the candidates' ids. */
+  private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Map<Integer, int[]> ranks) throws IOException {
+    Map<Integer, Float> out = new HashMap<>();
+    if (text == null) return out;
+    List<BytesRef> ids = new ArrayList<>();
+    StoredFields fields = s.storedFields();
+    for (int doc : ranks.keySet()) ids.add(new BytesRef(fields.document(doc, java.util.Set.of(Schema.ID)).get(Schema.ID)));
+    TopDocs top = s.search(and(text, new TermInSetQuery(Schema.ID, ids)), ids.size());
+    for (ScoreDoc sd : top.scoreDocs) out.put(sd.doc, sd.score);
+    return out;
+  }
+
+  private static void rank(Map<Integer, int[]> ranks, TopDocs top, int signal) {
+    for (int i = 0; i < top.scoreDocs.length; i++) {
+      ranks.computeIfAbsent(top.scoreDocs[i].doc, d -> new int[4])[signal] = i + 1;
+    }
+  }
+
+  /**
+   * The BM25 query: the analyzed query words as optional clauses over the record text, plus the
+   * context (neighbouring turns, dates) at a fifth of the weight. Null for a query with no words.
+   */
+  private Query textQuery(String text) {
+    if (text == null || text.isBlank()) return null;
+    QueryBuilder qb = new QueryBuilder(analyzer);
+    Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
+    if (main == null) return null;
+    Query ctx = qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
+    if (ctx == null) return main;
+    return new BooleanQuery.Builder()
+        .add(main, Occur.SHOULD)
+        .add(new BoostQuery(ctx, 0.2f), Occur.SHOULD)
+        .build();
+  }
+
+  private void checkWritable() {
+    if (failed) {
+      throw new MnemoException("the store was rolled back to its last commit after a failed write; reopen it", false);
+    }
+  }
+
+  @Override
+  public int deleteOwner(String owner) {
+    synchronized (writeLock) {
+      checkWritable();
+      IndexSearcher s = acquire();
+      int n;
+      try {
+        n = s.count(term(Schema.OWNER, owner));
+      } catch (IOException e) {
+        throw readFailed(e);
+      } finally {
+        release(s);
+      }
+      try {
+        writer.deleteDocuments(term(Schema.OWNER, owner));
+        // A right to be forgotten: merge the deleted documents away so text and vectors are gone
+        // from the files, not just hidden.
+        writer.forceMergeDeletes(true);
+        writer.commit();
+        searchers.maybeRefreshBlocking();
+      } catch (IOException | RuntimeException e) {
+        rollbackQuietly(e);
+        throw new MnemoException("forget failed for owner " + owner + ": " + e.getMessage(), false, e);
+      }
+      return n;
+    }
+  }
+
+  @Override
+  public void export(String owner, Consumer<MemoryRecord> sink) {
+    IndexSearcher s = acquire();
+    try {
+      Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
+      Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
+      int n = Math.max(1, s.count(q));
+      TopDocs top = s.search(q, n, sort);
+      for (ScoreDoc sd : top.scoreDocs) sink.accept(load(s, sd.doc));
+    } catch (IOException e) {
+      throw readFailed(e);
+    } finally {
+      release(s);
+    }
+  }
+
+  @Override
+  public long count() {
+    IndexSearcher s = acquire();
+    try {
+      return s.getIndexReader().numDocs();
+    } finally {
+      release(s);
+    }
+  }
+
+  /** Bytes of the index files on disk. */
+  public long sizeOnDisk() {
+    try {
+      long total = 0;
+      for (String f : directory.listAll()) total += directory.fileLength(f);
+      return total;
+    } catch (IOException e) {
+      throw readFailed(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      searchers.close();
+      if (!failed) writer.close();
+      directory.close();
+    } catch (IOException e) {
+      throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
+    }
+  }
+
+  private List<MemoryRecord> find(Query q, int limit) {
+    IndexSearcher s = acquire();
+    try {
+      int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
+      Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
+      TopDocs top = s.search(q, n, sort);
+      List<MemoryRecord> out = new ArrayList<>();
+      for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
+      return out;
+    } catch (IOException e) {
+      throw readFailed(e);
+    } finally {
+      release(s);
+    }
+  }
+
+  private static MemoryRecord load(IndexSearcher s, int doc) throws IOException {
+    Document d = s.storedFields().document(doc);
+    return Schema.fromDocument(d, vector(s, doc));
+  }
+
+  /** The record's raw vector, read from the vector values of its segment (not stored twice). */
+  private static float[] vector(IndexSearcher s, int doc) throws IOException {
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
+    if (values == null) return null;
+    KnnVectorValues.DocIndexIterator it = values.iterator();
+    int local = doc - leaf.docBase;
+    if (it.advance(local) != local) return null;
+    return values.vectorValue(it.index()).clone();
+  }
+
+  private IndexSearcher acquire() {
+    try {
+      return searchers.acquire();
+    } catch (IOException e) {
+      throw readFailed(e);
+    }
+  }
+
+  private void release(IndexSearcher s) {
+    try {
+      searchers.release(s);
+    } catch (IOException e) {
+      throw readFailed(e);
+    }
+  }
+
+  private static MnemoException readFailed(IOException e) {
+    return new MnemoException("reading the Lucene store failed: " + e.getMessage(), false, e);
+  }
+
+  static Query term(String field, String value) {
+    return new TermQuery(new Term(field, value));
+  }
+
+  static Query and(Query must, Query filter) {
+    return new BooleanQuery.Builder().add(must, Occur.MUST).add(filter, Occur.FILTER).build();
+  }
+
+  /** Number of committed documents, including those of every owner; for tests and stats. */
+  int numDocs() throws IOException {
+    try (DirectoryReader r = DirectoryReader.open(directory)) {
+      return r.numDocs();
+    }
+  }
+}

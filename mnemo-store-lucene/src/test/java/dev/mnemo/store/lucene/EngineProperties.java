@@ -1,0 +1,248 @@
+package dev.mnemo.store.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.Fusion;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
+import dev.mnemo.NewMemory;
+import dev.mnemo.Packing;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.Recalled;
+import dev.mnemo.TemporalMode;
+import dev.mnemo.spi.Eligibility;
+import dev.mnemo.testkit.HashingEmbedder;
+import dev.mnemo.testkit.MutableClock;
+import dev.mnemo.text.JTokkitTokenizer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Seeded property tests of the engine's invariants on the real Lucene store: owner isolation,
+ * bitemporal correctness against a reference model, and budget respect. jqwik prints the seed of
+ * a failing run; re-run with {@code @Property(seed = "...")}.
+ */
+class EngineProperties {
+  private static final Instant BASE = Instant.parse("2026-01-01T00:00:00Z");
+  private static final long DAY = 86_400L;
+  private static final List<String> WORDS = List.of("alex", "peanuts", "editor", "vim", "emacs", "lisbon", "porto",
+      "coffee", "tea", "hiking", "jazz", "release", "thursday", "budget", "report", "garden");
+
+  record Write(String owner, String text, String factKey, int day, int validOffset) {}
+
+  record Query(String owner, String text, String mode, int atDay, String fusion, String packing, int k, int budget,
+      double threshold) {}
+
+  // ---- owner isolation ----------------------------------------------------------------------
+
+  @Provide
+  Arbitrary<List<Write>> multiOwnerWrites() {
+    Arbitrary<String> owner = Arbitraries.of("o1", "o2", "o3");
+    Arbitrary<String> text = Arbitraries.of(WORDS).list().ofMinSize(1).ofMaxSize(6).map(l -> String.join(" ", l));
+    Arbitrary<String> key = Arbitraries.of("k1", "k2").injectNull(0.5);
+    return Combinators.combine(owner, text, key, Arbitraries.integers().between(0, 100),
+            Arbitraries.integers().between(-30, 30))
+        .as(Write::new).list().ofMinSize(1).ofMaxSize(30);
+  }
+
+  @Provide
+  Arbitrary<List<Query>> queries() {
+    return Combinators.combine(
+            Arbitraries.of("o1", "o2", "o3", "o4"),
+            Arbitraries.of(WORDS).list().ofMinSize(1).ofMaxSize(4).map(l -> String.join(" ", l)),
+            Arbitraries.of("current", "valid_at", "known_at"),
+            Arbitraries.integers().between(0, 120),
+            Arbitraries.of("weighted", "rrf"),
+            Arbitraries.of("greedy", "coverage"),
+            Arbitraries.integers().between(1, 8),
+            Arbitraries.integers().between(0, 60))
+        .as((o, t, m, d, f, p, k, b) -> new Query(o, t, m, d, f, p, k, b, 0.0))
+        .list().ofMinSize(1).ofMaxSize(8);
+  }
+
+  @Property(tries = 40)
+  void recall_neverReturnsAnotherOwnersRecord(@ForAll("multiOwnerWrites") List<Write> writes,
+      @ForAll("queries") List<Query> queries) {
+    try (Store s = new Store()) {
+      List<MemoryRecord> all = new ArrayList<>();
+      for (Write w : sortedByDay(writes)) all.add(s.mnemo.remember(toMemory(w)));
+      // identical texts across owners are the interesting case: make sure there are some
+      for (Write w : writes.subList(0, Math.min(3, writes.size()))) {
+        String other = w.owner().equals("o1") ? "o2" : "o1";
+        all.add(s.mnemo.remember(toMemory(new Write(other, w.text(), null, 101, 0))));
+      }
+      for (Query q : queries) {
+        RecallResult r = s.mnemo.recall(request(q));
+        for (Recalled sel : r.selected()) assertThat(sel.record().owner()).isEqualTo(q.owner());
+        for (var c : r.trace().candidates()) assertThat(s.mnemo.get(q.owner(), c.id())).isPresent();
+        assertThat(r.rendered()).doesNotContain("other-owner-marker");
+      }
+    }
+  }
+
+  // ---- bitemporal correctness -----------------------------------------------------------------
+
+  record FactWrite(int recordedDay, int validFromDay, Integer validToDay) {}
+
+  @Provide
+  Arbitrary<List<FactWrite>> factWrites() {
+    return Combinators.combine(Arbitraries.integers().between(1, 10), Arbitraries.integers().between(-40, 20),
+            Arbitraries.integers().between(1, 60).injectNull(0.6))
+        .as((gap, validOffset, length) -> new int[] {gap, validOffset, length == null ? -1 : length})
+        .list().ofMinSize(1).ofMaxSize(10)
+        .map(raw -> {
+          List<FactWrite> out = new ArrayList<>();
+          int day = 0;
+          for (int[] r : raw) {
+            day += r[0];
+            int from = day + r[1];
+            out.add(new FactWrite(day, from, r[2] < 0 ? null : from + r[2]));
+          }
+          return out;
+        });
+  }
+
+  @Property(tries = 60)
+  void everyMode_returnsExactlyTheVersionTheReferenceModelSays(@ForAll("factWrites") List<FactWrite> writes,
+      @ForAll @Size(min = 1, max = 12) List<@IntRange(min = -50, max = 120) Integer> validDays,
+      @ForAll @Size(min = 1, max = 6) List<@IntRange(min = 0, max = 120) Integer> knownDays) {
+    try (Store s = new Store()) {
+      for (int i = 0; i < writes.size(); i++) {
+        FactWrite w = writes.get(i);
+        s.mnemo.remember(NewMemory.builder("owner", "fact version " + i).factKey("key").source("w" + i)
+            .recordedAt(day(w.recordedDay())).validFrom(day(w.validFromDay()))
+            .validTo(w.validToDay() == null ? null : day(w.validToDay())).build());
+      }
+      MemoryStoreAccess store = new MemoryStoreAccess(s.mnemo);
+      for (int known : knownDays) {
+        for (int valid : validDays) {
+          String expected = reference(writes, valid, known);
+          List<String> actual = store.eligibleSources("owner", day(valid), day(known));
+          if (expected == null) {
+            assertThat(actual).as("valid day %d known day %d", valid, known).isEmpty();
+          } else {
+            assertThat(actual).as("valid day %d known day %d", valid, known).containsExactly(expected);
+          }
+        }
+        // the same through the read path: current, valid_at and known_at
+        int valid = validDays.get(0);
+        String expectKnownAt = reference(writes, known, known);
+        RecallResult r = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).k(20)
+            .askedAt(day(200)).mode(TemporalMode.knownAt(day(known))).build());
+        assertThat(r.sourceIds()).isEqualTo(expectKnownAt == null ? List.of() : List.of(expectKnownAt));
+        String expectValidAt = reference(writes, valid, 200);
+        RecallResult h = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).k(20)
+            .askedAt(day(200)).mode(TemporalMode.validAt(day(valid))).build());
+        assertThat(h.sourceIds()).isEqualTo(expectValidAt == null ? List.of() : List.of(expectValidAt));
+      }
+    }
+  }
+
+  /** The reference model: the latest write recorded by {@code known} whose interval covers {@code valid}. */
+  private static String reference(List<FactWrite> writes, int valid, int known) {
+    String answer = null;
+    for (int i = 0; i < writes.size(); i++) {
+      FactWrite w = writes.get(i);
+      if (w.recordedDay() > known) break;
+      if (w.validFromDay() <= valid && (w.validToDay() == null || valid < w.validToDay())) answer = "w" + i;
+    }
+    return answer;
+  }
+
+  // ---- budget -----------------------------------------------------------------------------------
+
+  @Property(tries = 40)
+  void packedTexts_neverExceedTheBudget(@ForAll("multiOwnerWrites") List<Write> writes,
+      @ForAll @IntRange(min = 0, max = 40) int budget, @ForAll @IntRange(min = 1, max = 10) int k,
+      @ForAll boolean coverage) {
+    JTokkitTokenizer tok = JTokkitTokenizer.cl100k();
+    try (Store s = new Store()) {
+      for (Write w : sortedByDay(writes)) s.mnemo.remember(toMemory(w));
+      for (String owner : List.of("o1", "o2", "o3")) {
+        RecallResult r = s.mnemo.recall(RecallRequest.builder(owner, String.join(" ", WORDS)).threshold(0)
+            .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150)).build());
+        int sum = r.selected().stream().mapToInt(x -> tok.count(x.record().text())).sum();
+        assertThat(sum).isLessThanOrEqualTo(budget);
+        assertThat(r.tokensUsed()).isEqualTo(sum);
+        assertThat(r.selected().size()).isLessThanOrEqualTo(k);
+      }
+    }
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  private static List<Write> sortedByDay(List<Write> writes) {
+    return writes.stream().sorted(Comparator.comparingInt(Write::day)).toList();
+  }
+
+  private static NewMemory toMemory(Write w) {
+    return NewMemory.builder(w.owner(), w.text()).factKey(w.factKey()).source(w.owner() + "-" + w.day())
+        .recordedAt(day(w.day())).validFrom(day(w.day() + w.validOffset())).build();
+  }
+
+  private static RecallRequest request(Query q) {
+    TemporalMode mode = switch (q.mode()) {
+      case "valid_at" -> TemporalMode.validAt(day(q.atDay()));
+      case "known_at" -> TemporalMode.knownAt(day(q.atDay()));
+      default -> TemporalMode.current();
+    };
+    return RecallRequest.builder(q.owner(), q.text()).mode(mode).askedAt(day(120)).fusion(Fusion.of(q.fusion()))
+        .packing(Packing.fromCode(q.packing())).k(q.k()).budgetTokens(q.budget()).threshold(q.threshold())
+        .explain(true).build();
+  }
+
+  private static Instant day(int d) {
+    return BASE.plusSeconds(DAY * d);
+  }
+
+  /** Direct eligibility queries against the engine's store. */
+  private record MemoryStoreAccess(Mnemo mnemo) {
+    List<String> eligibleSources(String owner, Instant valid, Instant known) {
+      var store = ((dev.mnemo.internal.Engine) mnemo).store();
+      Eligibility e = new Eligibility(owner, null, null, null, valid, known, null);
+      return store.latest(e, 100).stream().flatMap(r -> r.sources().stream()).toList();
+    }
+  }
+
+  /** A fresh store in a temporary directory, deleted on close. */
+  private static final class Store implements AutoCloseable {
+    final Path dir;
+    final Mnemo mnemo;
+
+    Store() {
+      try {
+        dir = Files.createTempDirectory("mnemo-prop");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
+          .clock(MutableClock.at("2026-06-01T00:00:00Z")).build();
+    }
+
+    @Override
+    public void close() {
+      mnemo.close();
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,410 @@
+package dev.mnemo.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mnemo.Category;
+import dev.mnemo.ConflictPolicy;
+import dev.mnemo.Fusion;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
+import dev.mnemo.NewMemory;
+import dev.mnemo.Outcome;
+import dev.mnemo.Packing;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.TemporalMode;
+import dev.mnemo.spi.Eligibility;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.text.JTokkitTokenizer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The behaviour every {@link MemoryStore} must show under the engine, so that stores cannot drift:
+ * round trips, eligibility, every temporal mode, supersession with clipped versions, conflicts,
+ * budget, forgetting, usage feedback, restart, bad input and determinism. Extend it and implement
+ * {@link #openStore(Path)}; {@link #reopenable()} says whether the store keeps data across a close.
+ */
+public abstract class MemoryStoreContract {
+
+  /** Opens (or reopens) a store whose data lives in {@code dir}. */
+  protected abstract MemoryStore openStore(Path dir);
+
+  /** Whether data written before {@code close()} is there after {@link #openStore} again. */
+  protected boolean reopenable() {
+    return true;
+  }
+
+  @TempDir protected Path dir;
+  protected MutableClock clock;
+  protected Mnemo mnemo;
+
+  @BeforeEach
+  void openEngine() {
+    clock = MutableClock.at("2026-07-01T00:00:00Z");
+    mnemo = engine(openStore(dir));
+  }
+
+  @AfterEach
+  void closeEngine() {
+    if (mnemo != null) mnemo.close();
+  }
+
+  protected Mnemo engine(MemoryStore store) {
+    return Mnemo.builder().store(store).embedder(new HashingEmbedder()).tokenizer(JTokkitTokenizer.cl100k())
+        .clock(clock).build();
+  }
+
+  protected static Instant t(String iso) {
+    return iso.length() == 10 ? Instant.parse(iso + "T00:00:00Z") : Instant.parse(iso);
+  }
+
+  protected RecallResult recall(String owner, String query, TemporalMode mode) {
+    return mnemo.recall(RecallRequest.builder(owner, query).mode(mode).askedAt(t("2026-07-01")).explain(true).build());
+  }
+
+  protected static List<String> sources(RecallResult r) {
+    return r.sourceIds();
+  }
+
+  @Test
+  void remember_thenGet_roundTripsEveryField() {
+    MemoryRecord written = mnemo.remember(NewMemory.builder("u1", "Maya moved to Lisbon with her partner Joao.")
+        .scope("home").category(Category.EPISODIC).context("session 3, May 2026").sources(List.of("turn-7", "doc-2"))
+        .episode("s3", 7).recordedAt(t("2026-05-02T10:15:30.123Z")).validFrom(t("2026-05-01"))
+        .validTo(t("2027-05-01")).factKey("home_city").importance(0.8).authority(dev.mnemo.Authority.VERIFIED)
+        .entities(List.of("Lisbon Portugal")).metadata(Map.of("lang", "en")).build());
+
+    MemoryRecord read = mnemo.get("u1", written.id()).orElseThrow();
+
+    assertThat(read).isEqualTo(written);
+    assertThat(read.entities()).contains("maya", "lisbon", "joao", "lisbon portugal");
+    assertThat(read.embedding()).hasSize(64);
+    assertThat(read.embeddingModel()).isEqualTo("hashing-64");
+    assertThat(read.version()).isEqualTo(1);
+    assertThat(read.recordedAt()).isEqualTo(t("2026-05-02T10:15:30.123Z"));
+  }
+
+  @Test
+  void get_anotherOwnersId_isNotFound() {
+    MemoryRecord r = mnemo.remember(NewMemory.builder("u1", "Alex is allergic to peanuts.").build());
+    assertThat(mnemo.get("u2", r.id())).isEmpty();
+  }
+
+  @Test
+  void recall_otherOwnersRecord_isNeverACandidate() {
+    mnemo.remember(NewMemory.builder("u-1001", "Alex is allergic to peanuts.").factKey("allergy").source("a1")
+        .recordedAt(t("2026-02-10")).build());
+    mnemo.remember(NewMemory.builder("u-2002", "Alex is allergic to shellfish.").factKey("allergy").source("b1")
+        .recordedAt(t("2026-02-11")).build());
+
+    RecallResult r = mnemo.recall(RecallRequest.builder("u-2002", "Alex is allergic to peanuts.").threshold(0)
+        .askedAt(t("2026-03-01")).explain(true).build());
+
+    assertThat(sources(r)).containsExactly("b1");
+    assertThat(r.trace().candidates()).allSatisfy(c -> assertThat(c.sources()).containsExactly("b1"));
+  }
+
+  @Test
+  void correction_supersedesForTheOverlap_andEveryModeSeesTheRightVersion() {
+    mnemo.remember(NewMemory.builder("u-maya", "Maya writes all her code in Vim.").factKey("editor").source("e1")
+        .recordedAt(t("2026-03-01T10:00:00Z")).build());
+    mnemo.remember(NewMemory.builder("u-maya", "Maya switched from Vim to Emacs in June.").factKey("editor")
+        .source("e2").recordedAt(t("2026-06-02T09:00:00Z")).validFrom(t("2026-06-01")).build());
+
+    assertThat(sources(recall("u-maya", "Maya editor Vim Emacs", TemporalMode.current()))).containsExactly("e2");
+    assertThat(sources(recall("u-maya", "Maya editor Vim Emacs", TemporalMode.validAt(t("2026-04-15")))))
+        .containsExactly("e1");
+    assertThat(sources(recall("u-maya", "Maya editor Vim Emacs", TemporalMode.knownAt(t("2026-05-20")))))
+        .containsExactly("e1");
+    assertThat(sources(recall("u-maya", "Maya editor Vim Emacs", TemporalMode.knownAt(t("2026-06-10")))))
+        .containsExactly("e2");
+  }
+
+  @Test
+  void history_listsEveryVersion_andNothingIsDeleted() {
+    mnemo.remember(NewMemory.builder("u", "Lives in Porto.").factKey("home_city").recordedAt(t("2026-01-01")).build());
+    mnemo.remember(NewMemory.builder("u", "Lives in Lisbon.").factKey("home_city").recordedAt(t("2026-03-01")).build());
+
+    List<MemoryRecord> h = mnemo.history("u", "home_city");
+
+    assertThat(h).extracting(MemoryRecord::text).containsExactly("Lives in Porto.", "Lives in Porto.", "Lives in Lisbon.");
+    MemoryRecord original = h.get(0);
+    assertThat(original.expiredAt()).isEqualTo(t("2026-03-01"));
+    assertThat(h.get(2).version()).isEqualTo(2);
+    MemoryRecord clipped = h.get(1);
+    assertThat(clipped.origin()).isEqualTo(original.id());
+    assertThat(clipped.validFrom()).isEqualTo(t("2026-01-01"));
+    assertThat(clipped.validTo()).isEqualTo(t("2026-03-01"));
+    assertThat(clipped.expiredAt()).isNull();
+  }
+
+  @Test
+  void retroactiveCorrection_recordedLaterValidEarlier_replacesTheWholeOverlap() {
+    mnemo.remember(NewMemory.builder("u", "Works at Acme.").factKey("employer").source("w1")
+        .recordedAt(t("2026-03-01")).build());
+    mnemo.remember(NewMemory.builder("u", "Works at Globex.").factKey("employer").source("w2")
+        .recordedAt(t("2026-05-01")).validFrom(t("2026-01-01")).build());
+
+    assertThat(sources(recall("u", "works at", TemporalMode.validAt(t("2026-04-01"))))).containsExactly("w2");
+    assertThat(sources(recall("u", "works at", TemporalMode.knownAt(t("2026-04-01"))))).containsExactly("w1");
+    assertThat(sources(recall("u", "works at", TemporalMode.current()))).containsExactly("w2");
+  }
+
+  @Test
+  void expiry_validTo_endsTheFact() {
+    mnemo.remember(NewMemory.builder("u", "Is on parental leave.").factKey("leave").source("l1")
+        .recordedAt(t("2026-02-01")).validTo(t("2026-05-01")).build());
+
+    assertThat(sources(recall("u", "parental leave", TemporalMode.current()))).isEmpty();
+    assertThat(sources(recall("u", "parental leave", TemporalMode.validAt(t("2026-03-01"))))).containsExactly("l1");
+  }
+
+  @Test
+  void boundedCorrection_keepsTheOldFactOnBothSides() {
+    mnemo.remember(NewMemory.builder("u", "Commutes by bike.").factKey("commute").source("c1")
+        .recordedAt(t("2026-01-01")).build());
+    mnemo.remember(NewMemory.builder("u", "Commutes by bus while the bike is repaired.").factKey("commute")
+        .source("c2").recordedAt(t("2026-03-01")).validFrom(t("2026-03-01")).validTo(t("2026-04-01")).build());
+
+    assertThat(sources(recall("u", "commutes bike bus", TemporalMode.validAt(t("2026-02-01"))))).containsExactly("c1");
+    assertThat(sources(recall("u", "commutes bike bus", TemporalMode.validAt(t("2026-03-15"))))).containsExactly("c2");
+    assertThat(sources(recall("u", "commutes bike bus", TemporalMode.current()))).containsExactly("c1");
+  }
+
+  @Test
+  void keepBoth_conflictingVersions_areSurfacedTogetherWithDates() {
+    mnemo.remember(NewMemory.builder("u", "Prefers tea in the morning.").factKey("morning_drink").source("d1")
+        .recordedAt(t("2026-02-01")).build());
+    mnemo.remember(NewMemory.builder("u", "Prefers coffee in the morning.").factKey("morning_drink").source("d2")
+        .recordedAt(t("2026-03-01")).conflictPolicy(ConflictPolicy.KEEP_BOTH).build());
+
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "what does the user drink in the morning, coffee?").k(1)
+        .threshold(0.05).askedAt(t("2026-04-01")).explain(true).build());
+
+    assertThat(sources(r)).containsExactlyInAnyOrder("d1", "d2");
+    assertThat(r.selected()).allSatisfy(s -> assertThat(s.conflictsWith()).hasSize(1));
+    assertThat(r.rendered()).contains("[since 2026-02-01]").contains("[since 2026-03-01]").contains("conflicting");
+  }
+
+  @Test
+  void scope_query_seesItsScopeAndUnscopedOnly() {
+    mnemo.remember(NewMemory.builder("ops", "To roll back billing, redeploy the previous tag.").scope("billing")
+        .category(Category.PROCEDURAL).source("p1").build());
+    mnemo.remember(NewMemory.builder("ops", "To roll back search, flip the traffic switch.").scope("search")
+        .category(Category.PROCEDURAL).source("p2").build());
+    mnemo.remember(NewMemory.builder("ops", "Always announce a roll back in the ops channel.").source("p3").build());
+
+    RecallResult r = mnemo.recall(RecallRequest.builder("ops", "how do I roll back").scope("search").threshold(0).build());
+
+    assertThat(sources(r)).containsExactlyInAnyOrder("p2", "p3");
+  }
+
+  @Test
+  void categoryAndMetadataFilters_areHardFilters() {
+    mnemo.remember(NewMemory.builder("u", "Deploy with the blue pipeline.").category(Category.PROCEDURAL)
+        .metadata(Map.of("team", "a")).source("x1").build());
+    mnemo.remember(NewMemory.builder("u", "Deploy happened on Friday.").category(Category.EPISODIC)
+        .metadata(Map.of("team", "b")).source("x2").build());
+
+    assertThat(sources(mnemo.recall(RecallRequest.builder("u", "deploy").threshold(0)
+        .categories(Set.of(Category.EPISODIC)).build()))).containsExactly("x2");
+    assertThat(sources(mnemo.recall(RecallRequest.builder("u", "deploy").threshold(0)
+        .metadata(Map.of("team", "a")).build()))).containsExactly("x1");
+  }
+
+  @Test
+  void budget_overBudgetRecordIsOmittedWithReason_andSmallerOnesStillFit() {
+    mnemo.remember(NewMemory.builder("u", "Lee prefers short weekly status reports in bullet points.").source("m1")
+        .importance(0.7).build());
+    mnemo.remember(NewMemory.builder("u", "Weekly status reports for Lee must be long and detailed, with full "
+        + "benchmark tables, methodology, caveats and links to all raw data for every weekly report.").source("m2")
+        .importance(0.9).build());
+
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "weekly status reports for Lee").budgetTokens(20)
+        .threshold(0).explain(true).build());
+
+    assertThat(sources(r)).containsExactly("m1");
+    assertThat(r.tokensUsed()).isLessThanOrEqualTo(20);
+    assertThat(r.trace().candidates()).anySatisfy(c -> {
+      assertThat(c.sources()).containsExactly("m2");
+      assertThat(c.outcome()).isEqualTo(Outcome.OVER_BUDGET);
+    });
+  }
+
+  @Test
+  void threshold_nothingRelevant_returnsNothing() {
+    mnemo.remember(NewMemory.builder("u", "Sam collects vinyl records of old jazz.").build());
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "Convert 30 degrees Celsius to Fahrenheit").build());
+    assertThat(r.selected()).isEmpty();
+    assertThat(r.rendered()).isEmpty();
+  }
+
+  @Test
+  void ownerWithNoRecords_recallsEmpty_notAnError() {
+    assertThat(mnemo.recall(RecallRequest.builder("nobody", "anything at all").build()).selected()).isEmpty();
+  }
+
+  @Test
+  void kLimitsTheSelection_andTheRestAreBeyondK() {
+    for (int i = 0; i < 5; i++) {
+      mnemo.remember(NewMemory.builder("u", "Note number " + i + " about the garden roses.").source("n" + i).build());
+    }
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "garden roses").k(2).threshold(0).explain(true).build());
+    assertThat(r.selected()).hasSize(2);
+    assertThat(r.trace().candidates()).filteredOn(c -> c.outcome() == Outcome.BEYOND_K).hasSize(3);
+  }
+
+  @Test
+  void coveragePacking_omitsNearDuplicates() {
+    mnemo.remember(NewMemory.builder("u", "The cat is called Miso.").source("c1").build());
+    mnemo.remember(NewMemory.builder("u", "The cat is called Miso!").source("c2").build());
+    mnemo.remember(NewMemory.builder("u", "The cat sleeps on the sofa.").source("c3").build());
+
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "the cat").packing(Packing.COVERAGE).threshold(0)
+        .explain(true).build());
+
+    assertThat(r.selected()).hasSize(2);
+    assertThat(sources(r)).contains("c3");
+    assertThat(r.trace().candidates()).anySatisfy(c -> assertThat(c.outcome()).isEqualTo(Outcome.DUPLICATE));
+  }
+
+  @Test
+  void rrfFusion_ranksAndStillAppliesTheAbsoluteThreshold() {
+    mnemo.remember(NewMemory.builder("u", "Sam collects vinyl records of old jazz.").source("j").build());
+    RecallResult hit = mnemo.recall(RecallRequest.builder("u", "Sam jazz vinyl").fusion(Fusion.rrf()).build());
+    RecallResult miss = mnemo.recall(RecallRequest.builder("u", "Convert Celsius to Fahrenheit").fusion(Fusion.rrf()).build());
+    assertThat(sources(hit)).containsExactly("j");
+    assertThat(miss.selected()).isEmpty();
+  }
+
+  @Test
+  void forgetOwner_removesEveryVersion_andOnlyThatOwner() {
+    mnemo.remember(NewMemory.builder("u1", "Lives in Porto.").factKey("city").recordedAt(t("2026-01-01")).build());
+    mnemo.remember(NewMemory.builder("u1", "Lives in Lisbon.").factKey("city").recordedAt(t("2026-02-01")).build());
+    MemoryRecord other = mnemo.remember(NewMemory.builder("u2", "Lives in Lisbon.").factKey("city").build());
+
+    assertThat(mnemo.forget("u1")).isEqualTo(3);
+
+    assertThat(mnemo.history("u1", "city")).isEmpty();
+    assertThat(mnemo.get("u2", other.id())).isPresent();
+  }
+
+  @Test
+  void forgetOneRecord_removesItWithItsClippedCopies() {
+    MemoryRecord first = mnemo.remember(NewMemory.builder("u", "Lives in Porto.").factKey("city")
+        .recordedAt(t("2026-01-01")).build());
+    mnemo.remember(NewMemory.builder("u", "Lives in Lisbon.").factKey("city").recordedAt(t("2026-02-01")).build());
+
+    assertThat(mnemo.forget("u", first.id())).isEqualTo(2);
+    assertThat(mnemo.history("u", "city")).extracting(MemoryRecord::text).containsExactly("Lives in Lisbon.");
+    assertThat(mnemo.forget("someone-else", first.id())).isZero();
+  }
+
+  @Test
+  void markUsed_countsUses_withoutANewVersion() {
+    MemoryRecord r = mnemo.remember(NewMemory.builder("u", "Prefers aisle seats.").factKey("seat").build());
+    assertThat(mnemo.markUsed("u", List.of(r.id(), r.id(), "unknown"))).isEqualTo(1);
+    mnemo.markUsed("u", List.of(r.id()));
+    assertThat(mnemo.markUsed("other-owner", List.of(r.id()))).isZero();
+
+    MemoryRecord after = mnemo.get("u", r.id()).orElseThrow();
+    assertThat(after.accessCount()).isEqualTo(2);
+    assertThat(after.lastAccessedAt()).isEqualTo(clock.instant());
+    assertThat(mnemo.history("u", "seat")).hasSize(1);
+  }
+
+  @Test
+  void badInput_isRefusedWithFieldAndValue_andNothingIsWritten() {
+    List<NewMemory> batch = List.of(
+        NewMemory.builder("u", "A fine memory.").build(),
+        NewMemory.builder("u", "").build(),
+        NewMemory.builder("u", "x".repeat(8_001)).build(),
+        NewMemory.builder("u", "Bad interval.").validFrom(t("2026-05-01")).validTo(t("2026-04-01")).build(),
+        NewMemory.builder("u", "Too important.").importance(1.5).build());
+
+    assertThatThrownBy(() -> mnemo.rememberAll(batch))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations())
+            .extracting(InvalidRequestException.Violation::field)
+            .containsExactly("memories[1].text", "memories[2].text", "memories[3].valid_to", "memories[4].importance"))
+        .hasMessageContaining("importance must be between 0 and 1, was 1.5")
+        .hasMessageContaining("text must be at most 8000 characters, was 8001");
+    assertThat(mnemo.recall(RecallRequest.builder("u", "fine memory").threshold(0).build()).selected()).isEmpty();
+
+    assertThatThrownBy(() -> RecallRequest.builder("u", "q").k(0).build()).hasMessage("k must be between 1 and 1000, was 0");
+    assertThatThrownBy(() -> RecallRequest.builder("u", "q").budgetTokens(-1).build())
+        .hasMessage("budget_tokens must be >= 0, was -1");
+    assertThatThrownBy(() -> Category.fromCode("category", "gossip"))
+        .hasMessage("category must be one of [episodic, semantic, procedural, task], was 'gossip'");
+  }
+
+  @Test
+  void recordedAtBeforeTheLatestVersion_isRefused() {
+    mnemo.remember(NewMemory.builder("u", "v1").factKey("k").recordedAt(t("2026-03-01")).build());
+    assertThatThrownBy(() -> mnemo.remember(NewMemory.builder("u", "v0").factKey("k").recordedAt(t("2026-02-01")).build()))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("recorded_at must not precede");
+    assertThat(mnemo.history("u", "k")).hasSize(1);
+  }
+
+  @Test
+  void sameRequestSameStoreSameClock_givesTheSameResultAndTrace() {
+    for (int i = 0; i < 12; i++) {
+      mnemo.remember(NewMemory.builder("u", "Fact " + i + ": the project uses tool " + (i % 3)).source("f" + i)
+          .recordedAt(t("2026-01-01").plusSeconds(86_400L * i)).build());
+    }
+    RecallRequest q = RecallRequest.builder("u", "which tool does the project use").threshold(0).k(4).explain(true)
+        .askedAt(t("2026-06-01")).build();
+    RecallResult a = mnemo.recall(q);
+    RecallResult b = mnemo.recall(q);
+    assertThat(b.ids()).isEqualTo(a.ids());
+    assertThat(b.rendered()).isEqualTo(a.rendered());
+    assertThat(b.trace().withoutTimings()).isEqualTo(a.trace().withoutTimings());
+  }
+
+  @Test
+  void restart_keepsEverythingAcknowledged() {
+    if (!reopenable()) return;
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      ids.add(mnemo.remember(NewMemory.builder("u", "Memory " + i).factKey(i % 2 == 0 ? "even" : null).build()).id());
+    }
+    mnemo.close();
+    mnemo = engine(openStore(dir));
+    for (String id : ids) assertThat(mnemo.get("u", id)).isPresent();
+    // all written at the same instant with the same valid start: each replaces the last whole
+    assertThat(mnemo.history("u", "even")).hasSize(10);
+  }
+
+  @Test
+  void latest_isEligibleOnly_newestFirst() {
+    Mnemo m = mnemo;
+    m.remember(NewMemory.builder("u", "old").recordedAt(t("2026-01-01")).build());
+    m.remember(NewMemory.builder("u", "new").recordedAt(t("2026-02-01")).build());
+    m.remember(NewMemory.builder("v", "other owner").recordedAt(t("2026-03-01")).build());
+    MemoryStore store = ((dev.mnemo.internal.Engine) m).store();
+    assertThat(store.latest(Eligibility.current("u", t("2026-06-01")), 10)).extracting(MemoryRecord::text)
+        .containsExactly("new", "old");
+  }
+
+  /** Utility for subclasses: a fresh temporary directory. */
+  protected static Path tempDir(String prefix) {
+    try {
+      return Files.createTempDirectory(prefix);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

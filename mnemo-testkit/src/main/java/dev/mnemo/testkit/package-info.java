@@ -1,0 +1,6 @@
+/**
+ * Test support for Mnemo and its providers: contract suites every {@link dev.mnemo.spi.MemoryStore}
+ * and {@link dev.mnemo.spi.Embedder} implementation extends, and deterministic fakes (a hashing
+ * embedder, a settable clock).
+ */
+package dev.mnemo.testkit;
