@@ -37,6 +37,13 @@ public interface Mnemo extends AutoCloseable {
    */
   List<MemoryRecord> rememberAll(List<NewMemory> memories);
 
+  /**
+   * Checks one memory as {@link #remember} would, without writing it: every invalid field, each
+   * named with {@code fieldPrefix} (e.g. {@code "line 3: "}). Empty when valid. Checks that need the
+   * store (the order of a fact key's recorded times) happen at write time only.
+   */
+  List<InvalidRequestException.Violation> validate(NewMemory memory, String fieldPrefix);
+
   /** The records that belong in the prompt for this request, packed into its budget. */
   RecallResult recall(RecallRequest request);
 

@@ -19,7 +19,8 @@ import java.util.Map;
  * @param validTime the valid-time instant eligibility used
  * @param knownTime the transaction-time instant eligibility used
  * @param timeRange the range the query's time words denote, or null
- * @param queryEntities normalized entities found in the query
+ * @param queryEntities the query's words that name an entity of some eligible record
+ * @param denseFloor the per-query cosine floor of the dense signal, NaN without an embedder
  * @param fusion fusion code
  * @param packing packing code
  * @param k the request's k
@@ -41,6 +42,7 @@ public record RecallTrace(
     Instant knownTime,
     TimeRange timeRange,
     List<String> queryEntities,
+    double denseFloor,
     String fusion,
     String packing,
     int k,
@@ -55,7 +57,7 @@ public record RecallTrace(
 
   /** This trace without timings, for comparing two runs. */
   public RecallTrace withoutTimings() {
-    return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, fusion, packing,
+    return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion, packing,
         k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, Map.of());
   }
 }

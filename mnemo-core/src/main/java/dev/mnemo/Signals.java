@@ -7,10 +7,10 @@ package dev.mnemo;
  * embedder, {@code rrf} under weighted fusion).
  *
  * @param cosine raw cosine between the query and record vectors
- * @param dense the dense signal in [0, 1]: cosine calibrated by the embedder's unrelated-text floor
+ * @param dense the dense signal in [0, 1]: cosine above the query's floor, rescaled
  * @param bm25Raw raw Lucene BM25 score (0 when the text does not match)
- * @param bm25 the BM25 signal in [0, 1): {@code tanh(bm25Raw / bm25Scale)}
- * @param entity share of the query's entities the record names, in [0, 1]
+ * @param bm25 the BM25 signal in [0, 1]: raw over the query's maximum, through a sigmoid
+ * @param entity the specificity of the most specific query entity the record names, in [0, 1]
  * @param relevance the weighted-sum fusion of dense, bm25 and entity; what the threshold tests
  * @param rrf reciprocal-rank fusion score normalized to [0, 1] (only under RRF)
  * @param recency {@code 0.5^(age / halfLife)} with the half-life of the record's category

@@ -20,8 +20,9 @@ package dev.mnemo;
  * @param authority weight of the authority level, default 0.05
  * @param timeMatch weight of the boost for records whose valid time starts inside the query's time
  *     range ("last week"), default 0.3
- * @param bm25Scale BM25 normalization: {@code bm25 = tanh(raw / bm25Scale)}, a sigmoid rescaled so
- *     that no match is 0; default 8.0
+ * @param bm25Scale steepness of BM25's sigmoid: {@code bm25 = tanh(s * x) / tanh(s)} where x is the
+ *     raw score over the query's maximum attainable score (so no match is 0, a full match 1);
+ *     default 2.0
  */
 public record Weights(
     double dense,
@@ -34,7 +35,7 @@ public record Weights(
     double timeMatch,
     double bm25Scale) {
 
-  public static final Weights DEFAULT = new Weights(1.0, 1.0, 0.5, 0.1, 0.1, 0.05, 0.05, 0.3, 8.0);
+  public static final Weights DEFAULT = new Weights(1.0, 1.0, 0.5, 0.1, 0.1, 0.05, 0.05, 0.3, 2.0);
 
   public Weights {
     check("weights.dense", dense);

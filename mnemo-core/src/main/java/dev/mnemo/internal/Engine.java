@@ -69,6 +69,11 @@ public final class Engine implements Mnemo {
   }
 
   @Override
+  public List<InvalidRequestException.Violation> validate(NewMemory memory, String fieldPrefix) {
+    return writes.validate(memory, fieldPrefix == null ? "" : fieldPrefix);
+  }
+
+  @Override
   public RecallResult recall(RecallRequest request) {
     Objects.requireNonNull(request, "request");
     return reads.recall(request);

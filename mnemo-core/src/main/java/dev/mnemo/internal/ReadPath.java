@@ -13,6 +13,7 @@ import dev.mnemo.TimeFilter;
 import dev.mnemo.Weights;
 import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,6 +45,7 @@ final class ReadPath {
   private final Tokenizer tokenizer;
   private final InstantSource clock;
   private final ZoneId zone;
+  private final DenseCalibration calibration;
 
   ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
     this.store = store;
@@ -52,6 +53,7 @@ final class ReadPath {
     this.tokenizer = tokenizer;
     this.clock = clock;
     this.zone = zone;
+    this.calibration = embedder == null ? null : new DenseCalibration(embedder);
   }
 
   /** One candidate moving through the stages. */
@@ -101,15 +103,16 @@ final class ReadPath {
     long t1 = System.nanoTime();
     timings.put("embed", t1 - t0);
 
-    List<Candidate> found = req.query().isBlank() ? List.of()
+    CandidateSet found = req.query().isBlank() ? CandidateSet.empty()
         : store.candidates(new CandidateQuery(eligibility, vector, req.query(), Set.copyOf(queryKeys), range,
             req.candidates()));
     long t2 = System.nanoTime();
     timings.put("candidates", t2 - t1);
 
-    List<Scored> scored = new ArrayList<>(found.size());
-    for (Candidate c : found) scored.add(new Scored(c));
-    List<String> queryEntities = fuse(scored, req, queryKeys, vector != null);
+    List<Scored> scored = new ArrayList<>(found.candidates().size());
+    for (Candidate c : found.candidates()) scored.add(new Scored(c));
+    double[] denseFloor = {Double.NaN};
+    List<String> queryEntities = fuse(scored, req, queryKeys, vector, found, denseFloor);
     long t3 = System.nanoTime();
     timings.put("fuse", t3 - t2);
 
@@ -139,7 +142,7 @@ final class ReadPath {
             s.r.recordedAt(), s.foundBy, signals(s), s.outcome, s.reason, s.tokens, List.copyOf(s.conflictsWith)));
       }
       trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
-          queryEntities, req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
+          queryEntities, denseFloor[0], req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
           req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings);
     }
     return new RecallResult(out, rendered, used, renderedTokens, trace);
@@ -160,25 +163,40 @@ final class ReadPath {
   }
 
   /**
-   * Stages 2 and 3, signals and fusion. Dense: cosine calibrated by the embedder's unrelated-text
-   * floor, {@code max(0, (cos - floor) / (1 - floor))}. BM25: {@code tanh(raw / bm25Scale)}. Entity:
-   * the share of the query's entity keys (query words that name an entity of some candidate) that
-   * the record names. Relevance is the weighted sum over the signals that apply, divided by their
-   * weights' sum; under RRF the order key is {@code sum w / (k + rank)} normalized by its maximum.
+   * Stages 2 and 3, signals and fusion, each signal on an absolute [0, 1] scale:
+   *
+   * <ul>
+   *   <li>Dense: {@code max(0, (cos - floor) / (1 - floor))}, with the per-query floor of
+   *       {@link DenseCalibration} (the query's similarity to unrelated everyday sentences).
+   *   <li>BM25: the raw score over the query's maximum attainable score (the sum of its terms'
+   *       IDF), through a saturating sigmoid: {@code tanh(s * x) / tanh(s)}, s = bm25Scale.
+   *   <li>Entity: for a record naming some of the query's entity keys, the highest specificity of
+   *       those keys among the owner's eligible records, {@code ln((N + 1) / df) / ln(N + 1)}: a
+   *       name every record mentions says nothing, a rare one says a lot. The entity weight is
+   *       scaled by the same specificity, so an uninformative name neither helps nor dilutes.
+   * </ul>
+   *
+   * Relevance is the weighted sum over the signals that apply, divided by their weights' sum;
+   * under RRF the order key is {@code sum w / (k + rank)} normalized by its maximum.
    *
    * @return the query's entity keys that matched some candidate
    */
-  private List<String> fuse(List<Scored> scored, RecallRequest req, List<String> queryKeys, boolean dense) {
+  private List<String> fuse(List<Scored> scored, RecallRequest req, List<String> queryKeys, float[] vector,
+      CandidateSet set, double[] denseFloorOut) {
     Weights w = req.weights();
-    double floor = embedder == null ? 0 : embedder.unrelatedSimilarity();
-    Set<String> keys = new LinkedHashSet<>(queryKeys);
-    Set<String> matchedKeys = new TreeSet<>();
-    for (Scored s : scored) {
-      for (String e : s.r.entities()) if (keys.contains(e)) matchedKeys.add(e);
+    boolean dense = vector != null;
+    double floor = dense ? calibration.floor(vector) : 0;
+    denseFloorOut[0] = dense ? floor : Double.NaN;
+    Map<String, Double> specificity = new LinkedHashMap<>();
+    long n = set.eligibleCount();
+    for (var e : set.entityFrequencies().entrySet()) {
+      long df = Math.max(1, e.getValue());
+      specificity.put(e.getKey(), n <= 0 ? 0 : Math.log((n + 1.0) / df) / Math.log(n + 1.0));
     }
-    boolean entityApplies = !matchedKeys.isEmpty() && w.entity() > 0;
+    double maxSpecificity = specificity.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    double we = w.entity() * maxSpecificity;
     double wd = dense ? w.dense() : 0;
-    double wsum = wd + w.bm25() + (entityApplies ? w.entity() : 0);
+    double wsum = wd + w.bm25() + we;
     for (Scored s : scored) {
       Candidate c = s.c;
       if (c.denseRank() > 0) s.foundBy.add("dense");
@@ -187,28 +205,29 @@ final class ReadPath {
       if (c.timeRank() > 0) s.foundBy.add("time");
       s.cosine = c.cosine();
       s.dense = Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - floor) / (1 - floor));
-      s.bm25 = Math.tanh(Math.max(0, c.bm25()) / w.bm25Scale());
-      int matches = 0;
-      for (String e : s.r.entities()) if (matchedKeys.contains(e)) matches++;
-      s.entity = matchedKeys.isEmpty() ? 0 : Math.min(1.0, (double) matches / matchedKeys.size());
-      double sum = wd * s.dense + w.bm25() * s.bm25 + (entityApplies ? w.entity() * s.entity : 0);
+      double x = set.bm25Max() <= 0 ? 0 : Math.min(1, Math.max(0, c.bm25()) / set.bm25Max());
+      s.bm25 = Math.tanh(w.bm25Scale() * x) / Math.tanh(w.bm25Scale());
+      double ent = 0;
+      for (String e : s.r.entities()) ent = Math.max(ent, specificity.getOrDefault(e, 0.0));
+      s.entity = ent;
+      double sum = wd * s.dense + w.bm25() * s.bm25 + we * s.entity;
       s.relevance = wsum <= 0 ? 0 : sum / wsum;
     }
     if (req.fusion() instanceof Fusion.ReciprocalRank rrf) {
       Map<String, Integer> denseRanks = ranks(scored, s -> s.dense);
       Map<String, Integer> bm25Ranks = ranks(scored, s -> s.bm25);
       Map<String, Integer> entityRanks = ranks(scored, s -> s.entity);
-      double max = (wd + w.bm25() + (entityApplies ? w.entity() : 0)) / (rrf.k() + 1.0);
+      double max = wsum / (rrf.k() + 1.0);
       for (Scored s : scored) {
         double v = 0;
         Integer r;
         if (wd > 0 && (r = denseRanks.get(s.r.id())) != null) v += wd / (rrf.k() + r);
         if ((r = bm25Ranks.get(s.r.id())) != null) v += w.bm25() / (rrf.k() + r);
-        if (entityApplies && (r = entityRanks.get(s.r.id())) != null) v += w.entity() / (rrf.k() + r);
+        if (we > 0 && (r = entityRanks.get(s.r.id())) != null) v += we / (rrf.k() + r);
         s.rrf = max <= 0 ? 0 : v / max;
       }
     }
-    return List.copyOf(matchedKeys);
+    return List.copyOf(specificity.keySet());
   }
 
   /** 1-based ranks by a signal, over candidates where it is positive; ties broken by id. */

@@ -92,6 +92,12 @@ final class WritePath {
     return context == null || context.isBlank() ? text : text + "\n" + context;
   }
 
+  List<Violation> validate(NewMemory m, String prefix) {
+    List<Violation> v = new ArrayList<>();
+    validate(m, prefix, clock.instant(), v);
+    return v;
+  }
+
   private void validate(NewMemory m, String p, Instant now, List<Violation> v) {
     if (m == null) {
       v.add(new Violation(p.isEmpty() ? "memory" : p.substring(0, p.length() - 1), null, p + "memory must not be null"));

@@ -29,8 +29,8 @@ public interface MemoryStore extends AutoCloseable {
   /** Records of the owner with that id, or whose {@code origin} is that id. */
   List<MemoryRecord> lineage(String owner, String id);
 
-  /** Eligible candidates from every signal the query asks for, deduplicated by id. */
-  List<Candidate> candidates(CandidateQuery query);
+  /** Eligible candidates from every signal the query asks for, deduplicated by id, with statistics. */
+  CandidateSet candidates(CandidateQuery query);
 
   /** Eligible records, most recently recorded first. */
   List<MemoryRecord> latest(Eligibility eligibility, int limit);

@@ -41,13 +41,14 @@ final class BaseRules {
     Span resolve(Matcher m, Reference r);
   }
 
-  /**
-   * A pattern and its resolver. {@code priority} is the rule's position in {@link #RULES}: of two
-   * matches covering the same words, the earlier rule wins.
-   */
+  /** A pattern and its resolver; of two matches covering the same words, the earlier rule wins. */
   record Rule(String name, Pattern pattern, Resolver resolver) {}
 
-  /** A resolved match: the words {@code [start, end)} of the query and the span they denote. */
+  /**
+   * A resolved match: the words {@code [start, end)} of the query and the span they denote.
+   *
+   * @param priority the position of the rule in {@link #RULES}
+   */
   record Found(int start, int end, Span span, int priority) {
     int length() {
       return end - start;
@@ -81,10 +82,13 @@ final class BaseRules {
               BaseRules::rollingWindow),
           word(
               "this/last/next unit",
-              "(?<rel>this|last|previous|next|coming)\\s+(?<unit>week|month|year)",
+              "(?:the\\s+)?(?<rel>this|last|previous|next|coming)\\s+(?<unit>week|month|year)",
               BaseRules::relativeUnit),
           word("ago", NUMBER + "\\s+" + REL_UNIT + "\\s+ago", BaseRules::ago),
-          word("recently", "recently|lately", (m, r) -> r.untilNow(r.now().minusDays(30).toInstant())),
+          word(
+              "recently",
+              "recently|lately",
+              (m, r) -> r.untilNow(r.now().minusDays(30).toInstant())),
           // Weekends and weekdays.
           word(
               "weekend",
@@ -111,8 +115,15 @@ final class BaseRules {
               BaseRules::isoMonth),
           word(
               "month day",
-              "(?:" + WEEKDAY + ",?\\s+)?(?:the\\s+)?" + MONTH + "\\.?\\s+(?:the\\s+)?" + DAY
-                  + "(?:(?:\\s*,\\s*|\\s+)(?:of\\s+)?" + YEAR + ")?",
+              "(?:"
+                  + WEEKDAY
+                  + ",?\\s+)?(?:the\\s+)?"
+                  + MONTH
+                  + "\\.?\\s+(?:the\\s+)?"
+                  + DAY
+                  + "(?:(?:\\s*,\\s*|\\s+)(?:of\\s+)?"
+                  + YEAR
+                  + ")?",
               BaseRules::date),
           rule(
               "day month",
@@ -171,7 +182,7 @@ final class BaseRules {
           found.add(new Found(m.start(), m.end(), span, priority));
           from = m.end();
         } else {
-          // A rejected match may hide a shorter one that starts later ("this may take" ... "May 5").
+          // A rejected match may hide another one that starts inside it: try the next position.
           from = m.start() + 1;
         }
       }
@@ -228,8 +239,8 @@ final class BaseRules {
 
   /**
    * "the past 3 days", "in the last week", "over the past month": a window that ends when the query
-   * was asked ("the next 3 days" starts then). Plain "last week" is the calendar week, not a window,
-   * so "last" needs "the" or a count, and "previous"/"next" need a count.
+   * was asked ("the next 3 days" starts then). Plain "last week" is the calendar week, not a
+   * window, so "last" needs "the" or a count, and "previous"/"next" need a count.
    */
   private static Span rollingWindow(Matcher m, Reference r) {
     String rel = lower(m.group("rel"));
@@ -279,9 +290,9 @@ final class BaseRules {
   }
 
   /**
-   * "Saturday" alone: the most recent Saturday on or before today. "last Saturday": the one in the 7
-   * days before today. "next Saturday": the one in the 7 days after today. "this Saturday": the one
-   * in the current ISO week.
+   * "Saturday" alone: the most recent Saturday on or before today. "last Saturday": the one in the
+   * 7 days before today. "next Saturday": the one in the 7 days after today. "this Saturday": the
+   * one in the current ISO week.
    */
   private static Span weekday(Matcher m, Reference r) {
     DayOfWeek dow = Lexicon.weekday(m.group("weekday"));
@@ -307,7 +318,8 @@ final class BaseRules {
   }
 
   private static Span isoMonth(Matcher m, Reference r) {
-    return r.month(YearMonth.of(Integer.parseInt(m.group("year")), Integer.parseInt(m.group("mm"))));
+    return r.month(
+        YearMonth.of(Integer.parseInt(m.group("year")), Integer.parseInt(m.group("mm"))));
   }
 
   /** "May 5", "5th of May", "May 5, 2023": that day; without a year the most recent one. */
@@ -318,12 +330,26 @@ final class BaseRules {
       return r.day(LocalDate.of(year(m), month, day));
     }
     String next = Neighbours.nextWord(r.query(), m.end());
-    if (Lexicon.looksLikeCount(next)
-        || (isMay(m) && Lexicon.MODAL_FOLLOWERS.contains(next))) {
+    if (Lexicon.looksLikeCount(next) || (isMay(m) && isModal(m, r.query(), next))) {
       return null; // "May 5 people", "5 may be enough"
     }
     LocalDate date = mostRecent(month, day, r.today());
     return date == null ? null : r.day(date);
+  }
+
+  /**
+   * Whether the "may" of a date without a year is the verb: always before a modal follower, and
+   * after a bare number ("step 3 may suffice") unless a clear follower or nothing comes next. "3rd
+   * of May" and "May 3" stay dates.
+   */
+  private static boolean isModal(Matcher m, String query, String next) {
+    if (Lexicon.MODAL_FOLLOWERS.contains(next)) {
+      return true;
+    }
+    boolean bareNumberFirst =
+        m.start("day") < m.start("month")
+            && query.substring(m.end("day"), m.start("month")).isBlank();
+    return bareNumberFirst && !next.isEmpty() && !Lexicon.CLEAR_AFTER_MAY.contains(next);
   }
 
   /** The latest {@code month}/{@code day} on or before {@code today}; Feb 29 looks back 8 years. */
@@ -370,8 +396,8 @@ final class BaseRules {
 
   private static boolean rejectsMayAfter(String rel, String next) {
     if (rel.equals("this") || rel.equals("last")) {
-      // "this may take a while", "the last may be": only clear followers make it the month.
-      return !next.isEmpty() && !Lexicon.AFTER_THIS_MAY.contains(next);
+      // "this may take a while", "the last may be": only clear followers leave it the month.
+      return !next.isEmpty() && !Lexicon.CLEAR_AFTER_MAY.contains(next);
     }
     return Lexicon.MODAL_FOLLOWERS.contains(next);
   }
@@ -382,7 +408,7 @@ final class BaseRules {
    */
   private static Span month(Matcher m, Reference r) {
     String query = r.query();
-    boolean context = Lexicon.MONTH_CONTEXT.contains(Neighbours.previousWord(query, m.start()));
+    boolean context = Neighbours.precededBy(Lexicon.MONTH_CONTEXT, query, m.start(), false);
     boolean partner = !context && Neighbours.afterConnective(query, m.start());
     if (!(context || partner)
         || (isMay(m) && Lexicon.MODAL_FOLLOWERS.contains(Neighbours.nextWord(query, m.end())))) {
@@ -431,8 +457,7 @@ final class BaseRules {
   private static Span season(Matcher m, Reference r) {
     String query = r.query();
     Season season = Season.named(m.group("season"));
-    boolean context =
-        Lexicon.SEASON_CONTEXT.contains(Neighbours.previousWordSkippingThe(query, m.start()));
+    boolean context = Neighbours.precededBy(Lexicon.SEASON_CONTEXT, query, m.start(), true);
     boolean partner = !context && Neighbours.afterConnective(query, m.start());
     if (!(context || partner)
         || Neighbours.nextWord(query, m.end()).equals("of")
@@ -459,7 +484,7 @@ final class BaseRules {
   private static Span year(Matcher m, Reference r) {
     String query = r.query();
     boolean context =
-        Lexicon.YEAR_CONTEXT.contains(Neighbours.previousWord(query, m.start()))
+        Neighbours.precededBy(Lexicon.YEAR_CONTEXT, query, m.start(), false)
             || Neighbours.isWholeQuery(query, m.start(), m.end());
     boolean partner = !context && Neighbours.afterConnective(query, m.start());
     if (!(context || partner) || countsSomething(query, m.end())) {
@@ -469,8 +494,8 @@ final class BaseRules {
   }
 
   private static final Pattern COUNT_RANGE_TAIL =
-      Pattern.compile("\\s*(?:to|-|–|and|or)\\s*(?<n>\\d{1,9})(?![\\d.,])\\s*(?<w>\\p{L}*)",
-          Lexicon.FLAGS);
+      Pattern.compile(
+          "\\s*(?:to|-|–|and|or)\\s*(?<n>\\d{1,9})(?![\\d.,])\\s*(?<w>\\p{L}*)", Lexicon.FLAGS);
 
   /**
    * Whether the number ending at {@code end} counts something: "2000 users", or "2000" followed by

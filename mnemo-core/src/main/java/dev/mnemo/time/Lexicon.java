@@ -2,10 +2,12 @@ package dev.mnemo.time;
 
 import java.time.DayOfWeek;
 import java.time.Month;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /** The words and regular-expression fragments the time-expression rules are built from. */
 final class Lexicon {
@@ -51,79 +53,72 @@ final class Lexicon {
    * "last/this/next May" has its own rule with a stricter check for the modal verb.
    */
   static final Set<String> MONTH_CONTEXT =
-      Set.of(
-          "in", "during", "since", "of", "before", "after", "until", "till", "from", "early", "mid",
-          "late", "throughout", "between", "around");
+      words(
+          "in during since of before after until till from early mid late throughout "
+              + "between around prior_to");
 
   /** Words before a season name that make it a season ("in the fall", "during winter"). */
   static final Set<String> SEASON_CONTEXT =
-      Set.of(
-          "in", "during", "since", "of", "before", "after", "until", "till", "from", "early", "mid",
-          "late", "throughout", "between", "around", "over");
+      words(
+          "in during since of before after until till from early mid late throughout "
+              + "between around over prior_to");
 
   /** Words before a four-digit number that make it a year ("in 2023", "the year 2023"). */
   static final Set<String> YEAR_CONTEXT =
-      Set.of(
-          "in", "during", "of", "from", "since", "before", "after", "until", "till", "early", "mid",
-          "late", "throughout", "between", "around", "year");
-
-  /** Words that follow "may" the modal verb ("you may want", "this may be", "may I ask"). */
-  static final Set<String> MODAL_FOLLOWERS =
-      Set.of(
-          "be", "have", "not", "also", "still", "need", "want", "take", "seem", "help", "well",
-          "cause", "require", "ask", "i", "you", "we", "they", "he", "she", "it", "get", "come", "go",
-          "make", "use", "mean", "change", "affect", "depend", "vary", "differ", "just", "never",
-          "only", "apply", "work", "look", "sound", "feel", "contain", "become", "already", "even",
-          "happen", "lead", "result", "prefer", "wish", "try", "find", "see", "show", "include",
-          "involve", "give", "add", "break", "fail", "return", "or", "actually", "indeed",
-          "sometimes", "sometime", "eventually", "possibly", "perhaps", "cost", "last", "explain");
+      words(
+          "in during of from since before after until till early mid late throughout "
+              + "between around year prior_to");
 
   /**
-   * The only words that may follow "this May" or "last May": after "this" and "last", "may" is far
-   * more often the verb ("this may take a while"), so the month needs a clear follower.
+   * Words that follow "may" the modal verb ("you may want", "this may be"). Pronouns are not among
+   * them: "may I ask" has no month context anyway, and "in May I went" is the month.
    */
-  static final Set<String> AFTER_THIS_MAY =
-      Set.of(
-          "and", "when", "while", "at", "in", "on", "during", "until", "till", "through", "vs",
-          "versus", "compared", "i", "we", "my", "our");
+  static final Set<String> MODAL_FOLLOWERS =
+      words(
+          "be have not also still need want take seem help well cause require ask get come go "
+              + "make use mean change affect depend vary differ just never only apply work look "
+              + "sound feel contain become already even happen lead result prefer wish try find "
+              + "see show include involve give add break fail return or actually indeed "
+              + "sometimes sometime eventually possibly perhaps cost last explain suffice");
+
+  /**
+   * Words after "may" that leave it a month where the words before it are weak evidence ("this
+   * May", "last May", "3 May"): there "may" is more often the verb ("this may take a while", "step
+   * 3 may suffice"), so the month needs the end of the query, punctuation or one of these.
+   */
+  static final Set<String> CLEAR_AFTER_MAY =
+      words("and when while at in on during until till through vs versus compared i we my our");
 
   /** Words after "spring" that make it software, not the season ("in Spring Boot"). */
   static final Set<String> SPRING_SOFTWARE =
-      Set.of(
-          "boot", "framework", "cloud", "security", "data", "batch", "mvc", "bean", "beans", "app",
-          "application", "context", "config", "configuration", "integration", "webflux", "shell",
-          "session", "kafka", "ai");
+      words(
+          "boot framework cloud security data batch mvc bean beans app application "
+              + "context config configuration integration webflux shell session kafka ai");
 
   /** Words after a number that make it a quantity, not a year or a day ("2000 people"). */
   static final Set<String> COUNT_WORDS =
-      Set.of(
-          "people", "feet", "children", "men", "women", "km", "kg", "mb", "gb", "tb", "kb", "ms",
-          "ml", "mg", "ft", "px", "rpm", "mph", "usd", "eur", "gbp", "yen", "k", "m", "percent",
-          "per", "x", "times", "more", "less", "fewer", "other", "plus", "new", "total");
+      words(
+          "people feet children men women km kg mb gb tb kb ms ml mg ft px rpm mph usd "
+              + "eur gbp yen k m percent per x times more less fewer other plus new total");
 
   /** Words ending in "s" that are not plural nouns. */
   private static final Set<String> NOT_PLURAL =
-      Set.of(
-          "this", "thus", "was", "has", "does", "goes", "is", "its", "his", "hers", "ours", "yours",
-          "theirs", "always", "perhaps", "whereas", "afterwards", "besides", "towards", "unless",
-          "nowadays", "anyways", "as", "us", "yes", "plus", "whose");
+      words(
+          "this thus was has does goes is its his hers ours yours theirs always perhaps "
+              + "whereas afterwards besides towards unless nowadays anyways as us yes plus "
+              + "whose");
 
-  private static final Map<String, Integer> NUMBER_WORDS =
-      Map.ofEntries(
-          Map.entry("a", 1),
-          Map.entry("an", 1),
-          Map.entry("one", 1),
-          Map.entry("two", 2),
-          Map.entry("three", 3),
-          Map.entry("four", 4),
-          Map.entry("five", 5),
-          Map.entry("six", 6),
-          Map.entry("seven", 7),
-          Map.entry("eight", 8),
-          Map.entry("nine", 9),
-          Map.entry("ten", 10),
-          Map.entry("eleven", 11),
-          Map.entry("twelve", 12));
+  /** The set of the space-separated words in {@code list}; "prior to" is written "prior_to". */
+  private static Set<String> words(String list) {
+    return Arrays.stream(list.split(" "))
+        .map(word -> word.replace('_', ' '))
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
+  private static final List<String> ONE_TO_TWELVE =
+      List.of(
+          "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+          "twelve");
 
   /** The value of a {@link #NUMBER} match. */
   static int number(String text) {
@@ -137,7 +132,10 @@ final class Lexicon {
     if (Character.isDigit(t.charAt(0))) {
       return Integer.parseInt(t);
     }
-    return NUMBER_WORDS.get(t);
+    if (t.equals("a") || t.equals("an")) {
+      return 1;
+    }
+    return ONE_TO_TWELVE.indexOf(t) + 1;
   }
 
   /** The month a {@link #MONTH} match names. */

@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
  *
  * <ol>
  *   <li>thirds: "early/mid/late X", "the beginning/middle/end of X" for a month, season or year;
+ *   <li>second halves of pairs are dropped when the first half is no time ("June" in "May and
+ *       June", where "May" has no month context);
  *   <li>ranges: "from X to Y", "between X and Y", "X to/through/until Y", "X-Y";
  *   <li>open ranges: "since X", "before X", "after X", "until X";
  *   <li>prepositions that add nothing but belong to the words: "in", "on", "during", "over",
@@ -35,8 +37,8 @@ final class Modifiers {
 
   private static final Pattern THIRD_BEFORE =
       prefix(
-          "(?:(?:at|in|around|towards?)\\s+)?(?:the\\s+)?(?:very\\s+)?"
-              + "(?<part>early|mid|late|beginning\\s+of|start\\s+of|middle\\s+of|end\\s+of)[\\s-]*");
+          "(?:(?:at|in|around|towards?)\\s+)?(?:the\\s+)?(?:very\\s+)?(?<part>early|mid|late"
+              + "|beginning\\s+of|start\\s+of|middle\\s+of|end\\s+of)[\\s-]*");
 
   private static final Pattern RANGE_START = prefix("(?<word>from|between)\\s+");
 

@@ -1,11 +1,20 @@
 package dev.mnemo.time;
 
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Looks at the words around a match: the context rules that tell "in May" from "you may". */
 final class Neighbours {
   private Neighbours() {}
+
+  /** A month, season or year that can be the first half of a pair. */
+  private static final String FIRST_HALF =
+      "(?:"
+          + Lexicon.MONTH.replace("?<month>", "?:")
+          + "|"
+          + Lexicon.SEASON.replace("?<season>", "?:")
+          + "|(?:19|20)\\d\\d)";
 
   /**
    * After a month, season, day or year and a joining word, as the second half of "May to June",
@@ -15,15 +24,11 @@ final class Neighbours {
       Pattern.compile(
           Lexicon.WORD_START
               + "(?:(?:"
-              + Lexicon.MONTH
+              + FIRST_HALF
+              + "|\\d{1,2}(?:st|nd|rd|th)?)\\s+(?:to|and|or|through|thru|until|till)" // "May 5 to"
               + "|"
-              + Lexicon.SEASON
-              + "|(?:19|20)\\d\\d|\\d{1,2}(?:st|nd|rd|th)?)\\s+(?:to|and|or|through|thru|until|till)"
-              + "|(?:"
-              + Lexicon.MONTH.replace("?<month>", "?:")
-              + "|"
-              + Lexicon.SEASON.replace("?<season>", "?:")
-              + "|(?:19|20)\\d\\d)\\s*[-–])\\s*$",
+              + FIRST_HALF
+              + "\\s*[-–])\\s*$", // "2019-"
           Lexicon.FLAGS);
 
   /** How far back {@link #AFTER_CONNECTIVE} looks; longer than any phrase it matches. */
@@ -38,12 +43,25 @@ final class Neighbours {
     return Lexicon.lower(query.substring(wordStart(query, end), end));
   }
 
-  /** Like {@link #previousWord} but looks past one "the" ("in the fall"). */
-  static String previousWordSkippingThe(String query, int start) {
+  /**
+   * Whether the word before {@code start}, or the two words before it, are in {@code context} ("in
+   * May", "prior to May"), looking past one "the" before {@code start} when {@code skipThe} ("in
+   * the fall").
+   */
+  static boolean precededBy(Set<String> context, String query, int start, boolean skipThe) {
     int end = skipBackSeparators(query, start);
     int wordStart = wordStart(query, end);
     String word = Lexicon.lower(query.substring(wordStart, end));
-    return word.equals("the") ? previousWord(query, wordStart) : word;
+    if (skipThe && word.equals("the")) {
+      end = skipBackSeparators(query, wordStart);
+      wordStart = wordStart(query, end);
+      word = Lexicon.lower(query.substring(wordStart, end));
+    }
+    if (word.isEmpty()) {
+      return false;
+    }
+    String before = previousWord(query, wordStart);
+    return context.contains(word) || context.contains(before + " " + word);
   }
 
   private static int skipBackSeparators(String query, int start) {

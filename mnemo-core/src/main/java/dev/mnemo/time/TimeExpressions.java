@@ -89,11 +89,14 @@ public final class TimeExpressions {
     }
     List<Found> found = Modifiers.apply(leftmostLongest(BaseRules.findAll(reference)), reference);
     return found.stream()
-        .map(f -> new TimeRange(f.span().from(), f.span().to(), query.substring(f.start(), f.end())))
+        .map(
+            f -> new TimeRange(f.span().from(), f.span().to(), query.substring(f.start(), f.end())))
         .toList();
   }
 
-  /** Drops every match that overlaps one further left, or a longer one starting at the same place. */
+  /**
+   * Drops every match that overlaps one further left, or a longer one starting at the same place.
+   */
   private static List<Found> leftmostLongest(List<Found> all) {
     List<Found> sorted = new ArrayList<>(all);
     sorted.sort(

@@ -239,6 +239,7 @@ public final class JsonCodec {
     }
     ArrayNode qe = o.putArray("query_entities");
     t.queryEntities().forEach(qe::add);
+    num(o, "dense_floor", t.denseFloor());
     o.put("fusion", t.fusion());
     o.put("packing", t.packing());
     o.put("k", t.k());

@@ -4,6 +4,7 @@ import dev.mnemo.MemoryRecord;
 import dev.mnemo.MnemoException;
 import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
 import java.io.IOException;
@@ -166,7 +167,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   @Override
-  public List<Candidate> candidates(CandidateQuery q) {
+  public CandidateSet candidates(CandidateQuery q) {
     IndexSearcher s = acquire();
     try {
       Query filter = Filters.of(q.eligibility());
@@ -196,7 +197,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         TopDocs top = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
         rank(ranks, top, 3);
       }
-      if (ranks.isEmpty()) return List.of();
+      if (ranks.isEmpty()) return CandidateSet.empty();
       Map<Integer, Float> bm25 = exactBm25(s, text, ranks);
       List<Candidate> out = new ArrayList<>(ranks.size());
       for (var e : ranks.entrySet()) {
@@ -211,12 +212,48 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
         out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
       }
-      return out;
+      Map<String, Long> entityFrequencies = new java.util.TreeMap<>();
+      long eligible = 0;
+      if (!q.entities().isEmpty()) {
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        for (Candidate c : out) for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
+        if (!named.isEmpty()) {
+          eligible = s.count(filter);
+          for (String e : named) entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
+        }
+      }
+      return new CandidateSet(out, bm25Max(s, q.text()), eligible, entityFrequencies);
     } catch (IOException e) {
       throw readFailed(e);
     } finally {
       release(s);
     }
+  }
+
+  /**
+   * The highest score BM25 could give any record for {@code text}: the sum of the query tokens' IDF
+   * (Lucene's BM25 term score is {@code idf * tf / (tf + k1 * norm)}, which tends to idf as tf
+   * grows). Dividing by it puts BM25 on a [0, 1] scale that means the same in a store of ten
+   * records and one of ten million.
+   */
+  private double bm25Max(IndexSearcher s, String text) throws IOException {
+    if (text == null || text.isBlank()) return 0;
+    var stats = s.collectionStatistics(Schema.TEXT);
+    if (stats == null) return 0;
+    long n = stats.docCount();
+    double max = 0;
+    try (var ts = analyzer.tokenStream(Schema.TEXT, text)) {
+      var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        Term t = new Term(Schema.TEXT, BytesRef.deepCopyOf(term.getBytesRef()));
+        // a query word no record contains still counts: it is part of what was asked
+        int df = s.getIndexReader().docFreq(t);
+        max += Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      }
+      ts.end();
+    }
+    return max;
   }
 
   /** BM25 scores of every candidate, found by a second search restricted to the candidates' ids. */

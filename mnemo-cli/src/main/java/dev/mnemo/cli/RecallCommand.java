@@ -1,0 +1,68 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.Category;
+import dev.mnemo.Fusion;
+import dev.mnemo.Mnemo;
+import dev.mnemo.Packing;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.TemporalMode;
+import dev.mnemo.TimeFilter;
+import dev.mnemo.json.JsonCodec;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Recalls the records that belong in the prompt; {@code --explain} prints the trace as a table. */
+@Command(name = "recall", mixinStandardHelpOptions = true, description = "Recall what belongs in the prompt for a query.")
+final class RecallCommand implements Callable<Integer> {
+  @Mixin EngineOptions engine;
+  @Option(names = "--owner", required = true) String owner;
+  @Parameters(index = "0", paramLabel = "QUERY") String query;
+  @Option(names = "--k", description = "At most this many records (default ${DEFAULT-VALUE}).", defaultValue = "5") int k;
+  @Option(names = "--budget", description = "Token budget of the selected texts (default ${DEFAULT-VALUE}).", defaultValue = "400") int budget;
+  @Option(names = "--threshold", description = "Minimum relevance 0..1 (default 0.30).") Double threshold;
+  @Option(names = "--mode", description = "current (default), valid_at or known_at.", defaultValue = "current") String mode;
+  @Option(names = "--at", paramLabel = "DATE", description = "The instant of valid_at / known_at.") String at;
+  @Option(names = "--asked-at", paramLabel = "INSTANT", description = "The 'now' of the question (default: now).") String askedAt;
+  @Option(names = "--scope") String scope;
+  @Option(names = "--category", description = "Only these categories.") List<String> categories;
+  @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "Only records with these metadata entries.") Map<String, String> metadata;
+  @Option(names = "--fusion", description = "weighted (default) or rrf.", defaultValue = "weighted") String fusion;
+  @Option(names = "--packing", description = "greedy (default) or coverage.", defaultValue = "greedy") String packing;
+  @Option(names = "--time-filter", description = "boost (default), filter or off.", defaultValue = "boost") String timeFilter;
+  @Option(names = "--explain", description = "Print every candidate's signals, outcome and reason.") boolean explain;
+  @Option(names = "--json", description = "JSON output (with the trace when --explain).") boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    RecallRequest.Builder b = RecallRequest.builder(owner, query).k(k).budgetTokens(budget)
+        .mode(TemporalMode.of(mode, Times.parse("at", at))).askedAt(Times.parse("asked_at", askedAt)).scope(scope)
+        .metadata(metadata).fusion(Fusion.of(fusion)).packing(Packing.fromCode(packing))
+        .timeFilter(TimeFilter.fromCode(timeFilter)).explain(explain);
+    if (threshold != null) b.threshold(threshold);
+    if (categories != null) {
+      Set<Category> set = EnumSet.noneOf(Category.class);
+      for (String c : categories) set.add(Category.fromCode("category", c));
+      b.categories(set);
+    }
+    RecallRequest request = b.build();
+    try (Mnemo m = engine.open()) {
+      RecallResult r = m.recall(request);
+      if (json) {
+        System.out.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonCodec.result(r)));
+      } else {
+        ExplainPrinter.print(r, System.out);
+      }
+    } finally {
+      engine.closeEmbedder();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,13 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.json.JsonCodec;
+import java.time.Instant;
+
+/** Date parsing for options: ISO dates (00:00 UTC) or instants. */
+final class Times {
+  private Times() {}
+
+  static Instant parse(String option, String value) {
+    return value == null ? null : JsonCodec.parseInstant(option, value);
+  }
+}

@@ -1,0 +1,91 @@
+package dev.mnemo.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+  @TempDir Path dir;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream oldOut;
+  private PrintStream oldErr;
+
+  @BeforeEach
+  void capture() {
+    oldOut = System.out;
+    oldErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setOut(oldOut);
+    System.setErr(oldErr);
+  }
+
+  private int run(String... args) {
+    out.reset();
+    err.reset();
+    return Main.run(args);
+  }
+
+  private String data() {
+    return dir.resolve("data").toString();
+  }
+
+  @Test
+  void rememberRecallHistoryForget_roundTrip() {
+    assertThat(run("remember", "--data", data(), "--embedder", "none", "--owner", "u", "--fact-key", "city",
+        "--recorded-at", "2026-01-01", "Lives in Porto.")).isZero();
+    assertThat(run("remember", "--data", data(), "--embedder", "none", "--owner", "u", "--fact-key", "city",
+        "--recorded-at", "2026-03-01", "Lives in Lisbon.")).isZero();
+
+    assertThat(run("recall", "--data", data(), "--embedder", "none", "--owner", "u", "--asked-at", "2026-04-01",
+        "--explain", "where does the user live, Lisbon or Porto")).isZero();
+    assertThat(out.toString()).contains("Lives in Lisbon.").contains("trace: owner=u").doesNotContain("- [since 2026-01-01] Lives in Porto.");
+
+    assertThat(run("history", "--data", data(), "--owner", "u", "--fact-key", "city")).isZero();
+    assertThat(out.toString()).contains("Lives in Porto.").contains("clipped from");
+
+    assertThat(run("forget", "--data", data(), "--owner", "u")).isZero();
+    assertThat(out.toString()).contains("deleted 3 records");
+  }
+
+  @Test
+  void badInput_isAClearErrorWithExitCode2() {
+    assertThat(run("recall", "--data", data(), "--embedder", "none", "--owner", "u", "--k", "0", "q")).isEqualTo(2);
+    assertThat(err.toString()).contains("k must be between 1 and 1000, was 0");
+    assertThat(run("remember", "--data", data(), "--embedder", "none", "--owner", "u", "--category", "gossip", "x"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("category must be one of [episodic, semantic, procedural, task], was 'gossip'");
+  }
+
+  @Test
+  void import_withAnInvalidLine_writesNothingAndNamesTheLine() throws Exception {
+    Path file = dir.resolve("in.jsonl");
+    Files.writeString(file, """
+        {"id":"e1","owner":"u","recorded_at":"2026-03-01T10:00:00Z","text":"Maya writes all her code in Vim."}
+        {"id":"e2","owner":"u","text":"Bad importance","importance":2}
+        {"id":"e3","owner":"u","text":"Unknown field","colour":"red"}
+        not json
+        """);
+    assertThat(run("import", "--data", data(), "--embedder", "none", file.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("in.jsonl:2: importance must be between 0 and 1, was 2.0")
+        .contains("unknown field in.jsonl:3: colour").contains("in.jsonl:4: not valid JSON");
+    assertThat(run("recall", "--data", data(), "--embedder", "none", "--owner", "u", "--threshold", "0", "Vim")).isZero();
+    assertThat(out.toString()).contains("nothing selected");
+
+    assertThat(run("import", "--data", data(), "--embedder", "none", "--skip-invalid", file.toString())).isEqualTo(2);
+    assertThat(out.toString()).contains("imported 1 records, skipped 3 invalid");
+  }
+}

@@ -1,0 +1,76 @@
+package dev.mnemo.internal;
+
+import dev.mnemo.spi.Embedder;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The per-query floor of the dense signal. Small sentence-embedding models put every pair of texts
+ * at a high cosine (e5: about 0.7 to 0.8 for unrelated ones) and some queries, and some records
+ * (small talk), sit close to everything; a fixed floor cannot tell "related" from "generic". So the
+ * floor is measured per query: the query's cosine to a fixed bank of everyday sentences on
+ * unrelated topics (a resource of this package), at the {@value #PERCENTILE} percentile, and never
+ * below the embedder's own {@link Embedder#unrelatedSimilarity()}. A record counts as similar only
+ * by as much as it beats that floor: {@code dense = max(0, (cos - floor) / (1 - floor))}.
+ *
+ * <p>The bank is embedded once, on first use (about 40 sentences). Thread-safe.
+ */
+final class DenseCalibration {
+  static final double PERCENTILE = 90;
+
+  private final Embedder embedder;
+  private volatile float[][] bank;
+
+  DenseCalibration(Embedder embedder) {
+    this.embedder = embedder;
+  }
+
+  /** The floor for this query vector. */
+  double floor(float[] query) {
+    float[][] b = bank();
+    double[] cos = new double[b.length];
+    for (int i = 0; i < b.length; i++) {
+      double dot = 0;
+      for (int j = 0; j < query.length; j++) dot += query[j] * b[i][j];
+      cos[i] = dot;
+    }
+    Arrays.sort(cos);
+    int idx = (int) Math.min(cos.length - 1, Math.floor(PERCENTILE / 100.0 * cos.length));
+    return Math.max(embedder.unrelatedSimilarity(), cos[idx]);
+  }
+
+  private float[][] bank() {
+    float[][] b = bank;
+    if (b == null) {
+      synchronized (this) {
+        b = bank;
+        if (b == null) {
+          List<float[]> vectors = embedder.embedPassages(sentences());
+          b = vectors.toArray(new float[0][]);
+          bank = b;
+        }
+      }
+    }
+    return b;
+  }
+
+  static List<String> sentences() {
+    List<String> out = new ArrayList<>();
+    try (InputStream in = DenseCalibration.class.getResourceAsStream("background.txt");
+        BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        if (!line.isBlank() && !line.startsWith("#")) out.add(line.strip());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the dense calibration bank", e);
+    }
+    return out;
+  }
+}
