@@ -58,7 +58,7 @@ public record RecallRequest(
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
-  public static final double DEFAULT_THRESHOLD = 0.30;
+  public static final double DEFAULT_THRESHOLD = 0.12;
   public static final int MAX_K = 1000;
   public static final int MAX_CANDIDATES = 10_000;
   public static final int MAX_QUERY_CHARS = 8_000;
