@@ -6,10 +6,10 @@ package dev.mnemo;
  *
  * <p>Relevance (fusion of the three retrieval signals, each in [0, 1]):
  * {@code relevance = (dense * wd + bm25 * wb + entity * we) / (wd + wb + we)}, summing only the
- * signals that apply to the request. Ranking adds
- * {@code recency * wr + importance * wi + frequency * wf + authority * wa + timeMatch * wt} to the
- * relevance. The threshold is applied to relevance alone, so no amount of importance or recency
- * can make an unrelated record eligible for the prompt.
+ * signals that apply to the request. Ranking applies the ranking signals to the relevance as a
+ * relative boost: {@code score = relevance * (1 + recency * wr + importance * wi +
+ * frequency * wf + authority * wa + timeMatch * wt)}. The threshold is applied to relevance alone,
+ * so no amount of importance or recency can make an unrelated record eligible for the prompt.
  *
  * @param dense weight of the dense (embedding) signal, default 1.0
  * @param bm25 weight of the BM25 signal, default 1.0

@@ -196,7 +196,10 @@ final class ReadPath {
     double maxSpecificity = specificity.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
     double we = w.entity() * maxSpecificity;
     double wd = dense ? w.dense() : 0;
-    double wsum = wd + w.bm25() + we;
+    // BM25 keeps its full weight even when few query words occur in the store: scaling it by that
+    // share was measured to let the dense signal alone select small talk for unrelated questions.
+    double wb = w.bm25();
+    double wsum = wd + wb + we;
     for (Scored s : scored) {
       Candidate c = s.c;
       if (c.denseRank() > 0) s.foundBy.add("dense");
@@ -210,7 +213,7 @@ final class ReadPath {
       double ent = 0;
       for (String e : s.r.entities()) ent = Math.max(ent, specificity.getOrDefault(e, 0.0));
       s.entity = ent;
-      double sum = wd * s.dense + w.bm25() * s.bm25 + we * s.entity;
+      double sum = wd * s.dense + wb * s.bm25 + we * s.entity;
       s.relevance = wsum <= 0 ? 0 : sum / wsum;
     }
     if (req.fusion() instanceof Fusion.ReciprocalRank rrf) {
@@ -222,7 +225,7 @@ final class ReadPath {
         double v = 0;
         Integer r;
         if (wd > 0 && (r = denseRanks.get(s.r.id())) != null) v += wd / (rrf.k() + r);
-        if ((r = bm25Ranks.get(s.r.id())) != null) v += w.bm25() / (rrf.k() + r);
+        if (wb > 0 && (r = bm25Ranks.get(s.r.id())) != null) v += wb / (rrf.k() + r);
         if (we > 0 && (r = entityRanks.get(s.r.id())) != null) v += we / (rrf.k() + r);
         s.rrf = max <= 0 ? 0 : v / max;
       }
@@ -241,8 +244,10 @@ final class ReadPath {
   }
 
   /**
-   * Stage 4, ranking: {@code score = base + wr * recency + wi * importance + wf * frequency + wa *
-   * authority + wt * timeMatch}, where base is the relevance (or the normalized RRF score).
+   * Stage 4, ranking: {@code score = base * (1 + wr * recency + wi * importance + wf * frequency +
+   * wa * authority + wt * timeMatch)}, where base is the relevance (or the normalized RRF score).
+   * Multiplicative on purpose: the ranking signals reorder records that are about the question,
+   * they cannot lift one that is not (with the default weights a record gains at most 60 %).
    * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
    * recorded start to the mode's valid instant, with the half-life of its category. Frequency is
    * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
@@ -266,8 +271,8 @@ final class ReadPath {
       };
       s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
       double base = Double.isNaN(s.rrf) ? s.relevance : s.rrf;
-      s.score = base + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
-          + w.authority() * s.authority + w.timeMatch() * s.timeMatch;
+      s.score = base * (1 + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
+          + w.authority() * s.authority + w.timeMatch() * s.timeMatch);
     }
     scored.sort(Comparator.<Scored>comparingDouble(s -> s.score).reversed()
         .thenComparing(s -> s.r.recordedAt(), Comparator.reverseOrder())

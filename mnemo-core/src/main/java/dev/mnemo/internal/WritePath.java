@@ -78,18 +78,16 @@ final class WritePath {
   private List<float[]> embed(List<NewMemory> batch) {
     if (embedder == null) return null;
     List<String> inputs = new ArrayList<>(batch.size());
-    for (NewMemory m : batch) inputs.add(embeddingInput(m.text(), m.context()));
+    // Only the text is embedded; the context (neighbouring turns) is indexed for BM25 alone.
+    // Measured on the LoCoMo dev split: embedding turn + neighbours as one text diluted the turn
+    // (dense evidence recall@10 0.710 -> 0.653) while BM25 over the context at 0.2 weight gained.
+    for (NewMemory m : batch) inputs.add(m.text());
     List<float[]> out = embedder.embedPassages(inputs);
     if (out.size() != inputs.size()) {
       throw new IllegalStateException("embedder " + embedder.modelId() + " returned " + out.size() + " vectors for "
           + inputs.size() + " texts");
     }
     return out;
-  }
-
-  /** What gets embedded: the text, then its context (neighbouring turns, a date) when there is one. */
-  static String embeddingInput(String text, String context) {
-    return context == null || context.isBlank() ? text : text + "\n" + context;
   }
 
   List<Violation> validate(NewMemory m, String prefix) {

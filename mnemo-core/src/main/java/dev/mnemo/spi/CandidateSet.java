@@ -8,8 +8,9 @@ import java.util.Map;
  * path needs to put their raw signals on an absolute scale.
  *
  * @param candidates eligible candidates, deduplicated by id
- * @param bm25Max the highest BM25 score any record could get for the query text (the sum of the
- *     query terms' IDF under the store's similarity); 0 when the text has no indexed terms
+ * @param bm25Max the highest BM25 score a record could get for the query text (the sum of the IDF
+ *     of every query term, counting terms no record contains at their highest IDF); 0 when the
+ *     text has no terms
  * @param eligibleCount how many records pass the eligibility filter (only computed when the query
  *     names entities that match; 0 otherwise)
  * @param entityFrequencies for each query entity key that some eligible record names, how many
