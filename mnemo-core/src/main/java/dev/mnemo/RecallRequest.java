@@ -24,6 +24,7 @@ import java.util.Set;
  *   <tr><td>k</td><td>5</td><td>at most this many records</td></tr>
  *   <tr><td>budgetTokens</td><td>400</td><td>the selected texts fit this many tokens</td></tr>
  *   <tr><td>threshold</td><td>{@value #DEFAULT_THRESHOLD}</td><td>minimum relevance (0..1)</td></tr>
+ *   <tr><td>relativeThreshold</td><td>{@value #DEFAULT_RELATIVE_THRESHOLD}</td><td>minimum relevance as a share of the best candidate's</td></tr>
  *   <tr><td>fusion</td><td>weighted</td><td>see {@link Fusion}</td></tr>
  *   <tr><td>packing</td><td>greedy</td><td>see {@link Packing}</td></tr>
  *   <tr><td>timeFilter</td><td>boost</td><td>see {@link TimeFilter}</td></tr>
@@ -46,6 +47,7 @@ public record RecallRequest(
     int k,
     int budgetTokens,
     double threshold,
+    double relativeThreshold,
     Fusion fusion,
     Packing packing,
     TimeFilter timeFilter,
@@ -58,7 +60,8 @@ public record RecallRequest(
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
-  public static final double DEFAULT_THRESHOLD = 0.12;
+  public static final double DEFAULT_THRESHOLD = 0.06;
+  public static final double DEFAULT_RELATIVE_THRESHOLD = 0.5;
   public static final int MAX_K = 1000;
   public static final int MAX_CANDIDATES = 10_000;
   public static final int MAX_QUERY_CHARS = 8_000;
@@ -89,6 +92,10 @@ public record RecallRequest(
     }
     if (!(threshold >= 0 && threshold <= 1)) {
       v.add(new InvalidRequestException.Violation("threshold", threshold, "threshold must be between 0 and 1, was " + threshold));
+    }
+    if (!(relativeThreshold >= 0 && relativeThreshold <= 1)) {
+      v.add(new InvalidRequestException.Violation("relative_threshold", relativeThreshold,
+          "relative_threshold must be between 0 and 1, was " + relativeThreshold));
     }
     if (!(mmrLambda >= 0 && mmrLambda <= 1)) {
       v.add(new InvalidRequestException.Violation("mmr_lambda", mmrLambda, "mmr_lambda must be between 0 and 1, was " + mmrLambda));
@@ -137,7 +144,7 @@ public record RecallRequest(
   public Builder toBuilder() {
     Builder b = new Builder(owner, query);
     b.askedAt = askedAt; b.mode = mode; b.scope = scope; b.categories = categories; b.metadata = metadata;
-    b.k = k; b.budgetTokens = budgetTokens; b.threshold = threshold; b.fusion = fusion; b.packing = packing;
+    b.k = k; b.budgetTokens = budgetTokens; b.threshold = threshold; b.relativeThreshold = relativeThreshold; b.fusion = fusion; b.packing = packing;
     b.timeFilter = timeFilter; b.weights = weights; b.halfLives = halfLives; b.mmrLambda = mmrLambda;
     b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain;
     return b;
@@ -155,6 +162,7 @@ public record RecallRequest(
     private int k = DEFAULT_K;
     private int budgetTokens = DEFAULT_BUDGET;
     private double threshold = DEFAULT_THRESHOLD;
+    private double relativeThreshold = DEFAULT_RELATIVE_THRESHOLD;
     private Fusion fusion;
     private Packing packing;
     private TimeFilter timeFilter;
@@ -178,6 +186,8 @@ public record RecallRequest(
     public Builder k(int v) { this.k = v; return this; }
     public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }
     public Builder threshold(double v) { this.threshold = v; return this; }
+    /** Minimum relevance as a share of the best candidate's (0 turns it off). */
+    public Builder relativeThreshold(double v) { this.relativeThreshold = v; return this; }
     public Builder fusion(Fusion v) { this.fusion = v; return this; }
     public Builder packing(Packing v) { this.packing = v; return this; }
     public Builder timeFilter(TimeFilter v) { this.timeFilter = v; return this; }
@@ -190,7 +200,7 @@ public record RecallRequest(
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
-          fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain);
+          relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain);
     }
   }
 }

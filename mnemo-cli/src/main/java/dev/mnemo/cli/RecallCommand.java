@@ -27,7 +27,8 @@ final class RecallCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "QUERY") String query;
   @Option(names = "--k", description = "At most this many records (default ${DEFAULT-VALUE}).", defaultValue = "5") int k;
   @Option(names = "--budget", description = "Token budget of the selected texts (default ${DEFAULT-VALUE}).", defaultValue = "400") int budget;
-  @Option(names = "--threshold", description = "Minimum relevance 0..1 (default 0.12).") Double threshold;
+  @Option(names = "--threshold", description = "Minimum relevance 0..1 (default 0.06).") Double threshold;
+  @Option(names = "--relative-threshold", description = "Minimum relevance as a share of the best candidate's (default 0.5; 0 = off).") Double relativeThreshold;
   @Option(names = "--mode", description = "current (default), valid_at or known_at.", defaultValue = "current") String mode;
   @Option(names = "--at", paramLabel = "DATE", description = "The instant of valid_at / known_at.") String at;
   @Option(names = "--asked-at", paramLabel = "INSTANT", description = "The 'now' of the question (default: now).") String askedAt;
@@ -47,6 +48,7 @@ final class RecallCommand implements Callable<Integer> {
         .metadata(metadata).fusion(Fusion.of(fusion)).packing(Packing.fromCode(packing))
         .timeFilter(TimeFilter.fromCode(timeFilter)).explain(explain);
     if (threshold != null) b.threshold(threshold);
+    if (relativeThreshold != null) b.relativeThreshold(relativeThreshold);
     if (categories != null) {
       Set<Category> set = EnumSet.noneOf(Category.class);
       for (String c : categories) set.add(Category.fromCode("category", c));

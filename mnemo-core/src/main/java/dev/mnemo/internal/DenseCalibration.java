@@ -32,7 +32,7 @@ final class DenseCalibration {
     this.embedder = embedder;
   }
 
-  /** The floor for this query vector. */
+  /** The floor for this query vector (or a record's vector: the same measure). */
   double floor(float[] query) {
     float[][] b = bank();
     double[] cos = new double[b.length];

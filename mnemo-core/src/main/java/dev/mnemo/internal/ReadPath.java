@@ -207,7 +207,13 @@ final class ReadPath {
       if (c.entityRank() > 0) s.foundBy.add("entity");
       if (c.timeRank() > 0) s.foundBy.add("time");
       s.cosine = c.cosine();
-      s.dense = Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - floor) / (1 - floor));
+      // A record close to everything (small talk) is judged against its own floor too: the
+      // pair's floor is the mean of the query's and the record's similarity to unrelated sentences.
+      double pairFloor = floor;
+      if (dense && s.r.embedding() != null && s.r.embedding().length == vector.length) {
+        pairFloor = (floor + calibration.floor(s.r.embedding())) / 2;
+      }
+      s.dense = Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - pairFloor) / (1 - pairFloor));
       double x = set.bm25Max() <= 0 ? 0 : Math.min(1, Math.max(0, c.bm25()) / set.bm25Max());
       s.bm25 = Math.tanh(w.bm25Scale() * x) / Math.tanh(w.bm25Scale());
       double ent = 0;
@@ -252,7 +258,9 @@ final class ReadPath {
    * recorded start to the mode's valid instant, with the half-life of its category. Frequency is
    * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
    * the record's valid time starts inside the query's time range. Then stage 5, the threshold:
-   * relevance below it is {@code below_threshold}. Sorted by score, then newer first, then id.
+   * relevance below the absolute threshold, or below {@code relativeThreshold} times the best
+   * candidate's relevance, is {@code below_threshold} (a record half as relevant as the best one
+   * is more likely noise than a second answer). Sorted by score, then newer first, then id.
    */
   private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range) {
     Weights w = req.weights();
@@ -277,10 +285,17 @@ final class ReadPath {
     scored.sort(Comparator.<Scored>comparingDouble(s -> s.score).reversed()
         .thenComparing(s -> s.r.recordedAt(), Comparator.reverseOrder())
         .thenComparing(s -> s.r.id()));
+    double best = 0;
+    for (Scored s : scored) best = Math.max(best, s.relevance);
+    double relativeFloor = req.relativeThreshold() * best;
     for (Scored s : scored) {
       if (s.relevance < req.threshold()) {
         s.outcome = Outcome.BELOW_THRESHOLD;
         s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < threshold %.3f", s.relevance, req.threshold());
+      } else if (s.relevance < relativeFloor) {
+        s.outcome = Outcome.BELOW_THRESHOLD;
+        s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < %.2f x best %.3f", s.relevance,
+            req.relativeThreshold(), best);
       }
     }
   }

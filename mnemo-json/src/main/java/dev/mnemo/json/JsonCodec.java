@@ -93,7 +93,7 @@ public final class JsonCodec {
   }
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
-      "categories", "metadata", "k", "budget_tokens", "threshold", "fusion", "packing", "time_filter", "weights",
+      "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
       "mmr_lambda", "duplicate_similarity", "candidates", "explain");
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
@@ -119,6 +119,7 @@ public final class JsonCodec {
     if ((d = number(n, "k", path, v)) != null) b.k(d.intValue());
     if ((d = number(n, "budget_tokens", path, v)) != null) b.budgetTokens(d.intValue());
     if ((d = number(n, "threshold", path, v)) != null) b.threshold(d);
+    if ((d = number(n, "relative_threshold", path, v)) != null) b.relativeThreshold(d);
     if ((d = number(n, "mmr_lambda", path, v)) != null) b.mmrLambda(d);
     if ((d = number(n, "duplicate_similarity", path, v)) != null) b.duplicateSimilarity(d);
     if ((d = number(n, "candidates", path, v)) != null) b.candidates(d.intValue());
