@@ -1,6 +1,7 @@
 package dev.mnemo.internal;
 
 import dev.mnemo.CandidateTrace;
+import dev.mnemo.ConflictPolicy;
 import dev.mnemo.Fusion;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Outcome;
@@ -399,9 +400,21 @@ final class ReadPath {
     for (Scored s : selected) {
       String key = s.r.factKey();
       if (key == null || !seenKeys.add(key)) continue;
+      // The versions come from a second read, which may see a commit that landed after the
+      // candidates were found. If that commit superseded the selected record, its successor is no
+      // conflict but a newer truth this recall did not see: leave the key alone rather than mix two
+      // states of the store in one answer.
+      List<MemoryRecord> versions = store.versions(s.r.owner(), key);
+      MemoryRecord fresh = versions.stream().filter(v -> v.id().equals(s.r.id())).findFirst().orElse(null);
+      if (fresh == null || !eligibility.admits(fresh)) continue;
       List<MemoryRecord> siblings = new ArrayList<>();
-      for (MemoryRecord v : store.versions(s.r.owner(), key)) {
-        if (!v.id().equals(s.r.id()) && eligibility.admits(v) && !v.text().equals(s.r.text())) siblings.add(v);
+      for (MemoryRecord v : versions) {
+        // only keep_both writes leave two believed versions overlapping in valid time
+        boolean keptBoth = v.conflictPolicy() == ConflictPolicy.KEEP_BOTH
+            || s.r.conflictPolicy() == ConflictPolicy.KEEP_BOTH;
+        if (keptBoth && !v.id().equals(s.r.id()) && eligibility.admits(v) && !v.text().equals(s.r.text())) {
+          siblings.add(v);
+        }
       }
       siblings.sort(Comparator.comparing(MemoryRecord::id));
       for (MemoryRecord v : siblings) {

@@ -94,7 +94,7 @@ public final class JsonCodec {
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain");
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives");
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
   public static RecallRequest request(JsonNode n, String path) {
@@ -115,19 +115,26 @@ public final class JsonCodec {
       for (String c : cats) guard(() -> set.add(Category.fromCode(path + "categories", c)), v);
       b.categories(set);
     }
+    Integer i;
+    if ((i = integer(n, "k", path, v)) != null) b.k(i);
+    if ((i = integer(n, "budget_tokens", path, v)) != null) b.budgetTokens(i);
+    if ((i = integer(n, "candidates", path, v)) != null) b.candidates(i);
     Double d;
-    if ((d = number(n, "k", path, v)) != null) b.k(d.intValue());
-    if ((d = number(n, "budget_tokens", path, v)) != null) b.budgetTokens(d.intValue());
     if ((d = number(n, "threshold", path, v)) != null) b.threshold(d);
     if ((d = number(n, "relative_threshold", path, v)) != null) b.relativeThreshold(d);
     if ((d = number(n, "mmr_lambda", path, v)) != null) b.mmrLambda(d);
     if ((d = number(n, "duplicate_similarity", path, v)) != null) b.duplicateSimilarity(d);
-    if ((d = number(n, "candidates", path, v)) != null) b.candidates(d.intValue());
     String s;
     if ((s = text(n, "fusion", path, v)) != null) { String f = s; guard(() -> b.fusion(Fusion.of(f)), v); }
     if ((s = text(n, "packing", path, v)) != null) { String f = s; guard(() -> b.packing(Packing.fromCode(f)), v); }
     if ((s = text(n, "time_filter", path, v)) != null) { String f = s; guard(() -> b.timeFilter(TimeFilter.fromCode(f)), v); }
-    if (n.has("explain")) b.explain(n.get("explain").asBoolean());
+    JsonNode explain = n.get("explain");
+    if (explain != null && !explain.isNull()) {
+      if (explain.isBoolean()) b.explain(explain.asBoolean());
+      else v.add(new Violation(path + "explain", explain.toString(), path + "explain must be true or false, was " + explain));
+    }
+    JsonNode hl = n.get("half_lives");
+    if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v));
     if (n.has("weights")) guard(() -> b.weights(weights(n.get("weights"), path + "weights.")), v);
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     try {
@@ -135,6 +142,36 @@ public final class JsonCodec {
     } catch (InvalidRequestException e) {
       throw prefixed(e, path);
     }
+  }
+
+  /** Half-lives per category: a number of days, or an ISO-8601 duration such as {@code "P30D"}. */
+  private static Map<Category, java.time.Duration> halfLives(JsonNode n, String path, List<Violation> v) {
+    Map<Category, java.time.Duration> out = new java.util.EnumMap<>(Category.class);
+    if (!n.isObject()) {
+      v.add(new Violation(path, n.toString(), path + " must be an object of category -> days, was " + n));
+      return out;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+      var e = it.next();
+      String f = path + "." + e.getKey();
+      try {
+        Category c = Category.fromCode(f, e.getKey());
+        JsonNode x = e.getValue();
+        if (x.isNumber()) {
+          out.put(c, java.time.Duration.ofMillis(Math.round(x.asDouble() * 86_400_000L)));
+        } else if (x.isTextual()) {
+          out.put(c, java.time.Duration.parse(x.asText()));
+        } else {
+          v.add(new Violation(f, x.toString(), f + " must be a number of days or an ISO-8601 duration, was " + x));
+        }
+      } catch (InvalidRequestException ex) {
+        v.addAll(ex.violations());
+      } catch (java.time.format.DateTimeParseException ex) {
+        v.add(new Violation(f, e.getValue().asText(), f + " must be a number of days or an ISO-8601 duration (P30D), was '"
+            + e.getValue().asText() + "'"));
+      }
+    }
+    return out;
   }
 
   /** Weights from JSON; absent fields keep their defaults. */
@@ -364,6 +401,16 @@ public final class JsonCodec {
       return null;
     }
     return x.asDouble();
+  }
+
+  private static Integer integer(JsonNode n, String f, String path, List<Violation> v) {
+    JsonNode x = n.get(f);
+    if (x == null || x.isNull()) return null;
+    if (!x.isNumber() || !x.canConvertToExactIntegral() || !x.canConvertToInt()) {
+      v.add(new Violation(path + f, x.toString(), path + f + " must be a whole number, was " + x));
+      return null;
+    }
+    return x.intValue();
   }
 
   private static Instant instant(JsonNode n, String f, String path, List<Violation> v) {

@@ -69,4 +69,16 @@ class JsonCodecTest {
     assertThatThrownBy(() -> JsonCodec.request(json("{\"owner\":\"u\",\"text\":\"q\",\"weights\":{\"vibes\":1}}"), ""))
         .hasMessageContaining("unknown field weights.vibes");
   }
+
+  @Test
+  void request_isStrictAboutTypes_andReadsHalfLives() throws Exception {
+    assertThatThrownBy(() -> JsonCodec.request(json("{\"owner\":\"u\",\"text\":\"q\",\"k\":2.5}"), ""))
+        .hasMessage("k must be a whole number, was 2.5");
+    assertThatThrownBy(() -> JsonCodec.request(json("{\"owner\":\"u\",\"text\":\"q\",\"explain\":\"yes\"}"), ""))
+        .hasMessage("explain must be true or false, was \"yes\"");
+    RecallRequest r = JsonCodec.request(json("{\"owner\":\"u\",\"text\":\"q\",\"half_lives\":{\"episodic\":7,\"task\":\"P2D\"}}"), "");
+    assertThat(r.halfLives().get(Category.EPISODIC)).isEqualTo(java.time.Duration.ofDays(7));
+    assertThat(r.halfLives().get(Category.TASK)).isEqualTo(java.time.Duration.ofDays(2));
+    assertThat(r.halfLives().get(Category.SEMANTIC)).isEqualTo(java.time.Duration.ofDays(365));
+  }
 }

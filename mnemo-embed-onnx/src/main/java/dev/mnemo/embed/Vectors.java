@@ -1,0 +1,30 @@
+package dev.mnemo.embed;
+
+/** Vector arithmetic shared by the embedders. */
+final class Vectors {
+  private Vectors() {}
+
+  /** How far from 1 a norm may be before a vector is rescaled; float rounding alone stays far below. */
+  static final double NORM_TOLERANCE = 1e-4;
+
+  /** The squared L2 norm, accumulated in double so long vectors do not lose precision. */
+  static double squaredNorm(float[] v) {
+    double sum = 0;
+    for (float f : v) sum += (double) f * f;
+    return sum;
+  }
+
+  /**
+   * Scales {@code v} in place to unit length unless it already is; returns false (leaving it
+   * unchanged) for a zero or non-finite vector, which has no direction.
+   */
+  static boolean normalizeInPlace(float[] v) {
+    double sq = squaredNorm(v);
+    if (!(sq > 0) || Double.isInfinite(sq)) return false;
+    double norm = Math.sqrt(sq);
+    if (Math.abs(norm - 1) <= NORM_TOLERANCE) return true;
+    float inv = (float) (1 / norm);
+    for (int i = 0; i < v.length; i++) v[i] *= inv;
+    return true;
+  }
+}

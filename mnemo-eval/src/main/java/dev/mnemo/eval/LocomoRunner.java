@@ -1,0 +1,173 @@
+package dev.mnemo.eval;
+
+import dev.mnemo.Category;
+import dev.mnemo.Fusion;
+import dev.mnemo.Mnemo;
+import dev.mnemo.NewMemory;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.Recalled;
+import dev.mnemo.Weights;
+import dev.mnemo.eval.LocomoConversation.Question;
+import dev.mnemo.eval.LocomoConversation.Session;
+import dev.mnemo.eval.LocomoConversation.Turn;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+/**
+ * LoCoMo evidence retrieval: indexes each conversation's turns as memories and measures how many
+ * of each question's evidence turns the engine ranks among its top k, under several rankings.
+ *
+ * <p>Indexing, per conversation, on a fresh engine (so that one conversation's BM25 statistics do
+ * not depend on which other files are in the directory): every turn one memory, owner = the
+ * conversation's name, text = {@link Turn#memoryText()}, category episodic, recorded_at = valid_from
+ * = its session's date-time, source = its dia_id, episode = {@code session_N} with the turn's
+ * position; with neighbour context on, {@code context} = the previous and the next turn's memory
+ * text of the same session (the architecture's neighbour context: indexed, never returned).
+ *
+ * <p>Asking: every question of categories 1-4 that has at least one evidence turn, at
+ * {@value #ASK_AFTER_HOURS} hour after the conversation's last session (mode current), with
+ * threshold 0, k = {@code kMax} and a budget of {@value #BUDGET} tokens, so that what is measured is
+ * the ranking, not the threshold or the budget. Records of zero relevance can still fill the tail of
+ * the top k (ordered by the ranking extras, then newest first). Category 5 questions (a statement
+ * attributed to the wrong speaker) are asked the same way, and {@link LocomoReport} reports how
+ * much of the top 5 comes from the speaker the question names. Not thread-safe.
+ */
+public final class LocomoRunner {
+
+  static final int BUDGET = 100_000;
+  static final long ASK_AFTER_HOURS = 1;
+
+  /** The rankings compared; each is a change to a request with the engine's defaults. */
+  public enum Ranking {
+    /** The engine's defaults: weighted fusion of dense, BM25 and entity, plus the ranking extras. */
+    FULL("full", b -> b),
+    /** Dense only: BM25 and entity weights 0, no ranking extras. */
+    DENSE("dense", b -> b.weights(Weights.DEFAULT.withBm25(0).withEntity(0).relevanceOnly())),
+    /** BM25 only: dense and entity weights 0, no ranking extras. */
+    BM25("bm25", b -> b.weights(Weights.DEFAULT.withDense(0).withEntity(0).relevanceOnly())),
+    /** The defaults with reciprocal rank fusion instead of the weighted sum. */
+    FULL_RRF("full-rrf", b -> b.fusion(Fusion.rrf()));
+
+    private final String code;
+    private final UnaryOperator<RecallRequest.Builder> change;
+
+    Ranking(String code, UnaryOperator<RecallRequest.Builder> change) {
+      this.code = code;
+      this.change = change;
+    }
+
+    public String code() {
+      return code;
+    }
+  }
+
+  private final Function<Path, Mnemo> engines;
+  private final boolean neighbourContext;
+  private final int kMax;
+
+  /**
+   * @param engines opens a fresh engine on an empty directory; the runner closes it and deletes the
+   *     directory after each conversation
+   * @param neighbourContext whether turns are indexed with their neighbours as context
+   * @param kMax how many records each question retrieves (the largest k measured), 1..1000
+   */
+  public LocomoRunner(Function<Path, Mnemo> engines, boolean neighbourContext, int kMax) {
+    this.engines = Objects.requireNonNull(engines, "engines");
+    if (kMax < 1 || kMax > RecallRequest.MAX_K) {
+      throw new IllegalArgumentException("k-max must be between 1 and " + RecallRequest.MAX_K + ", was " + kMax);
+    }
+    this.neighbourContext = neighbourContext;
+    this.kMax = kMax;
+  }
+
+  /** Indexes and asks every conversation, one fresh engine each. */
+  public LocomoReport run(List<LocomoConversation> conversations) {
+    List<LocomoReport.Answer> answers = new ArrayList<>();
+    int turns = 0;
+    long ingestNanos = 0;
+    for (LocomoConversation c : conversations) {
+      Path dir = TempDirs.create("mnemo-locomo-", "conversation " + c.name());
+      try (Mnemo mnemo = engines.apply(dir)) {
+        List<NewMemory> memories = memories(c, neighbourContext);
+        long t0 = System.nanoTime();
+        mnemo.rememberAll(memories);
+        ingestNanos += System.nanoTime() - t0;
+        turns += memories.size();
+        answers.addAll(ask(mnemo, c));
+      } finally {
+        TempDirs.delete(dir);
+      }
+    }
+    return new LocomoReport(neighbourContext, kMax, conversations.stream().map(LocomoConversation::name).toList(),
+        turns, ingestNanos / 1e9, answers);
+  }
+
+  /** The memories of a conversation's turns, in order (see the class comment). */
+  static List<NewMemory> memories(LocomoConversation c, boolean neighbourContext) {
+    List<NewMemory> out = new ArrayList<>();
+    for (Session s : c.sessions()) {
+      List<Turn> ts = s.turns();
+      for (int i = 0; i < ts.size(); i++) {
+        Turn t = ts.get(i);
+        NewMemory.Builder b = NewMemory.builder(c.name(), t.memoryText()).category(Category.EPISODIC)
+            .recordedAt(s.at()).validFrom(s.at()).source(t.diaId()).episode(s.episode(), i);
+        if (neighbourContext) {
+          List<String> around = new ArrayList<>(2);
+          if (i > 0) around.add(ts.get(i - 1).memoryText());
+          if (i + 1 < ts.size()) around.add(ts.get(i + 1).memoryText());
+          if (!around.isEmpty()) b.context(String.join("\n", around));
+        }
+        out.add(b.build());
+      }
+    }
+    return out;
+  }
+
+  private List<LocomoReport.Answer> ask(Mnemo mnemo, LocomoConversation c) {
+    Instant askedAt = c.lastSessionAt().plus(Duration.ofHours(ASK_AFTER_HOURS));
+    List<LocomoReport.Answer> out = new ArrayList<>();
+    List<Turn> all = c.turns();
+    for (int qi = 0; qi < c.questions().size(); qi++) {
+      Question q = c.questions().get(qi);
+      boolean adversarial = q.category() == 5;
+      if (!adversarial && (q.category() < 1 || q.category() > 4 || q.evidence().isEmpty())) continue;
+      String named = adversarial ? namedSpeaker(q.text(), c.speakerA(), c.speakerB()) : null;
+      if (adversarial && named == null) continue;
+      for (Ranking r : Ranking.values()) {
+        RecallRequest req = r.change.apply(RecallRequest.builder(c.name(), q.text()).askedAt(askedAt).k(kMax)
+            .budgetTokens(BUDGET).threshold(0).relativeThreshold(0)).build();
+        long t0 = System.nanoTime();
+        RecallResult res = mnemo.recall(req);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        List<String> top = res.sourceIds();
+        double share = Double.NaN;
+        double base = Double.NaN;
+        if (adversarial) {
+          List<Recalled> top5 = res.selected().subList(0, Math.min(5, res.selected().size()));
+          String prefix = named + ":";
+          share = top5.isEmpty() ? Double.NaN
+              : (double) top5.stream().filter(x -> x.record().text().startsWith(prefix)).count() / top5.size();
+          base = (double) all.stream().filter(t -> t.speaker().equals(named)).count() / all.size();
+        }
+        out.add(new LocomoReport.Answer(c.name(), qi, q.category(), r, q.evidence(), top, ms, share, base));
+      }
+    }
+    return out;
+  }
+
+  /** The one speaker whose name the question contains as a word, or null when it names both or neither. */
+  static String namedSpeaker(String question, String a, String b) {
+    boolean hasA = Pattern.compile("\\b" + Pattern.quote(a) + "\\b").matcher(question).find();
+    boolean hasB = Pattern.compile("\\b" + Pattern.quote(b) + "\\b").matcher(question).find();
+    return hasA == hasB ? null : hasA ? a : b;
+  }
+
+}

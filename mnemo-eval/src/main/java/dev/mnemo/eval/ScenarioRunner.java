@@ -1,0 +1,216 @@
+package dev.mnemo.eval;
+
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.Recalled;
+import dev.mnemo.TimeFilter;
+import dev.mnemo.Weights;
+import dev.mnemo.internal.Engine;
+import dev.mnemo.spi.Candidate;
+import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.Eligibility;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.Tokenizer;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Runs scenarios: each on a fresh, empty engine, its writes through the public
+ * {@link Mnemo#rememberAll} (one batch, applied in file order, so that a scenario's invalid write
+ * is reported before anything is written), then every query under every {@link Policy} at the
+ * query's k and budget.
+ *
+ * <p>How each policy selects:
+ *
+ * <ul>
+ *   <li>{@code none}: nothing.
+ *   <li>{@code recent}: the store's {@link dev.mnemo.spi.MemoryStore#latest} under the eligibility
+ *       the read path builds for the query (owner, scope, temporal mode), newest recorded first, at
+ *       most {@value #POOL} fetched; packed greedily: in that order, a record that does not fit the
+ *       remaining budget is skipped and a later, smaller one may still fit; at most k.
+ *   <li>{@code keyword}: {@link Mnemo#recall} with weights dense 0 and entity 0 and every ranking
+ *       weight 0 ({@link Weights#relevanceOnly()}), time words off, and a threshold of {@value
+ *       #ANY_MATCH}: the engine's relevance is then its BM25 signal alone, a rising function of the
+ *       raw score that is 0 exactly without a match, so any BM25 match counts and records found
+ *       only by the entity or time lists (relevance 0) do not. The read path's conflict stage still
+ *       applies.
+ *   <li>{@code full}: {@link Mnemo#recall} with the engine's defaults; only owner, text, asked_at,
+ *       mode, scope, k and budget come from the query.
+ *   <li>{@code unfiltered}: {@link dev.mnemo.spi.MemoryStore#candidates} with
+ *       {@link Eligibility#unrestrictedForEvaluation()} (every owner, every version, any time),
+ *       {@value #POOL} per signal, ranked by cosine (raw BM25 without an embedder), packed greedily.
+ * </ul>
+ *
+ * <p>The {@code recent} and {@code unfiltered} policies read the store directly, so the factory must
+ * return the built-in engine ({@link Mnemo#builder()}). Latency is the wall time of one policy's
+ * selection for one query, including embedding the query, after one untimed warm-up pass per
+ * engine (the first search of a new index opens its readers); {@code full} and {@code keyword} run
+ * with {@code explain} on (to count candidates), whose cost is building the trace list. Not
+ * thread-safe: run one at a time.
+ */
+public final class ScenarioRunner {
+
+  /** Records fetched per signal (unfiltered) or in total (recent): the read path's default candidates. */
+  static final int POOL = 50;
+
+  /** The keyword policy's threshold: above 0, below any real BM25 match's relevance. */
+  static final double ANY_MATCH = 1e-9;
+
+  static final Weights KEYWORD_WEIGHTS = Weights.DEFAULT.withDense(0).withEntity(0).relevanceOnly();
+
+  private final Function<Path, Mnemo> engines;
+  private final List<Policy> policies;
+
+  /**
+   * @param engines opens a fresh engine on an empty directory; the runner closes it and deletes the
+   *     directory after the scenario
+   */
+  public ScenarioRunner(Function<Path, Mnemo> engines) {
+    this(engines, List.of(Policy.values()));
+  }
+
+  /** A runner of only these policies, in this order. */
+  public ScenarioRunner(Function<Path, Mnemo> engines, List<Policy> policies) {
+    this.engines = Objects.requireNonNull(engines, "engines");
+    this.policies = List.copyOf(policies);
+    if (this.policies.isEmpty()) throw new IllegalArgumentException("policies must not be empty");
+  }
+
+  /** Reads every file (all of them first, so that a malformed line fails before anything runs), then runs them. */
+  public ScenarioReport run(List<Path> files) {
+    List<Scenario> scenarios = ScenarioReader.read(files);
+    List<QueryResult> out = new ArrayList<>();
+    for (Scenario s : scenarios) out.addAll(run(s));
+    return new ScenarioReport(out);
+  }
+
+  /** Runs one scenario on a fresh engine in a temporary directory. */
+  public List<QueryResult> run(Scenario s) {
+    Path dir = TempDirs.create("mnemo-scenario-", "scenario " + s.id());
+    try (Mnemo mnemo = engines.apply(dir)) {
+      write(mnemo, s);
+      Map<String, String> owners = s.ownerByWriteId();
+      // The first search of a freshly opened index pays for opening readers and warming code paths;
+      // one untimed pass keeps that out of the latency percentiles. Reads change nothing.
+      if (!s.queries().isEmpty()) for (Policy p : policies) select(mnemo, p, s.queries().get(0));
+      List<QueryResult> out = new ArrayList<>();
+      for (ScenarioQuery q : s.queries()) {
+        Set<String> stale = new HashSet<>();
+        for (String f : q.forbid()) if (q.owner().equals(owners.get(f))) stale.add(f);
+        for (Policy p : policies) {
+          long t0 = System.nanoTime();
+          Selection sel = select(mnemo, p, q);
+          double ms = (System.nanoTime() - t0) / 1e6;
+          int leaked = (int) sel.records.stream().filter(r -> !r.owner().equals(q.owner())).count();
+          List<String> ids = sourceIds(sel.records);
+          out.add(new QueryResult(s.id(), s.split(), q.id(), p, ids, sel.candidates, sel.tokens, ms, leaked,
+              Set.copyOf(q.expect()), stale, q.expectNone()));
+        }
+      }
+      return out;
+    } finally {
+      TempDirs.delete(dir);
+    }
+  }
+
+  private static void write(Mnemo mnemo, Scenario s) {
+    if (s.writes().isEmpty()) return;
+    try {
+      mnemo.rememberAll(s.writes());
+    } catch (InvalidRequestException e) {
+      // The batch reports memories[i]; in the file that is writes[i].
+      throw new IllegalArgumentException(s.origin() + ": scenario '" + s.id() + "' cannot be written: "
+          + e.getMessage().replace("memories[", "writes["), e);
+    }
+  }
+
+  private record Selection(List<MemoryRecord> records, int candidates, int tokens) {}
+
+  private Selection select(Mnemo mnemo, Policy p, ScenarioQuery q) {
+    return switch (p) {
+      case NONE -> new Selection(List.of(), 0, 0);
+      case FULL -> recall(mnemo, request(q).build());
+      case KEYWORD -> recall(mnemo, request(q).weights(KEYWORD_WEIGHTS).threshold(ANY_MATCH).relativeThreshold(0)
+          .timeFilter(TimeFilter.OFF).build());
+      case RECENT -> recent(engine(mnemo, p), q);
+      case UNFILTERED -> unfiltered(engine(mnemo, p), q);
+    };
+  }
+
+  private static RecallRequest.Builder request(ScenarioQuery q) {
+    return RecallRequest.builder(q.owner(), q.text()).askedAt(q.askedAt()).mode(q.mode()).scope(q.scope())
+        .k(q.k()).budgetTokens(q.budgetTokens()).explain(true);
+  }
+
+  private static Selection recall(Mnemo mnemo, RecallRequest req) {
+    RecallResult r = mnemo.recall(req);
+    return new Selection(r.selected().stream().map(Recalled::record).toList(), r.trace().candidates().size(),
+        r.tokensUsed());
+  }
+
+  private static Selection recent(Engine e, ScenarioQuery q) {
+    // The same eligibility the read path builds (ReadPath.eligibility), at the millisecond precision
+    // stores keep, so that "eligible" means one thing across policies.
+    Instant asked = q.askedAt().truncatedTo(ChronoUnit.MILLIS);
+    Eligibility el = new Eligibility(q.owner(), q.scope(), Set.of(), Map.of(),
+        q.mode().validTime(asked).truncatedTo(ChronoUnit.MILLIS), q.mode().knownTime(asked).truncatedTo(ChronoUnit.MILLIS),
+        null);
+    List<MemoryRecord> newest = e.store().latest(el, POOL);
+    return pack(newest, newest.size(), q, e.tokenizer());
+  }
+
+  private static Selection unfiltered(Engine e, ScenarioQuery q) {
+    Embedder emb = e.embedder();
+    float[] vector = emb == null ? null : emb.embedQuery(q.text());
+    List<Candidate> found = new ArrayList<Candidate>(e.store().candidates(new CandidateQuery(
+        Eligibility.unrestrictedForEvaluation(), vector, q.text(), Set.of(), null, POOL)).candidates());
+    Comparator<Candidate> bySimilarity = vector == null
+        ? Comparator.comparingDouble(Candidate::bm25).reversed()
+        : Comparator.comparingDouble((Candidate c) -> Double.isNaN(c.cosine()) ? -2 : c.cosine()).reversed();
+    // Ties: newer first, then the source id, so that a run does not depend on random record ids.
+    found.sort(bySimilarity.thenComparing((Candidate c) -> c.record().recordedAt(), Comparator.reverseOrder())
+        .thenComparing(c -> String.join(",", c.record().sources())));
+    return pack(found.stream().map(Candidate::record).toList(), found.size(), q, e.tokenizer());
+  }
+
+  /** Greedy packing in the given order: skip what does not fit the remaining budget, stop at k. */
+  private static Selection pack(List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Tokenizer tokenizer) {
+    List<MemoryRecord> chosen = new ArrayList<>();
+    int used = 0;
+    for (MemoryRecord r : ordered) {
+      if (chosen.size() >= q.k()) break;
+      int t = tokenizer.count(r.text());
+      if (used + t > q.budgetTokens()) continue;
+      used += t;
+      chosen.add(r);
+    }
+    return new Selection(chosen, candidates, used);
+  }
+
+  private static Engine engine(Mnemo mnemo, Policy p) {
+    if (mnemo instanceof Engine e) return e;
+    throw new IllegalStateException("policy " + p.code() + " reads the store directly and needs the built-in engine "
+        + "(Mnemo.builder()), the factory returned " + mnemo.getClass().getName());
+  }
+
+
+  /** Distinct source ids of records, in order. */
+  static List<String> sourceIds(List<MemoryRecord> records) {
+    Set<String> out = new LinkedHashSet<>();
+    for (MemoryRecord r : records) out.addAll(r.sources());
+    return List.copyOf(out);
+  }
+}

@@ -1,0 +1,66 @@
+package dev.mnemo.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mnemo.json.JsonCodec;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.Providers;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checked-in expectation of the dev scenarios (in the way of Anserini's regression files): the
+ * full policy, with the real default embedder on the Lucene store, must not get worse on any
+ * recorded metric.
+ */
+class ScenarioExpectationsIT {
+
+  private static final Path EXPECTATION = Path.of("src/test/resources/expectations/scenarios-dev.json");
+
+  private static Embedder embedder;
+  private static ScenarioReport report;
+
+  @BeforeAll
+  static void run() {
+    embedder = Providers.embedder("e5-small-v2-q", Map.of());
+    report = new ScenarioRunner(TestEngines.lucene(embedder)).run(List.of(ScenarioReaderTest.DEV));
+  }
+
+  @AfterAll
+  static void close() {
+    if (embedder != null) embedder.close();
+  }
+
+  @Test
+  void full_isNoWorseThanRecorded() throws IOException {
+    JsonNode expected = JsonCodec.MAPPER.readTree(EXPECTATION.toFile());
+    assertThat(expected.path("policy").asText()).isEqualTo("full");
+    PolicyMetrics recorded = PolicyMetrics.fromJson(expected.get("metrics"));
+    PolicyMetrics now = report.metrics(Policy.FULL);
+    assertThat(now.regressionsAgainst(recorded))
+        .as("full policy on %s against %s; table:%n%s", ScenarioReaderTest.DEV, EXPECTATION, report.table())
+        .isEmpty();
+  }
+
+  @Test
+  void full_meetsTheScenarioContract() {
+    PolicyMetrics full = report.metrics(Policy.FULL);
+    assertThat(full.recall()).isEqualTo(1.0);
+    assertThat(full.staleUse()).isEqualTo(0.0);
+    assertThat(full.leakage()).isZero();
+    assertThat(full.abstention()).isEqualTo(1.0);
+  }
+
+  @Test
+  void unfiltered_showsWhatEligibilityPrevents() {
+    PolicyMetrics unfiltered = report.metrics(Policy.UNFILTERED);
+    assertThat(unfiltered.leakage() > 0 || unfiltered.staleUse() > 0)
+        .as("unfiltered leakage %d, stale use %s", unfiltered.leakage(), unfiltered.staleUse()).isTrue();
+  }
+}
