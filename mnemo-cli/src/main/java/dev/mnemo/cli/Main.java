@@ -22,6 +22,10 @@ import picocli.CommandLine.Command;
       HistoryCommand.class,
       ForgetCommand.class,
       ImportCommand.class,
+      EvalCommand.class,
+      BenchCommand.class,
+      ServeCommand.class,
+      McpCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -45,6 +49,9 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
+    if (cl.getSubcommands().containsKey("bench")) {
+      cl.getSubcommands().get("bench").addSubcommand("load", new BenchLoadCommand());
+    }
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       PrintWriter err = cmd.getErr();
       if (ex instanceof InvalidRequestException ire) {

@@ -1,0 +1,39 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.Mnemo;
+import dev.mnemo.mcp.McpStdio;
+import dev.mnemo.mcp.MemoryAccess;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Serves the memory tools to an MCP client (Claude Desktop, an IDE, an agent framework) that starts
+ * this process: JSON-RPC on stdin/stdout, one local user, the store in {@code --data}.
+ */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+    description = {
+      "Serve the memory tools (remember, recall, history, forget) to an MCP client over stdio.",
+      "stdout carries the protocol and logs go to stderr; the server stops when the client closes stdin."
+    })
+final class McpCommand implements Callable<Integer> {
+  @Mixin EngineOptions engine;
+
+  @Option(names = "--owner", paramLabel = "OWNER",
+      description = "Owner of the tool calls that name none, for a single-user setup (default: every call must name its owner).")
+  String owner;
+
+  @Override
+  public Integer call() {
+    // First, before the engine or the embedder can print anything: stdout is the protocol.
+    PrintStream protocol = McpStdio.claimStdout();
+    try (Mnemo mnemo = engine.open()) {
+      McpStdio.serve(MemoryAccess.of(mnemo), owner, System.in, protocol);
+    } finally {
+      engine.closeEmbedder();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,107 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.Mnemo;
+import dev.mnemo.server.MnemoServer;
+import dev.mnemo.server.ServerConfig;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.store.lucene.LuceneMemoryStore;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mnemo serve}: Mnemo as a service. Wires the server to one Lucene store per tenant under
+ * {@code DATA/tenants/}, sharing one embedder (the local e5 model by default) and tokenizer.
+ * Settings: defaults, then {@code --config FILE} (YAML), then {@code MNEMO_*} variables, then flags
+ * (see {@link ServerConfig}). Runs until the process is stopped; SIGTERM commits what is queued and
+ * closes the stores.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = {
+      "Serve the REST API (/v1, OpenAPI at /v1/openapi.json), health (/health/live, /health/ready) and "
+          + "Prometheus metrics (/metrics). Tenants get API keys from the admin key: "
+          + "POST /v1/tenants/{tenant}/keys with 'Authorization: Bearer ADMIN_KEY'.",
+      "The admin key comes from $MNEMO_ADMIN_KEY; without it one is generated on the first start, printed once "
+          + "and stored hashed in DATA/keys.json."})
+final class ServeCommand implements Callable<Integer> {
+
+  @Mixin EngineOptions engine;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "TCP port (default 8080, or $MNEMO_PORT; 0 picks a free one).")
+  Integer port;
+
+  @Option(names = "--host", paramLabel = "ADDRESS",
+      description = "Address to bind (default 127.0.0.1, or $MNEMO_HOST; 0.0.0.0 for every interface).")
+  String host;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "YAML settings file (default: $MNEMO_CONFIG, or none).")
+  Path config;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Map<String, String> overrides = new HashMap<>();
+    ParseResult parsed = spec.commandLine().getParseResult();
+    if (port != null) overrides.put("port", port.toString());
+    if (host != null) overrides.put("host", host);
+    // EngineOptions gives --data a default of its own (the CLI's single store); the server keeps
+    // its tenants elsewhere unless --data is given.
+    if (parsed.hasMatchedOption("--data")) overrides.put("data", engine.data.toString());
+    if (parsed.hasMatchedOption("--embedder")) overrides.put("embedder", engine.embedder);
+    if (parsed.hasMatchedOption("--tokenizer")) overrides.put("tokenizer", engine.tokenizer);
+    Map<String, String> env = System.getenv();
+    Path file = config != null ? config : env.containsKey("MNEMO_CONFIG") ? Path.of(env.get("MNEMO_CONFIG")) : null;
+    ServerConfig c = ServerConfig.load(file, env, overrides);
+    engine.embedder = c.embedder();
+    engine.tokenizer = c.tokenizer();
+    Embedder shared = engine.embedder(); // loaded once, before listening: the first request is not slow
+    // MCP over streamable HTTP on the same server, behind the same Bearer keys: each call works on
+    // the memory of the tenant its key belongs to.
+    java.util.concurrent.atomic.AtomicReference<MnemoServer> self = new java.util.concurrent.atomic.AtomicReference<>();
+    MnemoServer server = MnemoServer.builder(c, (tenant, dir, maxTextChars) -> open(dir, shared, maxTextChars))
+        .mount(dev.mnemo.mcp.McpEndpoint.PATH,
+            dev.mnemo.mcp.McpEndpoint.servlet(tenant -> dev.mnemo.mcp.MemoryAccess.of(self.get().memory(tenant))))
+        .build();
+    self.set(server);
+    server.start();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      engine.closeEmbedder();
+    }, "mnemo-shutdown"));
+    System.out.println("mnemo: serving on http://" + c.host() + ":" + server.port() + " (REST /v1, MCP /mcp; data " + c.data().toAbsolutePath()
+        + ", embedder " + c.embedder() + ")");
+    server.generatedAdminKey().ifPresent(k -> System.out.println("mnemo: admin key (shown once, stored hashed; set "
+        + "MNEMO_ADMIN_KEY to use your own): " + k));
+    System.out.flush();
+    new CountDownLatch(1).await(); // until the process is stopped
+    return 0;
+  }
+
+  private Mnemo open(Path dir, Embedder shared, int maxTextChars) {
+    Mnemo.Builder b = Mnemo.builder().store(LuceneMemoryStore.open(dir)).tokenizer(engine.tokenizer())
+        .maxTextChars(maxTextChars);
+    if (shared == null) b.withoutEmbedder();
+    else b.embedder(new Shared(shared));
+    return b.build();
+  }
+
+  /** One model serves every tenant's engine: closing an engine leaves it open. */
+  private record Shared(Embedder e) implements Embedder {
+    @Override public String modelId() { return e.modelId(); }
+    @Override public int dimension() { return e.dimension(); }
+    @Override public float[] embedQuery(String text) { return e.embedQuery(text); }
+    @Override public List<float[]> embedPassages(List<String> texts) { return e.embedPassages(texts); }
+    @Override public double unrelatedSimilarity() { return e.unrelatedSimilarity(); }
+    @Override public void close() {}
+  }
+}

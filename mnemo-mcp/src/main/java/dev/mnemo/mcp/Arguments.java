@@ -1,0 +1,132 @@
+package dev.mnemo.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.json.JsonCodec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Strict checks of a tool call's arguments against the tool's input schema, before anything runs.
+ *
+ * <p>Understands the subset of JSON Schema that {@code tools.json} uses: {@code required},
+ * {@code additionalProperties: false}, and per property {@code type} (string, integer, number,
+ * boolean, array of strings), {@code enum}, {@code minLength}/{@code maxLength},
+ * {@code minimum}/{@code maximum}. Every broken rule of a call is reported at once, each naming the
+ * field and showing the value. A JSON null counts as absent; an integral number written as
+ * {@code 5.0} counts as the integer 5. What needs Mnemo's own rules (dates, time modes, fact-key
+ * ordering) is left to {@link JsonCodec} and the engine, which report in the same form.
+ *
+ * <p>The SDK can validate inputs too; its messages name JSON pointers rather than fields and fixes,
+ * so the server turns it off and relies on this class alone.
+ */
+final class Arguments {
+  private Arguments() {}
+
+  /** The arguments as a JSON object without nulls, or an {@link InvalidRequestException} listing every violation. */
+  static ObjectNode check(ObjectNode schema, Map<String, Object> arguments) {
+    ObjectNode args = JsonCodec.MAPPER.createObjectNode();
+    List<Violation> v = new ArrayList<>();
+    JsonNode given = JsonCodec.MAPPER.valueToTree(arguments == null ? Map.of() : arguments);
+    JsonNode props = schema.get("properties");
+    for (Map.Entry<String, JsonNode> e : given.properties()) {
+      String field = e.getKey();
+      JsonNode value = e.getValue();
+      JsonNode rule = props.get(field);
+      if (rule == null) {
+        List<String> known = new ArrayList<>();
+        props.fieldNames().forEachRemaining(known::add);
+        v.add(new Violation(field, field, "unknown field " + field + "; expected one of " + new TreeSet<>(known)));
+      } else if (!value.isNull()) {
+        JsonNode checked = value(field, value, rule, v);
+        if (checked != null) args.set(field, checked);
+      }
+    }
+    for (JsonNode r : schema.path("required")) {
+      String field = r.asText();
+      if (!given.has(field) || given.get(field).isNull()) {
+        v.add(new Violation(field, null, field + " is required"));
+      }
+    }
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return args;
+  }
+
+  /** The value if it obeys the rule, else null with the violation added. */
+  private static JsonNode value(String field, JsonNode value, JsonNode rule, List<Violation> v) {
+    String type = rule.path("type").asText();
+    int before = v.size();
+    switch (type) {
+      case "string" -> {
+        if (!value.isTextual()) return wrongType(field, value, "a string", v);
+        String s = value.asText();
+        int min = rule.path("minLength").asInt(0);
+        if (min > 0 && s.isBlank()) {
+          v.add(new Violation(field, s, field + " must not be blank, was " + value));
+        } else if (rule.has("maxLength") && s.length() > rule.get("maxLength").asInt()) {
+          v.add(new Violation(field, s.length(), field + " must be at most " + rule.get("maxLength").asInt()
+              + " characters, was " + s.length()));
+        }
+        enumeration(field, value, rule, v);
+      }
+      case "integer" -> {
+        if (!value.isNumber()) return wrongType(field, value, "an integer", v);
+        double d = value.asDouble();
+        if (!value.isIntegralNumber() && (d != Math.rint(d) || Double.isInfinite(d))) {
+          return wrongType(field, value, "an integer", v);
+        }
+        if (!value.isIntegralNumber()) value = JsonCodec.MAPPER.getNodeFactory().numberNode((long) d);
+        range(field, value, rule, v);
+      }
+      case "number" -> {
+        if (!value.isNumber()) return wrongType(field, value, "a number", v);
+        range(field, value, rule, v);
+      }
+      case "boolean" -> {
+        if (!value.isBoolean()) return wrongType(field, value, "true or false", v);
+      }
+      case "array" -> {
+        if (!value.isArray()) return wrongType(field, value, "an array of strings", v);
+        JsonNode items = rule.path("items");
+        for (int i = 0; i < value.size(); i++) {
+          JsonNode item = value.get(i);
+          String path = field + "[" + i + "]";
+          if (!item.isTextual()) wrongType(path, item, "a string", v);
+          else enumeration(path, item, items, v);
+        }
+      }
+      default -> throw new IllegalStateException("tools.json: property " + field + " has unsupported type '" + type + "'");
+    }
+    return v.size() == before ? value : null;
+  }
+
+  private static JsonNode wrongType(String field, JsonNode value, String expected, List<Violation> v) {
+    v.add(new Violation(field, value.toString(), field + " must be " + expected + ", was " + value));
+    return null;
+  }
+
+  private static void enumeration(String field, JsonNode value, JsonNode rule, List<Violation> v) {
+    if (!rule.has("enum")) return;
+    List<String> allowed = new ArrayList<>();
+    for (JsonNode a : (ArrayNode) rule.get("enum")) allowed.add(a.asText());
+    if (!allowed.contains(value.asText())) {
+      v.add(new Violation(field, value.asText(), field + " must be one of " + allowed + ", was " + value));
+    }
+  }
+
+  private static void range(String field, JsonNode value, JsonNode rule, List<Violation> v) {
+    double d = value.asDouble();
+    JsonNode min = rule.get("minimum");
+    JsonNode max = rule.get("maximum");
+    if ((min != null && d < min.asDouble()) || (max != null && d > max.asDouble()) || Double.isNaN(d)) {
+      String bounds = min != null && max != null ? "between " + min + " and " + max
+          : min != null ? ">= " + min : "<= " + max;
+      v.add(new Violation(field, value.numberValue(), field + " must be " + bounds + ", was " + value));
+    }
+  }
+}

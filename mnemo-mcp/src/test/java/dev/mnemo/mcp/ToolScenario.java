@@ -1,0 +1,147 @@
+package dev.mnemo.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mnemo.json.JsonCodec;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
+
+/** The tool calls both transport tests make with the SDK's own client, and their checks. */
+final class ToolScenario {
+  private ToolScenario() {}
+
+  /** The tool's structured result, after checking it is (or is not) an error. */
+  static JsonNode call(McpSyncClient client, String tool, Map<String, Object> args, boolean expectError) {
+    CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(args).build());
+    String text = ((McpSchema.TextContent) r.content().get(0)).text();
+    assertThat(r.isError()).as("%s %s -> %s", tool, args, text).isEqualTo(expectError);
+    JsonNode structured = JsonCodec.MAPPER.valueToTree(r.structuredContent());
+    if (expectError) {
+      assertThat(structured.get("message").asText()).isEqualTo(text);
+    } else {
+      // The text block carries the same JSON, for clients that ignore structured content.
+      try {
+        assertThat(JsonCodec.MAPPER.readTree(text)).isEqualTo(structured);
+      } catch (java.io.IOException e) {
+        throw new AssertionError(e);
+      }
+    }
+    return structured;
+  }
+
+  static JsonNode ok(McpSyncClient client, String tool, Map<String, Object> args) {
+    return call(client, tool, args, false);
+  }
+
+  /** The error message of a call that must fail. */
+  static String error(McpSyncClient client, String tool, Map<String, Object> args) {
+    return call(client, tool, args, true).get("message").asText();
+  }
+
+  static void listsTheFourToolsWithSchemas(McpSyncClient client) {
+    List<McpSchema.Tool> tools = client.listTools().tools();
+    assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("remember", "recall", "history", "forget");
+    for (McpSchema.Tool t : tools) {
+      assertThat(t.description()).as(t.name()).hasSizeGreaterThan(100);
+      Map<String, Object> schema = t.inputSchema();
+      assertThat(schema).as(t.name()).containsEntry("type", "object").containsEntry("additionalProperties", false);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> props = (Map<String, Object>) schema.get("properties");
+      assertThat(props).as(t.name()).containsKey("owner");
+      assertThat(schema.get("required")).as(t.name()).asInstanceOf(InstanceOfAssertFactories.LIST).contains("owner");
+    }
+    assertThat(tools.get(1).annotations().readOnlyHint()).isTrue();
+    assertThat(tools.get(3).annotations().destructiveHint()).isTrue();
+  }
+
+  /** remember, recall (now and in the past), history, forget one, forget all: the full lifecycle. */
+  static void lifecycle(McpSyncClient client, String owner) {
+    JsonNode lisbon = ok(client, "remember", Map.of("owner", owner, "text", "Alice lives in Lisbon.",
+        "fact_key", "home_city", "valid_from", "2024-01-01"));
+    assertThat(lisbon.get("owner").asText()).isEqualTo(owner);
+    assertThat(lisbon.get("version").asInt()).isEqualTo(1);
+    JsonNode porto = ok(client, "remember", Map.of("owner", owner, "text", "Alice lives in Porto.",
+        "fact_key", "home_city", "valid_from", "2025-03-01", "importance", 0.8));
+    assertThat(porto.get("version").asInt()).isEqualTo(2);
+    String portoId = porto.get("id").asText();
+
+    JsonNode now = ok(client, "recall", Map.of("owner", owner, "query", "Where does Alice live?"));
+    assertThat(now.get("block").asText()).contains("Alice lives in Porto.").doesNotContain("Lisbon");
+    assertThat(ids(now)).first().isEqualTo(portoId);
+    assertThat(now.get("records").get(0).get("text").asText()).isEqualTo("Alice lives in Porto.");
+    assertThat(now.has("trace")).isFalse();
+
+    JsonNode then = ok(client, "recall", Map.of("owner", owner, "query", "Where did Alice live?",
+        "mode", "valid_at", "at", "2024-06-01", "explain", true, "k", 3));
+    assertThat(then.get("block").asText()).contains("Alice lives in Lisbon.").doesNotContain("Porto");
+    assertThat(then.get("trace").get("mode").asText()).isEqualTo("valid_at");
+    assertThat(then.get("trace").get("owner").asText()).isEqualTo(owner);
+
+    JsonNode history = ok(client, "history", Map.of("owner", owner, "fact_key", "home_city"));
+    List<String> texts = new ArrayList<>();
+    history.get("versions").forEach(v -> texts.add(v.get("text").asText()));
+    assertThat(texts).first().isEqualTo("Alice lives in Lisbon.");
+    assertThat(texts).contains("Alice lives in Porto.");
+    history.get("versions").forEach(v -> assertThat(v.get("owner").asText()).isEqualTo(owner));
+
+    JsonNode forgotOne = ok(client, "forget", Map.of("owner", owner, "id", portoId));
+    assertThat(forgotOne.get("deleted").asInt()).isEqualTo(1);
+    JsonNode afterForget = ok(client, "recall", Map.of("owner", owner, "query", "Where does Alice live?"));
+    assertThat(afterForget.get("block").asText()).doesNotContain("Porto");
+
+    assertThat(error(client, "forget", Map.of("owner", owner))).contains("confirm_all must be true");
+    assertThat(error(client, "forget", Map.of("owner", owner, "id", portoId, "confirm_all", true)))
+        .contains("not both");
+    JsonNode forgotAll = ok(client, "forget", Map.of("owner", owner, "confirm_all", true));
+    assertThat(forgotAll.get("deleted").asInt()).isGreaterThanOrEqualTo(1);
+    JsonNode gone = ok(client, "history", Map.of("owner", owner, "fact_key", "home_city"));
+    assertThat(gone.get("versions")).isEmpty();
+    assertThat(gone.get("note").asText()).contains("home_city");
+  }
+
+  /** An owner with nothing stored gets an empty answer, which is not an error. */
+  static void emptyRecallIsAValidAnswer(McpSyncClient client, String owner) {
+    JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What is Zed's favourite colour?"));
+    assertThat(r.get("block").asText()).isEmpty();
+    assertThat(r.get("ids")).isEmpty();
+    assertThat(r.get("note").asText()).contains("valid answer");
+  }
+
+  /** Bad arguments fail as tool errors that name the field and the value, and write nothing. */
+  static void invalidArgumentsAreToolErrorsAndWriteNothing(McpSyncClient client, String owner) {
+    assertThat(error(client, "recall", Map.of("owner", owner, "query", "anything", "k", "five")))
+        .contains("k must be an integer, was \"five\"");
+    assertThat(error(client, "recall", Map.of("owner", owner, "query", "anything", "k", 0)))
+        .contains("k must be between 1 and 50, was 0");
+    assertThat(error(client, "recall", Map.of("owner", owner, "query", "anything", "mode", "valid_at")))
+        .contains("at is required with mode valid_at");
+    assertThat(error(client, "recall", Map.of("query", "anything"))).contains("owner is required");
+    assertThat(error(client, "history", Map.of("owner", owner, "fact_key", "  "))).contains("fact_key must not be blank");
+
+    String unknown = error(client, "remember", Map.of("owner", owner, "text", "The sky is green.", "colour", "green"));
+    assertThat(unknown).contains("unknown field colour").contains("fact_key");
+    String badDate = error(client, "remember", Map.of("owner", owner, "text", "The sky is green.",
+        "fact_key", "sky", "valid_from", "last tuesday"));
+    assertThat(badDate).contains("valid_from").contains("'last tuesday'");
+    String two = error(client, "remember", Map.of("owner", owner, "text", "The sky is green.",
+        "importance", 7, "category", "gossip"));
+    assertThat(two).contains("importance must be between 0 and 1, was 7")
+        .contains("category must be one of [semantic, episodic, procedural, task], was \"gossip\"");
+
+    JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What colour is the sky?"));
+    assertThat(r.get("ids")).as("nothing was written").isEmpty();
+    assertThat(ok(client, "history", Map.of("owner", owner, "fact_key", "sky")).get("versions")).isEmpty();
+  }
+
+  static List<String> ids(JsonNode recall) {
+    List<String> out = new ArrayList<>();
+    recall.get("ids").forEach(i -> out.add(i.asText()));
+    return out;
+  }
+}

@@ -1,0 +1,327 @@
+package dev.mnemo.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.json.JsonCodec;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.security.RouteRole;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The routes of the REST API and their handlers. Every route declares who may call it ({@link
+ * Access}); {@link #authorize} enforces it before the handler runs. Handlers take the tenant from
+ * the authenticated key only. Errors are thrown and rendered by {@link Problems}.
+ */
+final class Api {
+
+  /** Who may call a route. */
+  enum Access implements RouteRole {
+    /** No key: health, metrics, the OpenAPI document. */
+    PUBLIC,
+    /** A tenant's key: that tenant's memories. */
+    TENANT,
+    /** The admin key: tenants and keys. */
+    ADMIN
+  }
+
+  private static final String NDJSON = "application/x-ndjson";
+
+  private final MnemoServer server;
+  private final KeyStore keys;
+  private final Tenants tenants;
+  private final ServerConfig config;
+  private final Metrics metrics;
+  private final byte[] openApi;
+
+  Api(MnemoServer server, KeyStore keys, Tenants tenants, ServerConfig config, Metrics metrics) {
+    this.server = server;
+    this.keys = keys;
+    this.tenants = tenants;
+    this.config = config;
+    this.metrics = metrics;
+    try (InputStream in = Api.class.getResourceAsStream("openapi.json")) {
+      if (in == null) throw new IllegalStateException("openapi.json is missing from the server's resources");
+      this.openApi = in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void register(RoutesConfig r) {
+    r.get("/health/live", this::live, Access.PUBLIC);
+    r.get("/health/ready", this::ready, Access.PUBLIC);
+    r.get("/metrics", this::metrics, Access.PUBLIC);
+    r.get("/v1/openapi.json", this::openApi, Access.PUBLIC);
+
+    r.post("/v1/memories", this::remember, Access.TENANT);
+    r.post("/v1/recall", this::recall, Access.TENANT);
+    r.get("/v1/export", this::exportTenant, Access.TENANT);
+    r.delete("/v1/owners/{owner}", this::forgetOwner, Access.TENANT);
+    r.get("/v1/owners/{owner}/memories/{id}", this::get, Access.TENANT);
+    r.delete("/v1/owners/{owner}/memories/{id}", this::forgetRecord, Access.TENANT);
+    r.get("/v1/owners/{owner}/memories/{id}/sources", this::sources, Access.TENANT);
+    r.get("/v1/owners/{owner}/history", this::history, Access.TENANT);
+    r.post("/v1/owners/{owner}/used", this::markUsed, Access.TENANT);
+    r.get("/v1/owners/{owner}/export", this::exportOwner, Access.TENANT);
+
+    r.get("/v1/tenants", this::listTenants, Access.ADMIN);
+    r.delete("/v1/tenants/{tenant}", this::deleteTenant, Access.ADMIN);
+    r.post("/v1/tenants/{tenant}/keys", this::createKey, Access.ADMIN);
+    r.get("/v1/tenants/{tenant}/keys", this::listKeys, Access.ADMIN);
+    r.delete("/v1/tenants/{tenant}/keys/{key_id}", this::revokeKey, Access.ADMIN);
+  }
+
+  /** Runs before every matched route: authenticates unless the route is public, and checks the role. */
+  void authorize(Context ctx) {
+    Set<RouteRole> roles = ctx.routeRoles();
+    if (roles.contains(Access.PUBLIC)) return;
+    long declared = ctx.req().getContentLengthLong();
+    if (declared > config.maxRequestBytes()) {
+      // Refuse before reading (or authenticating) a body that will be refused anyway.
+      throw ProblemException.field(413, "too-large", "Content too large", "body", declared, "the request body has "
+          + declared + " bytes; at most " + config.maxRequestBytes() + " (limits.max_request_bytes)");
+    }
+    KeyStore.Principal p = server.authenticate(ctx.header("Authorization"));
+    ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
+    if (roles.contains(Access.ADMIN) && !p.admin()) {
+      throw ProblemException.forbidden("this route needs the admin key");
+    }
+    if (roles.contains(Access.TENANT) && p.admin()) {
+      throw ProblemException.forbidden("the admin key manages tenants and keys; memories need a tenant's key "
+          + "(POST /v1/tenants/{tenant}/keys issues one)");
+    }
+  }
+
+  // ---- public ---------------------------------------------------------------------------------
+
+  private void live(Context ctx) {
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("status", "live"));
+  }
+
+  private void ready(Context ctx) {
+    if (!server.ready()) {
+      throw ProblemException.of(503, "not-ready", "Not ready", "the server is starting or stopping");
+    }
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("status", "ready").put("tenants_open", tenants.openCount()));
+  }
+
+  private void metrics(Context ctx) {
+    ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
+  }
+
+  private void openApi(Context ctx) {
+    ctx.contentType("application/json").result(openApi);
+  }
+
+  // ---- tenant ---------------------------------------------------------------------------------
+
+  private TenantMemory memory(Context ctx) {
+    KeyStore.Principal p = ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE);
+    return server.memoryFor(p);
+  }
+
+  private void remember(Context ctx) {
+    Wire.Memories m = Wire.memories(body(ctx), config.maxBatchRecords());
+    List<MemoryRecord> stored = memory(ctx).write(m.list(), m.single());
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ArrayNode ids = o.putArray("ids");
+    stored.forEach(r -> ids.add(r.id()));
+    ctx.status(201).json(o);
+  }
+
+  private void recall(Context ctx) {
+    RecallRequest request = Wire.recall(body(ctx));
+    ctx.json(Wire.recallResponse(memory(ctx).recall(request)));
+  }
+
+  private void get(Context ctx) {
+    MemoryRecord r = find(ctx);
+    ctx.json(JsonCodec.record(r, false));
+  }
+
+  private void sources(Context ctx) {
+    MemoryRecord r = find(ctx);
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    o.put("id", r.id());
+    if (r.origin() == null) o.putNull("origin");
+    else o.put("origin", r.origin());
+    ArrayNode s = o.putArray("sources");
+    r.sources().forEach(s::add);
+    ctx.json(o);
+  }
+
+  private MemoryRecord find(Context ctx) {
+    String owner = ctx.pathParam("owner");
+    String id = ctx.pathParam("id");
+    return memory(ctx).get(owner, id).orElseThrow(() -> ProblemException.notFound(
+        "no memory '" + id + "' of owner '" + owner + "'"));
+  }
+
+  private void forgetRecord(Context ctx) {
+    String owner = ctx.pathParam("owner");
+    String id = ctx.pathParam("id");
+    int n = memory(ctx).forget(owner, id);
+    if (n == 0) throw ProblemException.notFound("no memory '" + id + "' of owner '" + owner + "'");
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("id", id).put("deleted", n));
+  }
+
+  private void forgetOwner(Context ctx) {
+    String owner = ctx.pathParam("owner");
+    int n = memory(ctx).forget(owner);
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("owner", owner).put("deleted", n));
+  }
+
+  private void history(Context ctx) {
+    String owner = ctx.pathParam("owner");
+    for (String q : ctx.queryParamMap().keySet()) {
+      if (!q.equals("fact_key")) {
+        throw new InvalidRequestException(q, q, "unknown query parameter " + q + "; expected fact_key");
+      }
+    }
+    String factKey = ctx.queryParam("fact_key");
+    if (factKey == null) {
+      throw new InvalidRequestException("fact_key", null, "fact_key is required: ?fact_key=KEY");
+    }
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    o.put("owner", owner);
+    o.put("fact_key", factKey);
+    ArrayNode versions = o.putArray("versions");
+    for (MemoryRecord r : memory(ctx).history(owner, factKey)) versions.add(JsonCodec.record(r, false));
+    ctx.json(o);
+  }
+
+  private void markUsed(Context ctx) {
+    String owner = ctx.pathParam("owner");
+    List<String> ids = Wire.ids(body(ctx));
+    int n = memory(ctx).markUsed(owner, ids);
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("owner", owner).put("updated", n));
+  }
+
+  private void exportOwner(Context ctx) {
+    export(ctx, ctx.pathParam("owner"));
+  }
+
+  private void exportTenant(Context ctx) {
+    export(ctx, null);
+  }
+
+  /**
+   * Streams records as JSON lines (all versions, oldest first as the store keeps them). Once the
+   * first line is out the status is sent, so a failure mid-stream cuts the stream short instead of
+   * becoming a problem document: a client checks that the last line ends with a newline.
+   */
+  private void export(Context ctx, String owner) {
+    String e = ctx.queryParam("embeddings");
+    if (e != null && !e.equals("true") && !e.equals("false")) {
+      throw new InvalidRequestException("embeddings", e, "embeddings must be true or false, was '" + e + "'");
+    }
+    boolean withEmbeddings = "true".equals(e);
+    TenantMemory m = memory(ctx);
+    if (owner != null) {
+      // The engine's checks (a blank owner) before the status line goes out.
+      m.get(owner, "-");
+    }
+    ctx.contentType(NDJSON);
+    try (OutputStream out = new BufferedOutputStream(ctx.outputStream(), 64 * 1024)) {
+      m.export(owner, r -> {
+        try {
+          out.write(JsonCodec.MAPPER.writeValueAsBytes(JsonCodec.record(r, withEmbeddings)));
+          out.write('\n');
+        } catch (IOException x) {
+          throw new UncheckedIOException(x);
+        }
+      });
+    } catch (IOException x) {
+      throw new UncheckedIOException(x);
+    }
+  }
+
+  // ---- admin ----------------------------------------------------------------------------------
+
+  private static String tenant(Context ctx) {
+    String t = ctx.pathParam("tenant");
+    if (!KeyStore.TENANT.matcher(t).matches()) {
+      throw new InvalidRequestException("tenant", t, "tenant must be 1 to 63 of [a-z0-9_-], starting with a letter or "
+          + "digit, was '" + t + "'");
+    }
+    return t;
+  }
+
+  private void createKey(Context ctx) {
+    String tenant = tenant(ctx);
+    String label = Wire.keyLabel(ctx.bodyAsBytes());
+    KeyStore.Issued issued = keys.issue(tenant, label);
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    o.put("key", issued.key());
+    o.put("key_id", issued.entry().id());
+    o.put("tenant", tenant);
+    o.put("created_at", issued.entry().createdAt().toString());
+    if (label != null) o.put("label", label);
+    ctx.status(201).json(o);
+  }
+
+  private void listKeys(Context ctx) {
+    String tenant = tenant(ctx);
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    o.put("tenant", tenant);
+    ArrayNode arr = o.putArray("keys");
+    for (KeyStore.Entry e : keys.list(tenant)) {
+      ObjectNode k = arr.addObject();
+      k.put("key_id", e.id());
+      k.put("created_at", e.createdAt().toString());
+      if (e.label() == null) k.putNull("label");
+      else k.put("label", e.label());
+    }
+    ctx.json(o);
+  }
+
+  private void revokeKey(Context ctx) {
+    String tenant = tenant(ctx);
+    String id = ctx.pathParam("key_id");
+    if (!keys.revoke(tenant, id)) throw ProblemException.notFound("tenant '" + tenant + "' has no key '" + id + "'");
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("tenant", tenant).put("key_id", id).put("revoked", true));
+  }
+
+  private void listTenants(Context ctx) {
+    Set<String> names = new TreeSet<>(keys.tenants());
+    names.addAll(tenants.onDisk());
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ArrayNode arr = o.putArray("tenants");
+    for (String t : names) {
+      arr.addObject().put("tenant", t).put("keys", keys.list(t).size()).put("store", tenants.onDisk().contains(t));
+    }
+    ctx.json(o);
+  }
+
+  private void deleteTenant(Context ctx) {
+    String tenant = tenant(ctx);
+    int revoked = keys.revokeAll(tenant); // first: no new request of the tenant gets in
+    boolean deleted = tenants.delete(tenant);
+    if (revoked == 0 && !deleted) throw ProblemException.notFound("no tenant '" + tenant + "'");
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("tenant", tenant).put("keys_revoked", revoked)
+        .put("store_deleted", deleted));
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private JsonNode body(Context ctx) {
+    String ct = ctx.contentType();
+    if (ct != null && !ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      throw ProblemException.field(415, "unsupported-media-type", "Unsupported media type", "Content-Type", ct,
+          "the body must be application/json, was '" + ct + "'");
+    }
+    return Wire.parse(ctx.bodyAsBytes());
+  }
+}

@@ -1,0 +1,98 @@
+package dev.mnemo.server;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The server's meters, exposed at {@code /metrics} in the Prometheus text format.
+ *
+ * <ul>
+ *   <li>{@code mnemo_http_requests_seconds{method,route,status}}: rate and latency per route (the
+ *       route template, never the raw path, so owners and ids do not become labels);
+ *   <li>{@code mnemo_recall_stage_seconds{stage}}: the read path's stages (embed, candidates, fuse,
+ *       rank, pack, render, total) as the engine timed them;
+ *   <li>{@code mnemo_group_commit_*}: commits, requests and records per commit, commit latency, and
+ *       {@code mnemo_group_commit_queue_depth} (requests waiting);
+ *   <li>{@code mnemo_index_bytes} (the data directory on disk), {@code mnemo_tenants_open};
+ *   <li>the JVM's memory, GC, threads, CPU and uptime.
+ * </ul>
+ *
+ * <p>No label carries a tenant, an owner or a key: their number is unbounded and they are not the
+ * operator's to see in a dashboard. Thread-safe.
+ */
+final class Metrics {
+  /** Latency buckets: fine below 10 ms, where recalls and commits live, coarse above. */
+  private static final Duration[] BUCKETS = {Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1),
+      Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
+      Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+      Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Counter commits;
+  private final DistributionSummary commitRequests;
+  private final DistributionSummary commitRecords;
+  private final Timer commitTime;
+
+  Metrics(Supplier<Number> queueDepth, Supplier<Number> indexBytes, Supplier<Number> tenantsOpen) {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    @SuppressWarnings("resource") // lives as long as the registry
+    JvmGcMetrics gc = new JvmGcMetrics();
+    gc.bindTo(registry);
+    Gauge.builder("mnemo.group_commit.queue_depth", () -> queueDepth.get())
+        .description("write requests waiting for a commit").register(registry);
+    Gauge.builder("mnemo.index.bytes", () -> indexBytes.get())
+        .description("bytes of the tenants' stores on disk").baseUnit("bytes").register(registry);
+    Gauge.builder("mnemo.tenants.open", () -> tenantsOpen.get())
+        .description("tenant stores open").register(registry);
+    commits = Counter.builder("mnemo.group_commit.commits").description("durable commits of remember requests")
+        .register(registry);
+    commitRequests = DistributionSummary.builder("mnemo.group_commit.requests")
+        .description("write requests sharing one commit").publishPercentiles(0.5, 0.99).register(registry);
+    commitRecords = DistributionSummary.builder("mnemo.group_commit.records")
+        .description("records in one commit").publishPercentiles(0.5, 0.99).register(registry);
+    commitTime = Timer.builder("mnemo.group_commit.latency").description("time of one shared commit (embed + fsync)")
+        .serviceLevelObjectives(BUCKETS).register(registry);
+  }
+
+  void request(String method, String route, int status, long nanos) {
+    Timer.builder("mnemo.http.requests").description("HTTP requests by route")
+        .tags("method", method, "route", route, "status", Integer.toString(status))
+        .serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  void stages(Map<String, Long> stageNanos) {
+    stageNanos.forEach((stage, nanos) -> Timer.builder("mnemo.recall.stage").description("read-path stage time")
+        .tag("stage", stage).serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS));
+  }
+
+  void committed(int requests, int records, long nanos) {
+    commits.increment();
+    commitRequests.record(requests);
+    commitRecords.record(records);
+    commitTime.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  String scrape() {
+    return registry.scrape();
+  }
+
+  PrometheusMeterRegistry registry() {
+    return registry;
+  }
+}

@@ -1,0 +1,323 @@
+package dev.mnemo.server;
+
+import dev.mnemo.Mnemo;
+import dev.mnemo.MnemoException;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.router.Endpoint;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Servlet;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Mnemo as a service: the REST API {@code /v1} (see {@code /v1/openapi.json}), per-tenant API keys,
+ * group commit, health and Prometheus metrics, on one Javalin (Jetty) server with virtual threads.
+ *
+ * <p>Lifecycle: {@link #builder} then {@link Builder#build()} opens the key store and every
+ * tenant store on disk (a store that does not open fails the build); {@link #start()} listens;
+ * {@link #close()} stops listening, commits what is queued and closes the stores.
+ *
+ * <p>Tenancy: a key belongs to one tenant, a tenant has its own store (its own directory, its own
+ * engine), owners live inside a tenant's store. The tenant of a request comes from its key and
+ * from nothing the request says, so no owner string can reach another tenant's records; another
+ * tenant's ids and owners are simply not found (404), never forbidden, so their existence does
+ * not leak.
+ *
+ * <p>Other transports (the MCP server's streamable HTTP servlet) share the port and the keys
+ * through {@link Builder#mount}: requests under the mounted path are authenticated like the REST
+ * API and carry the tenant ({@link #TENANT_ATTRIBUTE}) and its memory ({@link #MEMORY_ATTRIBUTE}).
+ *
+ * <p>Thread-safe.
+ */
+public final class MnemoServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MnemoServer.class);
+  private static final Logger ACCESS = LoggerFactory.getLogger("mnemo.access");
+  private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+  /** Request attribute of an authenticated request under a mounted path: the tenant's name (a String). */
+  public static final String TENANT_ATTRIBUTE = "mnemo.tenant"; // the MCP endpoint reads the same name
+
+  /**
+   * Request attribute of an authenticated request under a mounted path: the tenant's memory (a
+   * {@link Mnemo} whose {@code close()} does nothing; writes use the tenant's group commit).
+   */
+  public static final String MEMORY_ATTRIBUTE = "dev.mnemo.server.memory";
+
+  /** Request attribute: the request id (also sent back as {@code X-Request-Id}). */
+  public static final String REQUEST_ID_ATTRIBUTE = "dev.mnemo.server.request_id";
+
+  static final String PRINCIPAL_ATTRIBUTE = "dev.mnemo.server.principal";
+
+  private final ServerConfig config;
+  private final Metrics metrics;
+  private final KeyStore keys;
+  private final Tenants tenants;
+  private final Javalin app;
+  private final List<String> routes = Collections.synchronizedList(new ArrayList<>());
+  private volatile boolean started;
+  private volatile boolean stopping;
+
+  private MnemoServer(Builder b) {
+    this.config = b.config;
+    Path data = config.data();
+    try {
+      Files.createDirectories(data.resolve("tenants"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the data directory " + data, e);
+    }
+    // The gauges read the tenants, which need the metrics for their committers: a one-slot holder
+    // breaks the cycle (the gauges are first read after the constructor, by a scrape).
+    Tenants[] t = new Tenants[1];
+    this.metrics = new Metrics(() -> t[0].queueDepth(), () -> t[0].diskBytes(), () -> t[0].openCount());
+    this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics);
+    t[0] = tenants;
+    this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
+    tenants.openExisting();
+    Api api = new Api(this, keys, tenants, config, metrics);
+    Map<String, Servlet> mounts = Map.copyOf(b.mounts);
+    this.app = Javalin.create(cfg -> {
+      cfg.startup.showJavalinBanner = false;
+      cfg.startup.showOldJavalinVersionWarning = false;
+      cfg.concurrency.useVirtualThreads = true;
+      cfg.http.maxRequestSize = config.maxRequestBytes();
+      cfg.http.prefer405over404 = true;
+      // Owners are opaque ids and may hold '/', sent as %2F inside one path segment.
+      cfg.jetty.modifyHttpConfiguration(h -> h.setUriCompliance(
+          UriCompliance.DEFAULT.with("mnemo-owners", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+              UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
+      cfg.jetty.modifyServletContextHandler(h -> {
+        h.getServletHandler().setDecodeAmbiguousURIs(true);
+        mounts.forEach((path, servlet) -> {
+          ServletHolder holder = new ServletHolder(servlet);
+          holder.setAsyncSupported(true);
+          h.addServlet(holder, path + "/*");
+          FilterHolder filter = new FilterHolder(new MountFilter(this, path));
+          filter.setAsyncSupported(true);
+          h.addFilter(filter, path + "/*", EnumSet.of(DispatcherType.REQUEST));
+        });
+      });
+      cfg.events.handlerAdded(meta -> {
+        if (meta.getHttpMethod().isHttpMethod()) routes.add(meta.getHttpMethod().name() + " " + meta.getPath());
+      });
+      cfg.requestLogger.http((ctx, ms) -> logged(ctx, ms));
+      cfg.routes.before(ctx -> {
+        String id = requestId(ctx.header("X-Request-Id"));
+        ctx.attribute(REQUEST_ID_ATTRIBUTE, id);
+        ctx.header("X-Request-Id", id);
+        TenantMemory.REQUEST_ID.set(id);
+      });
+      cfg.routes.after(ctx -> TenantMemory.REQUEST_ID.remove());
+      cfg.routes.beforeMatched(api::authorize);
+      cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, e));
+      // Javalin answers unmatched routes and methods itself; give those the problem form too,
+      // unless a handler already wrote one (a resource that was not found).
+      for (int status : new int[] {404, 405}) {
+        cfg.routes.error(status, ctx -> {
+          if (!Problems.CONTENT_TYPE.equals(ctx.res().getContentType())) {
+            problem(ctx, new io.javalin.http.HttpResponseException(status, status == 404 ? "Not found" : "Method not allowed"));
+          }
+        });
+      }
+      api.register(cfg.routes);
+    });
+  }
+
+  /** Starts a server builder; {@code engines} opens each tenant's engine. */
+  public static Builder builder(ServerConfig config, EngineFactory engines) {
+    return new Builder(config, engines);
+  }
+
+  /** Listens on the configured host and port; returns this. */
+  public MnemoServer start() {
+    app.start(config.host(), config.port());
+    started = true;
+    LOG.info("mnemo server listening on http://{}:{} data={} group_commit={}", config.host(), port(), config.data(),
+        config.groupCommit());
+    return this;
+  }
+
+  /** The port listened on (the real one when the configuration said 0). */
+  public int port() {
+    return app.port();
+  }
+
+  /**
+   * The admin key generated at this start because none existed and {@code MNEMO_ADMIN_KEY} was not
+   * set: the caller shows it to the operator once. It is stored only as a hash.
+   */
+  public Optional<String> generatedAdminKey() {
+    return keys.generatedAdminKey();
+  }
+
+  /** The tenant's memory, for in-process transports; the tenant's store opens on first use. */
+  public Mnemo memory(String tenant) {
+    if (tenant == null || !KeyStore.TENANT.matcher(tenant).matches()) {
+      throw new IllegalArgumentException("tenant must match " + KeyStore.TENANT.pattern() + ", was '" + tenant + "'");
+    }
+    return tenants.memory(tenant);
+  }
+
+  /** The registry behind {@code /metrics}, for transports that add their own meters. */
+  public MeterRegistry meterRegistry() {
+    return metrics.registry();
+  }
+
+  /** The tenant of an authenticated request under a mounted path, or null. */
+  public static String tenantOf(HttpServletRequest request) {
+    return (String) request.getAttribute(TENANT_ATTRIBUTE);
+  }
+
+  /** The tenant's memory of an authenticated request under a mounted path, or null. */
+  public static Mnemo memoryOf(HttpServletRequest request) {
+    return (Mnemo) request.getAttribute(MEMORY_ATTRIBUTE);
+  }
+
+  /** Whether the server serves requests: started, not stopping, its stores open. */
+  boolean ready() {
+    return started && !stopping && !tenants.closed();
+  }
+
+  /** "METHOD /path" of every route registered, in registration order (for the OpenAPI check). */
+  List<String> routes() {
+    return List.copyOf(routes);
+  }
+
+  /** The principal of an {@code Authorization: Bearer KEY} header; 401 otherwise. */
+  KeyStore.Principal authenticate(String authorization) {
+    if (authorization == null || authorization.isBlank()) {
+      throw ProblemException.unauthorized("send an API key as 'Authorization: Bearer KEY'");
+    }
+    String h = authorization.trim();
+    if (h.length() < 7 || !h.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
+      throw ProblemException.unauthorized("the Authorization header must use the Bearer scheme: 'Authorization: Bearer KEY'");
+    }
+    return keys.authenticate(h.substring(7).trim())
+        .orElseThrow(() -> ProblemException.unauthorized("the API key is not valid (unknown or revoked)"));
+  }
+
+  TenantMemory memoryFor(KeyStore.Principal p) {
+    return tenants.memory(p.tenant());
+  }
+
+  static String requestId(String given) {
+    return given != null && REQUEST_ID.matcher(given).matches() ? given
+        : UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+  }
+
+  private void problem(Context ctx, Exception e) {
+    Problems.Problem p = Problems.of(e, ctx.path(), ctx.attribute(REQUEST_ID_ATTRIBUTE));
+    ctx.status(p.status());
+    p.headers().forEach(ctx::header);
+    ctx.contentType(Problems.CONTENT_TYPE);
+    ctx.result(p.bytes());
+  }
+
+  private void logged(Context ctx, Float ms) {
+    Endpoint e = ctx.endpoints().matchedHttpEndpoint();
+    String route = e == null ? "unmatched" : e.path;
+    long nanos = (long) (ms * 1_000_000L);
+    metrics.request(ctx.method().name(), route, ctx.statusCode(), nanos);
+    if (!config.logRequests()) return;
+    KeyStore.Principal p = ctx.attribute(PRINCIPAL_ATTRIBUTE);
+    access(ctx.attribute(REQUEST_ID_ATTRIBUTE), ctx.method().name(), ctx.path(), route, ctx.statusCode(), ms, p);
+  }
+
+  /** One structured (logfmt) line per request. The key itself is never logged: only its public id. */
+  static void access(String requestId, String method, String path, String route, int status, double ms,
+      KeyStore.Principal p) {
+    if (!ACCESS.isInfoEnabled()) return;
+    ACCESS.info("request_id={} method={} path=\"{}\" route=\"{}\" status={} ms={} tenant={} key_id={}", requestId, method,
+        path.replace("\"", "%22"), route, status, String.format(Locale.ROOT, "%.2f", ms),
+        p == null ? "-" : p.tenant() == null ? "(admin)" : p.tenant(), p == null ? "-" : p.keyId());
+  }
+
+  void countMounted(String method, String route, int status, long nanos) {
+    metrics.request(method, route, status, nanos);
+  }
+
+  boolean logRequests() {
+    return config.logRequests();
+  }
+
+  /** Stops listening, then commits what is queued and closes every store. */
+  @Override
+  public void close() {
+    stopping = true;
+    try {
+      app.stop();
+    } finally {
+      tenants.close();
+    }
+  }
+
+  /**
+   * Configures a {@link MnemoServer}. Not thread-safe.
+   */
+  public static final class Builder {
+    private final ServerConfig config;
+    private final EngineFactory engines;
+    private final Map<String, Servlet> mounts = new LinkedHashMap<>();
+
+    private Builder(ServerConfig config, EngineFactory engines) {
+      this.config = Objects.requireNonNull(config, "config");
+      this.engines = Objects.requireNonNull(engines, "engines");
+    }
+
+    /**
+     * Serves {@code servlet} at {@code path} and everything under it (e.g. the MCP transport at
+     * {@code /mcp}), behind the same Bearer-key authentication as the REST API. Only tenant keys
+     * pass (401 without a valid key, 403 for the admin key); the servlet finds the tenant in
+     * {@link #TENANT_ATTRIBUTE} and its memory in {@link #MEMORY_ATTRIBUTE} (or through {@link
+     * #tenantOf} and {@link #memoryOf}). The servlet runs with async support.
+     *
+     * @param path an absolute path of one or more segments, not under {@code /v1}, {@code /health}
+     *     or {@code /metrics}, e.g. {@code "/mcp"}
+     */
+    public Builder mount(String path, Servlet servlet) {
+      Objects.requireNonNull(servlet, "servlet");
+      if (path == null || !path.matches("(/[A-Za-z0-9._-]+)+")) {
+        throw new IllegalArgumentException("path must look like /mcp (segments of letters, digits, . _ -), was '" + path + "'");
+      }
+      for (String reserved : List.of("/v1", "/health", "/metrics")) {
+        if (path.equals(reserved) || path.startsWith(reserved + "/")) {
+          throw new IllegalArgumentException("path " + path + " is under " + reserved + ", which the server serves itself");
+        }
+      }
+      if (mounts.putIfAbsent(path, servlet) != null) {
+        throw new IllegalArgumentException("a servlet is already mounted at " + path);
+      }
+      return this;
+    }
+
+    /**
+     * Opens the key store (generating an admin key when there is none and {@code MNEMO_ADMIN_KEY}
+     * is unset) and every tenant store on disk; does not listen yet.
+     *
+     * @throws MnemoException when a store or the key store cannot be opened
+     */
+    public MnemoServer build() {
+      return new MnemoServer(this);
+    }
+  }
+}

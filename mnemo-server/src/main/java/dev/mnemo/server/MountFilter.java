@@ -1,0 +1,56 @@
+package dev.mnemo.server;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * Stands in front of a servlet mounted with {@link MnemoServer.Builder#mount}: the same Bearer-key
+ * authentication as the REST API (tenant keys only), the tenant and its memory as request
+ * attributes, a request id, metrics and the access log. Errors are problem+json from {@link
+ * Problems}, like everywhere else.
+ */
+final class MountFilter extends HttpFilter {
+  private static final long serialVersionUID = 1L;
+  private final transient MnemoServer server;
+  private final String path;
+
+  MountFilter(MnemoServer server, String path) {
+    this.server = server;
+    this.path = path;
+  }
+
+  @Override
+  protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    long t0 = System.nanoTime();
+    String requestId = MnemoServer.requestId(req.getHeader("X-Request-Id"));
+    req.setAttribute(MnemoServer.REQUEST_ID_ATTRIBUTE, requestId);
+    res.setHeader("X-Request-Id", requestId);
+    KeyStore.Principal p = null;
+    try {
+      p = server.authenticate(req.getHeader("Authorization"));
+      if (p.admin()) {
+        throw ProblemException.forbidden("the admin key manages keys; " + path + " needs a tenant key");
+      }
+      req.setAttribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
+      req.setAttribute(MnemoServer.TENANT_ATTRIBUTE, p.tenant());
+      req.setAttribute(MnemoServer.MEMORY_ATTRIBUTE, server.memoryFor(p));
+      TenantMemory.REQUEST_ID.set(requestId);
+      chain.doFilter(req, res);
+    } catch (RuntimeException e) {
+      if (res.isCommitted()) throw e;
+      Problems.write(res, Problems.of(e, req.getRequestURI(), requestId));
+    } finally {
+      TenantMemory.REQUEST_ID.remove();
+      long nanos = System.nanoTime() - t0;
+      server.countMounted(req.getMethod(), path + "/*", res.getStatus(), nanos);
+      if (server.logRequests()) {
+        MnemoServer.access(requestId, req.getMethod(), req.getRequestURI(), path + "/*", res.getStatus(), nanos / 1e6, p);
+      }
+    }
+  }
+}

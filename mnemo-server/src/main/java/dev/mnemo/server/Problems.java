@@ -1,0 +1,130 @@
+package dev.mnemo.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.MnemoException;
+import dev.mnemo.json.JsonCodec;
+import io.javalin.http.HttpResponseException;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where errors become HTTP responses: RFC 9457 {@code application/problem+json}
+ * with {@code type}, {@code title}, {@code status}, {@code detail}, {@code instance} (the path),
+ * and the extensions {@code request_id} and {@code errors} (each with {@code field}, {@code value}
+ * and {@code message}).
+ *
+ * <table>
+ *   <caption>Mapping</caption>
+ *   <tr><th>cause</th><th>status</th><th>type</th></tr>
+ *   <tr><td>{@link InvalidRequestException} (a field's value)</td><td>422</td><td>invalid-request</td></tr>
+ *   <tr><td>{@link ProblemException}</td><td>its own</td><td>its own</td></tr>
+ *   <tr><td>body over the size limit</td><td>413</td><td>too-large</td></tr>
+ *   <tr><td>unknown route / method</td><td>404 / 405</td><td>not-found / method-not-allowed</td></tr>
+ *   <tr><td>retriable {@link MnemoException} (a provider's time-out, shutting down)</td><td>503 + Retry-After</td><td>unavailable</td></tr>
+ *   <tr><td>other {@link MnemoException} (store failure)</td><td>500</td><td>store-failure</td></tr>
+ *   <tr><td>anything else</td><td>500</td><td>internal (logged with its stack trace; the body says only the request id)</td></tr>
+ * </table>
+ */
+final class Problems {
+  private static final Logger LOG = LoggerFactory.getLogger(Problems.class);
+  static final String CONTENT_TYPE = "application/problem+json";
+  static final String TYPE_PREFIX = "urn:mnemo:problem:";
+  private static final int MAX_VALUE_CHARS = 200;
+
+  /** A rendered problem. */
+  record Problem(int status, Map<String, String> headers, ObjectNode body) {
+    byte[] bytes() {
+      try {
+        return JsonCodec.MAPPER.writeValueAsBytes(body);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private Problems() {}
+
+  static Problem of(Throwable t, String instance, String requestId) {
+    if (t instanceof ProblemException p) {
+      return build(p.status, p.type, p.title, p.getMessage(), p.violations, p.headers, instance, requestId);
+    }
+    if (t instanceof InvalidRequestException e) {
+      return build(422, "invalid-request", "Invalid request", e.getMessage() + "; nothing was written",
+          e.violations(), Map.of(), instance, requestId);
+    }
+    if (t instanceof HttpResponseException h) {
+      int s = h.getStatus();
+      return switch (s) {
+        case 413 -> build(413, "too-large", "Content too large", "the request body is over the limit; " + h.getMessage(),
+            List.of(), Map.of(), instance, requestId);
+        case 404 -> build(404, "not-found", "Not found", "no route " + instance, List.of(), Map.of(), instance, requestId);
+        case 405 -> build(405, "method-not-allowed", "Method not allowed", "this route does not take this method",
+            List.of(), Map.of(), instance, requestId);
+        default -> build(s, "http-" + s, h.getMessage(), h.getMessage(), List.of(), Map.of(), instance, requestId);
+      };
+    }
+    if (t instanceof MnemoException m && m.retriable()) {
+      return build(503, "unavailable", "Temporarily unavailable", m.getMessage(), List.of(), Map.of("Retry-After", "1"),
+          instance, requestId);
+    }
+    if (t instanceof MnemoException m) {
+      LOG.error("store failure request_id={} path={}", requestId, instance, m);
+      return build(500, "store-failure", "Store failure", m.getMessage(), List.of(), Map.of(), instance, requestId);
+    }
+    LOG.error("internal error request_id={} path={}", requestId, instance, t);
+    return build(500, "internal", "Internal error", "internal error; the server logged it under request id " + requestId,
+        List.of(), Map.of(), instance, requestId);
+  }
+
+  private static Problem build(int status, String type, String title, String detail, List<Violation> violations,
+      Map<String, String> headers, String instance, String requestId) {
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    o.put("type", TYPE_PREFIX + type);
+    o.put("title", title);
+    o.put("status", status);
+    o.put("detail", detail);
+    if (instance != null) o.put("instance", instance);
+    if (requestId != null) o.put("request_id", requestId);
+    if (!violations.isEmpty()) {
+      ArrayNode errors = o.putArray("errors");
+      for (Violation v : violations) {
+        ObjectNode e = errors.addObject();
+        e.put("field", v.field());
+        putValue(e, v.value());
+        e.put("message", v.message());
+      }
+    }
+    return new Problem(status, headers, o);
+  }
+
+  private static void putValue(ObjectNode e, Object value) {
+    switch (value) {
+      case null -> e.putNull("value");
+      case Integer i -> e.put("value", i);
+      case Long l -> e.put("value", l);
+      case Double d when Double.isFinite(d) -> e.put("value", d);
+      case Boolean b -> e.put("value", b);
+      default -> {
+        String s = value.toString();
+        e.put("value", s.length() > MAX_VALUE_CHARS ? s.substring(0, MAX_VALUE_CHARS) + "..." : s);
+      }
+    }
+  }
+
+  /** Writes a problem straight to a servlet response (for filters in front of mounted servlets). */
+  static void write(HttpServletResponse res, Problem p) throws IOException {
+    res.setStatus(p.status());
+    p.headers().forEach(res::setHeader);
+    res.setContentType(CONTENT_TYPE);
+    res.setCharacterEncoding(StandardCharsets.UTF_8.name());
+    res.getOutputStream().write(p.bytes());
+  }
+}

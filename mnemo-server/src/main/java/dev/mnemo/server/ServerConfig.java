@@ -1,0 +1,278 @@
+package dev.mnemo.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Everything an operator can set about the server, with a default for each (so {@code mnemo serve}
+ * needs no file).
+ *
+ * <p>Sources, later wins: the defaults below, one YAML file ({@link #load}), environment variables
+ * ({@code MNEMO_} + the key upper-cased with dots as underscores: {@code limits.max_request_bytes}
+ * is {@code MNEMO_LIMITS_MAX_REQUEST_BYTES}), then explicit overrides (command-line flags). An
+ * unknown key in the file or a bad value anywhere fails loading with a message naming the key, the
+ * value and its source: a typo in a config must not silently keep a default.
+ *
+ * <table>
+ *   <caption>Keys and defaults</caption>
+ *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>host</td><td>127.0.0.1</td><td>address to bind (0.0.0.0 for every interface)</td></tr>
+ *   <tr><td>port</td><td>8080</td><td>TCP port; 0 picks a free one</td></tr>
+ *   <tr><td>data</td><td>.mnemo/server</td><td>data directory: {@code keys.json} and {@code tenants/NAME/}</td></tr>
+ *   <tr><td>embedder</td><td>e5-small-v2-q</td><td>embedder name, resolved by the composition root</td></tr>
+ *   <tr><td>tokenizer</td><td>cl100k_base</td><td>token-counting encoding, resolved by the composition root</td></tr>
+ *   <tr><td>limits.max_request_bytes</td><td>1048576</td><td>larger bodies get 413</td></tr>
+ *   <tr><td>limits.max_batch_records</td><td>256</td><td>more records in one request get 413</td></tr>
+ *   <tr><td>limits.max_text_chars</td><td>8000</td><td>a longer record text gets 422</td></tr>
+ *   <tr><td>group_commit.enabled</td><td>true</td><td>concurrent writes of a tenant share one commit</td></tr>
+ *   <tr><td>group_commit.max_records</td><td>1024</td><td>records per shared commit at most</td></tr>
+ *   <tr><td>group_commit.max_wait_ms</td><td>0</td><td>extra time a commit waits for company (0: none)</td></tr>
+ *   <tr><td>log.requests</td><td>true</td><td>one log line per request</td></tr>
+ *   <tr><td>log.trace_tenants</td><td>(none)</td><td>tenants whose every recall trace is logged</td></tr>
+ *   <tr><td>admin_key</td><td>(none)</td><td>environment only ({@code MNEMO_ADMIN_KEY}); never read from the file</td></tr>
+ * </table>
+ *
+ * <p>Immutable and thread-safe. {@link #toString()} never shows the admin key.
+ */
+public record ServerConfig(
+    String host,
+    int port,
+    Path data,
+    String embedder,
+    String tokenizer,
+    long maxRequestBytes,
+    int maxBatchRecords,
+    int maxTextChars,
+    boolean groupCommit,
+    int groupCommitMaxRecords,
+    Duration groupCommitMaxWait,
+    boolean logRequests,
+    Set<String> traceTenants,
+    String adminKey) {
+
+  /** Every key the file and the environment may set, in documentation order. */
+  public static final List<String> KEYS = List.of("host", "port", "data", "embedder", "tokenizer",
+      "limits.max_request_bytes", "limits.max_batch_records", "limits.max_text_chars", "group_commit.enabled",
+      "group_commit.max_records", "group_commit.max_wait_ms", "log.requests", "log.trace_tenants");
+
+  public ServerConfig {
+    if (host == null || host.isBlank()) throw bad("host", host, "must not be blank");
+    if (port < 0 || port > 65_535) throw bad("port", port, "must be between 0 and 65535");
+    if (data == null) throw bad("data", null, "must be set");
+    if (embedder == null || embedder.isBlank()) throw bad("embedder", embedder, "must not be blank");
+    if (tokenizer == null || tokenizer.isBlank()) throw bad("tokenizer", tokenizer, "must not be blank");
+    if (maxRequestBytes < 1024) throw bad("limits.max_request_bytes", maxRequestBytes, "must be >= 1024");
+    if (maxBatchRecords < 1) throw bad("limits.max_batch_records", maxBatchRecords, "must be >= 1");
+    if (maxTextChars < 1) throw bad("limits.max_text_chars", maxTextChars, "must be >= 1");
+    if (groupCommitMaxRecords < 1) throw bad("group_commit.max_records", groupCommitMaxRecords, "must be >= 1");
+    if (groupCommitMaxWait == null || groupCommitMaxWait.isNegative()) {
+      throw bad("group_commit.max_wait_ms", groupCommitMaxWait, "must be >= 0");
+    }
+    traceTenants = traceTenants == null ? Set.of() : Set.copyOf(traceTenants);
+    adminKey = adminKey == null || adminKey.isBlank() ? null : adminKey;
+  }
+
+  /** Every default, no admin key. */
+  public static ServerConfig defaults() {
+    return new ServerConfig("127.0.0.1", 8080, Path.of(".mnemo/server"), "e5-small-v2-q", "cl100k_base", 1_048_576, 256,
+        8_000, true, 1_024, Duration.ZERO, true, Set.of(), null);
+  }
+
+  /**
+   * Defaults, then {@code file} (YAML; may be null), then {@code env} ({@code MNEMO_*}, plus
+   * {@code MNEMO_ADMIN_KEY}), then {@code overrides} (dotted keys, e.g. from flags).
+   *
+   * @throws IllegalArgumentException naming the key, the value and the source when anything is invalid
+   */
+  public static ServerConfig load(Path file, Map<String, String> env, Map<String, String> overrides) {
+    Map<String, String> values = new LinkedHashMap<>();
+    Map<String, String> sourceOf = new LinkedHashMap<>();
+    if (file != null) {
+      readYaml(file, values, sourceOf);
+    }
+    for (String key : KEYS) {
+      String name = envName(key);
+      String v = env.get(name);
+      if (v != null) {
+        values.put(key, v);
+        sourceOf.put(key, "environment variable " + name);
+      }
+    }
+    overrides.forEach((k, v) -> {
+      if (!KEYS.contains(k)) throw new IllegalArgumentException("unknown setting '" + k + "'; expected one of " + KEYS);
+      if (v != null) {
+        values.put(k, v);
+        sourceOf.put(k, "command line");
+      }
+    });
+    ServerConfig d = defaults();
+    Reader r = new Reader(values, sourceOf);
+    return new ServerConfig(
+        r.string("host", d.host),
+        r.integer("port", d.port),
+        Path.of(r.string("data", d.data.toString())),
+        r.string("embedder", d.embedder),
+        r.string("tokenizer", d.tokenizer),
+        r.longValue("limits.max_request_bytes", d.maxRequestBytes),
+        r.integer("limits.max_batch_records", d.maxBatchRecords),
+        r.integer("limits.max_text_chars", d.maxTextChars),
+        r.bool("group_commit.enabled", d.groupCommit),
+        r.integer("group_commit.max_records", d.groupCommitMaxRecords),
+        Duration.ofMillis(r.longValue("group_commit.max_wait_ms", d.groupCommitMaxWait.toMillis())),
+        r.bool("log.requests", d.logRequests),
+        r.set("log.trace_tenants"),
+        env.get("MNEMO_ADMIN_KEY"));
+  }
+
+  /** The environment variable that overrides {@code key}. */
+  public static String envName(String key) {
+    return "MNEMO_" + key.toUpperCase(Locale.ROOT).replace('.', '_');
+  }
+
+  public ServerConfig withPort(int v) {
+    return new ServerConfig(host, v, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+  }
+
+  public ServerConfig withData(Path v) {
+    return new ServerConfig(host, port, v, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+  }
+
+  public ServerConfig withAdminKey(String v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, v);
+  }
+
+  public ServerConfig withGroupCommit(boolean v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        v, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+  }
+
+  public ServerConfig withLimits(long requestBytes, int batchRecords, int textChars) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, requestBytes, batchRecords, textChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+  }
+
+  public ServerConfig withTraceTenants(Set<String> v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, v, adminKey);
+  }
+
+  public ServerConfig withLogRequests(boolean v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, v, traceTenants, adminKey);
+  }
+
+  @Override
+  public String toString() {
+    return "ServerConfig[host=" + host + ", port=" + port + ", data=" + data + ", embedder=" + embedder + ", tokenizer="
+        + tokenizer + ", max_request_bytes=" + maxRequestBytes + ", max_batch_records=" + maxBatchRecords
+        + ", max_text_chars=" + maxTextChars + ", group_commit=" + groupCommit + ", group_commit_max_records="
+        + groupCommitMaxRecords + ", group_commit_max_wait=" + groupCommitMaxWait.toMillis() + "ms, log_requests="
+        + logRequests + ", trace_tenants=" + new TreeSet<>(traceTenants) + ", admin_key="
+        + (adminKey == null ? "(unset)" : "(set)") + "]";
+  }
+
+  private static IllegalArgumentException bad(String key, Object value, String rule) {
+    return new IllegalArgumentException(key + " " + rule + ", was " + value);
+  }
+
+  private static void readYaml(Path file, Map<String, String> values, Map<String, String> sourceOf) {
+    JsonNode root;
+    try {
+      root = new YAMLMapper().readTree(Files.readAllBytes(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the config file " + file + ": " + e.getMessage(), e);
+    }
+    if (root == null || root.isNull() || root.isMissingNode()) return;
+    if (!root.isObject()) throw new IllegalArgumentException("the config file " + file + " must hold a YAML mapping");
+    flatten(root, "", file, values, sourceOf);
+  }
+
+  private static void flatten(JsonNode node, String prefix, Path file, Map<String, String> values,
+      Map<String, String> sourceOf) {
+    for (var e : node.properties()) {
+      String key = prefix + e.getKey();
+      JsonNode v = e.getValue();
+      if ("admin_key".equals(key)) {
+        throw new IllegalArgumentException("admin_key is not read from " + file
+            + ": a secret does not belong in a config file; set MNEMO_ADMIN_KEY");
+      }
+      if (v.isObject()) {
+        flatten(v, key + ".", file, values, sourceOf);
+        continue;
+      }
+      if (!KEYS.contains(key)) {
+        throw new IllegalArgumentException("unknown setting '" + key + "' in " + file + "; expected one of " + KEYS);
+      }
+      String s;
+      if (v.isArray()) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode x : v) sb.append(sb.isEmpty() ? "" : ",").append(x.asText());
+        s = sb.toString();
+      } else {
+        s = v.isNull() ? null : v.asText();
+      }
+      if (s != null) {
+        values.put(key, s);
+        sourceOf.put(key, file.toString());
+      }
+    }
+  }
+
+  /** Typed reads of the merged string values, with errors naming key, value and source. */
+  private record Reader(Map<String, String> values, Map<String, String> sourceOf) {
+    String string(String key, String dflt) {
+      return values.getOrDefault(key, dflt).trim();
+    }
+
+    long longValue(String key, long dflt) {
+      String v = values.get(key);
+      if (v == null) return dflt;
+      try {
+        return Long.parseLong(v.trim().replace("_", ""));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(key + " must be an integer, was '" + v + "' (from " + sourceOf.get(key) + ")");
+      }
+    }
+
+    int integer(String key, int dflt) {
+      long v = longValue(key, dflt);
+      if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(key + " is out of range, was " + v + " (from " + sourceOf.get(key) + ")");
+      }
+      return (int) v;
+    }
+
+    boolean bool(String key, boolean dflt) {
+      String v = values.get(key);
+      if (v == null) return dflt;
+      return switch (v.trim().toLowerCase(Locale.ROOT)) {
+        case "true", "yes", "on", "1" -> true;
+        case "false", "no", "off", "0" -> false;
+        default -> throw new IllegalArgumentException(
+            key + " must be true or false, was '" + v + "' (from " + sourceOf.get(key) + ")");
+      };
+    }
+
+    Set<String> set(String key) {
+      String v = values.get(key);
+      if (v == null || v.isBlank()) return Set.of();
+      Set<String> out = new TreeSet<>();
+      Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(out::add);
+      return out;
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package dev.mnemo.server;
+
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
+import dev.mnemo.NewMemory;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.json.JsonCodec;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tenant's memory as every transport of the server sees it (REST handlers, a mounted MCP
+ * servlet): the tenant's own engine, with writes going through the tenant's group commit and
+ * recalls feeding the stage metrics and, when the tenant is flagged, the trace log.
+ *
+ * <p>Isolation is structural: this object holds the tenant's engine, whose store holds that
+ * tenant's records and no one else's, so no owner string a caller sends can reach another tenant.
+ * {@link #close()} does nothing: the server owns the engine. Thread-safe.
+ */
+final class TenantMemory implements Mnemo {
+  private static final Logger TRACE = LoggerFactory.getLogger("mnemo.trace");
+
+  /** The id of the request being served on this thread, for log lines written below the handler. */
+  static final ThreadLocal<String> REQUEST_ID = new ThreadLocal<>();
+
+  private final String tenant;
+  private final Mnemo engine;
+  private final GroupCommitter committer; // null: group commit disabled
+  private final Metrics metrics;
+  private final boolean traceLogged;
+
+  TenantMemory(String tenant, Mnemo engine, GroupCommitter committer, Metrics metrics, boolean traceLogged) {
+    this.tenant = tenant;
+    this.engine = engine;
+    this.committer = committer;
+    this.metrics = metrics;
+    this.traceLogged = traceLogged;
+  }
+
+  String tenant() {
+    return tenant;
+  }
+
+  /**
+   * Validates every memory (all violations at once, nothing written when any), then writes them
+   * as one atomic batch, durably. {@code single}: fields are named as one record ({@code text})
+   * rather than batch items ({@code records[2].text}).
+   */
+  List<MemoryRecord> write(List<NewMemory> memories, boolean single) {
+    List<Violation> v = new ArrayList<>();
+    for (int i = 0; i < memories.size(); i++) {
+      v.addAll(engine.validate(memories.get(i), single ? "" : "records[" + i + "]."));
+    }
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    if (committer != null) return committer.write(memories, single);
+    try {
+      return engine.rememberAll(memories);
+    } catch (InvalidRequestException e) {
+      throw GroupCommitter.renamed(e, single);
+    }
+  }
+
+  @Override
+  public MemoryRecord remember(NewMemory memory) {
+    return write(java.util.Collections.singletonList(memory), true).get(0);
+  }
+
+  @Override
+  public List<MemoryRecord> rememberAll(List<NewMemory> memories) {
+    if (memories == null) throw new InvalidRequestException("records", null, "records must not be null");
+    return write(memories, false);
+  }
+
+  @Override
+  public List<Violation> validate(NewMemory memory, String fieldPrefix) {
+    return engine.validate(memory, fieldPrefix);
+  }
+
+  /**
+   * Recalls as the engine does. The engine computes every candidate's signals and stage timings
+   * either way; asking it for the trace only collects them, so it is always asked, for the stage
+   * metrics and the trace log, and the trace is dropped unless the caller wanted it.
+   */
+  @Override
+  public RecallResult recall(RecallRequest request) {
+    RecallResult r = engine.recall(request.explain() ? request : request.toBuilder().explain(true).build());
+    if (r.trace() != null) {
+      metrics.stages(r.trace().stageNanos());
+      if (traceLogged && TRACE.isInfoEnabled()) {
+        TRACE.info("trace tenant={} request_id={} {}", tenant, REQUEST_ID.get(), JsonCodec.trace(r.trace()));
+      }
+    }
+    return request.explain() ? r : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
+  }
+
+  @Override
+  public List<MemoryRecord> history(String owner, String factKey) {
+    return engine.history(owner, factKey);
+  }
+
+  @Override
+  public Optional<MemoryRecord> get(String owner, String id) {
+    return engine.get(owner, id);
+  }
+
+  @Override
+  public int forget(String owner) {
+    return engine.forget(owner);
+  }
+
+  @Override
+  public int forget(String owner, String id) {
+    return engine.forget(owner, id);
+  }
+
+  @Override
+  public int markUsed(String owner, Collection<String> ids) {
+    return engine.markUsed(owner, ids);
+  }
+
+  /** Every record of the owner, or of the whole tenant when {@code owner} is null (its own store). */
+  @Override
+  public void export(String owner, Consumer<MemoryRecord> sink) {
+    engine.export(owner, sink);
+  }
+
+  /** Does nothing: the server owns the engine. */
+  @Override
+  public void close() {}
+}

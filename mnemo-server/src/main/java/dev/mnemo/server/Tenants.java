@@ -1,0 +1,161 @@
+package dev.mnemo.server;
+
+import dev.mnemo.Mnemo;
+import dev.mnemo.MnemoException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tenants' engines: one store per tenant in {@code <data>/tenants/<name>/}, opened at start
+ * for every tenant on disk (so that a store that does not open makes the server not ready at once,
+ * not on some later request), and on first use for a new tenant.
+ *
+ * <p>Thread-safe. Tenant names are validated by the caller ({@link KeyStore#TENANT}).
+ */
+final class Tenants implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Tenants.class);
+
+  /** One open tenant. */
+  record Tenant(String name, Mnemo engine, GroupCommitter committer, TenantMemory memory) {
+    void close() {
+      try {
+        if (committer != null) committer.close();
+      } finally {
+        engine.close();
+      }
+    }
+  }
+
+  private final Path root;
+  private final EngineFactory factory;
+  private final ServerConfig config;
+  private final Metrics metrics;
+  private final ConcurrentHashMap<String, Tenant> open = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  Tenants(Path root, EngineFactory factory, ServerConfig config, Metrics metrics) {
+    this.root = root;
+    this.factory = factory;
+    this.config = config;
+    this.metrics = metrics;
+  }
+
+  /** Opens every tenant store found on disk; a store that fails to open fails the start. */
+  void openExisting() {
+    if (!Files.isDirectory(root)) return;
+    try (Stream<Path> dirs = Files.list(root)) {
+      for (Path d : dirs.sorted().toList()) {
+        String name = d.getFileName().toString();
+        if (Files.isDirectory(d) && KeyStore.TENANT.matcher(name).matches()) get(name);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the tenant stores in " + root, e);
+    }
+  }
+
+  /** The tenant's memory, opening its store on first use. */
+  TenantMemory memory(String tenant) {
+    return get(tenant).memory();
+  }
+
+  private Tenant get(String tenant) {
+    if (closed) throw new MnemoException("the server is shutting down", true);
+    return open.computeIfAbsent(tenant, this::openTenant);
+  }
+
+  private Tenant openTenant(String name) {
+    Path dir = root.resolve(name);
+    Mnemo engine = factory.open(name, dir, config.maxTextChars());
+    GroupCommitter committer = config.groupCommit()
+        ? new GroupCommitter(name, engine, config.groupCommitMaxRecords(), config.groupCommitMaxWait(), metrics::committed)
+        : null;
+    TenantMemory memory = new TenantMemory(name, engine, committer, metrics, config.traceTenants().contains(name));
+    LOG.info("opened tenant store tenant={} dir={}", name, dir);
+    return new Tenant(name, engine, committer, memory);
+  }
+
+  /** Closes the tenant's store (if open) and deletes its directory; true when there was one. */
+  boolean delete(String tenant) {
+    Tenant t = open.remove(tenant);
+    if (t != null) t.close();
+    Path dir = root.resolve(tenant);
+    if (!Files.exists(dir)) return t != null;
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+    } catch (IOException e) {
+      throw new MnemoException("cannot delete the store of tenant '" + tenant + "': " + e.getMessage(), true, e);
+    }
+    return true;
+  }
+
+  /** Tenants with a store directory. */
+  java.util.Set<String> onDisk() {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    if (!Files.isDirectory(root)) return out;
+    try (Stream<Path> dirs = Files.list(root)) {
+      dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString())
+          .filter(n -> KeyStore.TENANT.matcher(n).matches()).forEach(out::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the tenant stores in " + root, e);
+    }
+    return out;
+  }
+
+  int openCount() {
+    return open.size();
+  }
+
+  int queueDepth() {
+    int n = 0;
+    for (Tenant t : open.values()) if (t.committer() != null) n += t.committer().depth();
+    return n;
+  }
+
+  /** Bytes of every tenant store on disk (what Prometheus shows as the index size). */
+  long diskBytes() {
+    if (!Files.isDirectory(root)) return 0;
+    try (Stream<Path> walk = Files.walk(root)) {
+      return walk.filter(Files::isRegularFile).mapToLong(p -> {
+        try {
+          return Files.size(p);
+        } catch (IOException e) {
+          return 0; // a Lucene file merged away between listing and sizing
+        }
+      }).sum();
+    } catch (IOException | UncheckedIOException e) {
+      return -1;
+    }
+  }
+
+  boolean closed() {
+    return closed;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    List<RuntimeException> errors = new ArrayList<>();
+    for (Tenant t : List.copyOf(open.values())) {
+      try {
+        t.close();
+      } catch (RuntimeException e) {
+        errors.add(e);
+      }
+    }
+    open.clear();
+    if (!errors.isEmpty()) {
+      RuntimeException first = errors.get(0);
+      errors.stream().skip(1).forEach(first::addSuppressed);
+      throw first;
+    }
+  }
+}

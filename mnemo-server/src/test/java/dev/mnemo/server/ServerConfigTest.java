@@ -1,0 +1,71 @@
+package dev.mnemo.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerConfigTest {
+  @TempDir Path dir;
+
+  @Test
+  void noFile_noEnv_givesTheDefaults() {
+    ServerConfig c = ServerConfig.load(null, Map.of(), Map.of());
+    assertThat(c).isEqualTo(ServerConfig.defaults());
+    assertThat(c.port()).isEqualTo(8080);
+    assertThat(c.host()).isEqualTo("127.0.0.1");
+    assertThat(c.data()).isEqualTo(Path.of(".mnemo/server"));
+    assertThat(c.groupCommit()).isTrue();
+  }
+
+  @Test
+  void file_thenEnvironment_thenOverrides_laterWins() throws Exception {
+    Path f = dir.resolve("mnemo.yaml");
+    Files.writeString(f, """
+        port: 9000
+        data: /srv/mnemo
+        limits:
+          max_batch_records: 64
+        group_commit:
+          max_wait_ms: 2
+        log:
+          trace_tenants: [acme, beta]
+        """);
+    ServerConfig c = ServerConfig.load(f, Map.of("MNEMO_PORT", "9100", "MNEMO_LIMITS_MAX_TEXT_CHARS", "4000",
+        "MNEMO_ADMIN_KEY", "s3cret-admin-key"), Map.of("port", "9200"));
+    assertThat(c.port()).isEqualTo(9200);
+    assertThat(c.data()).isEqualTo(Path.of("/srv/mnemo"));
+    assertThat(c.maxBatchRecords()).isEqualTo(64);
+    assertThat(c.maxTextChars()).isEqualTo(4000);
+    assertThat(c.groupCommitMaxWait()).isEqualTo(Duration.ofMillis(2));
+    assertThat(c.traceTenants()).isEqualTo(Set.of("acme", "beta"));
+    assertThat(c.adminKey()).isEqualTo("s3cret-admin-key");
+    assertThat(c.toString()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void unknownKeys_badValues_andSecretsInTheFile_areRefusedByName() throws Exception {
+    Path f = dir.resolve("bad.yaml");
+    Files.writeString(f, "limits:\n  max_batch: 5\n");
+    assertThatThrownBy(() -> ServerConfig.load(f, Map.of(), Map.of())).hasMessageContaining("limits.max_batch");
+    Files.writeString(f, "admin_key: x\n");
+    assertThatThrownBy(() -> ServerConfig.load(f, Map.of(), Map.of())).hasMessageContaining("MNEMO_ADMIN_KEY");
+    assertThatThrownBy(() -> ServerConfig.load(null, Map.of("MNEMO_PORT", "eighty"), Map.of()))
+        .hasMessageContaining("port").hasMessageContaining("eighty").hasMessageContaining("MNEMO_PORT");
+    assertThatThrownBy(() -> ServerConfig.load(null, Map.of("MNEMO_GROUP_COMMIT_ENABLED", "maybe"), Map.of()))
+        .hasMessageContaining("group_commit.enabled");
+    assertThatThrownBy(() -> ServerConfig.load(null, Map.of(), Map.of("port", "70000"))).hasMessageContaining("port");
+  }
+
+  @Test
+  void everyKeyHasAnEnvironmentVariable() {
+    for (String k : ServerConfig.KEYS) assertThat(ServerConfig.envName(k)).matches("MNEMO_[A-Z_]+");
+    assertThat(ServerConfig.envName("limits.max_request_bytes")).isEqualTo("MNEMO_LIMITS_MAX_REQUEST_BYTES");
+  }
+}
