@@ -1,6 +1,9 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.Mnemo;
+import dev.mnemo.mcp.McpEndpoint;
+import dev.mnemo.mcp.MemoryAccess;
+import dev.mnemo.server.EngineFactory;
 import dev.mnemo.server.MnemoServer;
 import dev.mnemo.server.ServerConfig;
 import dev.mnemo.spi.Embedder;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,14 +69,7 @@ final class ServeCommand implements Callable<Integer> {
     engine.embedder = c.embedder();
     engine.tokenizer = c.tokenizer();
     Embedder shared = engine.embedder(); // loaded once, before listening: the first request is not slow
-    // MCP over streamable HTTP on the same server, behind the same Bearer keys: each call works on
-    // the memory of the tenant its key belongs to.
-    java.util.concurrent.atomic.AtomicReference<MnemoServer> self = new java.util.concurrent.atomic.AtomicReference<>();
-    MnemoServer server = MnemoServer.builder(c, (tenant, dir, maxTextChars) -> open(dir, shared, maxTextChars))
-        .mount(dev.mnemo.mcp.McpEndpoint.PATH,
-            dev.mnemo.mcp.McpEndpoint.servlet(tenant -> dev.mnemo.mcp.MemoryAccess.of(self.get().memory(tenant))))
-        .build();
-    self.set(server);
+    MnemoServer server = server(c, (tenant, dir, maxTextChars) -> open(dir, shared, maxTextChars));
     server.start();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
@@ -85,6 +82,24 @@ final class ServeCommand implements Callable<Integer> {
     System.out.flush();
     new CountDownLatch(1).await(); // until the process is stopped
     return 0;
+  }
+
+  /**
+   * The server that {@code mnemo serve} runs, built but not started: the REST API, and MCP over
+   * streamable HTTP at {@value McpEndpoint#PATH} on the same port behind the same Bearer keys. The
+   * server's auth filter puts the key's tenant in {@link MnemoServer#TENANT_ATTRIBUTE}, which is
+   * the attribute {@link McpEndpoint} reads; each tool call then works on that tenant's memory (its
+   * own store, its writes through the tenant's group commit), exactly as a REST call with the same
+   * key does. Tests build the server through this method, so they cover this wiring.
+   */
+  static MnemoServer server(ServerConfig config, EngineFactory engines) {
+    // The servlet is built before the server it is mounted on; it reaches the server through this.
+    AtomicReference<MnemoServer> self = new AtomicReference<>();
+    MnemoServer server = MnemoServer.builder(config, engines)
+        .mount(McpEndpoint.PATH, McpEndpoint.servlet(tenant -> MemoryAccess.of(self.get().memory(tenant))))
+        .build();
+    self.set(server);
+    return server;
   }
 
   private Mnemo open(Path dir, Embedder shared, int maxTextChars) {

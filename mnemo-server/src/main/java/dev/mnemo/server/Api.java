@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -110,9 +111,28 @@ final class Api {
     ctx.json(JsonCodec.MAPPER.createObjectNode().put("status", "live"));
   }
 
+  /**
+   * Ready: started, not stopping, and no open tenant's store has refused a write since (see {@link
+   * WriteHealth}). A failed store is named in {@code detail} and listed in {@code failed_tenants}.
+   */
   private void ready(Context ctx) {
     if (!server.ready()) {
       throw ProblemException.of(503, "not-ready", "Not ready", "the server is starting or stopping");
+    }
+    var failures = tenants.failures();
+    if (!failures.isEmpty()) {
+      ObjectNode ext = JsonCodec.MAPPER.createObjectNode();
+      ArrayNode list = ext.putArray("failed_tenants");
+      StringBuilder detail = new StringBuilder("the store of tenant");
+      detail.append(failures.size() == 1 ? " " : "s ");
+      failures.forEach((tenant, f) -> {
+        list.addObject().put("tenant", tenant).put("since", f.at().toString()).put("error", f.message());
+        detail.append('\'').append(tenant).append("' (").append(f.message()).append("), ");
+      });
+      detail.setLength(detail.length() - 2);
+      detail.append(failures.size() == 1 ? " refuses writes; restart the server to reopen it"
+          : " refuse writes; restart the server to reopen them").append(" from the last commit");
+      throw new ProblemException(503, "not-ready", "Not ready", detail.toString(), List.of(), Map.of(), ext);
     }
     ctx.json(JsonCodec.MAPPER.createObjectNode().put("status", "ready").put("tenants_open", tenants.openCount()));
   }

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  *       rank, pack, render, total) as the engine timed them;
  *   <li>{@code mnemo_group_commit_*}: commits, requests and records per commit, commit latency, and
  *       {@code mnemo_group_commit_queue_depth} (requests waiting);
- *   <li>{@code mnemo_index_bytes} (the data directory on disk), {@code mnemo_tenants_open};
+ *   <li>{@code mnemo_index_bytes} (the data directory on disk), {@code mnemo_tenants_open},
+ *       {@code mnemo_tenants_failed} (stores that refused a write; {@code /health/ready} is 503 then);
  *   <li>the JVM's memory, GC, threads, CPU and uptime.
  * </ul>
  *
@@ -46,7 +47,8 @@ final class Metrics {
   private final DistributionSummary commitRecords;
   private final Timer commitTime;
 
-  Metrics(Supplier<Number> queueDepth, Supplier<Number> indexBytes, Supplier<Number> tenantsOpen) {
+  Metrics(Supplier<Number> queueDepth, Supplier<Number> indexBytes, Supplier<Number> tenantsOpen,
+      Supplier<Number> tenantsFailed) {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
@@ -60,6 +62,8 @@ final class Metrics {
         .description("bytes of the tenants' stores on disk").baseUnit("bytes").register(registry);
     Gauge.builder("mnemo.tenants.open", () -> tenantsOpen.get())
         .description("tenant stores open").register(registry);
+    Gauge.builder("mnemo.tenants.failed", () -> tenantsFailed.get())
+        .description("tenant stores that refused a write and have not taken one since").register(registry);
     commits = Counter.builder("mnemo.group_commit.commits").description("durable commits of remember requests")
         .register(registry);
     commitRequests = DistributionSummary.builder("mnemo.group_commit.requests")

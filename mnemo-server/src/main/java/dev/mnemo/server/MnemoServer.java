@@ -89,7 +89,8 @@ public final class MnemoServer implements AutoCloseable {
     // The gauges read the tenants, which need the metrics for their committers: a one-slot holder
     // breaks the cycle (the gauges are first read after the constructor, by a scrape).
     Tenants[] t = new Tenants[1];
-    this.metrics = new Metrics(() -> t[0].queueDepth(), () -> t[0].diskBytes(), () -> t[0].openCount());
+    this.metrics = new Metrics(() -> t[0].queueDepth(), () -> t[0].diskBytes(), () -> t[0].openCount(),
+        () -> t[0].failures().size());
     this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics);
     t[0] = tenants;
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
@@ -193,7 +194,10 @@ public final class MnemoServer implements AutoCloseable {
     return (Mnemo) request.getAttribute(MEMORY_ATTRIBUTE);
   }
 
-  /** Whether the server serves requests: started, not stopping, its stores open. */
+  /**
+   * Whether the server serves requests: started, not stopping, its stores open. (A tenant store that
+   * refuses writes also makes {@code /health/ready} answer 503; see {@link WriteHealth}.)
+   */
   boolean ready() {
     return started && !stopping && !tenants.closed();
   }

@@ -1,6 +1,8 @@
 package dev.mnemo.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.json.JsonCodec;
 import java.util.List;
 import java.util.Map;
 
@@ -15,15 +17,23 @@ final class ProblemException extends RuntimeException {
   final String title;
   final List<Violation> violations;
   final Map<String, String> headers;
+  /** Extension members of the problem body beside the standard ones (may be empty). */
+  final ObjectNode extensions;
 
   ProblemException(int status, String type, String title, String detail, List<Violation> violations,
       Map<String, String> headers) {
+    this(status, type, title, detail, violations, headers, null);
+  }
+
+  ProblemException(int status, String type, String title, String detail, List<Violation> violations,
+      Map<String, String> headers, ObjectNode extensions) {
     super(detail, null, false, false);
     this.status = status;
     this.type = type;
     this.title = title;
     this.violations = List.copyOf(violations);
     this.headers = Map.copyOf(headers);
+    this.extensions = extensions == null ? JsonCodec.MAPPER.createObjectNode() : extensions.deepCopy();
   }
 
   static ProblemException of(int status, String type, String title, String detail) {

@@ -54,7 +54,11 @@ final class Problems {
 
   static Problem of(Throwable t, String instance, String requestId) {
     if (t instanceof ProblemException p) {
-      return build(p.status, p.type, p.title, p.getMessage(), p.violations, p.headers, instance, requestId);
+      Problem out = build(p.status, p.type, p.title, p.getMessage(), p.violations, p.headers, instance, requestId);
+      p.extensions.properties().forEach(e -> {
+        if (!out.body().has(e.getKey())) out.body().set(e.getKey(), e.getValue());
+      });
+      return out;
     }
     if (t instanceof InvalidRequestException e) {
       return build(422, "invalid-request", "Invalid request", e.getMessage() + "; nothing was written",

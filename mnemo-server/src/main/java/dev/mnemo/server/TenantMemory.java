@@ -13,6 +13,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Isolation is structural: this object holds the tenant's engine, whose store holds that
  * tenant's records and no one else's, so no owner string a caller sends can reach another tenant.
- * {@link #close()} does nothing: the server owns the engine. Thread-safe.
+ * {@link #close()} does nothing: the server owns the engine. Every write's outcome feeds {@link
+ * #health()}, which makes the server not ready when the tenant's store fails. Thread-safe.
  */
 final class TenantMemory implements Mnemo {
   private static final Logger TRACE = LoggerFactory.getLogger("mnemo.trace");
@@ -36,6 +39,7 @@ final class TenantMemory implements Mnemo {
   private final GroupCommitter committer; // null: group commit disabled
   private final Metrics metrics;
   private final boolean traceLogged;
+  private final WriteHealth health = new WriteHealth();
 
   TenantMemory(String tenant, Mnemo engine, GroupCommitter committer, Metrics metrics, boolean traceLogged) {
     this.tenant = tenant;
@@ -49,6 +53,28 @@ final class TenantMemory implements Mnemo {
     return tenant;
   }
 
+  /** Whether the tenant's store still takes writes (for the readiness check). */
+  WriteHealth health() {
+    return health;
+  }
+
+  /**
+   * Runs one write, recording its outcome in {@link #health}. A call that changed nothing (forget or
+   * mark-used of ids that do not exist) may not have reached the store, so it proves nothing.
+   */
+  private <T> T tracked(Supplier<T> write, Predicate<T> changed) {
+    long ticket = health.begin();
+    T out;
+    try {
+      out = write.get();
+    } catch (RuntimeException e) {
+      health.failed(e);
+      throw e;
+    }
+    if (changed.test(out)) health.succeeded(ticket);
+    return out;
+  }
+
   /**
    * Validates every memory (all violations at once, nothing written when any), then writes them
    * as one atomic batch, durably. {@code single}: fields are named as one record ({@code text})
@@ -60,12 +86,15 @@ final class TenantMemory implements Mnemo {
       v.addAll(engine.validate(memories.get(i), single ? "" : "records[" + i + "]."));
     }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
-    if (committer != null) return committer.write(memories, single);
-    try {
-      return engine.rememberAll(memories);
-    } catch (InvalidRequestException e) {
-      throw GroupCommitter.renamed(e, single);
-    }
+    if (memories.isEmpty()) return List.of();
+    return tracked(() -> {
+      if (committer != null) return committer.write(memories, single);
+      try {
+        return engine.rememberAll(memories);
+      } catch (InvalidRequestException e) {
+        throw GroupCommitter.renamed(e, single);
+      }
+    }, stored -> true);
   }
 
   @Override
@@ -113,17 +142,17 @@ final class TenantMemory implements Mnemo {
 
   @Override
   public int forget(String owner) {
-    return engine.forget(owner);
+    return tracked(() -> engine.forget(owner), n -> n > 0);
   }
 
   @Override
   public int forget(String owner, String id) {
-    return engine.forget(owner, id);
+    return tracked(() -> engine.forget(owner, id), n -> n > 0);
   }
 
   @Override
   public int markUsed(String owner, Collection<String> ids) {
-    return engine.markUsed(owner, ids);
+    return tracked(() -> engine.markUsed(owner, ids), n -> n > 0);
   }
 
   /** Every record of the owner, or of the whole tenant when {@code owner} is null (its own store). */

@@ -110,6 +110,13 @@ final class Tenants implements AutoCloseable {
     return out;
   }
 
+  /** The open tenants whose store refused a write and has not taken one since, by name. */
+  java.util.SortedMap<String, WriteHealth.Failure> failures() {
+    java.util.SortedMap<String, WriteHealth.Failure> out = new java.util.TreeMap<>();
+    for (Tenant t : open.values()) t.memory().health().failure().ifPresent(f -> out.put(t.name(), f));
+    return out;
+  }
+
   int openCount() {
     return open.size();
   }
