@@ -28,7 +28,7 @@ final class BenchCommand implements Callable<Integer> {
   int total;
 
   @Option(names = "--hot", paramLabel = "H", split = ",",
-      description = "Record counts of the hot owners, each measured on its own (default: 1% and 10% of --total).")
+      description = "Record counts of the hot owners, each measured on its own (default: 1%% and 10%% of --total).")
   List<Integer> hot;
 
   @Option(names = "--owners", paramLabel = "M", description = "Other owners sharing the rest (default: --total / 100).")

@@ -27,9 +27,28 @@ final class DenseCalibration {
 
   private final Embedder embedder;
   private volatile float[][] bank;
+  /**
+   * Records' floors by id: a record's text and vector never change, so its floor is computed once.
+   * Bounded: cleared when full (a cheap bound; a miss costs 40 dot products).
+   */
+  private final java.util.concurrent.ConcurrentHashMap<String, Double> recordFloors =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final int MAX_CACHED = 200_000;
 
   DenseCalibration(Embedder embedder) {
     this.embedder = embedder;
+  }
+
+  /** The floor of a stored record, cached by id. */
+  double recordFloor(String id, float[] vector) {
+    Double f = recordFloors.get(id);
+    if (f == null) {
+      f = floor(vector);
+      if (recordFloors.size() >= MAX_CACHED) recordFloors.clear();
+      recordFloors.put(id, f);
+    }
+    return f;
   }
 
   /** The floor for this query vector (or a record's vector: the same measure). */

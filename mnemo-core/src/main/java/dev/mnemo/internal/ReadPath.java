@@ -212,7 +212,7 @@ final class ReadPath {
       // pair's floor is the mean of the query's and the record's similarity to unrelated sentences.
       double pairFloor = floor;
       if (dense && s.r.embedding() != null && s.r.embedding().length == vector.length) {
-        pairFloor = (floor + calibration.floor(s.r.embedding())) / 2;
+        pairFloor = (floor + calibration.recordFloor(s.r.id(), s.r.embedding())) / 2;
       }
       s.dense = Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - pairFloor) / (1 - pairFloor));
       double x = set.bm25Max() <= 0 ? 0 : Math.min(1, Math.max(0, c.bm25()) / set.bm25Max());
@@ -311,7 +311,8 @@ final class ReadPath {
   private List<Scored> pack(List<Scored> scored, RecallRequest req) {
     List<Scored> pool = new ArrayList<>();
     for (Scored s : scored) {
-      s.tokens = tokenizer.count(s.r.text());
+      // tokens are counted for what may be packed (and for the trace), not for every candidate
+      if (s.outcome == null || req.explain()) s.tokens = tokenizer.count(s.r.text());
       if (s.outcome == null) pool.add(s);
     }
     List<Scored> chosen = new ArrayList<>();
@@ -426,6 +427,7 @@ final class ReadPath {
           scored.add(sib);
           byId.put(v.id(), sib);
         }
+        if (sib.tokens < 0) sib.tokens = tokenizer.count(v.text());
         s.conflictsWith.add(v.id());
         if (sib.outcome == Outcome.SELECTED) {
           sib.conflictsWith.add(s.r.id());

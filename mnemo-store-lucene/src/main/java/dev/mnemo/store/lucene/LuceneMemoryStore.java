@@ -29,23 +29,25 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
@@ -256,15 +258,30 @@ public final class LuceneMemoryStore implements MemoryStore {
     return max;
   }
 
-  /** BM25 scores of every candidate, found by a second search restricted to the candidates' ids. */
+  /**
+   * BM25 scores of every candidate: the text query's scorer advanced to each candidate doc, segment
+   * by segment (the same scores a search would give them, without reading ids back from stored
+   * fields or searching again).
+   */
   private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Map<Integer, int[]> ranks) throws IOException {
     Map<Integer, Float> out = new HashMap<>();
     if (text == null) return out;
-    List<BytesRef> ids = new ArrayList<>();
-    StoredFields fields = s.storedFields();
-    for (int doc : ranks.keySet()) ids.add(new BytesRef(fields.document(doc, java.util.Set.of(Schema.ID)).get(Schema.ID)));
-    TopDocs top = s.search(and(text, new TermInSetQuery(Schema.ID, ids)), ids.size());
-    for (ScoreDoc sd : top.scoreDocs) out.put(sd.doc, sd.score);
+    int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+    Weight weight = s.createWeight(s.rewrite(text), ScoreMode.COMPLETE, 1f);
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    int i = 0;
+    while (i < docs.length) {
+      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+      int end = leaf.docBase + leaf.reader().maxDoc();
+      Scorer scorer = weight.scorer(leaf);
+      DocIdSetIterator it = scorer == null ? null : scorer.iterator();
+      for (; i < docs.length && docs[i] < end; i++) {
+        if (it == null) continue;
+        int local = docs[i] - leaf.docBase;
+        if (it.docID() < local) it.advance(local);
+        if (it.docID() == local) out.put(docs[i], scorer.score());
+      }
+    }
     return out;
   }
 
