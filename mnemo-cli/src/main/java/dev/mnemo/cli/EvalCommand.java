@@ -1,6 +1,11 @@
 package dev.mnemo.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.eval.Ablation;
+import dev.mnemo.eval.AblationReport;
+import dev.mnemo.eval.AblationRunner;
+import dev.mnemo.eval.HistoryGenerator;
+import dev.mnemo.eval.LocomoAblationReport;
 import dev.mnemo.eval.LocomoLoader;
 import dev.mnemo.eval.LocomoReport;
 import dev.mnemo.eval.LocomoRunner;
@@ -26,8 +31,10 @@ import picocli.CommandLine.Spec;
  * (never {@code --data}), one embedder shared by all of them.
  */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-    description = "Evaluate retrieval: memory scenarios across policies, LoCoMo evidence recall.",
-    subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class})
+    description = "Evaluate retrieval: memory scenarios across policies, LoCoMo evidence recall, ablations of the read "
+        + "path, and a generator of synthetic scenario histories.",
+    subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class, EvalCommand.Generate.class,
+        EvalCommand.Ablations.class})
 final class EvalCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -121,6 +128,120 @@ final class EvalCommand implements Runnable {
       PrintWriter o = spec.commandLine().getOut();
       o.print(report.table());
       if (out != null) o.println("metrics: " + out);
+      o.flush();
+      return 0;
+    }
+  }
+
+  /** {@code mnemo eval generate --out DIR [--seed S] [--dev 10] [--heldout 20]}. */
+  @Command(name = "generate", mixinStandardHelpOptions = true,
+      description = {"Write synthetic memory histories as scenario files (DIR/dev.jsonl, DIR/heldout.jsonl): owners "
+          + "sharing a first name, ten fact kinds with corrections, retroactive corrections and expiries, dated events, "
+          + "off-topic notes; current, historical (valid_at), known-then (known_at), time-word and nothing-to-find "
+          + "questions. Seeded: the same seed writes the same bytes. The held-out split uses other phrasings."})
+  static final class Generate implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory to write dev.jsonl and heldout.jsonl into.")
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "" + HistoryGenerator.DEFAULT_SEED,
+        description = "Random seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--dev", paramLabel = "N", defaultValue = "" + HistoryGenerator.DEFAULT_DEV,
+        description = "Histories in the dev split (default ${DEFAULT-VALUE}).")
+    int dev;
+
+    @Option(names = "--heldout", paramLabel = "N", defaultValue = "" + HistoryGenerator.DEFAULT_HELDOUT,
+        description = "Histories in the held-out split (default ${DEFAULT-VALUE}); never tune on them.")
+    int heldout;
+
+    @Override
+    public Integer call() {
+      List<Path> files = new HistoryGenerator(seed).write(out, dev, heldout);
+      PrintWriter o = spec.commandLine().getOut();
+      o.printf("wrote %d dev histories to %s and %d held-out histories to %s (seed %d)%n", dev, files.get(0), heldout,
+          files.get(1), seed);
+      o.flush();
+      return 0;
+    }
+  }
+
+  /** {@code mnemo eval ablations FILE... [--out FILE.json]} or {@code mnemo eval ablations --locomo DIR}. */
+  @Command(name = "ablations", mixinStandardHelpOptions = true,
+      description = {"Ablations of the read path in one run at the same k and budget: dense only, BM25 only, dense+BM25, "
+          + "+entity, +ranking signals, full (+time words), and full with RRF, time words as a filter, coverage packing, "
+          + "without the relative threshold, without any threshold. On scenario files: recall, stale use, leakage, "
+          + "precision, abstention, tokens per split; with --locomo: evidence recall@k (thresholds off)."})
+  static final class Ablations implements Callable<Integer> {
+    @Mixin EngineOptions engine;
+    @Spec CommandSpec spec;
+
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "Scenario files (.jsonl).")
+    List<Path> files;
+
+    @Option(names = "--locomo", paramLabel = "DIR", description = "Run on the LoCoMo conversations (*.json) of DIR instead.")
+    Path locomo;
+
+    @Option(names = "--k-max", paramLabel = "K", defaultValue = "10",
+        description = "With --locomo: records retrieved per question, the largest k reported (default ${DEFAULT-VALUE}).")
+    int kMax;
+
+    @Option(names = "--no-context", description = "With --locomo: index each turn without its neighbouring turns as context.")
+    boolean noContext;
+
+    @Option(names = "--variants", split = ",", paramLabel = "CODE",
+        description = "Only these variants, comma-separated (default: all; tables keep the order above).")
+    List<String> variants;
+
+    @Option(names = "--out", paramLabel = "FILE.json", description = "Write the metrics as JSON here.")
+    Path out;
+
+    @Option(names = "--queries", paramLabel = "FILE", description = "Scenarios only: write one JSON line per query and variant here.")
+    Path queries;
+
+    @Override
+    public Integer call() throws Exception {
+      boolean hasFiles = files != null && !files.isEmpty();
+      if (hasFiles == (locomo != null)) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            "give either scenario FILEs or --locomo DIR, " + (hasFiles ? "was both" : "was neither"));
+      }
+      List<Ablation> chosen = variants == null ? List.of(Ablation.values())
+          : variants.stream().map(Ablation::fromCode).toList();
+      ObjectNode json;
+      String table;
+      try {
+        AblationRunner runner = new AblationRunner(engine::open, chosen);
+        if (locomo != null) {
+          LocomoAblationReport r = runner.locomo(LocomoLoader.loadDir(locomo), !noContext, kMax);
+          json = r.toJson();
+          table = r.table();
+        } else {
+          AblationReport r = runner.run(files);
+          json = r.toJson();
+          table = r.table();
+          if (queries != null) {
+            try (BufferedWriter w = Files.newBufferedWriter(queries, StandardCharsets.UTF_8)) {
+              for (ObjectNode line : r.queryLines()) {
+                w.write(JsonCodec.MAPPER.writeValueAsString(line));
+                w.newLine();
+              }
+            }
+          }
+        }
+      } finally {
+        engine.closeEmbedder();
+      }
+      if (out != null) {
+        Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
+            + System.lineSeparator(), StandardCharsets.UTF_8);
+      }
+      PrintWriter o = spec.commandLine().getOut();
+      o.print(table);
+      if (out != null) o.println("metrics: " + out);
+      if (queries != null && locomo == null) o.println("per-query results: " + queries);
       o.flush();
       return 0;
     }

@@ -132,7 +132,6 @@ public final class LocomoRunner {
   }
 
   private List<LocomoReport.Answer> ask(Mnemo mnemo, LocomoConversation c) {
-    Instant askedAt = c.lastSessionAt().plus(Duration.ofHours(ASK_AFTER_HOURS));
     List<LocomoReport.Answer> out = new ArrayList<>();
     List<Turn> all = c.turns();
     for (int qi = 0; qi < c.questions().size(); qi++) {
@@ -142,8 +141,7 @@ public final class LocomoRunner {
       String named = adversarial ? namedSpeaker(q.text(), c.speakerA(), c.speakerB()) : null;
       if (adversarial && named == null) continue;
       for (Ranking r : Ranking.values()) {
-        RecallRequest req = r.change.apply(RecallRequest.builder(c.name(), q.text()).askedAt(askedAt).k(kMax)
-            .budgetTokens(BUDGET).threshold(0).relativeThreshold(0)).build();
+        RecallRequest req = r.change.apply(request(c, q, kMax)).build();
         long t0 = System.nanoTime();
         RecallResult res = mnemo.recall(req);
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -161,6 +159,17 @@ public final class LocomoRunner {
       }
     }
     return out;
+  }
+
+  /**
+   * The request every ranking starts from: the question asked {@value #ASK_AFTER_HOURS} hour after
+   * the last session, k = kMax, a budget that never binds and the thresholds off, so that what is
+   * measured is the ranking.
+   */
+  static RecallRequest.Builder request(LocomoConversation c, Question q, int kMax) {
+    Instant askedAt = c.lastSessionAt().plus(Duration.ofHours(ASK_AFTER_HOURS));
+    return RecallRequest.builder(c.name(), q.text()).askedAt(askedAt).k(kMax).budgetTokens(BUDGET).threshold(0)
+        .relativeThreshold(0);
   }
 
   /** The one speaker whose name the question contains as a word, or null when it names both or neither. */

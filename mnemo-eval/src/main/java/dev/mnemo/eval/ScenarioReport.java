@@ -68,20 +68,23 @@ public record ScenarioReport(List<QueryResult> results) {
   /** The per-query lines of {@code SCENARIOS.md}, in run order. */
   public List<ObjectNode> queryLines() {
     List<ObjectNode> out = new ArrayList<>(results.size());
-    for (QueryResult r : results) {
-      ObjectNode o = JsonCodec.MAPPER.createObjectNode();
-      o.put("scenario", r.scenario());
-      o.put("split", r.split());
-      o.put("query", r.query());
-      o.put("policy", r.policy().code());
-      ArrayNode sel = o.putArray("selected");
-      r.selected().forEach(sel::add);
-      o.put("candidates", r.candidates());
-      o.put("tokens_used", r.tokensUsed());
-      PolicyMetrics.put(o, "latency_ms", r.latencyMs());
-      out.add(o);
-    }
+    for (QueryResult r : results) out.add(queryLine(r, "policy", r.policy().code()));
     return out;
+  }
+
+  /** One per-query line; {@code armField} names what selected ({@code policy}, or {@code variant} in ablations). */
+  static ObjectNode queryLine(QueryResult r, String armField, String arm) {
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    o.put("scenario", r.scenario());
+    o.put("split", r.split());
+    o.put("query", r.query());
+    o.put(armField, arm);
+    ArrayNode sel = o.putArray("selected");
+    r.selected().forEach(sel::add);
+    o.put("candidates", r.candidates());
+    o.put("tokens_used", r.tokensUsed());
+    PolicyMetrics.put(o, "latency_ms", r.latencyMs());
+    return o;
   }
 
   /** A fixed-width table per split: one row per policy. Undefined ratios print as {@code -}. */

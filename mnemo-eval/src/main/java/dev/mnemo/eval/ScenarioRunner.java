@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -99,25 +100,44 @@ public final class ScenarioRunner {
 
   /** Runs one scenario on a fresh engine in a temporary directory. */
   public List<QueryResult> run(Scenario s) {
+    List<Arm> arms = new ArrayList<>(policies.size());
+    for (Policy p : policies) arms.add(new Arm(p.code(), p, (mnemo, q) -> select(mnemo, p, q)));
+    return runArms(s, arms).stream().map(ArmResult::result).toList();
+  }
+
+  /**
+   * One way of selecting for a query: a policy, or (for {@link AblationRunner}) a variant of the
+   * full read path. {@code policy} is what the results carry.
+   */
+  record Arm(String code, Policy policy, BiFunction<Mnemo, ScenarioQuery, Selection> select) {}
+
+  /** A query's result under one arm. */
+  record ArmResult(String arm, QueryResult result) {}
+
+  /**
+   * Runs one scenario on a fresh engine under every arm: the writes once, then every query under
+   * every arm in order (query-major), timed after one untimed warm-up pass per arm.
+   */
+  List<ArmResult> runArms(Scenario s, List<Arm> arms) {
     Path dir = TempDirs.create("mnemo-scenario-", "scenario " + s.id());
     try (Mnemo mnemo = engines.apply(dir)) {
       write(mnemo, s);
       Map<String, String> owners = s.ownerByWriteId();
       // The first search of a freshly opened index pays for opening readers and warming code paths;
       // one untimed pass keeps that out of the latency percentiles. Reads change nothing.
-      if (!s.queries().isEmpty()) for (Policy p : policies) select(mnemo, p, s.queries().get(0));
-      List<QueryResult> out = new ArrayList<>();
+      if (!s.queries().isEmpty()) for (Arm a : arms) a.select().apply(mnemo, s.queries().get(0));
+      List<ArmResult> out = new ArrayList<>();
       for (ScenarioQuery q : s.queries()) {
         Set<String> stale = new HashSet<>();
         for (String f : q.forbid()) if (q.owner().equals(owners.get(f))) stale.add(f);
-        for (Policy p : policies) {
+        for (Arm a : arms) {
           long t0 = System.nanoTime();
-          Selection sel = select(mnemo, p, q);
+          Selection sel = a.select().apply(mnemo, q);
           double ms = (System.nanoTime() - t0) / 1e6;
           int leaked = (int) sel.records.stream().filter(r -> !r.owner().equals(q.owner())).count();
           List<String> ids = sourceIds(sel.records);
-          out.add(new QueryResult(s.id(), s.split(), q.id(), p, ids, sel.candidates, sel.tokens, ms, leaked,
-              Set.copyOf(q.expect()), stale, q.expectNone()));
+          out.add(new ArmResult(a.code(), new QueryResult(s.id(), s.split(), q.id(), a.policy(), ids, sel.candidates,
+              sel.tokens, ms, leaked, Set.copyOf(q.expect()), stale, q.expectNone())));
         }
       }
       return out;
@@ -137,7 +157,7 @@ public final class ScenarioRunner {
     }
   }
 
-  private record Selection(List<MemoryRecord> records, int candidates, int tokens) {}
+  record Selection(List<MemoryRecord> records, int candidates, int tokens) {}
 
   private Selection select(Mnemo mnemo, Policy p, ScenarioQuery q) {
     return switch (p) {
@@ -150,12 +170,13 @@ public final class ScenarioRunner {
     };
   }
 
-  private static RecallRequest.Builder request(ScenarioQuery q) {
+  /** The request a query makes with the engine's defaults: only owner, text, time, mode, scope, k and budget come from it. */
+  static RecallRequest.Builder request(ScenarioQuery q) {
     return RecallRequest.builder(q.owner(), q.text()).askedAt(q.askedAt()).mode(q.mode()).scope(q.scope())
         .k(q.k()).budgetTokens(q.budgetTokens()).explain(true);
   }
 
-  private static Selection recall(Mnemo mnemo, RecallRequest req) {
+  static Selection recall(Mnemo mnemo, RecallRequest req) {
     RecallResult r = mnemo.recall(req);
     return new Selection(r.selected().stream().map(Recalled::record).toList(), r.trace().candidates().size(),
         r.tokensUsed());

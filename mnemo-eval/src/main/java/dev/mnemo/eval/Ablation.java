@@ -1,0 +1,83 @@
+package dev.mnemo.eval;
+
+import dev.mnemo.Fusion;
+import dev.mnemo.Packing;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.TimeFilter;
+import dev.mnemo.Weights;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+
+/**
+ * The variants of the read path an ablation run compares, each a change to a request that otherwise
+ * has the engine's defaults (and the query's own k and budget, the same for every variant).
+ *
+ * <p>The first six build the read path up signal by signal: {@code dense}, {@code bm25},
+ * {@code dense+bm25}, {@code +entity}, {@code +ranking} (recency, importance, frequency and
+ * authority on), then {@code full}, which adds the query's time words as a boost and is exactly
+ * the engine's defaults. The rest change one thing of {@code full}: the fusion, how time words act,
+ * the packing, the thresholds. "Time words off" means {@link TimeFilter#OFF}: no range is parsed,
+ * so no time candidates and no time match. Every variant keeps the default thresholds except the
+ * two threshold variants, so a signal's ablation also shows how its scale meets the threshold.
+ */
+public enum Ablation {
+  DENSE("dense", "dense only (bm25 and entity 0, no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.withBm25(0).withEntity(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  BM25("bm25", "BM25 only (dense and entity 0, no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.withDense(0).withEntity(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  DENSE_BM25("dense+bm25", "dense and BM25, weighted (entity 0, no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.withEntity(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  ENTITY("+entity", "dense, BM25 and entity: the default relevance (no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  RANKING("+ranking", "+ recency, importance, frequency, authority: the default weights (time words off)",
+      b -> b.timeFilter(TimeFilter.OFF), true),
+  FULL("full", "+ time words as a boost: the engine's defaults", b -> b, true),
+  RRF("full-rrf", "full with reciprocal rank fusion instead of the weighted sum", b -> b.fusion(Fusion.rrf()), true),
+  TIME_FILTER("full-time-filter", "full with time words as a hard filter instead of a boost",
+      b -> b.timeFilter(TimeFilter.FILTER), true),
+  COVERAGE("full-coverage", "full with coverage (MMR) packing instead of greedy", b -> b.packing(Packing.COVERAGE), true),
+  NO_RELATIVE("full-no-relative", "full without the relative threshold (absolute " + RecallRequest.DEFAULT_THRESHOLD
+      + " kept)", b -> b.relativeThreshold(0), false),
+  NO_THRESHOLD("full-no-threshold", "full without any threshold (absolute and relative 0)",
+      b -> b.threshold(0).relativeThreshold(0), false);
+
+  private final String code;
+  private final String description;
+  private final UnaryOperator<RecallRequest.Builder> change;
+  private final boolean ranks;
+
+  Ablation(String code, String description, UnaryOperator<RecallRequest.Builder> change, boolean ranks) {
+    this.code = code;
+    this.description = description;
+    this.change = change;
+    this.ranks = ranks;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** Applies this variant's change to a request builder, returning it. */
+  public RecallRequest.Builder apply(RecallRequest.Builder b) {
+    return change.apply(b);
+  }
+
+  /**
+   * Whether the variant changes the ranking. The threshold variants do not: where the ranking is
+   * measured with the thresholds already off (LoCoMo's recall@k) they equal {@code full}.
+   */
+  public boolean changesRanking() {
+    return ranks;
+  }
+
+  public static Ablation fromCode(String code) {
+    for (Ablation a : values()) if (a.code.equals(code == null ? "" : code.trim().toLowerCase(Locale.ROOT))) return a;
+    throw new IllegalArgumentException("ablation must be one of "
+        + Arrays.stream(values()).map(Ablation::code).toList() + ", was '" + code + "'");
+  }
+}
