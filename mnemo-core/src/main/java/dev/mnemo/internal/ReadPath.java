@@ -240,11 +240,20 @@ final class ReadPath {
     return List.copyOf(specificity.keySet());
   }
 
-  /** 1-based ranks by a signal, over candidates where it is positive; ties broken by id. */
+  /**
+   * Equal scores: newer first, then by text, then by id. Ids are random, so ordering by content
+   * first makes two stores holding the same history rank it the same way (reproducible evaluation).
+   */
+  private static final Comparator<Scored> TIE_BREAK = Comparator.<Scored, java.time.Instant>comparing(
+          s -> s.r.recordedAt(), Comparator.reverseOrder())
+      .thenComparing(s -> s.r.text())
+      .thenComparing(s -> s.r.id());
+
+  /** 1-based ranks by a signal, over candidates where it is positive; ties broken by {@link #TIE_BREAK}. */
   private static Map<String, Integer> ranks(List<Scored> scored, java.util.function.ToDoubleFunction<Scored> f) {
     List<Scored> sorted = new ArrayList<>();
     for (Scored s : scored) if (f.applyAsDouble(s) > 0) sorted.add(s);
-    sorted.sort(Comparator.comparingDouble(f).reversed().thenComparing(s -> s.r.id()));
+    sorted.sort(Comparator.comparingDouble(f).reversed().thenComparing(TIE_BREAK));
     Map<String, Integer> out = new LinkedHashMap<>();
     for (int i = 0; i < sorted.size(); i++) out.put(sorted.get(i).r.id(), i + 1);
     return out;
@@ -261,7 +270,7 @@ final class ReadPath {
    * the record's valid time starts inside the query's time range. Then stage 5, the threshold:
    * relevance below the absolute threshold, or below {@code relativeThreshold} times the best
    * candidate's relevance, is {@code below_threshold} (a record half as relevant as the best one
-   * is more likely noise than a second answer). Sorted by score, then newer first, then id.
+   * is more likely noise than a second answer). Sorted by score, then newer first, then text, then id.
    */
   private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range) {
     Weights w = req.weights();
@@ -283,9 +292,7 @@ final class ReadPath {
       s.score = base * (1 + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
           + w.authority() * s.authority + w.timeMatch() * s.timeMatch);
     }
-    scored.sort(Comparator.<Scored>comparingDouble(s -> s.score).reversed()
-        .thenComparing(s -> s.r.recordedAt(), Comparator.reverseOrder())
-        .thenComparing(s -> s.r.id()));
+    scored.sort(Comparator.<Scored>comparingDouble(s -> s.score).reversed().thenComparing(TIE_BREAK));
     double best = 0;
     for (Scored s : scored) best = Math.max(best, s.relevance);
     double relativeFloor = req.relativeThreshold() * best;
