@@ -315,7 +315,7 @@ public final class ReadPathBench {
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     Mnemo precomputed = Mnemo.builder().store(store).embedder(new Precomputed(embedder, vectors))
         .tokenizer(JTokkitTokenizer.cl100k()).clock(clock).build();
-    Mnemo real = Mnemo.builder().store(store).embedder(new UnclosedEmbedder(embedder))
+    Mnemo real = Mnemo.builder().store(store).embedder(Embedder.shared(embedder))
         .tokenizer(JTokkitTokenizer.cl100k()).clock(clock).build();
     Ticker ticker = new Ticker();
 
@@ -609,15 +609,6 @@ public final class ReadPathBench {
     @Override public void close() {}
   }
 
-  /** An embedder the engine may not close: one model serves several engines here. */
-  record UnclosedEmbedder(Embedder e) implements Embedder {
-    @Override public String modelId() { return e.modelId(); }
-    @Override public int dimension() { return e.dimension(); }
-    @Override public float[] embedQuery(String text) { return e.embedQuery(text); }
-    @Override public List<float[]> embedPassages(List<String> texts) { return e.embedPassages(texts); }
-    @Override public double unrelatedSimilarity() { return e.unrelatedSimilarity(); }
-    @Override public void close() {}
-  }
 
   /**
    * A store the engines share and may not close (the benchmark closes the real one), timing its

@@ -1,5 +1,6 @@
 package dev.mnemo.bench;
 
+import dev.mnemo.spi.Embedder;
 import dev.mnemo.Mnemo;
 import dev.mnemo.RecallResult;
 import dev.mnemo.embed.E5SmallEmbedder;
@@ -90,7 +91,7 @@ public class RecallBenchmark {
     ReadPathBench.Unclosed store = new ReadPathBench.Unclosed(opened.store());
     precomputed = Mnemo.builder().store(store).embedder(new ReadPathBench.Precomputed(embedder, vectors))
         .tokenizer(tokenizer).clock(clock).build();
-    real = Mnemo.builder().store(store).embedder(new ReadPathBench.UnclosedEmbedder(embedder)).tokenizer(tokenizer)
+    real = Mnemo.builder().store(store).embedder(Embedder.shared(embedder)).tokenizer(tokenizer)
         .clock(clock).build();
     SyntheticCorpus corpus = new SyntheticCorpus(44, embedder);
     texts = new ArrayList<>();

@@ -8,7 +8,6 @@ import dev.mnemo.store.lucene.LuceneMemoryStore;
 import dev.mnemo.text.JTokkitTokenizer;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -68,7 +67,7 @@ public final class EngineOptions {
     Embedder e = embedder();
     Mnemo.Builder b = Mnemo.builder().store(LuceneMemoryStore.open(dir)).tokenizer(tokenizer());
     if (e == null) b.withoutEmbedder();
-    else b.embedder(new Unclosed(e));
+    else b.embedder(Embedder.shared(e));
     return b.build();
   }
 
@@ -77,13 +76,4 @@ public final class EngineOptions {
     shared = null;
   }
 
-  /** Delegates to an embedder without closing it: one model serves many short-lived engines. */
-  private record Unclosed(Embedder e) implements Embedder {
-    @Override public String modelId() { return e.modelId(); }
-    @Override public int dimension() { return e.dimension(); }
-    @Override public float[] embedQuery(String text) { return e.embedQuery(text); }
-    @Override public List<float[]> embedPassages(List<String> texts) { return e.embedPassages(texts); }
-    @Override public double unrelatedSimilarity() { return e.unrelatedSimilarity(); }
-    @Override public void close() {}
-  }
 }

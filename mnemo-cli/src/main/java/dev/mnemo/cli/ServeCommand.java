@@ -10,7 +10,6 @@ import dev.mnemo.spi.Embedder;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -106,17 +105,8 @@ final class ServeCommand implements Callable<Integer> {
     Mnemo.Builder b = Mnemo.builder().store(LuceneMemoryStore.open(dir)).tokenizer(engine.tokenizer())
         .maxTextChars(maxTextChars);
     if (shared == null) b.withoutEmbedder();
-    else b.embedder(new Shared(shared));
+    else b.embedder(Embedder.shared(shared));
     return b.build();
   }
 
-  /** One model serves every tenant's engine: closing an engine leaves it open. */
-  private record Shared(Embedder e) implements Embedder {
-    @Override public String modelId() { return e.modelId(); }
-    @Override public int dimension() { return e.dimension(); }
-    @Override public float[] embedQuery(String text) { return e.embedQuery(text); }
-    @Override public List<float[]> embedPassages(List<String> texts) { return e.embedPassages(texts); }
-    @Override public double unrelatedSimilarity() { return e.unrelatedSimilarity(); }
-    @Override public void close() {}
-  }
 }

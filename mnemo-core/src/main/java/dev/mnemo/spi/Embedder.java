@@ -36,4 +36,20 @@ public interface Embedder extends AutoCloseable {
 
   @Override
   default void close() {}
+
+  /**
+   * A view of {@code embedder} whose {@link #close()} does nothing: one loaded model can then serve
+   * several engines (one per tenant, per scenario), each of which closes its embedder when closed.
+   * The owner of the model closes {@code embedder} itself.
+   */
+  static Embedder shared(Embedder embedder) {
+    java.util.Objects.requireNonNull(embedder, "embedder");
+    return new Embedder() {
+      @Override public String modelId() { return embedder.modelId(); }
+      @Override public int dimension() { return embedder.dimension(); }
+      @Override public float[] embedQuery(String text) { return embedder.embedQuery(text); }
+      @Override public List<float[]> embedPassages(List<String> texts) { return embedder.embedPassages(texts); }
+      @Override public double unrelatedSimilarity() { return embedder.unrelatedSimilarity(); }
+    };
+  }
 }
