@@ -18,7 +18,7 @@ import java.util.Set;
  * @param foundBy the candidate lists it came from: dense, bm25, entity, time
  * @param signals every signal's value
  * @param outcome selected or the reason it was left out
- * @param reason a readable reason, e.g. {@code "relevance 0.21 < threshold 0.30"}
+ * @param reason a readable reason, e.g. {@code "relevance 0.041 < threshold 0.060"}
  * @param tokens tokens of its text under the configured tokenizer
  * @param conflictsWith ids of eligible records of the same fact key that disagree with it
  */
