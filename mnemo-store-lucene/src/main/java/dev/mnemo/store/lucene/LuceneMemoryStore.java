@@ -175,8 +175,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       Query filter = Filters.of(q.eligibility());
       Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
       if (q.vector() != null) {
-        TopDocs top = s.search(new KnnFloatVectorQuery(Schema.VECTOR, q.vector(), q.perSignal(), filter), q.perSignal());
-        rank(ranks, top, 0);
+        rank(ranks, dense(s, q.vector(), filter, q.perSignal()), 0);
       }
       Query text = textQuery(q.text());
       if (text != null) {
@@ -256,6 +255,48 @@ public final class LuceneMemoryStore implements MemoryStore {
       ts.end();
     }
     return max;
+  }
+
+  /**
+   * Eligible records at or below this count are scored exactly instead of through the HNSW graph.
+   * Measured at 1M records: with an owner holding 1 % of the index, Lucene's filtered graph search
+   * explored, gave up and then scanned (22 ms) where the scan alone took 4.9 ms; at 10 % the graph
+   * search succeeded in 11-12 ms. Exact scoring is also exact: no recall lost to the graph.
+   */
+  static final int EXACT_SCAN_MAX = 20_000;
+
+  /** The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible. */
+  private TopDocs dense(IndexSearcher s, float[] vector, Query filter, int k) throws IOException {
+    int eligible = s.count(filter);
+    if (eligible > EXACT_SCAN_MAX) {
+      return s.search(new KnnFloatVectorQuery(Schema.VECTOR, vector, k, filter), k);
+    }
+    java.util.PriorityQueue<ScoreDoc> heap = new java.util.PriorityQueue<>(k + 1,
+        java.util.Comparator.<ScoreDoc>comparingDouble(d -> d.score).thenComparing(d -> -d.doc));
+    Weight w = s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+      FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
+      Scorer scorer = values == null ? null : w.scorer(leaf);
+      if (scorer == null) continue;
+      KnnVectorValues.DocIndexIterator vit = values.iterator();
+      DocIdSetIterator docs = scorer.iterator();
+      var live = leaf.reader().getLiveDocs();
+      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+        if (live != null && !live.get(doc)) continue;
+        if (vit.docID() < doc) vit.advance(doc);
+        if (vit.docID() != doc) continue;
+        float[] v = values.vectorValue(vit.index());
+        if (v.length != vector.length) continue;
+        // the same score Lucene's DOT_PRODUCT similarity gives, so both paths rank alike
+        float score = Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
+        heap.add(new ScoreDoc(leaf.docBase + doc, score));
+        if (heap.size() > k) heap.poll();
+      }
+    }
+    ScoreDoc[] out = new ScoreDoc[heap.size()];
+    for (int i = out.length - 1; i >= 0; i--) out[i] = heap.poll();
+    return new TopDocs(new org.apache.lucene.search.TotalHits(out.length,
+        org.apache.lucene.search.TotalHits.Relation.EQUAL_TO), out);
   }
 
   /**
