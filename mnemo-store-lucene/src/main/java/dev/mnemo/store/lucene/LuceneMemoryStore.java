@@ -75,7 +75,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final Object writeLock = new Object();
   private volatile boolean failed;
 
-  private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer) throws IOException {
+  private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer, int exactScanMax)
+      throws IOException {
+    this.exactScanMax = exactScanMax;
     this.directory = directory;
     this.writer = writer;
     this.analyzer = analyzer;
@@ -84,6 +86,11 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** Opens (creating if needed) the store in {@code dir}; all committed data is there after a restart. */
   public static LuceneMemoryStore open(Path dir) {
+    return open(dir, EXACT_SCAN_MAX);
+  }
+
+  /** Opens the store with another exact-scan limit (tests force the graph search with 0). */
+  static LuceneMemoryStore open(Path dir, int exactScanMax) {
     try {
       Files.createDirectories(dir);
       Directory d = FSDirectory.open(dir);
@@ -92,7 +99,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
       IndexWriter w = new IndexWriter(d, cfg);
-      return new LuceneMemoryStore(d, w, analyzer);
+      return new LuceneMemoryStore(d, w, analyzer, exactScanMax);
     } catch (IOException e) {
       throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
     }
@@ -265,10 +272,12 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   static final int EXACT_SCAN_MAX = 20_000;
 
+  private final int exactScanMax;
+
   /** The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible. */
   private TopDocs dense(IndexSearcher s, float[] vector, Query filter, int k) throws IOException {
     int eligible = s.count(filter);
-    if (eligible > EXACT_SCAN_MAX) {
+    if (eligible > exactScanMax) {
       return s.search(new KnnFloatVectorQuery(Schema.VECTOR, vector, k, filter), k);
     }
     java.util.PriorityQueue<ScoreDoc> heap = new java.util.PriorityQueue<>(k + 1,
