@@ -106,13 +106,15 @@ public final class E5SmallEmbedder implements Embedder {
     this.threads = threads;
     this.environment = OrtEnvironment.getEnvironment();
     byte[] model = readResource(MODEL_RESOURCE);
-    // Measured on 2 cores: ONNX's default intra-op pool (one spinning thread per core) fights with
-    // any parallelism around it; stock langchain4j embedAll, which runs one text per pooled thread on
-    // such sessions, made ~205 short passages/s. One intra-op thread and our own `threads` callers on
-    // a single shared session (OrtSession.run is thread-safe) made ~295/s; a session per worker was
-    // no faster and costs memory. Batching (padding texts together) gained 10-15% on short texts and
-    // nothing on long ones, but the model's dynamic quantization scales activations over the whole
-    // batch, which moved vectors by up to 0.5% cosine depending on their neighbours: not worth it.
+    // Measured on 2 cores (passages of ~30 tokens; of ~70 in brackets): ONNX's default intra-op pool
+    // (a spinning thread per core) fights with any parallelism around it, so stock langchain4j
+    // embedAll, one text per pooled thread on such a session, made 191/s (99/s). One intra-op
+    // thread and our own `threads` callers sharing one session (OrtSession.run is thread-safe) made
+    // 291/s (140/s); a session per worker was no faster (271/s) and costs tens of MB each. Batching
+    // (sorted by length, padded, <= 512 tokens a batch) made 315/s (135/s), but the model quantizes
+    // activations dynamically with one scale per batch, so a text's vector moved by up to 0.5%
+    // cosine with its batch-mates; reproducible vectors are worth more than 8%. The price is
+    // single-query latency: ~5 ms for a 20-token query on one core, against ~4 ms on two.
     try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
       options.setIntraOpNumThreads(1);
       options.setInterOpNumThreads(1);
