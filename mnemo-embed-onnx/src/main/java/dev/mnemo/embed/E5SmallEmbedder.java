@@ -173,12 +173,7 @@ public final class E5SmallEmbedder implements Embedder {
   /** Embeds each {@code "passage: " + text}, in order, spread over the worker threads. */
   @Override
   public List<float[]> embedPassages(List<String> texts) {
-    if (texts == null) throw new InvalidRequestException("texts", null, "texts must not be null");
-    for (int i = 0; i < texts.size(); i++) {
-      if (texts.get(i) == null) {
-        throw new InvalidRequestException("texts[" + i + "]", null, "texts[" + i + "] must not be null");
-      }
-    }
+    Vectors.requireTexts(texts);
     if (texts.isEmpty()) return List.of();
     lifecycle.readLock().lock();
     try {

@@ -131,12 +131,7 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
   /** Embeds the texts in order, {@code batch} per request, one request after another. */
   @Override
   public List<float[]> embedPassages(List<String> texts) {
-    if (texts == null) throw new InvalidRequestException("texts", null, "texts must not be null");
-    for (int i = 0; i < texts.size(); i++) {
-      if (texts.get(i) == null) {
-        throw new InvalidRequestException("texts[" + i + "]", null, "texts[" + i + "] must not be null");
-      }
-    }
+    Vectors.requireTexts(texts);
     List<float[]> out = new ArrayList<>(texts.size());
     for (int from = 0; from < texts.size(); from += batch) {
       out.addAll(Arrays.asList(request(texts.subList(from, Math.min(texts.size(), from + batch)), passagePrefix)));

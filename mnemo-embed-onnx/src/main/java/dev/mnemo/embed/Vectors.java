@@ -1,8 +1,18 @@
 package dev.mnemo.embed;
 
-/** Vector arithmetic shared by the embedders. */
+/** Input checks and vector arithmetic shared by the embedders. */
 final class Vectors {
   private Vectors() {}
+
+  /** Refuses a null list or a null text, naming its index. */
+  static void requireTexts(java.util.List<String> texts) {
+    if (texts == null) throw new dev.mnemo.InvalidRequestException("texts", null, "texts must not be null");
+    for (int i = 0; i < texts.size(); i++) {
+      if (texts.get(i) == null) {
+        throw new dev.mnemo.InvalidRequestException("texts[" + i + "]", null, "texts[" + i + "] must not be null");
+      }
+    }
+  }
 
   /** How far from 1 a norm may be before a vector is rescaled; float rounding alone stays far below. */
   static final double NORM_TOLERANCE = 1e-4;

@@ -86,8 +86,8 @@ public final class JsonCodec {
     Double imp = number(n, "importance", path, v);
     if (imp != null) b.importance(imp);
     String episode = text(n, "episode", path, v);
-    Double seq = number(n, "seq", path, v);
-    if (episode != null || seq != null) b.episode(episode, seq == null ? 0 : seq.intValue());
+    Integer seq = integer(n, "seq", path, v);
+    if (episode != null || seq != null) b.episode(episode, seq == null ? 0 : seq);
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     return b.build();
   }

@@ -116,7 +116,6 @@ final class Wire {
       v.add(new Violation(p + "id", n.get("id").toString(), p + "id is assigned by the server; send your own event ids as "
           + p + "sources"));
     }
-    integer(n, "seq", p, v);
   }
 
   /** A recall request: every option of the engine (see the OpenAPI document), read by JsonCodec. */
@@ -199,14 +198,6 @@ final class Wire {
     return o;
   }
 
-  private static void integer(JsonNode n, String f, String p, List<Violation> v) {
-    JsonNode x = n.get(f);
-    if (x == null || !x.isNumber()) return; // absent, null or not a number: the shared reader decides
-    double d = x.asDouble();
-    if (d != Math.rint(d) || d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) {
-      v.add(new Violation(p + f, x.toString(), p + f + " must be an integer, was " + x));
-    }
-  }
 
   private static void unknown(JsonNode n, Set<String> allowed, List<Violation> v) {
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {

@@ -18,8 +18,6 @@ import dev.mnemo.TemporalMode;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.text.JTokkitTokenizer;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -397,14 +395,5 @@ public abstract class MemoryStoreContract {
     MemoryStore store = ((dev.mnemo.internal.Engine) m).store();
     assertThat(store.latest(Eligibility.current("u", t("2026-06-01")), 10)).extracting(MemoryRecord::text)
         .containsExactly("new", "old");
-  }
-
-  /** Utility for subclasses: a fresh temporary directory. */
-  protected static Path tempDir(String prefix) {
-    try {
-      return Files.createTempDirectory(prefix);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

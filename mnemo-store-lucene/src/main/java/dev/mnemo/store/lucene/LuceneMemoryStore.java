@@ -22,7 +22,6 @@ import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -181,8 +180,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     try {
       Query filter = Filters.of(q.eligibility());
       Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
+      int eligible = -1; // counted once, when first needed
       if (q.vector() != null) {
-        rank(ranks, dense(s, q.vector(), filter, q.perSignal()), 0);
+        eligible = s.count(filter);
+        rank(ranks, dense(s, q.vector(), filter, eligible, q.perSignal()), 0);
       }
       Query text = textQuery(q.text());
       if (text != null) {
@@ -221,16 +222,15 @@ public final class LuceneMemoryStore implements MemoryStore {
         out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
       }
       Map<String, Long> entityFrequencies = new java.util.TreeMap<>();
-      long eligible = 0;
       if (!q.entities().isEmpty()) {
         java.util.Set<String> named = new java.util.TreeSet<>();
         for (Candidate c : out) for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
         if (!named.isEmpty()) {
-          eligible = s.count(filter);
+          if (eligible < 0) eligible = s.count(filter);
           for (String e : named) entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
         }
       }
-      return new CandidateSet(out, bm25Max(s, q.text()), eligible, entityFrequencies);
+      return new CandidateSet(out, bm25Max(s, q.text()), entityFrequencies.isEmpty() ? 0 : eligible, entityFrequencies);
     } catch (IOException e) {
       throw readFailed(e);
     } finally {
@@ -275,8 +275,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final int exactScanMax;
 
   /** The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible. */
-  private TopDocs dense(IndexSearcher s, float[] vector, Query filter, int k) throws IOException {
-    int eligible = s.count(filter);
+  private TopDocs dense(IndexSearcher s, float[] vector, Query filter, int eligible, int k) throws IOException {
     if (eligible > exactScanMax) {
       return s.search(new KnnFloatVectorQuery(Schema.VECTOR, vector, k, filter), k);
     }
@@ -499,12 +498,5 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   static Query and(Query must, Query filter) {
     return new BooleanQuery.Builder().add(must, Occur.MUST).add(filter, Occur.FILTER).build();
-  }
-
-  /** Number of committed documents, including those of every owner; for tests and stats. */
-  int numDocs() throws IOException {
-    try (DirectoryReader r = DirectoryReader.open(directory)) {
-      return r.numDocs();
-    }
   }
 }
