@@ -123,10 +123,21 @@ public record MemoryRecord(
         accessCount, lastAccessedAt, embedding, embeddingModel, metadata);
   }
 
+  /** Every component equal; the embedding by content (a record's default equals compares arrays by identity). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof MemoryRecord r && r.id.equals(id) && r.toString().equals(toString())
-        && java.util.Arrays.equals(r.embedding, embedding);
+    return o instanceof MemoryRecord r
+        && id.equals(r.id) && owner.equals(r.owner) && java.util.Objects.equals(scope, r.scope)
+        && category == r.category && text.equals(r.text) && java.util.Objects.equals(context, r.context)
+        && sources.equals(r.sources) && java.util.Objects.equals(episode, r.episode) && seq == r.seq
+        && recordedAt.equals(r.recordedAt) && java.util.Objects.equals(expiredAt, r.expiredAt)
+        && validFrom.equals(r.validFrom) && java.util.Objects.equals(validTo, r.validTo)
+        && java.util.Objects.equals(factKey, r.factKey) && version == r.version
+        && java.util.Objects.equals(origin, r.origin) && Double.compare(importance, r.importance) == 0
+        && authority == r.authority && conflictPolicy == r.conflictPolicy && entities.equals(r.entities)
+        && accessCount == r.accessCount && java.util.Objects.equals(lastAccessedAt, r.lastAccessedAt)
+        && java.util.Arrays.equals(embedding, r.embedding)
+        && java.util.Objects.equals(embeddingModel, r.embeddingModel) && metadata.equals(r.metadata);
   }
 
   @Override
