@@ -1,7 +1,9 @@
 package dev.mnemo;
 
 import dev.mnemo.internal.Engine;
+import dev.mnemo.spi.Consolidator;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.Extractor;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Providers;
 import dev.mnemo.spi.Tokenizer;
@@ -43,6 +45,13 @@ public interface Mnemo extends AutoCloseable {
    * store (the order of a fact key's recorded times) happen at write time only.
    */
   List<InvalidRequestException.Violation> validate(NewMemory memory, String fieldPrefix);
+
+  /**
+   * Hands conversation turns to the write path. Returns once the turns are durable; the configured
+   * extractor then decides which become memories (tool calls, tool results and failed attempts never
+   * do). Every invalid field of every turn is reported at once, and then nothing is stored.
+   */
+  IngestReceipt ingest(List<Turn> turns);
 
   /** The records that belong in the prompt for this request, packed into its budget. */
   RecallResult recall(RecallRequest request);
@@ -88,6 +97,8 @@ public interface Mnemo extends AutoCloseable {
     private InstantSource clock = InstantSource.system();
     private ZoneId zone = ZoneOffset.UTC;
     private int maxTextChars = 8_000;
+    private Extractor extractor;
+    private Consolidator consolidator;
 
     private Builder() {}
 
@@ -109,6 +120,12 @@ public interface Mnemo extends AutoCloseable {
     /** The zone in which calendar words ("yesterday", "in May") are read. */
     public Builder zone(ZoneId v) { this.zone = Objects.requireNonNull(v, "zone"); return this; }
 
+    /** What {@link Mnemo#ingest} extracts memories with; null = the built-in offline rule. */
+    public Builder extractor(Extractor v) { this.extractor = v; return this; }
+
+    /** How extracted candidates are consolidated with existing records; null = the built-in rules. */
+    public Builder consolidator(Consolidator v) { this.consolidator = v; return this; }
+
     public Builder maxTextChars(int v) {
       if (v < 1) throw new InvalidRequestException("max_text_chars", v, "max_text_chars must be >= 1, was " + v);
       this.maxTextChars = v;
@@ -128,7 +145,7 @@ public interface Mnemo extends AutoCloseable {
         e = Providers.embedder("e5-small-v2-q", Map.of());
       }
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
-      return new Engine(s, e, t, clock, zone, maxTextChars);
+      return new Engine(s, e, t, clock, zone, maxTextChars, extractor, consolidator);
     }
   }
 }

@@ -9,7 +9,9 @@ import dev.mnemo.CandidateTrace;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.Fusion;
+import dev.mnemo.IngestReceipt;
 import dev.mnemo.InvalidRequestException;
+import dev.mnemo.Turn;
 import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.NewMemory;
@@ -90,6 +92,64 @@ public final class JsonCodec {
     if (episode != null || seq != null) b.episode(episode, seq == null ? 0 : seq);
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     return b.build();
+  }
+
+  private static final Set<String> TURN_FIELDS = Set.of("id", "owner", "episode", "role", "speaker", "text", "at",
+      "turn_id", "attempt", "status", "metadata");
+
+  /**
+   * A conversation turn from its JSON form: {@code {id, owner, episode, role, speaker, text, at,
+   * turn_id, attempt, status, metadata}}; role is one of user, assistant, system, tool_call,
+   * tool_result (default user), status one of complete, partial, failed (default complete).
+   */
+  public static Turn turn(JsonNode n, String path) {
+    List<Violation> v = new ArrayList<>();
+    if (n == null || !n.isObject()) {
+      throw new InvalidRequestException(path + "turn", n == null ? null : n.getNodeType(),
+          path + "turn must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+    }
+    unknown(n, TURN_FIELDS, path, v);
+    Turn.Role[] role = {null};
+    String r = text(n, "role", path, v);
+    if (r != null) guard(() -> role[0] = Turn.Role.fromCode(path + "role", r), v);
+    Turn.Status[] status = {null};
+    String st = text(n, "status", path, v);
+    if (st != null) guard(() -> status[0] = Turn.Status.fromCode(path + "status", st), v);
+    Integer attempt = integer(n, "attempt", path, v);
+    Turn t = new Turn(text(n, "id", path, v), text(n, "owner", path, v), text(n, "episode", path, v), role[0],
+        text(n, "speaker", path, v), text(n, "text", path, v), instant(n, "at", path, v), text(n, "turn_id", path, v),
+        attempt == null ? 1 : attempt, status[0], stringMap(n, "metadata", path, v));
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return t;
+  }
+
+  /** A turn's JSON form (the inverse of {@link #turn(JsonNode, String)}). */
+  public static ObjectNode turn(Turn t) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("id", t.id());
+    o.put("owner", t.owner());
+    putNullable(o, "episode", t.episode());
+    o.put("role", t.role().code());
+    putNullable(o, "speaker", t.speaker());
+    o.put("text", t.text());
+    putNullable(o, "at", t.at());
+    o.put("turn_id", t.turnId());
+    o.put("attempt", t.attempt());
+    o.put("status", t.status().code());
+    ObjectNode m = o.putObject("metadata");
+    t.metadata().forEach(m::put);
+    return o;
+  }
+
+  /** An ingest receipt: {@code {accepted: [turn ids], duplicates: [turn ids], queued: n, records: [record ids]}}. */
+  public static ObjectNode receipt(IngestReceipt r) {
+    ObjectNode o = MAPPER.createObjectNode();
+    r.accepted().forEach(o.putArray("accepted")::add);
+    r.duplicates().forEach(o.putArray("duplicates")::add);
+    o.put("queued", r.queued());
+    ArrayNode recs = o.putArray("records");
+    r.records().forEach(x -> recs.add(x.id()));
+    return o;
   }
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",

@@ -68,6 +68,7 @@ final class Api {
 
     r.post("/v1/memories", this::remember, Access.TENANT);
     r.post("/v1/recall", this::recall, Access.TENANT);
+    r.post("/v1/ingest", this::ingest, Access.TENANT);
     r.get("/v1/export", this::exportTenant, Access.TENANT);
     r.delete("/v1/owners/{owner}", this::forgetOwner, Access.TENANT);
     r.get("/v1/owners/{owner}/memories/{id}", this::get, Access.TENANT);
@@ -159,6 +160,11 @@ final class Api {
     ArrayNode ids = o.putArray("ids");
     stored.forEach(r -> ids.add(r.id()));
     ctx.status(201).json(o);
+  }
+
+  private void ingest(Context ctx) {
+    List<dev.mnemo.Turn> turns = Wire.turns(body(ctx), config.maxBatchRecords());
+    ctx.status(200).json(JsonCodec.receipt(memory(ctx).ingest(turns)));
   }
 
   private void recall(Context ctx) {

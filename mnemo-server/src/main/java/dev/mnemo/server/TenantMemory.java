@@ -119,6 +119,11 @@ final class TenantMemory implements Mnemo {
    * metrics and the trace log, and the trace is dropped unless the caller wanted it.
    */
   @Override
+  public dev.mnemo.IngestReceipt ingest(List<dev.mnemo.Turn> turns) {
+    return engine.ingest(turns);
+  }
+
+  @Override
   public RecallResult recall(RecallRequest request) {
     RecallResult r = engine.recall(request.explain() ? request : request.toBuilder().explain(true).build());
     if (r.trace() != null) {

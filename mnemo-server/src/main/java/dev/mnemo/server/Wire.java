@@ -67,6 +67,35 @@ final class Wire {
   record Memories(List<NewMemory> list, boolean single) {}
 
   /** One record, or {@code {"records": [...]}} with at most {@code maxBatch} records. */
+  /** An ingest request: {@code {"turns": [turn, ...]}} (see {@link JsonCodec#turn(JsonNode, String)}). */
+  static List<dev.mnemo.Turn> turns(JsonNode n, int maxBatch) {
+    List<Violation> v = new ArrayList<>();
+    if (!n.isObject() || !n.has("turns")) {
+      throw new InvalidRequestException("turns", null, "an ingest request is {\"turns\": [...]}; turns is missing");
+    }
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!f.equals("turns")) v.add(new Violation(f, f, "unknown field " + f + "; an ingest request is {\"turns\": [...]} and nothing else"));
+    }
+    JsonNode arr = n.get("turns");
+    if (!arr.isArray()) throw new InvalidRequestException("turns", arr.toString(), "turns must be an array of turns, was " + abbreviate(arr));
+    if (arr.isEmpty()) throw new InvalidRequestException("turns", 0, "turns must not be empty");
+    if (arr.size() > maxBatch) {
+      throw ProblemException.field(413, "too-large", "Content too large", "turns", arr.size(),
+          "turns holds " + arr.size() + " turns; at most " + maxBatch + " per request (limits.max_batch_records): split the batch");
+    }
+    List<dev.mnemo.Turn> out = new ArrayList<>(arr.size());
+    for (int i = 0; i < arr.size(); i++) {
+      try {
+        out.add(JsonCodec.turn(arr.get(i), "turns[" + i + "]."));
+      } catch (InvalidRequestException e) {
+        v.addAll(e.violations());
+      }
+    }
+    throwIfAny(v);
+    return out;
+  }
+
   static Memories memories(JsonNode n, int maxBatch) {
     List<Violation> v = new ArrayList<>();
     if (n.isObject() && n.has("records")) {

@@ -55,6 +55,7 @@ class ConcurrencyTest {
       return e.rememberAll(m);
     }
     @Override public List<Violation> validate(NewMemory m, String p) { return e.validate(m, p); }
+    @Override public dev.mnemo.IngestReceipt ingest(List<dev.mnemo.Turn> t) { return e.ingest(t); }
     @Override public RecallResult recall(RecallRequest r) { return e.recall(r); }
     @Override public List<MemoryRecord> history(String o, String k) { return e.history(o, k); }
     @Override public Optional<MemoryRecord> get(String o, String id) { return e.get(o, id); }

@@ -348,4 +348,35 @@ class RestApiTest {
     assertProblem(get("/v1/nothing-here"), 404, null);
     assertProblem(s.send("PUT", "/v1/recall", key, "{}"), 405, null);
   }
+
+  @Test
+  void ingestTurnsKeepsMessagesAsMemoriesAndToolEventsOut() {
+    TestServer.Response r = post("/v1/ingest", """
+        {"turns": [
+          {"id": "t1", "owner": "ana", "episode": "s1", "role": "user", "speaker": "Ana",
+           "text": "I adopted a greyhound called Pixel.", "at": "2026-05-01T10:00:00Z"},
+          {"id": "t2", "owner": "ana", "episode": "s1", "role": "tool_call", "text": "weather(city=Porto)"},
+          {"id": "t3", "owner": "ana", "episode": "s1", "role": "tool_result", "text": "Porto: 21C, greyhound races"},
+          {"id": "t4", "owner": "ana", "episode": "s1", "role": "assistant", "text": "Half-written greyhound", "status": "failed"}
+        ]}""");
+    assertThat(r.status()).as(r.toString()).isEqualTo(200);
+    assertThat(r.json().get("accepted")).hasSize(4);
+    assertThat(r.json().get("records")).hasSize(1);
+    TestServer.Response recall = post("/v1/recall", """
+        {"owner": "ana", "query": "greyhound", "threshold": 0, "relative_threshold": 0}""");
+    assertThat(recall.status()).as(recall.toString()).isEqualTo(200);
+    assertThat(recall.body()).contains("Ana: I adopted a greyhound called Pixel.").doesNotContain("races")
+        .doesNotContain("Half-written");
+  }
+
+  @Test
+  void ingestRefusesTheWholeBatchWhenOneTurnIsInvalid() {
+    TestServer.Response r = post("/v1/ingest", """
+        {"turns": [
+          {"id": "t1", "owner": "ana", "text": "I like tea."},
+          {"id": "t2", "owner": "ana", "role": "narrator", "text": "x", "attempt": 0}
+        ]}""");
+    assertProblem(r, 422, "turns[1].role");
+    assertThat(export()).isEmpty();
+  }
 }
