@@ -34,6 +34,7 @@ import java.util.Set;
  *   <tr><td>duplicateSimilarity</td><td>0.95</td><td>cosine at or above which coverage packing omits a record as a duplicate</td></tr>
  *   <tr><td>candidates</td><td>50</td><td>candidates drawn per signal (bounds the cost of a read)</td></tr>
  *   <tr><td>explain</td><td>false</td><td>return the full trace</td></tr>
+ *   <tr><td>focus</td><td>none</td><td>what the recall is about, apart from the message: see {@link Focus}</td></tr>
  * </table>
  */
 public record RecallRequest(
@@ -56,7 +57,8 @@ public record RecallRequest(
     double mmrLambda,
     double duplicateSimilarity,
     int candidates,
-    boolean explain) {
+    boolean explain,
+    Focus focus) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -130,6 +132,15 @@ public record RecallRequest(
     weights = weights == null ? Weights.DEFAULT : weights;
     halfLives = Map.copyOf(hl);
     scope = scope == null || scope.isBlank() ? null : scope;
+    focus = focus == null ? Focus.NONE : focus;
+  }
+
+  /**
+   * The text retrieval runs with: the focus's question, task and artifact when it states any, else
+   * the query (a focus of entities alone only adds entity keys).
+   */
+  public String retrievalText() {
+    return focus.question() == null && focus.task() == null && focus.artifact() == null ? query : focus.retrievalText();
   }
 
   private static String quote(String s) {
@@ -146,14 +157,14 @@ public record RecallRequest(
     b.askedAt = askedAt; b.mode = mode; b.scope = scope; b.categories = categories; b.metadata = metadata;
     b.k = k; b.budgetTokens = budgetTokens; b.threshold = threshold; b.relativeThreshold = relativeThreshold; b.fusion = fusion; b.packing = packing;
     b.timeFilter = timeFilter; b.weights = weights; b.halfLives = halfLives; b.mmrLambda = mmrLambda;
-    b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain;
+    b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain; b.focus = focus;
     return b;
   }
 
   /** Mutable builder; not thread-safe. Validation happens in {@link #build()}. */
   public static final class Builder {
     private final String owner;
-    private final String query;
+    private String query;
     private Instant askedAt;
     private TemporalMode mode;
     private String scope;
@@ -172,12 +183,17 @@ public record RecallRequest(
     private double duplicateSimilarity = 0.95;
     private int candidates = 50;
     private boolean explain;
+    private Focus focus;
 
     private Builder(String owner, String query) {
       this.owner = owner;
       this.query = query;
     }
 
+    /** Replaces the query (the latest message). */
+    public Builder query(String v) { this.query = v; return this; }
+    /** The query as set so far. */
+    public String query() { return query; }
     public Builder askedAt(Instant v) { this.askedAt = v; return this; }
     public Builder mode(TemporalMode v) { this.mode = v; return this; }
     public Builder scope(String v) { this.scope = v; return this; }
@@ -197,10 +213,13 @@ public record RecallRequest(
     public Builder duplicateSimilarity(double v) { this.duplicateSimilarity = v; return this; }
     public Builder candidates(int v) { this.candidates = v; return this; }
     public Builder explain(boolean v) { this.explain = v; return this; }
+    /** What the recall is about, apart from the message: see {@link Focus}. */
+    public Builder focus(Focus v) { this.focus = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
-          relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain);
+          relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
+          focus);
     }
   }
 }

@@ -8,21 +8,24 @@ package dev.mnemo;
  *
  * @param cosine raw cosine between the query and record vectors
  * @param dense the dense signal in [0, 1]: cosine above the query's floor, rescaled
+ * @param window the windowed dense signal in [0, 1]: the record with its episode neighbours
  * @param bm25Raw raw Lucene BM25 score (0 when the text does not match)
  * @param bm25 the BM25 signal in [0, 1]: raw over the query's maximum, through a sigmoid
  * @param entity the specificity of the most specific query entity the record names, in [0, 1]
- * @param relevance the weighted-sum fusion of dense, bm25 and entity; what the threshold tests
+ * @param relevance the weighted-sum fusion of dense, window, bm25 and entity; what the threshold tests
  * @param rrf reciprocal-rank fusion score normalized to [0, 1] (only under RRF)
  * @param recency {@code 0.5^(age / halfLife)} with the half-life of the record's category
  * @param importance the record's importance
  * @param frequency {@code n / (n + 3)} for n recorded uses
  * @param authority 0.5 derived, 0.75 explicit, 1.0 verified
  * @param timeMatch 1 when the record's valid time starts inside the query's time range, else 0
+ * @param speaker 1 when the record's speaker is a person the query names, else 0
  * @param finalScore relevance (or rrf) times (1 + the weighted ranking signals): the sort key
  */
 public record Signals(
     double cosine,
     double dense,
+    double window,
     double bm25Raw,
     double bm25,
     double entity,
@@ -33,4 +36,5 @@ public record Signals(
     double frequency,
     double authority,
     double timeMatch,
+    double speaker,
     double finalScore) {}

@@ -117,6 +117,7 @@ public final class Engine implements Mnemo {
       String text = t.speaker() == null || t.speaker().isBlank() ? t.text() : t.speaker() + ": " + t.text();
       NewMemory.Builder b = NewMemory.builder(t.owner(), text).category(Category.EPISODIC).source(t.id())
           .recordedAt(t.at()).validFrom(t.at());
+      if (t.speaker() != null && !t.speaker().isBlank()) b.metadata(java.util.Map.of("speaker", t.speaker()));
       if (t.episode() != null) b.episode(t.episode(), memories.size());
       memories.add(b.build());
     }

@@ -41,6 +41,8 @@ import java.util.TreeSet;
  * parameters. Stateless apart from its collaborators; thread-safe.
  */
 final class ReadPath {
+  /** The metadata key naming who said a record (set by the write path from a turn's speaker). */
+  static final String SPEAKER = "speaker";
   private final MemoryStore store;
   private final Embedder embedder;
   private final Tokenizer tokenizer;
@@ -64,10 +66,13 @@ final class ReadPath {
     final Set<String> foundBy = new TreeSet<>();
     double cosine = Double.NaN;
     double dense;
+    double window;
+    double speaker;
     double bm25;
     double entity;
     double relevance;
     double rrf = Double.NaN;
+    double pairFloor;
     double recency;
     double frequency;
     double authority;
@@ -92,21 +97,23 @@ final class ReadPath {
     Instant askedAt = millis(req.askedAt() == null ? clock.instant() : req.askedAt());
     Instant validTime = millis(req.mode().validTime(askedAt));
     Instant knownTime = millis(req.mode().knownTime(askedAt));
+    String text = req.retrievalText();
     TimeRange range = req.timeFilter() == TimeFilter.OFF ? null
-        : TimeExpressions.parse(req.query(), askedAt, zone).orElse(null);
+        : TimeExpressions.parse(text, askedAt, zone).orElse(null);
 
     Eligibility eligibility = eligibility(req, validTime, knownTime, range);
-    List<String> queryKeys = Entities.queryKeys(req.query());
+    List<String> queryKeys = new ArrayList<>(Entities.queryKeys(text));
+    for (String k : req.focus().entityKeys()) if (!queryKeys.contains(k)) queryKeys.add(k);
     float[] vector = null;
-    if (embedder != null && req.weights().dense() > 0 && !req.query().isBlank()) {
-      vector = embedder.embedQuery(req.query());
+    if (embedder != null && (req.weights().dense() > 0 || req.weights().window() > 0) && !text.isBlank()) {
+      vector = embedder.embedQuery(text);
     }
     long t1 = System.nanoTime();
     timings.put("embed", t1 - t0);
 
-    CandidateSet found = req.query().isBlank() ? CandidateSet.empty()
-        : store.candidates(new CandidateQuery(eligibility, vector, req.query(), Set.copyOf(queryKeys), range,
-            req.candidates()));
+    CandidateSet found = text.isBlank() && queryKeys.isEmpty() ? CandidateSet.empty()
+        : store.candidates(new CandidateQuery(eligibility, vector, text, Set.copyOf(queryKeys), range,
+            req.candidates(), req.weights().context()));
     long t2 = System.nanoTime();
     timings.put("candidates", t2 - t1);
 
@@ -117,7 +124,7 @@ final class ReadPath {
     long t3 = System.nanoTime();
     timings.put("fuse", t3 - t2);
 
-    rank(scored, req, validTime, range);
+    rank(scored, req, validTime, range, queryKeys);
     long t4 = System.nanoTime();
     timings.put("rank", t4 - t3);
 
@@ -200,7 +207,8 @@ final class ReadPath {
     // BM25 keeps its full weight even when few query words occur in the store: scaling it by that
     // share was measured to let the dense signal alone select small talk for unrelated questions.
     double wb = w.bm25();
-    double wsum = wd + wb + we;
+    double ww = dense ? w.window() : 0;
+    double wsum = wd + ww + wb + we;
     for (Scored s : scored) {
       Candidate c = s.c;
       if (c.denseRank() > 0) s.foundBy.add("dense");
@@ -214,30 +222,81 @@ final class ReadPath {
       if (dense && s.r.embedding() != null && s.r.embedding().length == vector.length) {
         pairFloor = (floor + calibration.recordFloor(s.r.id(), s.r.embedding())) / 2;
       }
+      s.pairFloor = pairFloor;
       s.dense = Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - pairFloor) / (1 - pairFloor));
       double x = set.bm25Max() <= 0 ? 0 : Math.min(1, Math.max(0, c.bm25()) / set.bm25Max());
       s.bm25 = Math.tanh(w.bm25Scale() * x) / Math.tanh(w.bm25Scale());
       double ent = 0;
       for (String e : s.r.entities()) ent = Math.max(ent, specificity.getOrDefault(e, 0.0));
       s.entity = ent;
-      double sum = wd * s.dense + wb * s.bm25 + we * s.entity;
-      s.relevance = wsum <= 0 ? 0 : sum / wsum;
+    }
+    if (ww > 0) window(scored);
+    for (Scored s : scored) {
+      double sum = wd * s.dense + ww * s.window + wb * s.bm25 + we * s.entity;
+      double applicable = wsum - (hasWindow(s.r) ? 0 : ww);
+      s.relevance = applicable <= 0 ? 0 : sum / applicable;
     }
     if (req.fusion() instanceof Fusion.ReciprocalRank rrf) {
       Map<String, Integer> denseRanks = ranks(scored, s -> s.dense);
+      Map<String, Integer> windowRanks = ranks(scored, s -> s.window);
       Map<String, Integer> bm25Ranks = ranks(scored, s -> s.bm25);
       Map<String, Integer> entityRanks = ranks(scored, s -> s.entity);
-      double max = wsum / (rrf.k() + 1.0);
       for (Scored s : scored) {
+        double max = (wsum - (hasWindow(s.r) ? 0 : ww)) / (rrf.k() + 1.0);
         double v = 0;
         Integer r;
         if (wd > 0 && (r = denseRanks.get(s.r.id())) != null) v += wd / (rrf.k() + r);
+        if (ww > 0 && (r = windowRanks.get(s.r.id())) != null) v += ww / (rrf.k() + r);
         if (wb > 0 && (r = bm25Ranks.get(s.r.id())) != null) v += wb / (rrf.k() + r);
         if (we > 0 && (r = entityRanks.get(s.r.id())) != null) v += we / (rrf.k() + r);
         s.rrf = max <= 0 ? 0 : v / max;
       }
     }
     return List.copyOf(specificity.keySet());
+  }
+
+  /** Episode neighbours on each side that the windowed dense signal reads. */
+  static final int WINDOW_SPAN = 2;
+  /** The record's own weight in its window, against 1 for each neighbour. */
+  static final double WINDOW_SELF = 2.0;
+
+  /**
+   * The windowed dense signal: a record's cosine averaged with its episode neighbours' (the records
+   * of the same episode within {@value #WINDOW_SPAN} positions), the record itself counting
+   * {@value #WINDOW_SELF} times, rescaled above the record's pair floor like the dense signal.
+   * Conversations are read as a whole: the answer to "when did Ana move?" may sit in a short reply
+   * ("Last June, finally!") whose own words say little, next to a turn that says a lot. A neighbour
+   * that is not among the candidates was not in the dense top list, so its cosine is at most the
+   * lowest candidate's, which is used as its estimate. Records without an episode have no window:
+   * the signal does not apply to them (their relevance is over the other signals' weights). Span
+   * and self weight were
+   * chosen on the LoCoMo dev split (docs/read-path.md).
+   */
+  private static void window(List<Scored> scored) {
+    Map<String, Scored> byPosition = new java.util.HashMap<>();
+    double minCos = Double.POSITIVE_INFINITY;
+    for (Scored s : scored) {
+      if (Double.isNaN(s.cosine)) continue;
+      minCos = Math.min(minCos, s.cosine);
+      if (hasWindow(s.r)) byPosition.put(s.r.episode() + "\u0000" + s.r.seq(), s);
+    }
+    for (Scored s : scored) {
+      if (Double.isNaN(s.cosine) || !hasWindow(s.r)) continue;
+      double sum = WINDOW_SELF * s.cosine;
+      double n = WINDOW_SELF;
+      for (int d = -WINDOW_SPAN; d <= WINDOW_SPAN; d++) {
+        if (d == 0 || s.r.seq() + d < 0) continue;
+        Scored nb = byPosition.get(s.r.episode() + "\u0000" + (s.r.seq() + d));
+        sum += nb == null ? minCos : nb.cosine;
+        n++;
+      }
+      double cos = sum / n;
+      s.window = Math.max(0, (cos - s.pairFloor) / (1 - s.pairFloor));
+    }
+  }
+
+  private static boolean hasWindow(MemoryRecord r) {
+    return r.episode() != null && r.seq() >= 0;
   }
 
   /**
@@ -261,9 +320,11 @@ final class ReadPath {
 
   /**
    * Stage 4, ranking: {@code score = base * (1 + wr * recency + wi * importance + wf * frequency +
-   * wa * authority + wt * timeMatch)}, where base is the relevance (or the normalized RRF score).
-   * Multiplicative on purpose: the ranking signals reorder records that are about the question,
-   * they cannot lift one that is not (with the default weights a record gains at most 60 %).
+   * wa * authority + wt * timeMatch + ws * speaker)}, where base is the relevance (or the normalized
+   * RRF score). Multiplicative on purpose: the ranking signals reorder records that are about the
+   * question, they cannot lift one that is not (with the default weights a record gains at most
+   * 110 %, of which 50 % for being said by the person the question names). speaker is 1 when the
+   * record's {@code speaker} metadata, normalized, is one of the query's entity keys.
    * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
    * recorded start to the mode's valid instant, with the half-life of its category. Frequency is
    * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
@@ -272,7 +333,8 @@ final class ReadPath {
    * candidate's relevance, is {@code below_threshold} (a record half as relevant as the best one
    * is more likely noise than a second answer). Sorted by score, then newer first, then text, then id.
    */
-  private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range) {
+  private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range,
+      List<String> queryKeys) {
     Weights w = req.weights();
     for (Scored s : scored) {
       MemoryRecord r = s.r;
@@ -288,9 +350,11 @@ final class ReadPath {
         case VERIFIED -> 1.0;
       };
       s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
+      String speaker = r.metadata().get(SPEAKER);
+      s.speaker = speaker != null && queryKeys.contains(Entities.normalize(speaker)) ? 1 : 0;
       double base = Double.isNaN(s.rrf) ? s.relevance : s.rrf;
       s.score = base * (1 + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
-          + w.authority() * s.authority + w.timeMatch() * s.timeMatch);
+          + w.authority() * s.authority + w.timeMatch() * s.timeMatch + w.speaker() * s.speaker);
     }
     scored.sort(Comparator.<Scored>comparingDouble(s -> s.score).reversed().thenComparing(TIE_BREAK));
     double best = 0;
@@ -453,7 +517,7 @@ final class ReadPath {
   }
 
   private static Signals signals(Scored s) {
-    return new Signals(s.cosine, s.dense, s.c.bm25(), s.bm25, s.entity, s.relevance, s.rrf, s.recency,
-        s.r.importance(), s.frequency, s.authority, s.timeMatch, s.score);
+    return new Signals(s.cosine, s.dense, s.window, s.c.bm25(), s.bm25, s.entity, s.relevance, s.rrf, s.recency,
+        s.r.importance(), s.frequency, s.authority, s.timeMatch, s.speaker, s.score);
   }
 }

@@ -1,11 +1,13 @@
 package dev.mnemo.eval;
 
+import dev.mnemo.Focus;
 import dev.mnemo.Fusion;
 import dev.mnemo.Packing;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.TimeFilter;
 import dev.mnemo.Weights;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
@@ -13,26 +15,46 @@ import java.util.function.UnaryOperator;
  * The variants of the read path an ablation run compares, each a change to a request that otherwise
  * has the engine's defaults (and the query's own k and budget, the same for every variant).
  *
- * <p>The first six build the read path up signal by signal: {@code dense}, {@code bm25},
- * {@code dense+bm25}, {@code +entity}, {@code +ranking} (recency, importance, frequency and
- * authority on), then {@code full}, which adds the query's time words as a boost and is exactly
+ * <p>The first seven build the read path up signal by signal: {@code dense}, {@code bm25},
+ * {@code dense+bm25}, {@code +entity}, {@code +window}, {@code +ranking} (recency, importance,
+ * frequency, authority and speaker on), then {@code full}, which adds the query's time words as a boost and is exactly
  * the engine's defaults. The rest change one thing of {@code full}: the fusion, how time words act,
  * the packing, the thresholds. "Time words off" means {@link TimeFilter#OFF}: no range is parsed,
  * so no time candidates and no time match. Every variant keeps the default thresholds except the
  * two threshold variants, so a signal's ablation also shows how its scale meets the threshold.
  */
 public enum Ablation {
-  DENSE("dense", "dense only (bm25 and entity 0, no ranking signals, time words off)",
-      b -> b.weights(Weights.DEFAULT.withBm25(0).withEntity(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
-  BM25("bm25", "BM25 only (dense and entity 0, no ranking signals, time words off)",
-      b -> b.weights(Weights.DEFAULT.withDense(0).withEntity(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
-  DENSE_BM25("dense+bm25", "dense and BM25, weighted (entity 0, no ranking signals, time words off)",
-      b -> b.weights(Weights.DEFAULT.withEntity(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
-  ENTITY("+entity", "dense, BM25 and entity: the default relevance (no ranking signals, time words off)",
+  DENSE("dense", "dense only (bm25, entity and window 0, no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.withBm25(0).withEntity(0).withWindow(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  BM25("bm25", "BM25 only, over each record's text and context (dense, entity and window 0, no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.withDense(0).withEntity(0).withWindow(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  DENSE_BM25("dense+bm25", "dense and BM25, weighted (entity and window 0, no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.withEntity(0).withWindow(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  ENTITY("+entity", "dense, BM25 and entity (window 0, no ranking signals, time words off)",
+      b -> b.weights(Weights.DEFAULT.withWindow(0).relevanceOnly()).timeFilter(TimeFilter.OFF), true),
+  WINDOW("+window", "+ windowed dense: the default relevance (no ranking signals, time words off)",
       b -> b.weights(Weights.DEFAULT.relevanceOnly()).timeFilter(TimeFilter.OFF), true),
-  RANKING("+ranking", "+ recency, importance, frequency, authority: the default weights (time words off)",
+  RANKING("+ranking", "+ recency, importance, frequency, authority, speaker: the default weights (time words off)",
       b -> b.timeFilter(TimeFilter.OFF), true),
   FULL("full", "+ time words as a boost: the engine's defaults", b -> b, true),
+  NO_WINDOW("full-no-window", "full without the windowed dense signal (weights.window 0)",
+      b -> b.weights(Weights.DEFAULT.withWindow(0)), true),
+  NO_SPEAKER("full-no-speaker", "full without the boost for records said by the person the query names",
+      b -> b.weights(Weights.DEFAULT.withSpeaker(0)), true),
+  NO_CONTEXT("full-no-context", "full with BM25 over each record's own text only (weights.context 0)",
+      b -> b.weights(Weights.DEFAULT.withContext(0)), true),
+  NOISY("noisy", "full, with the question wrapped in everyday chatter, as an agent's latest message brings it",
+      b -> b.query(Chatter.wrap(b.query(), b.query())), true),
+  NOISY_FOCUS_RULE("noisy+focus-rule", "noisy, with the focus built from the message by rule (Focus.fromMessage: "
+      + "its asking sentences and names)", b -> {
+        String m = Chatter.wrap(b.query(), b.query());
+        return b.query(m).focus(Focus.fromMessage(m));
+      }, true),
+  NOISY_FOCUS("noisy+focus", "noisy, with the question given as the focus's open question (a structured focus)",
+      b -> {
+        String q = b.query();
+        return b.query(Chatter.wrap(q, q)).focus(new Focus(q, null, null, List.of()));
+      }, true),
   RRF("full-rrf", "full with reciprocal rank fusion instead of the weighted sum", b -> b.fusion(Fusion.rrf()), true),
   TIME_FILTER("full-time-filter", "full with time words as a hard filter instead of a boost",
       b -> b.timeFilter(TimeFilter.FILTER), true),

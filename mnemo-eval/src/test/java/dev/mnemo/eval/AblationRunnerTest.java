@@ -32,12 +32,20 @@ class AblationRunnerTest {
   void variants_changeOneThingEach_andFullIsTheDefaults() {
     RecallRequest defaults = RecallRequest.builder("u", "q").build();
     assertThat(built(Ablation.FULL)).isEqualTo(defaults);
-    assertThat(built(Ablation.DENSE).weights()).isEqualTo(Weights.DEFAULT.withBm25(0).withEntity(0).relevanceOnly());
-    assertThat(built(Ablation.BM25).weights()).isEqualTo(Weights.DEFAULT.withDense(0).withEntity(0).relevanceOnly());
-    assertThat(built(Ablation.DENSE_BM25).weights()).isEqualTo(Weights.DEFAULT.withEntity(0).relevanceOnly());
-    assertThat(built(Ablation.ENTITY).weights()).isEqualTo(Weights.DEFAULT.relevanceOnly());
+    Weights noWindow = Weights.DEFAULT.withWindow(0);
+    assertThat(built(Ablation.DENSE).weights()).isEqualTo(noWindow.withBm25(0).withEntity(0).relevanceOnly());
+    assertThat(built(Ablation.BM25).weights()).isEqualTo(noWindow.withDense(0).withEntity(0).relevanceOnly());
+    assertThat(built(Ablation.DENSE_BM25).weights()).isEqualTo(noWindow.withEntity(0).relevanceOnly());
+    assertThat(built(Ablation.ENTITY).weights()).isEqualTo(noWindow.relevanceOnly());
+    assertThat(built(Ablation.WINDOW).weights()).isEqualTo(Weights.DEFAULT.relevanceOnly());
     assertThat(built(Ablation.RANKING).weights()).isEqualTo(Weights.DEFAULT);
-    for (Ablation a : List.of(Ablation.DENSE, Ablation.BM25, Ablation.DENSE_BM25, Ablation.ENTITY, Ablation.RANKING)) {
+    assertThat(built(Ablation.NO_WINDOW).weights()).isEqualTo(noWindow);
+    assertThat(built(Ablation.NO_SPEAKER).weights()).isEqualTo(Weights.DEFAULT.withSpeaker(0));
+    assertThat(built(Ablation.NO_CONTEXT).weights()).isEqualTo(Weights.DEFAULT.withContext(0));
+    assertThat(built(Ablation.NOISY).query()).startsWith(built(Ablation.NOISY).query().substring(0, 5)).contains(" q ");
+    assertThat(built(Ablation.NOISY_FOCUS).focus().question()).isEqualTo("q");
+    for (Ablation a : List.of(Ablation.DENSE, Ablation.BM25, Ablation.DENSE_BM25, Ablation.ENTITY, Ablation.WINDOW,
+        Ablation.RANKING)) {
       assertThat(built(a).timeFilter()).as(a.code()).isEqualTo(TimeFilter.OFF);
       assertThat(built(a).threshold()).as(a.code()).isEqualTo(RecallRequest.DEFAULT_THRESHOLD);
     }

@@ -27,10 +27,12 @@ class LocomoRunnerTest {
     assertThat(second.seq()).isEqualTo(1);
     assertThat(second.recordedAt()).isEqualTo(TINY.sessions().get(0).at());
     assertThat(second.validFrom()).isEqualTo(TINY.sessions().get(0).at());
-    assertThat(second.context()).isEqualTo(ms.get(0).text() + "\n" + ms.get(2).text());
+    assertThat(second.metadata()).containsEntry("speaker", second.text().substring(0, second.text().indexOf(':')));
+    // two turns on each side, in order
+    assertThat(second.context()).isEqualTo(ms.get(0).text() + "\n" + ms.get(2).text() + "\n" + ms.get(3).text());
     // neighbours stay inside their session
-    assertThat(ms.get(3).context()).isEqualTo(ms.get(2).text());
-    assertThat(ms.get(4).context()).isEqualTo(ms.get(5).text());
+    assertThat(ms.get(3).context()).isEqualTo(ms.get(1).text() + "\n" + ms.get(2).text());
+    assertThat(ms.get(4).context()).isEqualTo(ms.get(5).text() + "\n" + ms.get(6).text());
     assertThat(LocomoRunner.memories(TINY, false)).allSatisfy(m -> assertThat(m.context()).isNull());
   }
 

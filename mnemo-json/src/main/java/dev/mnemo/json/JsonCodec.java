@@ -154,7 +154,8 @@ public final class JsonCodec {
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives");
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus");
+  private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
   public static RecallRequest request(JsonNode n, String path) {
@@ -196,6 +197,17 @@ public final class JsonCodec {
     JsonNode hl = n.get("half_lives");
     if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v));
     if (n.has("weights")) guard(() -> b.weights(weights(n.get("weights"), path + "weights.")), v);
+    JsonNode focus = n.get("focus");
+    if (focus != null && !focus.isNull()) {
+      String fp = path + "focus.";
+      if (!focus.isObject()) {
+        v.add(new Violation(path + "focus", focus.toString(), path + "focus must be an object {question, task, artifact, entities}, was " + focus));
+      } else {
+        unknown(focus, FOCUS_FIELDS, fp, v);
+        b.focus(new dev.mnemo.Focus(text(focus, "question", fp, v), text(focus, "task", fp, v),
+            text(focus, "artifact", fp, v), strings(focus, "entities", fp, v)));
+      }
+    }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     try {
       return b.build();
@@ -253,9 +265,12 @@ public final class JsonCodec {
         case "frequency" -> w.withFrequency(x);
         case "authority" -> w.withAuthority(x);
         case "time_match" -> w.withTimeMatch(x);
+        case "window" -> w.withWindow(x);
+        case "speaker" -> w.withSpeaker(x);
+        case "context" -> w.withContext(x);
         case "bm25_scale" -> w.withBm25Scale(x);
         default -> throw new InvalidRequestException(path + e.getKey(), e.getKey(), "unknown field " + path + e.getKey()
-            + "; expected one of [dense, bm25, entity, recency, importance, frequency, authority, time_match, bm25_scale]");
+            + "; expected one of [dense, window, bm25, entity, recency, importance, frequency, authority, time_match, speaker, context, bm25_scale]");
       };
     }
     return w;
@@ -378,6 +393,7 @@ public final class JsonCodec {
     ObjectNode o = MAPPER.createObjectNode();
     num(o, "cosine", s.cosine());
     num(o, "dense", s.dense());
+    num(o, "window", s.window());
     num(o, "bm25_raw", s.bm25Raw());
     num(o, "bm25", s.bm25());
     num(o, "entity", s.entity());
@@ -388,6 +404,7 @@ public final class JsonCodec {
     num(o, "frequency", s.frequency());
     num(o, "authority", s.authority());
     num(o, "time_match", s.timeMatch());
+    num(o, "speaker", s.speaker());
     num(o, "final", s.finalScore());
     return o;
   }
@@ -402,6 +419,9 @@ public final class JsonCodec {
     m.put("frequency", w.frequency());
     m.put("authority", w.authority());
     m.put("time_match", w.timeMatch());
+    m.put("window", w.window());
+    m.put("speaker", w.speaker());
+    m.put("context", w.context());
     m.put("bm25_scale", w.bm25Scale());
     return m;
   }

@@ -185,7 +185,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         eligible = s.count(filter);
         rank(ranks, dense(s, q.vector(), filter, eligible, q.perSignal()), 0);
       }
-      Query text = textQuery(q.text());
+      Query text = textQuery(q.text(), q.contextWeight());
       if (text != null) {
         TopDocs top = s.search(and(text, filter), q.perSignal());
         rank(ranks, top, 1);
@@ -342,18 +342,18 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * The BM25 query: the analyzed query words as optional clauses over the record text, plus the
-   * context (neighbouring turns, dates) at a fifth of the weight. Null for a query with no words.
+   * context (neighbouring turns, dates) at the query's context weight. Null for a query with no words.
    */
-  private Query textQuery(String text) {
+  private Query textQuery(String text, double contextWeight) {
     if (text == null || text.isBlank()) return null;
     QueryBuilder qb = new QueryBuilder(analyzer);
     Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
     if (main == null) return null;
-    Query ctx = qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
+    Query ctx = contextWeight <= 0 ? null : qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
     if (ctx == null) return main;
     return new BooleanQuery.Builder()
         .add(main, Occur.SHOULD)
-        .add(new BoostQuery(ctx, 0.2f), Occur.SHOULD)
+        .add(new BoostQuery(ctx, (float) contextWeight), Occur.SHOULD)
         .build();
   }
 
