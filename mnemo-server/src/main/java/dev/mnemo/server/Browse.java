@@ -23,8 +23,9 @@ import java.util.TreeMap;
  * <p>Both answers are computed from one {@link Mnemo#export} scan of the tenant's (or the owner's)
  * records: the engine's interface has no owner index, and adding one to every store for a page
  * an operator opens now and then costs more than it gives. A scan reads every stored version, so
- * a page costs time linear in the records scanned (owners: the whole tenant; records: the owner);
- * that is fine for inspection, and recall, which is bounded by k and the budget, never uses it.
+ * it costs time linear in the records scanned (owners: the whole tenant, kept until the tenant's
+ * next write; records: the owner); fine for inspection, and recall, which is bounded by k and the
+ * budget, never uses it. The owner statistics are immutable once computed (shared by requests).
  */
 final class Browse {
   /** Default and largest page size. */
@@ -46,26 +47,32 @@ final class Browse {
   /**
    * {@code GET /v1/owners?q=&offset=&limit=}: the tenant's owners in name order, each with how many
    * records (every version) and current records (not expired) it has and when it last learned
-   * something; {@code q} keeps owners whose name contains it (ignoring case).
+   * something; {@code q} keeps owners whose name contains it (ignoring case). The statistics come
+   * from one scan of the tenant, kept until its next write (paging and filtering reuse it).
    */
-  static ObjectNode owners(Context ctx, Mnemo memory) {
+  static ObjectNode owners(Context ctx, TenantMemory memory) {
     Paging p = Paging.of(ctx, Set.of());
-    Map<String, OwnerStats> stats = new TreeMap<>();
-    memory.export(null, r -> {
-      if (!p.matches(r.owner())) return;
-      OwnerStats s = stats.computeIfAbsent(r.owner(), o -> new OwnerStats());
-      s.records++;
-      if (r.expiredAt() == null) s.current++;
-      if (s.lastRecordedAt == null || r.recordedAt().isAfter(s.lastRecordedAt)) s.lastRecordedAt = r.recordedAt();
-    });
-    ObjectNode o = p.envelope(stats.size());
+    Map<String, OwnerStats> all = memory.untilNextWrite(() -> ownerStats(memory));
+    List<Map.Entry<String, OwnerStats>> matching = all.entrySet().stream().filter(e -> p.matches(e.getKey())).toList();
+    ObjectNode o = p.envelope(matching.size());
     ArrayNode arr = o.putArray("owners");
-    stats.entrySet().stream().skip(p.offset).limit(p.limit).forEach(e -> arr.addObject()
+    matching.stream().skip(p.offset).limit(p.limit).forEach(e -> arr.addObject()
         .put("owner", e.getKey())
         .put("records", e.getValue().records)
         .put("current", e.getValue().current)
         .put("last_recorded_at", e.getValue().lastRecordedAt.toString()));
     return o;
+  }
+
+  private static Map<String, OwnerStats> ownerStats(Mnemo memory) {
+    Map<String, OwnerStats> stats = new TreeMap<>();
+    memory.export(null, r -> {
+      OwnerStats s = stats.computeIfAbsent(r.owner(), o -> new OwnerStats());
+      s.records++;
+      if (r.expiredAt() == null) s.current++;
+      if (s.lastRecordedAt == null || r.recordedAt().isAfter(s.lastRecordedAt)) s.lastRecordedAt = r.recordedAt();
+    });
+    return java.util.Collections.unmodifiableMap(stats);
   }
 
   /**

@@ -62,6 +62,20 @@ class BrowseTest {
   }
 
   @Test
+  void owners_reflectEveryWrite_andForget() {
+    String key = s.key("initech");
+    assertThat(s.send("GET", "/v1/owners", key, null).json().get("total").asInt()).isZero();
+    write(key, "{\"owner\":\"peter\",\"text\":\"Peter has a red stapler.\"}");
+    JsonNode one = s.send("GET", "/v1/owners", key, null).json();
+    assertThat(texts(one, "owners", "owner")).containsExactly("peter");
+    assertThat(s.send("GET", "/v1/owners?q=pet", key, null).json().get("total").asInt()).isEqualTo(1); // served again
+    write(key, "{\"owner\":\"peter\",\"text\":\"Peter moved to the basement.\"}");
+    assertThat(s.send("GET", "/v1/owners", key, null).json().get("owners").get(0).get("records").asInt()).isEqualTo(2);
+    assertThat(s.send("DELETE", "/v1/owners/peter", key, null).status()).isEqualTo(200);
+    assertThat(s.send("GET", "/v1/owners", key, null).json().get("total").asInt()).isZero();
+  }
+
+  @Test
   void owners_filterAndPage() {
     assertThat(texts(s.send("GET", "/v1/owners?q=OPS", acme, null).json(), "owners", "owner")).containsExactly("team/ops");
     JsonNode p2 = s.send("GET", "/v1/owners?offset=1&limit=1", acme, null).json();
