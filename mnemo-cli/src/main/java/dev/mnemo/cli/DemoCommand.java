@@ -1,16 +1,19 @@
 package dev.mnemo.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
 import dev.mnemo.TemporalMode;
 import dev.mnemo.json.JsonCodec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,22 +40,32 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--keep", paramLabel = "DIR", description = "Keep the demo store in DIR (default: a temporary directory, deleted).")
   Path keep;
 
+  @Option(names = "--json", description = "Print the tour as one JSON object: written records, the fact's history, "
+      + "and each recall with its step, request and result (trace included).")
+  boolean json;
+
+  /** The JSON form being collected (with --json), else null. */
+  private ObjectNode report;
+
   private static final Instant ASKED = Instant.parse("2026-07-01T09:00:00Z");
 
   @Override
   public Integer call() throws Exception {
-    PrintStream out = System.out;
+    PrintStream out = json ? new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8) : System.out;
+    report = json ? JsonCodec.MAPPER.createObjectNode() : null;
     Path dir = keep != null ? keep : Files.createTempDirectory("mnemo-demo");
     try (Mnemo m = engine.open(dir)) {
       List<NewMemory> history = history();
       banner(out, "1. Writing " + history.size() + " memories of two owners named Maya (u-maya, u-maya-lee), durably");
       for (NewMemory n : history) {
         MemoryRecord r = m.remember(n);
+        if (report != null) report.withArray("written").add(JsonCodec.record(r, false));
         out.printf("  %-11s %s  %-10s %s%n", r.owner(), r.recordedAt().toString().substring(0, 10),
             r.factKey() == null ? "" : r.factKey(), r.text());
       }
       banner(out, "2. history(u-maya, editor): the correction expired the Vim record and kept its March-May part");
       for (MemoryRecord r : m.history("u-maya", "editor")) {
+        if (report != null) report.withArray("history").add(JsonCodec.record(r, false));
         out.printf("  v%d valid [%s, %s) recorded %s expired %s  %s%n", r.version(), day(r.validFrom()),
             r.validTo() == null ? "open" : day(r.validTo()), day(r.recordedAt()),
             r.expiredAt() == null ? "-" : day(r.expiredAt()), r.text());
@@ -73,15 +86,23 @@ final class DemoCommand implements Callable<Integer> {
       engine.closeEmbedder();
       if (keep == null) deleteTree(dir);
     }
+    if (report != null) System.out.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
     return 0;
   }
 
-  private static void ask(Mnemo m, PrintStream out, String title, String owner, String query, TemporalMode mode) {
+  private void ask(Mnemo m, PrintStream out, String title, String owner, String query, TemporalMode mode) {
     banner(out, title);
     out.println("  recall(owner=" + owner + ", \"" + query + "\", mode=" + mode.code()
         + (mode instanceof TemporalMode.Current ? "" : " " + mode.validTime(ASKED)) + ", asked_at=" + ASKED + ")");
     out.println();
-    ExplainPrinter.print(m.recall(RecallRequest.builder(owner, query).mode(mode).askedAt(ASKED).explain(true).build()), out);
+    RecallResult result = m.recall(RecallRequest.builder(owner, query).mode(mode).askedAt(ASKED).explain(true).build());
+    if (report != null) {
+      ObjectNode o = report.withArray("recalls").addObject();
+      o.put("step", title).put("owner", owner).put("query", query).put("mode", mode.code()).put("asked_at", ASKED.toString());
+      if (!(mode instanceof TemporalMode.Current)) o.put("at", mode.validTime(ASKED).toString());
+      o.set("result", JsonCodec.result(result));
+    }
+    ExplainPrinter.print(result, out);
   }
 
   private static void banner(PrintStream out, String title) {

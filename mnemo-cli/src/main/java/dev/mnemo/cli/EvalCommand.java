@@ -1,14 +1,17 @@
 package dev.mnemo.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.Mnemo;
 import dev.mnemo.eval.Ablation;
 import dev.mnemo.eval.AblationReport;
 import dev.mnemo.eval.AblationRunner;
 import dev.mnemo.eval.HistoryGenerator;
 import dev.mnemo.eval.LocomoAblationReport;
+import dev.mnemo.eval.LocomoConversation;
 import dev.mnemo.eval.LocomoLoader;
 import dev.mnemo.eval.LocomoReport;
 import dev.mnemo.eval.LocomoRunner;
+import dev.mnemo.eval.ScenarioReader;
 import dev.mnemo.eval.ScenarioReport;
 import dev.mnemo.eval.ScenarioRunner;
 import dev.mnemo.json.JsonCodec;
@@ -19,6 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +49,22 @@ final class EvalCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /**
+   * The engine factory of a run, reporting progress: the runners open one fresh engine per scenario
+   * or conversation, so opening the n-th means n - 1 are done (the caller sets the total at the end).
+   */
+  static Function<Path, Mnemo> counted(EngineOptions engine, Progress bar) {
+    AtomicInteger opened = new AtomicInteger();
+    return dir -> {
+      bar.set(opened.getAndIncrement());
+      return engine.open(dir);
+    };
+  }
+
+  static void printJson(PrintWriter o, Object json) throws java.io.IOException {
+    o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+  }
+
   /** {@code mnemo eval scenarios FILE... [--out FILE] [--json]}. */
   @Command(name = "scenarios", mixinStandardHelpOptions = true,
       description = {"Run scenario files (.jsonl, see SCENARIOS.md) under the policies none, recent, keyword, full "
@@ -62,11 +83,15 @@ final class EvalCommand implements Runnable {
     @Option(names = "--json", description = "Print the metrics as JSON instead of the table.")
     boolean json;
 
+    @Mixin Progress.Options progress;
+
     @Override
     public Integer call() throws Exception {
       ScenarioReport report;
-      try {
-        report = new ScenarioRunner(engine::open).run(files);
+      int total = ScenarioReader.read(files).size(); // a malformed file fails here, before anything runs
+      try (Progress bar = progress.start("scenarios", total)) {
+        report = new ScenarioRunner(counted(engine, bar)).run(files);
+        bar.set(total);
       } finally {
         engine.closeEmbedder();
       }
@@ -80,7 +105,7 @@ final class EvalCommand implements Runnable {
       }
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
-        o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.metricsJson()));
+        printJson(o, report.metricsJson());
       } else {
         o.print(report.table());
         if (out != null) o.println("per-query results: " + out);
@@ -113,11 +138,18 @@ final class EvalCommand implements Runnable {
         description = "Index each turn alone, without its neighbouring turns as context (which is the default).")
     boolean noContext;
 
+    @Option(names = "--json", description = "Print the metrics as JSON (as written by --out) instead of the table.")
+    boolean json;
+
+    @Mixin Progress.Options progress;
+
     @Override
     public Integer call() throws Exception {
       LocomoReport report;
-      try {
-        report = new LocomoRunner(engine::open, !noContext, kMax).run(LocomoLoader.loadDir(dir));
+      List<LocomoConversation> conversations = LocomoLoader.loadDir(dir);
+      try (Progress bar = progress.start("conversations", conversations.size())) {
+        report = new LocomoRunner(counted(engine, bar), !noContext, kMax).run(conversations);
+        bar.set(conversations.size());
       } finally {
         engine.closeEmbedder();
       }
@@ -126,8 +158,9 @@ final class EvalCommand implements Runnable {
             + System.lineSeparator(), StandardCharsets.UTF_8);
       }
       PrintWriter o = spec.commandLine().getOut();
-      o.print(report.table());
-      if (out != null) o.println("metrics: " + out);
+      if (json) printJson(o, report.toJson());
+      else o.print(report.table());
+      if (out != null && !json) o.println("metrics: " + out);
       o.flush();
       return 0;
     }
@@ -157,10 +190,19 @@ final class EvalCommand implements Runnable {
         description = "Histories in the held-out split (default ${DEFAULT-VALUE}); never tune on them.")
     int heldout;
 
+    @Option(names = "--json", description = "Print what was written as JSON: {dev, heldout, seed, dev_histories, heldout_histories}.")
+    boolean json;
+
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
       List<Path> files = new HistoryGenerator(seed).write(out, dev, heldout);
       PrintWriter o = spec.commandLine().getOut();
+      if (json) {
+        printJson(o, JsonCodec.MAPPER.createObjectNode().put("dev", files.get(0).toString())
+            .put("heldout", files.get(1).toString()).put("seed", seed).put("dev_histories", dev).put("heldout_histories", heldout));
+        o.flush();
+        return 0;
+      }
       o.printf("wrote %d dev histories to %s and %d held-out histories to %s (seed %d)%n", dev, files.get(0), heldout,
           files.get(1), seed);
       o.flush();
@@ -201,6 +243,11 @@ final class EvalCommand implements Runnable {
     @Option(names = "--queries", paramLabel = "FILE", description = "Scenarios only: write one JSON line per query and variant here.")
     Path queries;
 
+    @Option(names = "--json", description = "Print the metrics as JSON (as written by --out) instead of the table.")
+    boolean json;
+
+    @Mixin Progress.Options progress;
+
     @Override
     public Integer call() throws Exception {
       boolean hasFiles = files != null && !files.isEmpty();
@@ -210,17 +257,19 @@ final class EvalCommand implements Runnable {
       }
       List<Ablation> chosen = variants == null ? List.of(Ablation.values())
           : variants.stream().map(Ablation::fromCode).toList();
-      ObjectNode json;
+      ObjectNode metrics;
       String table;
-      try {
-        AblationRunner runner = new AblationRunner(engine::open, chosen);
-        if (locomo != null) {
-          LocomoAblationReport r = runner.locomo(LocomoLoader.loadDir(locomo), !noContext, kMax);
-          json = r.toJson();
+      List<LocomoConversation> conversations = locomo == null ? null : LocomoLoader.loadDir(locomo);
+      int total = conversations != null ? conversations.size() : ScenarioReader.read(files).size();
+      try (Progress bar = progress.start(conversations != null ? "conversations" : "scenarios", total)) {
+        AblationRunner runner = new AblationRunner(counted(engine, bar), chosen);
+        if (conversations != null) {
+          LocomoAblationReport r = runner.locomo(conversations, !noContext, kMax);
+          metrics = r.toJson();
           table = r.table();
         } else {
           AblationReport r = runner.run(files);
-          json = r.toJson();
+          metrics = r.toJson();
           table = r.table();
           if (queries != null) {
             try (BufferedWriter w = Files.newBufferedWriter(queries, StandardCharsets.UTF_8)) {
@@ -231,14 +280,20 @@ final class EvalCommand implements Runnable {
             }
           }
         }
+        bar.set(total);
       } finally {
         engine.closeEmbedder();
       }
       if (out != null) {
-        Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
+        Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(metrics)
             + System.lineSeparator(), StandardCharsets.UTF_8);
       }
       PrintWriter o = spec.commandLine().getOut();
+      if (json) {
+        printJson(o, metrics);
+        o.flush();
+        return 0;
+      }
       o.print(table);
       if (out != null) o.println("metrics: " + out);
       if (queries != null && locomo == null) o.println("per-query results: " + queries);

@@ -1,6 +1,7 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.Mnemo;
+import dev.mnemo.json.JsonCodec;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -13,13 +14,21 @@ final class ForgetCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
   @Option(names = "--owner", required = true) String owner;
   @Option(names = "--id", description = "Only this record (and its clipped copies).") String id;
+  @Option(names = "--json", description = "Print {owner, id, deleted} as JSON.") boolean json;
 
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
     engine.embedder = "none";
     try (Mnemo m = engine.open()) {
       int n = id == null ? m.forget(owner) : m.forget(owner, id);
-      System.out.println("deleted " + n + " record" + (n == 1 ? "" : "s"));
+      if (json) {
+        var o = JsonCodec.MAPPER.createObjectNode().put("owner", owner);
+        if (id == null) o.putNull("id");
+        else o.put("id", id);
+        System.out.println(JsonCodec.MAPPER.writeValueAsString(o.put("deleted", n)));
+      } else {
+        System.out.println("deleted " + n + " record" + (n == 1 ? "" : "s"));
+      }
     }
     return 0;
   }

@@ -2,6 +2,8 @@ package dev.mnemo.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.Mnemo;
@@ -23,7 +25,10 @@ import picocli.CommandLine.Parameters;
  * Imports a JSONL file of records (the write fields of {@code remember}, snake_case, one per line).
  * Every line is validated first: with any invalid line nothing is written and every problem is
  * listed by line, unless {@code --skip-invalid}, which writes the valid lines and lists the others.
- * Valid lines are written in batches, each durable before the next.
+ * Valid lines are written in batches, each durable before the next, with {@link Progress} on
+ * stderr. {@code --json} prints the outcome as one object on stdout: {@code imported} (records
+ * written), {@code invalid} (each problem's {@code field} and {@code message}), {@code written}
+ * (whether anything was), {@code refused_batch} (null, or the batch the store refused).
  */
 @Command(name = "import", mixinStandardHelpOptions = true, description = "Import records from a JSONL file.")
 final class ImportCommand implements Callable<Integer> {
@@ -32,6 +37,8 @@ final class ImportCommand implements Callable<Integer> {
   @Option(names = "--batch", description = "Records per durable batch (default ${DEFAULT-VALUE}).", defaultValue = "256") int batch;
   @Option(names = "--skip-invalid", description = "Write the valid lines and report the invalid ones instead of refusing the file.")
   boolean skipInvalid;
+  @Option(names = "--json", description = "Print the outcome as JSON on stdout.") boolean json;
+  @Mixin Progress.Options progress;
 
   @Override
   public Integer call() throws Exception {
@@ -68,25 +75,41 @@ final class ImportCommand implements Callable<Integer> {
     if (!problems.isEmpty() && !skipInvalid) {
       problems.forEach(p -> System.err.println("error: " + p.message()));
       System.err.println("nothing imported: " + problems.size() + " problem(s); fix them or use --skip-invalid");
+      if (json) print(0, problems, null, null);
       return 2;
     }
     int written = 0;
-    for (int i = 0; i < valid.size(); i += batch) {
+    try (Progress bar = progress.start("import", valid.size())) {
+      for (int i = 0; i < valid.size(); i += batch) {
         List<NewMemory> chunk = valid.subList(i, Math.min(valid.size(), i + batch));
         try {
           written += m.rememberAll(chunk).size();
         } catch (InvalidRequestException e) {
           // checks that need the store (e.g. recorded_at order of a fact key) surface here
+          bar.close();
           System.err.println("error: batch starting at valid record " + (i + 1) + " refused, nothing of it written: "
               + e.getMessage());
           System.err.println("imported " + written + " records before the refused batch");
+          if (json) print(written, problems, i + 1, e.getMessage());
           return 2;
         }
-        System.err.printf("\rimported %d / %d", written, valid.size());
+        bar.set(written);
+      }
     }
-    System.err.println();
     problems.forEach(p -> System.err.println("skipped: " + p.message()));
-    System.out.println("imported " + written + " records" + (problems.isEmpty() ? "" : ", skipped " + problems.size() + " invalid"));
+    if (json) print(written, problems, null, null);
+    else System.out.println("imported " + written + " records" + (problems.isEmpty() ? "" : ", skipped " + problems.size() + " invalid"));
     return problems.isEmpty() ? 0 : 2;
+  }
+
+  private static void print(int imported, List<Violation> invalid, Integer refusedAt, String refusal) throws Exception {
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    o.put("imported", imported);
+    o.put("written", imported > 0);
+    ArrayNode arr = o.putArray("invalid");
+    invalid.forEach(v -> arr.addObject().put("field", v.field()).put("message", v.message()));
+    if (refusedAt == null) o.putNull("refused_batch");
+    else o.putObject("refused_batch").put("first_valid_record", refusedAt).put("message", refusal);
+    System.out.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(o));
   }
 }

@@ -76,6 +76,7 @@ final class ServeCommand implements Callable<Integer> {
     }, "mnemo-shutdown"));
     System.out.println("mnemo: serving on http://" + c.host() + ":" + server.port() + " (REST /v1, MCP /mcp; data " + c.data().toAbsolutePath()
         + ", embedder " + c.embedder() + ")");
+    System.out.println("mnemo: inspector at http://" + c.host() + ":" + server.port() + "/inspector (paste a tenant's key)");
     server.generatedAdminKey().ifPresent(k -> System.out.println("mnemo: admin key (shown once, stored hashed; set "
         + "MNEMO_ADMIN_KEY to use your own): " + k));
     System.out.flush();

@@ -3,35 +3,18 @@ package dev.mnemo.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class CliTest {
   @TempDir Path dir;
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream oldOut;
-  private PrintStream oldErr;
-
-  @BeforeEach
-  void capture() {
-    oldOut = System.out;
-    oldErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setOut(oldOut);
-    System.setErr(oldErr);
-  }
+  @RegisterExtension final StdStreams std = new StdStreams();
+  private final ByteArrayOutputStream out = std.out;
+  private final ByteArrayOutputStream err = std.err;
 
   private int run(String... args) {
     out.reset();

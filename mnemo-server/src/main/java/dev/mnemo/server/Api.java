@@ -45,6 +45,7 @@ final class Api {
   private final ServerConfig config;
   private final Metrics metrics;
   private final byte[] openApi;
+  private final Inspector inspector = new Inspector();
 
   Api(MnemoServer server, KeyStore keys, Tenants tenants, ServerConfig config, Metrics metrics) {
     this.server = server;
@@ -65,11 +66,16 @@ final class Api {
     r.get("/health/ready", this::ready, Access.PUBLIC);
     r.get("/metrics", this::metrics, Access.PUBLIC);
     r.get("/v1/openapi.json", this::openApi, Access.PUBLIC);
+    r.get("/inspector", inspector::page, Access.PUBLIC);
+    r.get("/inspector/{asset}", inspector::asset, Access.PUBLIC);
 
     r.post("/v1/memories", this::remember, Access.TENANT);
     r.post("/v1/recall", this::recall, Access.TENANT);
     r.post("/v1/ingest", this::ingest, Access.TENANT);
     r.get("/v1/export", this::exportTenant, Access.TENANT);
+    r.get("/v1/owners", ctx -> ctx.json(Browse.owners(ctx, memory(ctx))), Access.TENANT);
+    r.get("/v1/owners/{owner}/memories", ctx -> ctx.json(Browse.memories(ctx, memory(ctx), ctx.pathParam("owner"))),
+        Access.TENANT);
     r.delete("/v1/owners/{owner}", this::forgetOwner, Access.TENANT);
     r.get("/v1/owners/{owner}/memories/{id}", this::get, Access.TENANT);
     r.delete("/v1/owners/{owner}/memories/{id}", this::forgetRecord, Access.TENANT);

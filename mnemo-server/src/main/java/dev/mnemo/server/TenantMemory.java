@@ -40,6 +40,11 @@ final class TenantMemory implements Mnemo {
   private final Metrics metrics;
   private final boolean traceLogged;
   private final WriteHealth health = new WriteHealth();
+  /** Writes finished (or failed) so far: what a cache of the store's content is tagged with. */
+  private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+  private volatile Cached<?> cached;
+
+  private record Cached<T>(long writes, T value) {}
 
   TenantMemory(String tenant, Mnemo engine, GroupCommitter committer, Metrics metrics, boolean traceLogged) {
     this.tenant = tenant;
@@ -70,6 +75,8 @@ final class TenantMemory implements Mnemo {
     } catch (RuntimeException e) {
       health.failed(e);
       throw e;
+    } finally {
+      writes.incrementAndGet(); // after the write is visible (or failed, which may have changed something)
     }
     if (changed.test(out)) health.succeeded(ticket);
     return out;
@@ -164,6 +171,23 @@ final class TenantMemory implements Mnemo {
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
     engine.export(owner, sink);
+  }
+
+  /**
+   * A value derived from the tenant's whole store (the owners' statistics of the browsing routes),
+   * computed by {@code compute} and reused until the next write of the tenant finishes. Every write
+   * reaches the store through this object, so a reused value is never older than the store. The
+   * counter is read before computing: a write finishing during the computation makes the value
+   * stale at once, and the next call computes it again. One slot: one kind of value per tenant.
+   */
+  @SuppressWarnings("unchecked")
+  <T> T untilNextWrite(Supplier<T> compute) {
+    Cached<?> c = cached;
+    long now = writes.get();
+    if (c != null && c.writes() == now) return (T) c.value();
+    T value = compute.get();
+    cached = new Cached<>(now, value);
+    return value;
   }
 
   /** Does nothing: the server owns the engine. */

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Several tenants with several keys each, the same owner names in every tenant, and a seeded random
  * mix of every call, aimed as often at another tenant's ids and owners as at its own. No response
  * ever shows another tenant's record, another tenant's id is always 404, and at the end every
- * tenant's store holds exactly what that tenant wrote and did not delete. A failure names its seed
+ * tenant's store holds exactly what that tenant wrote and did not delete, and lists exactly its
+ * own owners and their records. A failure names its seed
  * (rerun with -Dmnemo.seed=N).
  */
 class CrossTenantTest {
@@ -135,6 +136,19 @@ class CrossTenantTest {
         Set<String> expected = new HashSet<>();
         model.get(t).values().forEach(expected::addAll);
         assertThat(ids).as(why + " final store of " + t).isEqualTo(expected);
+        // the browsing routes (the inspector's): the tenant's own owners and records, nobody else's
+        Set<String> listed = new HashSet<>();
+        s.send("GET", "/v1/owners?limit=1000", keysOf.get(t).get(1), null).json().get("owners")
+            .forEach(o -> listed.add(o.get("owner").asText()));
+        Set<String> live = new HashSet<>();
+        model.get(t).forEach((o, set) -> { if (!set.isEmpty()) live.add(o); });
+        assertThat(listed).as(why + " owners of " + t).isEqualTo(live);
+        for (String o : owners) {
+          Set<String> page = new HashSet<>();
+          s.send("GET", "/v1/owners/" + o + "/memories?limit=1000", keysOf.get(t).get(0), null).json().get("memories")
+              .forEach(rec -> page.add(rec.get("id").asText()));
+          assertThat(page).as(why + " records of " + t + "/" + o).isEqualTo(model.get(t).get(o));
+        }
       }
     }
   }

@@ -90,7 +90,7 @@ class OpenApiTest {
       JsonNode o = operation(op);
       String method = op.substring(0, op.indexOf(' '));
       String path = op.substring(op.indexOf(' ') + 1).replace("{owner}", "alice").replace("{id}", id)
-          .replace("{tenant}", tenant).replace("{key_id}", spareKeyId);
+          .replace("{tenant}", tenant).replace("{key_id}", spareKeyId).replace("{asset}", "inspector.css");
       String query = "";
       if (o.has("parameters")) {
         for (JsonNode p : o.get("parameters")) {
