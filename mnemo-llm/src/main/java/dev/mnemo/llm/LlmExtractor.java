@@ -30,8 +30,8 @@ import java.util.regex.Pattern;
  * data the owner did not volunteer. The reply is checked strictly ({@link JsonChat}): every field
  * present, no unknown field, {@code importance} in [0, 1], {@code category} one of Mnemo's,
  * {@code kind} one of decision, preference, goal, difficulty, fact, {@code fact_key} a lower-case
- * key, {@code valid_from} a date or instant, and every {@code sources} id a turn of the chunk (not of
- * its context). An invalid reply is asked again once; then the whole batch fails with an
+ * key, {@code valid_from} a date or instant, every {@code sources} id a turn of the chunk (not of its
+ * context) and at least one of them not the assistant's (a memory rests on what the person said). An invalid reply is asked again once; then the whole batch fails with an
  * {@link ExtractionException} (retriable when the provider, not the reply, failed) and nothing of it
  * is returned, so nothing is half-written.
  *
@@ -198,6 +198,11 @@ public final class LlmExtractor implements Extractor {
           throw new JsonChat.InvalidReply(at + "sources must be ids of the turns to extract from " + turns.keySet()
               + ", was '" + s + "'");
         }
+      }
+      // What the person volunteered: a memory resting only on what the assistant said is not theirs.
+      if (it.sources().stream().allMatch(s -> turns.get(s).role() == Turn.Role.ASSISTANT)) {
+        throw new JsonChat.InvalidReply(at + "sources must include a turn of the person, not only the assistant's "
+            + it.sources());
       }
     }
   }

@@ -61,6 +61,18 @@ class LlmExtractorTest {
   }
 
   @Test
+  void extract_recordedSession_rateLimitThenProseThenFencedJson_givesTheMemories() {
+    ScriptedChatModel m = new ScriptedChatModel().recording(java.nio.file.Path.of("src/test/resources/recordings/extractor-session.jsonl"));
+    List<NewMemory> out = extractor(m, 30).extract(batch(turn("t1",
+        "I've been vegetarian since 2024, and I want to finally learn the cello this year.")));
+    assertThat(out).extracting(NewMemory::text).containsExactly("Maya decided to learn the cello.", "Maya is vegetarian.");
+    assertThat(out.get(0).category()).isEqualTo(Category.TASK);
+    assertThat(out.get(1).validFrom()).isEqualTo(Instant.parse("2024-01-01T00:00:00Z"));
+    assertThat(m.calls()).hasSize(3);
+    assertThat(m.remaining()).isZero();
+  }
+
+  @Test
   void extract_emptyList_isAValidAnswer() {
     assertThat(extractor(new ScriptedChatModel().reply("{\"memories\": []}"), 30).extract(batch(turn("t1", "thanks!"))))
         .isEmpty();
@@ -97,6 +109,17 @@ class LlmExtractorTest {
       assertThatThrownBy(() -> LlmExtractor.check(JsonChat.parse(json, LlmExtractor.Reply.class), turns))
           .as(bad[1]).hasMessageContaining(bad[2]);
     }
+  }
+
+  @Test
+  void extract_memoryRestingOnlyOnTheAssistant_isRejected() {
+    java.util.Map<String, Turn> turns = java.util.Map.of("t1", turn("t1", "Which editor?"),
+        "a1", Turn.of("maya", "a1", Turn.Role.ASSISTANT, "assistant", "You probably prefer Emacs.", T));
+    String json = "{\"memories\": [" + item("Maya prefers Emacs.", "a1", null) + "]}";
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> LlmExtractor.check(JsonChat.parse(json, LlmExtractor.Reply.class), turns))
+        .hasMessageContaining("not only the assistant's");
+    LlmExtractor.check(JsonChat.parse(json.replace("[\"a1\"]", "[\"t1\", \"a1\"]"), LlmExtractor.Reply.class), turns);
   }
 
   @Test

@@ -66,6 +66,41 @@ public final class ScriptedChatModel implements ChatModel {
     return this;
   }
 
+  /**
+   * Appends a recorded session: one JSON object per line, {@code {"reply": "..."}} for a model reply
+   * (kept verbatim, malformed or not), {@code {"error": "timeout"}}, {@code {"error": "rate_limit"}} or
+   * {@code {"error": 503}} for a failure; blank lines and lines starting with {@code #} are skipped.
+   */
+  public synchronized ScriptedChatModel recording(java.nio.file.Path file) {
+    List<String> lines;
+    try {
+      lines = java.nio.file.Files.readAllLines(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read recording " + file, e);
+    }
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#")) continue;
+      String where = file + ":" + (i + 1) + ": ";
+      com.fasterxml.jackson.databind.JsonNode n;
+      try {
+        n = json.readTree(line);
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException(where + "not JSON: " + line, e);
+      }
+      com.fasterxml.jackson.databind.JsonNode reply = n.get("reply");
+      com.fasterxml.jackson.databind.JsonNode error = n.get("error");
+      if (reply != null && reply.isTextual()) reply(reply.asText());
+      else if (error != null && error.isInt()) httpError(error.asInt());
+      else if (error != null && "timeout".equals(error.asText())) timeout();
+      else if (error != null && "rate_limit".equals(error.asText())) rateLimited();
+      else throw new IllegalArgumentException(where + "expected {\"reply\": \"...\"} or {\"error\": \"timeout\" | "
+          + "\"rate_limit\" | STATUS}, was " + line);
+    }
+    return this;
+  }
+
   /** Computes the reply of every call after the scripted sequence. */
   public synchronized ScriptedChatModel responder(Function<Call, String> f) {
     this.responder = f;
