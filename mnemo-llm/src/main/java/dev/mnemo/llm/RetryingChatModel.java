@@ -5,16 +5,21 @@ import dev.langchain4j.exception.RetriableException;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
 
 /**
  * A {@link ChatModel} that retries another with exponential back-off, on rate limits (429), server
- * errors (5xx) and time-outs only; any other failure (a bad key, a bad request, an unknown model) is
- * raised at once. After the last retry the failure is an {@link LlmException} marked retriable.
+ * errors (5xx), time-outs and connections dropped before a response only; any other failure (a bad
+ * key, a bad request, an unknown model, a refused connection) is raised at once. After the last retry the failure is an {@link LlmException} marked retriable.
  *
  * <p>The providers' own retry loops are switched off ({@link ChatModels} builds them with
  * {@code maxRetries(0)}) so that this one policy, tested with the scripted fake model, applies to
@@ -74,7 +79,7 @@ public final class RetryingChatModel implements ChatModel {
     return Duration.ofMillis(Math.min(ms, MAX_BACKOFF.toMillis()));
   }
 
-  /** Rate limits, 5xx and time-outs, wherever in the cause chain LangChain4j or the HTTP client put them. */
+  /** Rate limits, 5xx, time-outs and dropped connections, wherever in the cause chain LangChain4j or the HTTP client put them. */
   static boolean isRetriable(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof RetriableException) return true;
@@ -82,8 +87,20 @@ public final class RetryingChatModel implements ChatModel {
       if (t instanceof HttpTimeoutException || t instanceof SocketTimeoutException || t instanceof TimeoutException) {
         return true;
       }
+      if (t instanceof IOException io) return droppedConnection(io);
     }
     return false;
+  }
+
+  /**
+   * A connection that broke before a response (reset, closed by the server while the client reused it:
+   * "header parser received no bytes", EOF) is retried like a time-out: nothing was answered. A
+   * connection that could not be made (refused, unknown host, no route) or a TLS failure is not: the
+   * endpoint or its configuration is wrong, and waiting will not fix it.
+   */
+  static boolean droppedConnection(IOException e) {
+    return !(e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
+        || e instanceof SSLException);
   }
 
   private static String describe(Throwable e) {

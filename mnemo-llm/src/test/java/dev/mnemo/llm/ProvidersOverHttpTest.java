@@ -50,6 +50,7 @@ class ProvidersOverHttpTest {
     }
     try {
       if (a == null) a = new Answer(500, "{\"error\": \"no scripted answer\"}", 0);
+      if (a.status() == 0) return; // drop the connection without a response (closed in finally)
       if (a.delayMs() > 0) Thread.sleep(a.delayMs());
       byte[] b = a.body().getBytes(StandardCharsets.UTF_8);
       ex.getResponseHeaders().add("Content-Type", "application/json");
@@ -105,6 +106,27 @@ class ProvidersOverHttpTest {
         Duration.ZERO, 0));
     assertThat(new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null).query()).isEqualTo("editor");
     assertThat(requests).hasSize(2);
+  }
+
+  @Test
+  void openAiCompatible_connectionDroppedBeforeAResponse_isRetried() throws IOException {
+    String url = start("/v1/chat/completions") + "/v1";
+    answers.add(new Answer(0, "", 0));
+    answers.add(new Answer(200, openAiReply("{\"query\": \"editor\", \"entities\": []}"), 0));
+    ChatModel model = ChatModels.create(new LlmConfig("openai", url, "gpt-test", null, Duration.ofSeconds(5), 2,
+        Duration.ZERO, 0));
+    assertThat(new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null).query()).isEqualTo("editor");
+    assertThat(requests).hasSize(2);
+  }
+
+  @Test
+  void connectionRefused_isNotRetried() throws IOException {
+    String url = start("/v1/chat/completions") + "/v1";
+    server.stop(0);
+    ChatModel model = ChatModels.create(new LlmConfig("openai", url, "gpt-test", null, Duration.ofSeconds(5), 3,
+        Duration.ofSeconds(30), 0));
+    assertThatThrownBy(() -> new JsonChat(model).ask("s", "u", LlmQueryRewriter.Reply.class, LlmQueryRewriter::check))
+        .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.retriable()).isFalse());
   }
 
   @Test
