@@ -14,8 +14,10 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -27,7 +29,8 @@ import java.util.function.Function;
  * <p>For each question of each {@link AnswerSuite} (its writes in one fresh store): recall with the
  * case's request; answer once without memories and once with the recalled ones (same answerer,
  * model, settings; only the memories differ); judge both against the gold answer with the fixed
- * rubric ({@link LlmJudge}) and score exact match and token F1 ({@link AnswerScores}). The answerer
+ * rubric ({@link LlmJudge}; an answer that normalizes to one already judged for the question keeps
+ * that verdict) and score exact match and token F1 ({@link AnswerScores}). The answerer
  * cites the memories it drew on, which gives the use rate.
  *
  * <p><b>Utility</b> (leave-one-out): for each question answered correctly with memory, each recalled
@@ -112,8 +115,13 @@ public final class AnswerEvaluator {
     try {
       LlmAnswerer.Answer without = answerer.answer(c.question(), c.request().askedAt(), List.of());
       LlmAnswerer.Answer with = answerer.answer(c.question(), c.request().askedAt(), lines);
-      LlmJudge.Verdict vWithout = judge.judge(c.question(), c.gold(), without.answer());
-      LlmJudge.Verdict vWith = judge.judge(c.question(), c.gold(), with.answer());
+      // One verdict per distinct (normalized) answer of a question: the judge runs at temperature 0, and
+      // "I don't know" or the same answer with and without memory need not be judged twice.
+      Map<List<String>, LlmJudge.Verdict> verdicts = new HashMap<>();
+      Function<String, LlmJudge.Verdict> judged = a -> verdicts.computeIfAbsent(AnswerScores.tokens(a),
+          k -> judge.judge(c.question(), c.gold(), a));
+      LlmJudge.Verdict vWithout = judged.apply(without.answer());
+      LlmJudge.Verdict vWith = judged.apply(with.answer());
       List<String> needed = null;
       if (options.utility() && vWith.correct() && !lines.isEmpty()) {
         needed = new ArrayList<>();
@@ -121,7 +129,7 @@ public final class AnswerEvaluator {
           List<String> rest = new ArrayList<>(lines);
           rest.remove(i);
           LlmAnswerer.Answer a = answerer.answer(c.question(), c.request().askedAt(), rest);
-          if (!judge.judge(c.question(), c.gold(), a.answer()).correct()) needed.add(ids.get(i));
+          if (!judged.apply(a.answer()).correct()) needed.add(ids.get(i));
         }
       }
       return new AnswerReport.Outcome(suite.id(), c.id(), c.category(), c.question(), c.gold(), ids, relevantFetched,

@@ -63,6 +63,8 @@ class AnswerEvaluatorTest {
     AnswerReport.Outcome opera = byId.get("q3");
     assertThat(opera.correctWithout()).isTrue();
     assertThat(opera.correctWith()).isTrue();
+    assertThat(model.calls().stream().filter(c -> c.system().equals(LlmJudge.RUBRIC) && c.user().contains("opera")))
+        .as("the same answer with and without memory is judged once").hasSize(1);
 
     ObjectNode j = report.toJson();
     assertThat(j.get("questions").asInt()).isEqualTo(3);
