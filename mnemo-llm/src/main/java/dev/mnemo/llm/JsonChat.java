@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * number is not a string), then the caller's own {@link Check} (ranges, ids, dates). A reply that
  * fails is sent back with the error message ("Your reply was invalid: ...") and the model gets one
  * more turn; a second invalid reply is an {@link LlmException} that is not retriable. Provider
- * failures (after {@link RetryingChatModel}'s retries) pass through as they are. Thread-safe.
+ * failures (after {@link RetryingChatModel}'s retries, if the model is wrapped in it) are an
+ * {@link LlmException} too, retriable for 429, 5xx and time-outs. Thread-safe.
  */
 public final class JsonChat {
 
@@ -84,7 +85,14 @@ public final class JsonChat {
     String firstError = null;
     for (int attempt = 1; attempt <= 2; attempt++) {
       calls.incrementAndGet();
-      ChatResponse response = model.chat(ChatRequest.builder().messages(messages).build());
+      ChatResponse response;
+      try {
+        response = model.chat(ChatRequest.builder().messages(messages).build());
+      } catch (LlmException e) {
+        throw e;
+      } catch (RuntimeException e) { // a model not wrapped in RetryingChatModel: same contract, no retries
+        throw new LlmException("language model call failed: " + e, RetryingChatModel.isRetriable(e), e);
+      }
       String reply = response.aiMessage() == null ? null : response.aiMessage().text();
       try {
         T value = parse(reply, type);

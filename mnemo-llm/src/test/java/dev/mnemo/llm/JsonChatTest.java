@@ -73,6 +73,14 @@ class JsonChatTest {
   }
 
   @Test
+  void ask_unwrappedModelFailure_isAnLlmExceptionMarkedByKind() {
+    assertThatThrownBy(() -> new JsonChat(new ScriptedChatModel().rateLimited()).ask("s", "u", Shape.class, SCORE_IN_RANGE))
+        .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.retriable()).isTrue());
+    assertThatThrownBy(() -> new JsonChat(new ScriptedChatModel().httpError(403)).ask("s", "u", Shape.class, SCORE_IN_RANGE))
+        .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.retriable()).isFalse());
+  }
+
+  @Test
   void ask_providerFailure_passesThroughWithoutAnInvalidReplyRetry() {
     ScriptedChatModel model = new ScriptedChatModel().httpError(401);
     JsonChat chat = new JsonChat(new RetryingChatModel(model, 2, java.time.Duration.ZERO, d -> {}));
