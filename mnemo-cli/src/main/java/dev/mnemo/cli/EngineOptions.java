@@ -1,6 +1,11 @@
 package dev.mnemo.cli;
 
+import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
+import dev.mnemo.NewMemory;
+import dev.mnemo.llm.LlmConsolidator;
+import dev.mnemo.llm.LlmExtractor;
+import dev.mnemo.spi.Consolidator;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.Providers;
 import dev.mnemo.spi.Tokenizer;
@@ -8,7 +13,9 @@ import dev.mnemo.store.lucene.LuceneMemoryStore;
 import dev.mnemo.text.JTokkitTokenizer;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -35,6 +42,18 @@ public final class EngineOptions {
   @Option(names = "--tokenizer", paramLabel = "ENCODING", description = "Token counting encoding (default: ${DEFAULT-VALUE}).",
       defaultValue = "cl100k_base")
   String tokenizer;
+
+  @Option(names = "--extractor", paramLabel = "NAME",
+      description = "What ingested turns are turned into memories with: offline (the built-in rules, default) or llm (the "
+          + "configured language model, --llm-*).", defaultValue = "offline")
+  String extractor;
+
+  @Option(names = "--consolidator", paramLabel = "NAME",
+      description = "How extracted candidates meet existing records: rules (default) or llm (the configured language "
+          + "model; when it fails, the candidate is added as a new record).", defaultValue = "rules")
+  String consolidator;
+
+  @Mixin LlmOptions llm = new LlmOptions();
 
   private Embedder shared;
 
@@ -65,11 +84,46 @@ public final class EngineOptions {
    */
   public Mnemo open(Path dir) {
     Embedder e = embedder();
-    Mnemo.Builder b = Mnemo.builder().store(LuceneMemoryStore.open(dir)).tokenizer(tokenizer());
+    Mnemo.Builder b = writePath(Mnemo.builder()).tokenizer(tokenizer()); // first: a missing model opens no store
     if (e == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(e));
-    return b.build();
+    return b.store(LuceneMemoryStore.open(dir)).build();
   }
+
+  /**
+   * Sets the builder's extractor and consolidator from {@code --extractor} and {@code --consolidator}
+   * (the LLM ones need a configured model: an error naming the options otherwise).
+   */
+  public Mnemo.Builder writePath(Mnemo.Builder b) {
+    switch (extractor == null ? "offline" : extractor) {
+      case "offline" -> { }
+      case "llm" -> b.extractor(new LlmExtractor(llm.require("--extractor llm")));
+      default -> throw new IllegalArgumentException("--extractor must be one of [offline, llm], was '" + extractor + "'");
+    }
+    switch (consolidator == null ? "rules" : consolidator) {
+      case "rules" -> { }
+      case "llm" -> b.consolidator(new LlmConsolidator(llm.require("--consolidator llm"), ADD_ON_FAILURE));
+      default -> throw new IllegalArgumentException("--consolidator must be one of [rules, llm], was '" + consolidator + "'");
+    }
+    return b;
+  }
+
+  /**
+   * What the LLM consolidator falls back to when the model fails. The engine's rule consolidator is
+   * not (yet) a public {@link Consolidator}; until it is, a failed decision adds the candidate: a
+   * possible duplicate, never a lost or wrongly expired fact.
+   */
+  static final Consolidator ADD_ON_FAILURE = new Consolidator() {
+    @Override
+    public String id() {
+      return "add-on-failure";
+    }
+
+    @Override
+    public Decision decide(NewMemory candidate, List<MemoryRecord> similar) {
+      return Decision.add("kept as a new record");
+    }
+  };
 
   public synchronized void closeEmbedder() {
     if (shared != null) shared.close();

@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
     description = "Evaluate retrieval: memory scenarios across policies, LoCoMo evidence recall, ablations of the read "
         + "path, and a generator of synthetic scenario histories.",
     subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class, EvalCommand.Generate.class,
-        EvalCommand.Ablations.class})
+        EvalCommand.Ablations.class, EvalAnswersCommand.class})
 final class EvalCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -250,11 +250,7 @@ final class EvalCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      boolean hasFiles = files != null && !files.isEmpty();
-      if (hasFiles == (locomo != null)) {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-            "give either scenario FILEs or --locomo DIR, " + (hasFiles ? "was both" : "was neither"));
-      }
+      requireFilesOrLocomo(spec, files, locomo);
       List<Ablation> chosen = variants == null ? List.of(Ablation.values())
           : variants.stream().map(Ablation::fromCode).toList();
       ObjectNode metrics;
@@ -271,23 +267,13 @@ final class EvalCommand implements Runnable {
           AblationReport r = runner.run(files);
           metrics = r.toJson();
           table = r.table();
-          if (queries != null) {
-            try (BufferedWriter w = Files.newBufferedWriter(queries, StandardCharsets.UTF_8)) {
-              for (ObjectNode line : r.queryLines()) {
-                w.write(JsonCodec.MAPPER.writeValueAsString(line));
-                w.newLine();
-              }
-            }
-          }
+          if (queries != null) writeLines(queries, r.queryLines());
         }
         bar.set(total);
       } finally {
         engine.closeEmbedder();
       }
-      if (out != null) {
-        Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(metrics)
-            + System.lineSeparator(), StandardCharsets.UTF_8);
-      }
+      if (out != null) writeJson(out, metrics);
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
         printJson(o, metrics);
@@ -299,6 +285,31 @@ final class EvalCommand implements Runnable {
       if (queries != null && locomo == null) o.println("per-query results: " + queries);
       o.flush();
       return 0;
+    }
+  }
+
+  /** Exactly one input: scenario files or a LoCoMo directory; a usage error otherwise. */
+  static void requireFilesOrLocomo(CommandSpec spec, List<Path> files, Path locomo) {
+    boolean hasFiles = files != null && !files.isEmpty();
+    if (hasFiles == (locomo != null)) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "give either scenario FILEs or --locomo DIR, " + (hasFiles ? "was both" : "was neither"));
+    }
+  }
+
+  /** Pretty-printed JSON, one file. */
+  static void writeJson(Path out, ObjectNode json) throws java.io.IOException {
+    Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
+        + System.lineSeparator(), StandardCharsets.UTF_8);
+  }
+
+  /** One JSON object per line. */
+  static void writeLines(Path file, List<ObjectNode> lines) throws java.io.IOException {
+    try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      for (ObjectNode line : lines) {
+        w.write(JsonCodec.MAPPER.writeValueAsString(line));
+        w.newLine();
+      }
     }
   }
 }

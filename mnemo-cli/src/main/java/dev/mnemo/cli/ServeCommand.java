@@ -103,7 +103,7 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private Mnemo open(Path dir, Embedder shared, int maxTextChars) {
-    Mnemo.Builder b = Mnemo.builder().store(LuceneMemoryStore.open(dir)).tokenizer(engine.tokenizer())
+    Mnemo.Builder b = engine.writePath(Mnemo.builder()).store(LuceneMemoryStore.open(dir)).tokenizer(engine.tokenizer())
         .maxTextChars(maxTextChars);
     if (shared == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(shared));

@@ -11,5 +11,10 @@
  * that opens a fresh engine in a directory, so that the caller (CLI, tests) chooses the store,
  * embedder and tokenizer; none depends on a store or embedder implementation. Results and how to
  * run them: {@code docs/evaluation.md}.
+ *
+ * <p>With a language model: {@link dev.mnemo.eval.AnswerEvaluator} over {@link dev.mnemo.eval.AnswerSuites}
+ * (answers with and without memory, judged; counterfactual check; leave-one-out utility), reported by
+ * {@link dev.mnemo.eval.AnswerReport}; {@link dev.mnemo.eval.ExtractionCost} counts what LLM
+ * extraction sends. See {@code docs/llm.md}.
  */
 package dev.mnemo.eval;
