@@ -20,6 +20,7 @@ import dev.mnemo.MnemoException;
 import dev.mnemo.NewMemory;
 import dev.mnemo.Turn;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
+import dev.mnemo.testkit.CityFactExtractor;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.testkit.MutableClock;
 import java.lang.reflect.InvocationTargetException;
@@ -50,7 +51,7 @@ class MnemoChatMemoryTest {
   @BeforeEach
   void open() {
     mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
-        .extractor(new FactExtractor()).clock(clock).build();
+        .extractor(new CityFactExtractor()).clock(clock).build();
     MnemoChatMemory.Builder memories = MnemoChatMemory.builder(mnemo).clock(clock).maxMessages(10);
     assistant = AiServices.builder(Assistant.class).chatModel(model)
         .chatMemoryProvider(memories.provider()).chatRequestTransformer(memories.recallInto()).build();
