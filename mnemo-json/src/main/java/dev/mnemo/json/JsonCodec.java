@@ -452,6 +452,217 @@ public final class JsonCodec {
     }
   }
 
+  // ---- the inverse forms: what a client sends and reads back ------------------------------------
+  // The readers above are strict (a request must be exactly right); the readers below read the
+  // server's answers and are tolerant of fields they do not know, so that a newer server can add
+  // fields without breaking an older client. A value they cannot read is an IllegalArgumentException
+  // naming the field: it means the two sides disagree about the wire form, not that the caller erred.
+
+  /** A memory's JSON form for a write request (the inverse of {@link #memory(JsonNode, String)}). */
+  public static ObjectNode memory(NewMemory m) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("owner", m.owner());
+    o.put("text", m.text());
+    putIfSet(o, "scope", m.scope());
+    if (m.category() != null) o.put("category", m.category().code());
+    putIfSet(o, "context", m.context());
+    if (!m.sources().isEmpty()) m.sources().forEach(o.putArray("sources")::add);
+    putIfSet(o, "episode", m.episode());
+    if (m.seq() != null) o.put("seq", m.seq());
+    putIfSet(o, "recorded_at", m.recordedAt());
+    putIfSet(o, "valid_from", m.validFrom());
+    putIfSet(o, "valid_to", m.validTo());
+    putIfSet(o, "fact_key", m.factKey());
+    if (m.importance() != null) o.put("importance", m.importance());
+    if (m.authority() != null) o.put("authority", m.authority().code());
+    if (m.conflictPolicy() != null) o.put("conflict_policy", m.conflictPolicy().code());
+    if (!m.entities().isEmpty()) m.entities().forEach(o.putArray("entities")::add);
+    if (!m.metadata().isEmpty()) new java.util.TreeMap<>(m.metadata()).forEach(o.putObject("metadata")::put);
+    return o;
+  }
+
+  /**
+   * A recall request's JSON form (the inverse of {@link #request(JsonNode, String)}): every option,
+   * so the server resolves exactly the request the caller built. RRF is sent by its code, so a
+   * constant other than the default 60 does not travel.
+   */
+  public static ObjectNode request(RecallRequest r) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("owner", r.owner());
+    o.put("query", r.query());
+    putIfSet(o, "asked_at", r.askedAt());
+    o.put("mode", r.mode().code());
+    if (r.mode() instanceof TemporalMode.ValidAt(Instant at)) o.put("at", at.toString());
+    if (r.mode() instanceof TemporalMode.KnownAt(Instant at)) o.put("at", at.toString());
+    putIfSet(o, "scope", r.scope());
+    if (!r.categories().isEmpty()) r.categories().stream().map(Category::code).sorted().forEach(o.putArray("categories")::add);
+    if (!r.metadata().isEmpty()) new java.util.TreeMap<>(r.metadata()).forEach(o.putObject("metadata")::put);
+    o.put("k", r.k());
+    o.put("budget_tokens", r.budgetTokens());
+    o.put("threshold", r.threshold());
+    o.put("relative_threshold", r.relativeThreshold());
+    o.put("fusion", r.fusion().code());
+    o.put("packing", r.packing().code());
+    o.put("time_filter", r.timeFilter().code());
+    o.set("weights", MAPPER.valueToTree(weightsMap(r.weights())));
+    ObjectNode hl = o.putObject("half_lives");
+    new java.util.TreeMap<>(r.halfLives()).forEach((c, d) -> hl.put(c.code(), d.toString()));
+    o.put("mmr_lambda", r.mmrLambda());
+    o.put("duplicate_similarity", r.duplicateSimilarity());
+    o.put("candidates", r.candidates());
+    o.put("explain", r.explain());
+    if (!r.focus().isEmpty()) {
+      ObjectNode f = o.putObject("focus");
+      putIfSet(f, "question", r.focus().question());
+      putIfSet(f, "task", r.focus().task());
+      putIfSet(f, "artifact", r.focus().artifact());
+      if (!r.focus().entities().isEmpty()) r.focus().entities().forEach(f.putArray("entities")::add);
+    }
+    return o;
+  }
+
+  /** A stored record from its JSON form (the inverse of {@link #record(MemoryRecord, boolean)}). */
+  public static MemoryRecord storedRecord(JsonNode n) {
+    Reader x = new Reader(n, "record");
+    float[] embedding = null;
+    JsonNode e = n.get("embedding");
+    if (e != null && e.isArray()) {
+      embedding = new float[e.size()];
+      for (int i = 0; i < embedding.length; i++) embedding[i] = e.get(i).floatValue();
+    }
+    MemoryRecord r = x.build(() -> new MemoryRecord(x.required("id"), x.required("owner"), x.text("scope"),
+        Category.fromCode("category", x.required("category")), x.required("text"), x.text("context"),
+        x.strings("sources"), x.text("episode"), n.hasNonNull("seq") ? n.get("seq").asInt() : -1,
+        x.instant("recorded_at"), x.instant("expired_at"), x.instant("valid_from"), x.instant("valid_to"),
+        x.text("fact_key"), n.path("version").asInt(0), x.text("origin"), n.path("importance").asDouble(),
+        Authority.fromCode("authority", x.required("authority")),
+        ConflictPolicy.fromCode("conflict_policy", x.required("conflict_policy")), x.strings("entities"),
+        n.path("access_count").asLong(0), x.instant("last_accessed_at"), null, x.text("embedding_model"),
+        x.stringMap("metadata")));
+    return embedding == null ? r : new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(),
+        r.sources(), r.episode(), r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), r.factKey(),
+        r.version(), r.origin(), r.importance(), r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(),
+        r.lastAccessedAt(), embedding, r.embeddingModel(), r.metadata());
+  }
+
+  /** One selected record of a recall: a stored record's fields plus score, relevance, tokens, conflicts. */
+  public static Recalled recalled(JsonNode n) {
+    Reader x = new Reader(n, "selected record");
+    MemoryRecord r = storedRecord(n);
+    return x.build(() -> new Recalled(r, x.number("score"), x.number("relevance"), n.path("tokens").asInt(),
+        x.strings("conflicts_with")));
+  }
+
+  /** A recall result from its JSON form (the inverse of {@link #result(RecallResult)}). */
+  public static RecallResult result(JsonNode n) {
+    Reader x = new Reader(n, "result");
+    List<Recalled> selected = new ArrayList<>();
+    for (JsonNode s : n.path("selected")) selected.add(recalled(s));
+    RecallTrace trace = n.hasNonNull("trace") ? trace(n.get("trace")) : null;
+    return x.build(() -> new RecallResult(selected, x.required("rendered"), n.path("tokens_used").asInt(),
+        n.path("rendered_tokens").asInt(), trace));
+  }
+
+  /**
+   * A trace from its JSON form (the inverse of {@link #trace(RecallTrace)}). Signals and timings
+   * come back as the wire rounds them (4 decimals; stage times in milliseconds).
+   */
+  public static RecallTrace trace(JsonNode n) {
+    Reader x = new Reader(n, "trace");
+    dev.mnemo.time.TimeRange range = null;
+    JsonNode tr = n.get("time_range");
+    if (tr != null && tr.isObject()) {
+      Reader t = new Reader(tr, "trace.time_range");
+      range = t.build(() -> new dev.mnemo.time.TimeRange(t.instant("from"), t.instant("to"), t.required("expression")));
+    }
+    List<CandidateTrace> candidates = new ArrayList<>();
+    int i = 0;
+    for (JsonNode c : n.path("candidates")) {
+      Reader y = new Reader(c, "trace.candidates[" + i++ + "]");
+      candidates.add(y.build(() -> new CandidateTrace(y.required("id"), y.strings("sources"), y.required("text"),
+          y.text("fact_key"), y.instant("valid_from"), y.instant("valid_to"), y.instant("recorded_at"),
+          new java.util.LinkedHashSet<>(y.strings("found_by")), signals(c.path("signals")), outcome(y.text("outcome")),
+          y.text("reason"), c.path("tokens").asInt(), y.strings("conflicts_with"))));
+    }
+    Map<String, Long> stages = new LinkedHashMap<>();
+    n.path("stage_ms").properties().forEach(e -> stages.put(e.getKey(), Math.round(e.getValue().asDouble() * 1e6)));
+    dev.mnemo.time.TimeRange timeRange = range;
+    return x.build(() -> new RecallTrace(x.required("owner"), x.required("query"), x.instant("asked_at"),
+        x.required("mode"), x.instant("valid_time"), x.instant("known_time"), timeRange, x.strings("query_entities"),
+        x.number("dense_floor"), x.required("fusion"), x.required("packing"), n.path("k").asInt(),
+        n.path("budget_tokens").asInt(), n.path("threshold").asDouble(),
+        n.hasNonNull("weights") ? weights(n.get("weights"), "trace.weights.") : Weights.DEFAULT, x.required("tokenizer"),
+        x.text("embedding_model"), candidates, n.path("tokens_used").asInt(), stages));
+  }
+
+  private static Signals signals(JsonNode n) {
+    Reader x = new Reader(n, "signals");
+    return new Signals(x.number("cosine"), x.number("dense"), x.number("window"), x.number("bm25_raw"), x.number("bm25"),
+        x.number("entity"), x.number("relevance"), x.number("rrf"), x.number("recency"), x.number("importance"),
+        x.number("frequency"), x.number("authority"), x.number("time_match"), x.number("speaker"), x.number("final"));
+  }
+
+  private static dev.mnemo.Outcome outcome(String code) {
+    if (code == null || code.equals("unranked")) return null;
+    for (dev.mnemo.Outcome o : dev.mnemo.Outcome.values()) if (o.code().equals(code)) return o;
+    throw new IllegalArgumentException("outcome must be one of selected, below_threshold, beyond_k, over_budget, "
+        + "duplicate, unranked, was '" + code + "'");
+  }
+
+  /** Reads one object of a server's answer; problems are collected and reported together by {@link #build}. */
+  private static final class Reader {
+    private final JsonNode n;
+    private final String what;
+    private final List<Violation> v = new ArrayList<>();
+
+    Reader(JsonNode n, String what) {
+      if (n == null || !n.isObject()) {
+        throw new IllegalArgumentException(what + " must be a JSON object, was " + (n == null ? "missing" : n));
+      }
+      this.n = n;
+      this.what = what;
+    }
+
+    String text(String f) { return JsonCodec.text(n, f, what + ".", v); }
+
+    String required(String f) {
+      String s = text(f);
+      if (s == null && (n.get(f) == null || n.get(f).isNull())) v.add(new Violation(what + "." + f, null, what + "." + f + " is missing"));
+      return s;
+    }
+
+    Instant instant(String f) { return JsonCodec.instant(n, f, what + ".", v); }
+
+    double number(String f) {
+      Double d = JsonCodec.number(n, f, what + ".", v);
+      return d == null ? Double.NaN : d;
+    }
+
+    List<String> strings(String f) { return JsonCodec.strings(n, f, what + ".", v); }
+
+    Map<String, String> stringMap(String f) { return JsonCodec.stringMap(n, f, what + ".", v); }
+
+    /** Builds the value, or reports every unreadable field at once. */
+    <T> T build(java.util.function.Supplier<T> make) {
+      T out = null;
+      RuntimeException failure = null;
+      try {
+        out = make.get();
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+      if (v.isEmpty() && failure == null) return out;
+      StringBuilder sb = new StringBuilder("unreadable ").append(what).append(": ");
+      v.forEach(x -> sb.append(x.message()).append("; "));
+      if (failure != null && v.isEmpty()) sb.append(failure.getMessage());
+      throw new IllegalArgumentException(sb.toString().replaceAll("; $", ""), failure);
+    }
+  }
+
+  private static void putIfSet(ObjectNode o, String k, Object v) {
+    if (v != null) o.put(k, v.toString());
+  }
+
   // ---- strict field readers -------------------------------------------------------------------
 
   private static void unknown(JsonNode n, Set<String> allowed, String path, List<Violation> v) {

@@ -70,6 +70,7 @@ final class Api {
     r.get("/inspector/{asset}", inspector::asset, Access.PUBLIC);
 
     r.post("/v1/memories", this::remember, Access.TENANT);
+    r.post("/v1/memories/validate", this::validate, Access.TENANT);
     r.post("/v1/recall", this::recall, Access.TENANT);
     r.post("/v1/ingest", this::ingest, Access.TENANT);
     r.get("/v1/export", this::exportTenant, Access.TENANT);
@@ -165,7 +166,28 @@ final class Api {
     ObjectNode o = JsonCodec.MAPPER.createObjectNode();
     ArrayNode ids = o.putArray("ids");
     stored.forEach(r -> ids.add(r.id()));
+    // The stored records too (a client returns them from remember, as the embedded engine does,
+    // without a second round trip that a concurrent correction could race).
+    ArrayNode records = o.putArray("records");
+    stored.forEach(r -> records.add(JsonCodec.record(r, false)));
     ctx.status(201).json(o);
+  }
+
+  /**
+   * Checks records as {@code POST /v1/memories} would, without writing: 200 with every violation
+   * of the engine's checks in {@code errors} (empty when valid). A body that is not a record (bad
+   * JSON, a wrong type, an unknown field) is refused as a write would be.
+   */
+  private void validate(Context ctx) {
+    Wire.Memories m = Wire.memories(body(ctx), config.maxBatchRecords());
+    TenantMemory memory = memory(ctx);
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ArrayNode errors = o.putArray("errors");
+    for (int i = 0; i < m.list().size(); i++) {
+      Problems.addViolations(errors, memory.validate(m.list().get(i), m.single() ? "" : "records[" + i + "]."));
+    }
+    o.put("valid", errors.isEmpty());
+    ctx.json(o);
   }
 
   private void ingest(Context ctx) {

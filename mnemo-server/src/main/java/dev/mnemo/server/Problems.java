@@ -98,15 +98,19 @@ final class Problems {
     if (instance != null) o.put("instance", instance);
     if (requestId != null) o.put("request_id", requestId);
     if (!violations.isEmpty()) {
-      ArrayNode errors = o.putArray("errors");
-      for (Violation v : violations) {
-        ObjectNode e = errors.addObject();
-        e.put("field", v.field());
-        putValue(e, v.value());
-        e.put("message", v.message());
-      }
+      addViolations(o.putArray("errors"), violations);
     }
     return new Problem(status, headers, o);
+  }
+
+  /** Each violation as {@code {field, value, message}}: the one shape of a field error in every answer. */
+  static void addViolations(ArrayNode errors, List<Violation> violations) {
+    for (Violation v : violations) {
+      ObjectNode e = errors.addObject();
+      e.put("field", v.field());
+      putValue(e, v.value());
+      e.put("message", v.message());
+    }
   }
 
   private static void putValue(ObjectNode e, Object value) {

@@ -379,4 +379,35 @@ class RestApiTest {
     assertProblem(r, 422, "turns[1].role");
     assertThat(export()).isEmpty();
   }
+
+  @Test
+  void remember_answersTheStoredRecords_asGetReadsThem() {
+    TestServer.Response r = post("/v1/memories", "{\"records\": [{\"owner\":\"alice\",\"text\":\"Alice lives in Lisbon\","
+        + "\"fact_key\":\"city\"}, {\"owner\":\"alice\",\"text\":\"Alice has a cat\"}]}");
+    assertThat(r.status()).as(r.toString()).isEqualTo(201);
+    JsonNode records = r.json().get("records");
+    assertThat(records).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      String id = r.json().get("ids").get(i).asText();
+      assertThat(records.get(i).get("id").asText()).isEqualTo(id);
+      assertThat(get("/v1/owners/alice/memories/" + id).json()).isEqualTo(records.get(i));
+    }
+    assertThat(records.get(0).get("version").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void validate_reportsTheEnginesViolations_andWritesNothing() {
+    TestServer.Response bad = post("/v1/memories/validate", "{\"records\": [{\"owner\":\"alice\",\"text\":\"ok\"},"
+        + " {\"owner\":\" \",\"text\":\"x\",\"importance\":2}]}");
+    assertThat(bad.status()).as(bad.toString()).isEqualTo(200);
+    assertThat(bad.json().get("valid").asBoolean()).isFalse();
+    List<String> fields = new ArrayList<>();
+    bad.json().get("errors").forEach(e -> fields.add(e.get("field").asText()));
+    assertThat(fields).contains("records[1].owner", "records[1].importance").noneMatch(f -> f.startsWith("records[0]"));
+    TestServer.Response good = post("/v1/memories/validate", "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\"}");
+    assertThat(good.json().get("valid").asBoolean()).isTrue();
+    assertThat(good.json().get("errors")).isEmpty();
+    assertProblem(post("/v1/memories/validate", "{\"owner\":\"alice\",\"text\":\"x\",\"colour\":\"red\"}"), 422, "colour");
+    assertThat(export()).isEmpty();
+  }
 }

@@ -1,0 +1,170 @@
+package dev.mnemo.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mnemo.Category;
+import dev.mnemo.IngestReceipt;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
+import dev.mnemo.NewMemory;
+import dev.mnemo.Outcome;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.TemporalMode;
+import dev.mnemo.Turn;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One set of assertions run against both implementations of {@link Mnemo}: the embedded engine and
+ * the client of a real server. Whatever passes here behaves the same on either side of the line
+ * that builds the memory.
+ */
+abstract class MnemoBehaviourContract {
+  static final Instant MARCH = Instant.parse("2026-03-01T00:00:00Z");
+  static final Instant JUNE = Instant.parse("2026-06-01T00:00:00Z");
+
+  /** The implementation under test; shared by the class's tests, which use distinct owners. */
+  abstract Mnemo mnemo();
+
+  @Test
+  void remember_returnsTheStoredRecord_andGetReadsItBack() {
+    MemoryRecord r = mnemo().remember(NewMemory.builder("rem", "Maya writes all her code in Vim.").factKey("editor")
+        .category(Category.SEMANTIC).validFrom(MARCH).importance(0.7).metadata(Map.of("lang", "en")).source("e1").build());
+    assertThat(r.id()).isNotBlank();
+    assertThat(r.version()).isEqualTo(1);
+    assertThat(r.sources()).containsExactly("e1");
+    assertThat(r.metadata()).containsEntry("lang", "en");
+    assertThat(mnemo().get("rem", r.id())).contains(r);
+  }
+
+  @Test
+  void correction_supersedes_keepsHistory_andRecallReturnsTheCurrentVersionOnly() {
+    Mnemo m = mnemo();
+    MemoryRecord vim = m.remember(NewMemory.builder("fix", "Maya writes all her code in Vim.").factKey("editor")
+        .validFrom(MARCH).build());
+    MemoryRecord emacs = m.remember(NewMemory.builder("fix", "Maya switched from Vim to Emacs.").factKey("editor")
+        .validFrom(JUNE).build());
+    assertThat(emacs.version()).isEqualTo(2);
+    List<MemoryRecord> history = m.history("fix", "editor");
+    assertThat(history).extracting(MemoryRecord::text).contains(vim.text(), emacs.text());
+    assertThat(history.stream().filter(h -> h.id().equals(vim.id())).findFirst().orElseThrow().expiredAt()).isNotNull();
+
+    RecallResult now = m.recall(RecallRequest.builder("fix", "Which editor does Maya use?").explain(true).build());
+    assertThat(now.selected()).extracting(s -> s.record().text()).contains(emacs.text()).doesNotContain(vim.text());
+    assertThat(now.rendered()).contains("Emacs");
+    assertThat(now.trace()).isNotNull();
+    assertThat(now.trace().candidates()).anySatisfy(c -> {
+      assertThat(c.id()).isEqualTo(emacs.id());
+      assertThat(c.outcome()).isEqualTo(Outcome.SELECTED);
+    });
+
+    RecallResult april = m.recall(RecallRequest.builder("fix", "Which editor does Maya use?")
+        .mode(TemporalMode.validAt(Instant.parse("2026-04-01T00:00:00Z"))).build());
+    assertThat(april.selected()).extracting(s -> s.record().text()).containsExactly(vim.text());
+    assertThat(april.trace()).isNull();
+  }
+
+  @Test
+  void recall_neverReturnsAnotherOwnersRecord() {
+    mnemo().remember(NewMemory.builder("iso-a", "Alice's locker code is 4312.").build());
+    mnemo().remember(NewMemory.builder("iso-b", "Bob's locker code is 9876.").build());
+    RecallResult r = mnemo().recall(RecallRequest.builder("iso-a", "What is Bob's locker code?").explain(true).build());
+    assertThat(r.selected()).allSatisfy(s -> assertThat(s.record().owner()).isEqualTo("iso-a"));
+    assertThat(r.trace().candidates()).noneMatch(c -> c.text().contains("9876"));
+  }
+
+  @Test
+  void rememberAll_oneInvalidItem_namesIt_andWritesNothing() {
+    List<NewMemory> batch = List.of(NewMemory.builder("batch", "Valid one.").build(),
+        NewMemory.builder("batch", " ").build());
+    assertThatThrownBy(() -> mnemo().rememberAll(batch)).isInstanceOfSatisfying(InvalidRequestException.class,
+        e -> assertThat(e.violations()).extracting(InvalidRequestException.Violation::field).containsExactly("memories[1].text"));
+    List<MemoryRecord> all = new ArrayList<>();
+    mnemo().export("batch", all::add);
+    assertThat(all).isEmpty();
+    assertThat(mnemo().rememberAll(List.of())).isEmpty();
+  }
+
+  @Test
+  void rememberAll_writesInOrder() {
+    List<MemoryRecord> out = mnemo().rememberAll(List.of(NewMemory.builder("order", "First.").build(),
+        NewMemory.builder("order", "Second.").build()));
+    assertThat(out).extracting(MemoryRecord::text).containsExactly("First.", "Second.");
+  }
+
+  @Test
+  void validate_reportsEveryViolationWithThePrefix_andWritesNothing() {
+    List<InvalidRequestException.Violation> v = mnemo().validate(
+        NewMemory.builder(" ", "").importance(2.0).build(), "line 3: ");
+    assertThat(v).extracting(InvalidRequestException.Violation::field).contains("line 3: owner", "line 3: text");
+    assertThat(v).allSatisfy(x -> assertThat(x.message()).startsWith("line 3: "));
+    assertThat(mnemo().validate(NewMemory.builder("val", "Fine.").build(), "")).isEmpty();
+  }
+
+  @Test
+  void markUsed_feedsTheCounters() {
+    MemoryRecord r = mnemo().remember(NewMemory.builder("used", "Maya likes green tea.").build());
+    assertThat(mnemo().markUsed("used", List.of(r.id(), "no-such-id"))).isEqualTo(1);
+    MemoryRecord after = mnemo().get("used", r.id()).orElseThrow();
+    assertThat(after.accessCount()).isEqualTo(1);
+    assertThat(after.lastAccessedAt()).isNotNull();
+    assertThat(mnemo().markUsed("used", List.of())).isZero();
+  }
+
+  @Test
+  void forget_oneRecord_thenTheOwner() {
+    MemoryRecord a = mnemo().remember(NewMemory.builder("gone", "Maya lives in Lisbon.").build());
+    mnemo().remember(NewMemory.builder("gone", "Maya has a cat.").build());
+    assertThat(mnemo().forget("gone", a.id())).isEqualTo(1);
+    assertThat(mnemo().get("gone", a.id())).isEmpty();
+    assertThat(mnemo().forget("gone", a.id())).isZero();
+    assertThat(mnemo().forget("gone")).isEqualTo(1);
+    List<MemoryRecord> left = new ArrayList<>();
+    mnemo().export("gone", left::add);
+    assertThat(left).isEmpty();
+  }
+
+  @Test
+  void get_anotherOwnersId_isNotFound_andABlankOwnerIsRefused() {
+    MemoryRecord r = mnemo().remember(NewMemory.builder("own-a", "A secret of A.").build());
+    assertThat(mnemo().get("own-b", r.id())).isEmpty();
+    assertThat(mnemo().forget("own-b", r.id())).isZero();
+    assertThatThrownBy(() -> mnemo().get(" ", r.id())).isInstanceOfSatisfying(InvalidRequestException.class,
+        e -> assertThat(e.field()).isEqualTo("owner"));
+  }
+
+  @Test
+  void export_streamsEveryVersion() {
+    mnemo().remember(NewMemory.builder("exp", "Maya uses Vim.").factKey("editor").validFrom(MARCH).build());
+    mnemo().remember(NewMemory.builder("exp", "Maya uses Emacs.").factKey("editor").validFrom(JUNE).build());
+    List<MemoryRecord> all = new ArrayList<>();
+    mnemo().export("exp", all::add);
+    assertThat(all).extracting(MemoryRecord::text).contains("Maya uses Vim.", "Maya uses Emacs.");
+    assertThat(all).allSatisfy(r -> assertThat(r.owner()).isEqualTo("exp"));
+  }
+
+  @Test
+  void ingest_acceptsTurns_andWhatItStoresIsRecallable() {
+    Instant at = Instant.parse("2026-05-03T10:00:00Z");
+    IngestReceipt receipt = mnemo().ingest(List.of(
+        Turn.of("ing", "t1", Turn.Role.USER, "Maya", "I adopted a greyhound called Biscuit.", at).inEpisode("chat-1"),
+        Turn.of("ing", "t2", Turn.Role.ASSISTANT, null, "Congratulations on Biscuit!", at.plusSeconds(5)).inEpisode("chat-1"),
+        Turn.of("ing", "t3", Turn.Role.TOOL_CALL, null, "lookup(dog breeds)", at.plusSeconds(6))));
+    assertThat(receipt.accepted()).contains("t1", "t2", "t3");
+    assertThat(receipt.records()).allSatisfy(r -> assertThat(mnemo().get("ing", r.id())).contains(r));
+    assertThat(receipt.records()).noneMatch(r -> r.text().contains("lookup("));
+    if (receipt.queued() == 0) {
+      RecallResult r = mnemo().recall(RecallRequest.builder("ing", "What is the name of Maya's dog?").build());
+      assertThat(r.rendered()).contains("Biscuit");
+    }
+    assertThatThrownBy(() -> mnemo().ingest(List.of(Turn.of("ing", "t4", Turn.Role.USER, null, " ", at))))
+        .isInstanceOfSatisfying(InvalidRequestException.class,
+            e -> assertThat(e.violations()).extracting(InvalidRequestException.Violation::field).contains("turns[0].text"));
+  }
+}
