@@ -1,6 +1,6 @@
 package dev.mnemo.internal;
 
-import dev.mnemo.Category;
+import dev.mnemo.IngestProgress;
 import dev.mnemo.IngestReceipt;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
@@ -8,12 +8,17 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.StoredTurn;
 import dev.mnemo.Turn;
 import dev.mnemo.spi.Consolidator;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.Extractor;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Tokenizer;
+import dev.mnemo.spi.TurnLog;
+import dev.mnemo.write.OfflineExtractor;
+import dev.mnemo.write.RuleConsolidator;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
@@ -38,9 +43,9 @@ public final class Engine implements Mnemo {
   private final WritePath writes;
   private final ReadPath reads;
   private final Object writeLock = new Object();
-  private final ZoneId zone;
-  private final Extractor extractor;
-  private final Consolidator consolidator;
+  private final TurnLog turnLog;
+  private final boolean ownsTurnLog;
+  private final IngestPipeline ingest;
 
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars) {
@@ -50,15 +55,36 @@ public final class Engine implements Mnemo {
   /** With an extractor and a consolidator for {@link #ingest} (either may be null: the built-in rules). */
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars, Extractor extractor, Consolidator consolidator) {
-    this.zone = zone;
-    this.extractor = extractor;
-    this.consolidator = consolidator;
+    this(store, embedder, tokenizer, clock, zone, maxTextChars, extractor, consolidator,
+        new IngestOptions(null, false, 10_000, Duration.ofSeconds(30)));
+  }
+
+  /**
+   * How {@link #ingest} runs.
+   *
+   * @param turnLog the turn log; null = the store's own, else one in memory (then synchronous)
+   * @param synchronous extract inside {@code ingest} instead of in the background
+   * @param queue at most this many turns wait for extraction
+   * @param queueWait how long {@code ingest} waits for room in a full queue
+   */
+  public record IngestOptions(TurnLog turnLog, boolean synchronous, int queue, Duration queueWait) {}
+
+  /** The full constructor. */
+  public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+      int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars);
     this.reads = new ReadPath(store, embedder, tokenizer, clock, zone);
+    TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
+    this.ownsTurnLog = options.turnLog() != null;
+    this.turnLog = own != null ? own : new InMemoryTurnLog();
+    this.ingest = new IngestPipeline(store, turnLog, writes, r -> reads.recall(r).selected(),
+        extractor != null ? extractor : new OfflineExtractor(),
+        consolidator != null ? consolidator : new RuleConsolidator(), zone, clock, writeLock,
+        options.synchronous() || own == null, options.queue(), 32, options.queueWait());
   }
 
   /** The store, for evaluation baselines and tools that need it directly. */
@@ -90,51 +116,57 @@ public final class Engine implements Mnemo {
     return writes.validate(memory, fieldPrefix == null ? "" : fieldPrefix);
   }
 
-  /**
-   * The first, synchronous write path: every complete user or assistant turn becomes one episodic
-   * memory (text prefixed with the speaker, source = the turn id, valid and recorded at the turn's
-   * time); system messages, tool calls, tool results and partial or failed generations are not
-   * memories. Turns are validated as a batch first: one invalid turn refuses the batch.
-   */
+  /** The ingest pipeline: see {@link IngestPipeline}. */
   @Override
   public IngestReceipt ingest(List<Turn> turns) {
-    Objects.requireNonNull(turns, "turns");
-    List<InvalidRequestException.Violation> bad = new ArrayList<>();
-    for (int i = 0; i < turns.size(); i++) bad.addAll(validateTurn(turns.get(i), "turns[" + i + "]."));
-    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
-    List<NewMemory> memories = new ArrayList<>();
-    if (extractor != null) {
-      java.util.Map<String, List<Turn>> byOwner = new java.util.LinkedHashMap<>();
-      for (Turn t : turns) {
-        if (t.isMessage() && t.status() == Turn.Status.COMPLETE) byOwner.computeIfAbsent(t.owner(), o -> new ArrayList<>()).add(t);
-      }
-      byOwner.forEach((owner, ts) -> memories.addAll(extractor.extract(new Extractor.Batch(owner, List.of(), ts, zone))));
-      List<MemoryRecord> stored = memories.isEmpty() ? List.of() : rememberAll(memories);
-      return new IngestReceipt(turns.stream().map(Turn::id).toList(), List.of(), 0, stored);
-    }
-    for (Turn t : turns) {
-      if ((t.role() != Turn.Role.USER && t.role() != Turn.Role.ASSISTANT) || t.status() != Turn.Status.COMPLETE) continue;
-      String text = t.speaker() == null || t.speaker().isBlank() ? t.text() : t.speaker() + ": " + t.text();
-      NewMemory.Builder b = NewMemory.builder(t.owner(), text).category(Category.EPISODIC).source(t.id())
-          .recordedAt(t.at()).validFrom(t.at());
-      if (t.episode() != null) b.episode(t.episode(), memories.size());
-      memories.add(b.build());
-    }
-    List<MemoryRecord> stored = memories.isEmpty() ? List.of() : rememberAll(memories);
-    return new IngestReceipt(turns.stream().map(Turn::id).toList(), List.of(), 0, stored);
+    return ingest.ingest(turns);
   }
 
-  static List<InvalidRequestException.Violation> validateTurn(Turn t, String path) {
-    List<InvalidRequestException.Violation> v = new ArrayList<>();
-    if (t == null) {
-      v.add(new InvalidRequestException.Violation(path.substring(0, path.length() - 1), null, path + " must not be null"));
-      return v;
+  @Override
+  public List<Turn> sources(String owner, String recordId) {
+    requireOwner(owner);
+    Optional<MemoryRecord> r = recordId == null ? Optional.empty() : store.get(owner, recordId);
+    if (r.isEmpty()) return List.of();
+    return turnLog.getAll(owner, r.get().sources()).stream().map(StoredTurn::turn).toList();
+  }
+
+  @Override
+  public Optional<StoredTurn> turn(String owner, String id) {
+    requireOwner(owner);
+    return id == null ? Optional.empty() : turnLog.get(owner, id);
+  }
+
+  @Override
+  public IngestReceipt accept(String owner, String id) {
+    requireOwner(owner);
+    return ingest.accept(owner, id);
+  }
+
+  @Override
+  public IngestProgress ingestProgress() {
+    return ingest.progress();
+  }
+
+  @Override
+  public boolean awaitIngested(Duration timeout) {
+    return ingest.await(Objects.requireNonNull(timeout, "timeout"));
+  }
+
+  @Override
+  public void exportTurns(String owner, Consumer<StoredTurn> sink) {
+    turnLog.export(owner, sink);
+  }
+
+  @Override
+  public int importTurns(List<StoredTurn> turns) {
+    List<InvalidRequestException.Violation> bad = new ArrayList<>();
+    for (int i = 0; i < turns.size(); i++) {
+      bad.addAll(IngestPipeline.validate(turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "]."));
     }
-    if (t.id() == null || t.id().isBlank()) v.add(new InvalidRequestException.Violation(path + "id", t.id(), path + "id must not be blank"));
-    if (t.owner() == null || t.owner().isBlank()) v.add(new InvalidRequestException.Violation(path + "owner", t.owner(), path + "owner must not be blank"));
-    if (t.text() == null || t.text().isBlank()) v.add(new InvalidRequestException.Violation(path + "text", t.text(), path + "text must not be blank"));
-    if (t.attempt() < 1) v.add(new InvalidRequestException.Violation(path + "attempt", t.attempt(), path + "attempt must be >= 1, was " + t.attempt()));
-    return v;
+    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
+    List<StoredTurn> stored = turnLog.append(turns);
+    ingest.added(stored.stream().filter(t -> t.state() == StoredTurn.State.PENDING).count());
+    return stored.size();
   }
 
   @Override
@@ -161,11 +193,14 @@ public final class Engine implements Mnemo {
     return id == null ? Optional.empty() : store.get(owner, id);
   }
 
+  /** Deletes the owner's records and turns (every version, vector, turn and error artifact). */
   @Override
   public int forget(String owner) {
     requireOwner(owner);
     synchronized (writeLock) {
-      return store.deleteOwner(owner);
+      int n = store.deleteOwner(owner);
+      turnLog.deleteOwner(owner);
+      return n;
     }
   }
 
@@ -200,6 +235,15 @@ public final class Engine implements Mnemo {
 
   @Override
   public void close() {
+    try {
+      ingest.close();
+      if (ownsTurnLog) turnLog.close();
+    } finally {
+      closeStore();
+    }
+  }
+
+  private void closeStore() {
     try {
       store.close();
     } finally {
