@@ -90,7 +90,7 @@ final class EvalCommand implements Runnable {
     }
   }
 
-  /** {@code mnemo eval locomo DIR [--out FILE.json] [--k-max 20] [--no-context]}. */
+  /** {@code mnemo eval locomo DIR [--out FILE.json] [--k-max 20] [--no-context] [--write-path raw|offline]}. */
   @Command(name = "locomo", mixinStandardHelpOptions = true,
       description = {"LoCoMo evidence recall: index every *.json conversation of DIR turn by turn (one fresh store "
           + "each), ask its questions of categories 1-4 and report evidence recall@k and hit@k per ranking (full, "
@@ -113,11 +113,17 @@ final class EvalCommand implements Runnable {
         description = "Index each turn alone, without its neighbouring turns as context (which is the default).")
     boolean noContext;
 
+    @Option(names = "--write-path", paramLabel = "MODE", defaultValue = "raw",
+        description = "raw: every turn one memory (default); offline: each session's turns through ingest, the "
+            + "offline extractor and rule consolidation, a record counting for every evidence turn among its sources.")
+    String writePath;
+
     @Override
     public Integer call() throws Exception {
       LocomoReport report;
       try {
-        report = new LocomoRunner(engine::open, !noContext, kMax).run(LocomoLoader.loadDir(dir));
+        report = new LocomoRunner(engine::open, !noContext, kMax, LocomoRunner.WritePath.fromCode(writePath))
+            .run(LocomoLoader.loadDir(dir));
       } finally {
         engine.closeEmbedder();
       }

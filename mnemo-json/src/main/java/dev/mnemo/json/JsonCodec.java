@@ -9,7 +9,9 @@ import dev.mnemo.CandidateTrace;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.Fusion;
+import dev.mnemo.IngestProgress;
 import dev.mnemo.IngestReceipt;
+import dev.mnemo.StoredTurn;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.Turn;
 import dev.mnemo.InvalidRequestException.Violation;
@@ -138,6 +140,56 @@ public final class JsonCodec {
     o.put("status", t.status().code());
     ObjectNode m = o.putObject("metadata");
     t.metadata().forEach(m::put);
+    return o;
+  }
+
+  /**
+   * A turn as the turn log keeps it: the turn's fields plus {@code state} (pending, extracted, kept,
+   * error), {@code seq} and {@code note}; one line of a turns export.
+   */
+  public static ObjectNode storedTurn(StoredTurn t) {
+    ObjectNode o = turn(t.turn());
+    o.put("state", t.state().code());
+    o.put("seq", t.seq());
+    putNullable(o, "note", t.note());
+    return o;
+  }
+
+  /**
+   * A turn log entry from its JSON form (the inverse of {@link #storedTurn(StoredTurn)}); {@code state}
+   * defaults to pending, {@code seq} is ignored (the importing log assigns its own).
+   */
+  public static StoredTurn storedTurn(JsonNode n, String path) {
+    if (n == null || !n.isObject()) return new StoredTurn(turn(n, path), StoredTurn.State.PENDING, 0, null);
+    ObjectNode plain = n.deepCopy();
+    plain.remove(List.of("state", "seq", "note"));
+    List<Violation> v = new ArrayList<>();
+    String state = text(n, "state", path, v);
+    String note = text(n, "note", path, v);
+    StoredTurn.State[] st = {StoredTurn.State.PENDING};
+    if (state != null) guard(() -> st[0] = StoredTurn.State.fromCode(path + "state", state), v);
+    Turn t;
+    try {
+      t = turn(plain, path);
+    } catch (InvalidRequestException e) {
+      v.addAll(0, e.violations());
+      throw new InvalidRequestException(v);
+    }
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return new StoredTurn(t, st[0], 0, note);
+  }
+
+  /** Background extraction's progress: {@code {pending, extracted, kept, errors, records_written, duplicates_merged, conflicts, last_error}}. */
+  public static ObjectNode progress(IngestProgress p) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("pending", p.pending());
+    o.put("extracted", p.extracted());
+    o.put("kept", p.kept());
+    o.put("errors", p.errors());
+    o.put("records_written", p.recordsWritten());
+    o.put("duplicates_merged", p.duplicatesMerged());
+    o.put("conflicts", p.conflicts());
+    putNullable(o, "last_error", p.lastError());
     return o;
   }
 
