@@ -99,6 +99,17 @@ public interface Mnemo extends AutoCloseable {
     throw unsupported("importTurns");
   }
 
+  /**
+   * Restores exported records as they were (ids, versions, expiry, sources), replacing records of
+   * the same id: the other half of restoring an owner from {@link #export} and
+   * {@link #exportTurns}. Records without a vector of the configured embedder are embedded again.
+   * Every record is checked first (owner, text, times); with any invalid, nothing is written.
+   * Returns how many were written. Durable on return.
+   */
+  default int restore(List<MemoryRecord> records) {
+    throw unsupported("restore");
+  }
+
   private UnsupportedOperationException unsupported(String method) {
     return new UnsupportedOperationException(getClass().getSimpleName() + " keeps no turn log (" + method + ")");
   }

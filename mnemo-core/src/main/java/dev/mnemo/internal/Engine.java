@@ -81,7 +81,7 @@ public final class Engine implements Mnemo {
     TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
     this.ownsTurnLog = options.turnLog() != null;
     this.turnLog = own != null ? own : new InMemoryTurnLog();
-    this.ingest = new IngestPipeline(store, turnLog, writes, r -> reads.recall(r).selected(),
+    this.ingest = new IngestPipeline(store, turnLog, writes, (r, v) -> reads.recall(r, v).selected(),
         extractor != null ? extractor : new OfflineExtractor(),
         consolidator != null ? consolidator : new RuleConsolidator(), zone, clock, writeLock,
         options.synchronous() || own == null, options.queue(), 32, options.queueWait());
@@ -167,6 +167,43 @@ public final class Engine implements Mnemo {
     List<StoredTurn> stored = turnLog.append(turns);
     ingest.added(stored.stream().filter(t -> t.state() == StoredTurn.State.PENDING).count());
     return stored.size();
+  }
+
+  @Override
+  public int restore(List<MemoryRecord> records) {
+    List<InvalidRequestException.Violation> bad = new ArrayList<>();
+    for (int i = 0; i < records.size(); i++) {
+      MemoryRecord r = records.get(i);
+      String p = "records[" + i + "].";
+      if (r == null) {
+        bad.add(new InvalidRequestException.Violation(p + "record", null, p + "record must not be null"));
+      } else if (r.owner().isBlank() || r.text().isBlank()) {
+        bad.add(new InvalidRequestException.Violation(p + "owner", r.owner(), p + "owner and text must not be blank"));
+      } else if (r.validTo() != null && !r.validTo().isAfter(r.validFrom())) {
+        bad.add(new InvalidRequestException.Violation(p + "valid_to", r.validTo(), p + "valid_to must be after valid_from"));
+      }
+    }
+    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
+    if (records.isEmpty()) return 0;
+    List<MemoryRecord> out = new ArrayList<>(records);
+    if (embedder != null) {
+      List<Integer> stale = new ArrayList<>();
+      for (int i = 0; i < out.size(); i++) {
+        MemoryRecord r = out.get(i);
+        if (r.embedding() == null || !embedder.modelId().equals(r.embeddingModel())) stale.add(i);
+      }
+      if (!stale.isEmpty()) {
+        List<float[]> vectors = embedder.embedPassages(stale.stream().map(i -> out.get(i).text()).toList());
+        for (int j = 0; j < stale.size(); j++) {
+          MemoryRecord r = out.get(stale.get(j));
+          out.set(stale.get(j), Records.withEmbedding(r, vectors.get(j), embedder.modelId()));
+        }
+      }
+    }
+    synchronized (writeLock) {
+      store.apply(out, List.of());
+    }
+    return out.size();
   }
 
   @Override

@@ -35,7 +35,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
 /**
  * The write path for conversation turns: log, extract, consolidate, commit.
@@ -72,12 +71,14 @@ import java.util.function.Function;
  */
 final class IngestPipeline implements AutoCloseable {
   static final int SIMILAR_K = 5;
+  /** Candidates per signal of that recall: enough for a top 5, a fraction of a user recall's cost. */
+  static final int SIMILAR_CANDIDATES = 20;
   static final int MAX_RETRIES = 5;
 
   private final MemoryStore store;
   private final TurnLog log;
   private final WritePath writes;
-  private final Function<RecallRequest, List<Recalled>> recall;
+  private final java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall;
   private final Extractor extractor;
   private final Consolidator consolidator;
   private final ZoneId zone;
@@ -102,7 +103,8 @@ final class IngestPipeline implements AutoCloseable {
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final Map<String, Integer> retries = new HashMap<>();
 
-  IngestPipeline(MemoryStore store, TurnLog log, WritePath writes, Function<RecallRequest, List<Recalled>> recall,
+  IngestPipeline(MemoryStore store, TurnLog log, WritePath writes,
+      java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall,
       Extractor extractor, Consolidator consolidator, ZoneId zone, InstantSource clock, Object writeLock,
       boolean synchronous, int capacity, int batchTurns, Duration queueWait) {
     this.store = store;
@@ -486,7 +488,7 @@ final class IngestPipeline implements AutoCloseable {
       for (int i = 0; i < candidates.size(); i++) {
         NewMemory c = candidates.get(i);
         float[] v = vectors == null ? null : vectors.get(i);
-        List<MemoryRecord> similar = similar(c, session);
+        List<MemoryRecord> similar = similar(c, v, session);
         Decision d = consolidator.decide(c, similar);
         MemoryRecord target = d.target() == null ? null : session.current(c.owner(), d.target()).orElse(null);
         if (d.action() != Consolidator.Action.ADD && (target == null || target.expiredAt() != null)) {
@@ -549,7 +551,7 @@ final class IngestPipeline implements AutoCloseable {
    * {@value #SIMILAR_K}) with the session's planned versions in place of the stored ones, and the
    * batch's own new records that share a content word or the fact key, most overlapping first.
    */
-  private List<MemoryRecord> similar(NewMemory c, WritePath.Session session) {
+  private List<MemoryRecord> similar(NewMemory c, float[] vector, WritePath.Session session) {
     List<MemoryRecord> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     Set<String> words = wordsOf(c.text());
@@ -561,9 +563,9 @@ final class IngestPipeline implements AutoCloseable {
     }
     staged.sort((a, b) -> Double.compare(overlap(words, wordsOf(b.text())), overlap(words, wordsOf(a.text()))));
     RecallRequest req = RecallRequest.builder(c.owner(), c.text()).k(SIMILAR_K).threshold(0).relativeThreshold(0)
-        .budgetTokens(RecallRequest.DEFAULT_BUDGET * 100).packing(Packing.GREEDY)
+        .budgetTokens(RecallRequest.DEFAULT_BUDGET * 100).packing(Packing.GREEDY).candidates(SIMILAR_CANDIDATES)
         .askedAt(session.now()).build();
-    for (Recalled r : recall.apply(req)) {
+    for (Recalled r : recall.apply(req, vector)) {
       MemoryRecord cur = session.current(c.owner(), r.record().id()).orElse(r.record());
       if (cur.expiredAt() == null && seen.add(cur.id())) out.add(cur);
     }

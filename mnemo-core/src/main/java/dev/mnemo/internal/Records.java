@@ -18,6 +18,14 @@ final class Records {
         r.embedding(), r.embeddingModel(), r.metadata());
   }
 
+  /** The same record with another vector. */
+  static MemoryRecord withEmbedding(MemoryRecord r, float[] vector, String model) {
+    return new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(), r.sources(), r.episode(),
+        r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), r.factKey(), r.version(), r.origin(),
+        r.importance(), r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(), r.lastAccessedAt(), vector,
+        model, r.metadata());
+  }
+
   /** The candidate under another fact key and conflict policy, recorded at {@code recordedAt}. */
   static NewMemory with(NewMemory m, String factKey, ConflictPolicy policy, Instant recordedAt) {
     return new NewMemory(m.owner(), m.text(), m.scope(), m.category(), m.context(), m.sources(), m.episode(), m.seq(),
