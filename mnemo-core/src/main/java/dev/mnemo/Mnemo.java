@@ -110,6 +110,37 @@ public interface Mnemo extends AutoCloseable {
     throw unsupported("restore");
   }
 
+  /**
+   * Applies retention policies to the owner's current records (a category without a policy keeps
+   * everything): a dropped record is expired, not deleted, so history and {@code known_at} still
+   * show it; {@link #forget} deletes. Turns older than {@code turnMaxAge} (null: keep) that no record
+   * names any more are deleted from the turn log. Safe to interrupt: it works in small atomic
+   * batches and each decision depends only on the record and {@code now}, so running it again
+   * finishes the job.
+   */
+  default RetentionReport retain(String owner, java.util.Map<Category, RetentionPolicy> policies,
+      java.time.Duration turnMaxAge, java.time.Instant now) {
+    throw unsupported("retain");
+  }
+
+  /**
+   * Summarizes an episode (a session) into one semantic record that inherits every source of the
+   * episode's current records; extractive and offline (see {@code docs/write-path.md}). Returns
+   * the summary, or empty when the episode has no records.
+   */
+  default Optional<MemoryRecord> summarize(String owner, String episode) {
+    throw unsupported("summarize");
+  }
+
+  /**
+   * Moves a record to another category as a recorded transformation: a new version with the new
+   * category supersedes it under its fact key (one {@code auto/<id>} when it had none), so
+   * {@link #history} shows both. Returns the new version.
+   */
+  default MemoryRecord recategorize(String owner, String id, Category category) {
+    throw unsupported("recategorize");
+  }
+
   private UnsupportedOperationException unsupported(String method) {
     return new UnsupportedOperationException(getClass().getSimpleName() + " keeps no turn log (" + method + ")");
   }

@@ -1,6 +1,10 @@
 package dev.mnemo.internal;
 
+import dev.mnemo.Category;
+import dev.mnemo.ConflictPolicy;
 import dev.mnemo.IngestProgress;
+import dev.mnemo.RetentionPolicy;
+import dev.mnemo.RetentionReport;
 import dev.mnemo.IngestReceipt;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
@@ -25,6 +29,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +50,7 @@ public final class Engine implements Mnemo {
   private final WritePath writes;
   private final ReadPath reads;
   private final Object writeLock = new Object();
+  private final int maxTextChars;
   private final TurnLog turnLog;
   private final boolean ownsTurnLog;
   private final IngestPipeline ingest;
@@ -77,6 +85,7 @@ public final class Engine implements Mnemo {
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars);
+    this.maxTextChars = maxTextChars;
     this.reads = new ReadPath(store, embedder, tokenizer, clock, zone);
     TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
     this.ownsTurnLog = options.turnLog() != null;
@@ -204,6 +213,128 @@ public final class Engine implements Mnemo {
       store.apply(out, List.of());
     }
     return out.size();
+  }
+
+  /** Records written or changed per atomic batch of {@link #retain}. */
+  static final int RETAIN_BATCH = 256;
+
+  @Override
+  public RetentionReport retain(String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge,
+      Instant now) {
+    requireOwner(owner);
+    Objects.requireNonNull(policies, "policies");
+    Instant at = (now == null ? clock.instant() : now).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    List<MemoryRecord> all = new ArrayList<>();
+    store.export(owner, all::add);
+    long examined = 0;
+    long expired = 0;
+    List<MemoryRecord> batch = new ArrayList<>();
+    for (MemoryRecord r : all) {
+      if (r.expiredAt() != null) continue;
+      examined++;
+      RetentionPolicy p = policies.getOrDefault(r.category(), RetentionPolicy.KEEP);
+      if (p.dropReason(r, at) == null || !at.isAfter(r.recordedAt())) continue;
+      batch.add(r.withExpiredAt(at));
+      if (batch.size() == RETAIN_BATCH) {
+        expired += applyBatch(batch);
+      }
+    }
+    expired += applyBatch(batch);
+    long turnsDeleted = 0;
+    if (turnMaxAge != null) {
+      Set<String> named = new HashSet<>();
+      for (MemoryRecord r : all) named.addAll(r.sources());
+      Instant cutoff = at.minus(turnMaxAge);
+      List<String> old = new ArrayList<>();
+      turnLog.export(owner, t -> {
+        if (t.state() != StoredTurn.State.PENDING && t.turn().at() != null && t.turn().at().isBefore(cutoff)
+            && !named.contains(t.turn().id())) {
+          old.add(t.turn().id());
+        }
+      });
+      for (int i = 0; i < old.size(); i += RETAIN_BATCH) {
+        turnsDeleted += turnLog.delete(owner, old.subList(i, Math.min(old.size(), i + RETAIN_BATCH)));
+      }
+    }
+    return new RetentionReport(examined, expired, turnsDeleted);
+  }
+
+  private int applyBatch(List<MemoryRecord> batch) {
+    if (batch.isEmpty()) return 0;
+    int n = batch.size();
+    synchronized (writeLock) {
+      store.apply(List.copyOf(batch), List.of());
+    }
+    batch.clear();
+    return n;
+  }
+
+  /** Records of an episode an extractive summary takes, most important first. */
+  static final int SUMMARY_SENTENCES = 5;
+
+  /**
+   * The offline, extractive summary: the episode's {@value #SUMMARY_SENTENCES} most important
+   * current records (ties: earlier first), in episode order, joined after {@code "Summary of
+   * EPISODE: "}; semantic; sources = every source of every current record of the episode; valid
+   * from the earliest of them; importance their maximum; fact key {@code summary/EPISODE}, so a
+   * second summary of the same episode is a new version of the first.
+   */
+  @Override
+  public Optional<MemoryRecord> summarize(String owner, String episode) {
+    requireOwner(owner);
+    if (episode == null || episode.isBlank()) {
+      throw new InvalidRequestException("episode", episode, "episode must not be blank, was " + episode);
+    }
+    List<MemoryRecord> records = new ArrayList<>();
+    store.export(owner, r -> {
+      if (episode.equals(r.episode()) && r.expiredAt() == null && !"summary".equals(r.metadata().get("kind"))) {
+        records.add(r);
+      }
+    });
+    if (records.isEmpty()) return Optional.empty();
+    records.sort(Comparator.comparingInt(MemoryRecord::seq).thenComparing(MemoryRecord::recordedAt));
+    List<MemoryRecord> top = new ArrayList<>(records);
+    top.sort(Comparator.comparingDouble(MemoryRecord::importance).reversed().thenComparingInt(records::indexOf));
+    Set<MemoryRecord> chosen = new HashSet<>(top.subList(0, Math.min(SUMMARY_SENTENCES, top.size())));
+    StringBuilder text = new StringBuilder("Summary of " + episode + ":");
+    List<String> sources = new ArrayList<>();
+    for (MemoryRecord r : records) {
+      for (String src : r.sources()) if (!sources.contains(src)) sources.add(src);
+      if (chosen.contains(r)) text.append(' ').append(r.text().strip());
+    }
+    String summary = text.length() > maxTextChars ? text.substring(0, maxTextChars) : text.toString();
+    Instant from = records.stream().map(MemoryRecord::validFrom).min(Comparator.naturalOrder()).orElseThrow();
+    double importance = records.stream().mapToDouble(MemoryRecord::importance).max().orElse(0.5);
+    NewMemory m = new NewMemory(owner, summary, null, Category.SEMANTIC, null, sources, episode, null, null, from, null,
+        "summary/" + episode, importance, null, null, List.of(),
+        Map.of("kind", "summary", "episode", episode, "summarized", Integer.toString(records.size())));
+    return Optional.of(remember(m));
+  }
+
+  @Override
+  public MemoryRecord recategorize(String owner, String id, Category category) {
+    requireOwner(owner);
+    Objects.requireNonNull(category, "category");
+    synchronized (writeLock) {
+      MemoryRecord r = store.get(owner, id).orElseThrow(() -> new InvalidRequestException("id", id,
+          "no record '" + id + "' of owner '" + owner + "'"));
+      if (r.expiredAt() != null) {
+        throw new InvalidRequestException("id", id, "record '" + id + "' is not current (expired at " + r.expiredAt() + ")");
+      }
+      if (r.category() == category) return r;
+      String key = r.factKey() != null ? r.factKey() : "auto/" + r.id();
+      WritePath.Session session = writes.session();
+      if (r.factKey() == null) session.put(Records.with(r, r.sources(), key, r.importance()));
+      Map<String, String> meta = new java.util.HashMap<>(r.metadata());
+      meta.put("transformation", "category " + r.category().code() + " -> " + category.code() + " (from " + r.id() + ")");
+      NewMemory m = new NewMemory(owner, r.text(), r.scope(), category, r.context(), r.sources(), r.episode(),
+          r.seq() < 0 ? null : r.seq(), null, r.validFrom(), r.validTo(), key, r.importance(), r.authority(),
+          ConflictPolicy.SUPERSEDE, r.entities(), meta);
+      MemoryRecord created = session.add(m, r.embedding(), "");
+      if (created == null) throw new InvalidRequestException(session.violations());
+      session.commit();
+      return created;
+    }
   }
 
   @Override

@@ -154,8 +154,29 @@ final class TenantMemory implements Mnemo {
   }
 
   @Override
+  public int restore(List<MemoryRecord> records) {
+    return tracked(() -> engine.restore(records), n -> n > 0);
+  }
+
+  @Override
   public int importTurns(List<dev.mnemo.StoredTurn> turns) {
     return tracked(() -> engine.importTurns(turns), n -> n > 0);
+  }
+
+  @Override
+  public dev.mnemo.RetentionReport retain(String owner, java.util.Map<dev.mnemo.Category, dev.mnemo.RetentionPolicy> p,
+      java.time.Duration turnMaxAge, java.time.Instant now) {
+    return tracked(() -> engine.retain(owner, p, turnMaxAge, now), r -> r.expired() + r.turnsDeleted() > 0);
+  }
+
+  @Override
+  public Optional<MemoryRecord> summarize(String owner, String episode) {
+    return tracked(() -> engine.summarize(owner, episode), Optional::isPresent);
+  }
+
+  @Override
+  public MemoryRecord recategorize(String owner, String id, dev.mnemo.Category category) {
+    return tracked(() -> engine.recategorize(owner, id, category), r -> true);
   }
 
   @Override

@@ -283,6 +283,64 @@ class IngestPipelineTest {
     }
   }
 
+  @Test
+  void anEpisodeSummary_inheritsEverySource_andSourcesReturnTheOriginals() {
+    try (Mnemo m = open(true, null)) {
+      List<Turn> turns = List.of(
+          user("s1", "I am planning the garden for spring with raised beds", "2026-04-01T10:00:00Z").inEpisode("ep"),
+          user("s2", "Tomatoes and basil go in the sunny corner", "2026-04-01T10:01:00Z").inEpisode("ep"),
+          user("s3", "Thanks!", "2026-04-01T10:02:00Z").inEpisode("ep"),
+          user("s4", "I decided to build the beds from larch wood", "2026-04-01T10:03:00Z").inEpisode("ep"));
+      m.ingest(turns);
+      MemoryRecord summary = m.summarize("maya", "ep").orElseThrow();
+      assertThat(summary.category()).isEqualTo(Category.SEMANTIC);
+      assertThat(summary.sources()).containsExactly("s1", "s2", "s4");
+      assertThat(summary.text()).startsWith("Summary of ep: Maya: I am planning the garden").contains("larch wood");
+      assertThat(m.sources("maya", summary.id())).extracting(Turn::id).containsExactly("s1", "s2", "s4");
+      assertThat(m.summarize("maya", "nothing-here")).isEmpty();
+      clock.advance(Duration.ofMinutes(1));
+      MemoryRecord again = m.summarize("maya", "ep").orElseThrow();
+      assertThat(m.history("maya", "summary/ep")).extracting(MemoryRecord::id).containsExactly(summary.id(), again.id());
+    }
+  }
+
+  @Test
+  void movingARecordToAnotherCategory_isARecordedTransformation() {
+    try (Mnemo m = open(true, null)) {
+      MemoryRecord episodic = m.ingest(List.of(user("r1", "Maya runs five kilometres every morning before work",
+          "2026-04-01T10:00:00Z"))).records().get(0);
+      clock.set(Instant.parse("2026-04-02T10:00:00Z"));
+      MemoryRecord moved = m.recategorize("maya", episodic.id(), Category.PROCEDURAL);
+      assertThat(moved.category()).isEqualTo(Category.PROCEDURAL);
+      assertThat(moved.sources()).containsExactly("r1");
+      assertThat(moved.metadata().get("transformation")).isEqualTo("category episodic -> procedural (from " + episodic.id() + ")");
+      List<MemoryRecord> history = m.history("maya", moved.factKey());
+      assertThat(history).extracting(MemoryRecord::category).containsExactly(Category.EPISODIC, Category.PROCEDURAL);
+      assertThat(history.get(0).expiredAt()).isEqualTo(Instant.parse("2026-04-02T10:00:00Z"));
+    }
+  }
+
+  @Test
+  void retention_expiresByCategoryPolicy_keepsImportantOnes_andDeletesUnnamedOldTurns() {
+    try (Mnemo m = open(true, null)) {
+      m.ingest(List.of(user("o1", "We had pasta with friends at the harbour", "2026-01-01T10:00:00Z"),
+          user("o2", "My favourite city is Kyoto and I visit every spring", "2026-01-01T10:01:00Z"),
+          user("o3", "Hello!", "2026-01-01T10:02:00Z"),
+          user("o4", "Yesterday the train to Porto was late again", "2026-04-20T10:00:00Z")));
+      var policies = Map.of(Category.EPISODIC, new dev.mnemo.RetentionPolicy(Duration.ofDays(60), null, 0, 0.8));
+      Instant now = Instant.parse("2026-05-01T00:00:00Z");
+      var report = m.retain("maya", policies, Duration.ofDays(30), now);
+      assertThat(report.examined()).isEqualTo(3);
+      assertThat(report.expired()).isEqualTo(1); // o1: episodic, four months old; o2 is semantic; o4 is recent
+      assertThat(report.turnsDeleted()).isEqualTo(1); // o3, filler that no record names
+      assertThat(m.turn("maya", "o1")).isPresent(); // an expired record still names it
+      RecallResult current = m.recall(RecallRequest.builder("maya", "pasta harbour friends").askedAt(now).k(20)
+          .threshold(0).relativeThreshold(0).build());
+      assertThat(current.sourceIds()).doesNotContain("o1");
+      assertThat(m.retain("maya", policies, Duration.ofDays(30), now)).isEqualTo(new dev.mnemo.RetentionReport(2, 0, 0));
+    }
+  }
+
   private boolean filesContain(String marker) throws IOException {
     byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
     try (Stream<Path> files = Files.walk(dir)) {
