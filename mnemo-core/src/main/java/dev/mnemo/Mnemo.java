@@ -195,6 +195,7 @@ public interface Mnemo extends AutoCloseable {
     private boolean synchronousIngest;
     private int ingestQueue = 10_000;
     private Duration ingestQueueWait = Duration.ofSeconds(30);
+    private java.util.function.Function<String, List<String>> entityFinder;
 
     private Builder() {}
 
@@ -204,6 +205,14 @@ public interface Mnemo extends AutoCloseable {
      * runs synchronously so that nothing acknowledged waits in memory only.
      */
     public Builder turnLog(TurnLog v) { this.turnLog = v; return this; }
+
+    /**
+     * How the names of a written record's text are found (normalized keys, as
+     * {@link dev.mnemo.text.Entities#normalize} makes them); null = the capitalization heuristic
+     * {@link dev.mnemo.text.Entities#extract}. {@code dev.mnemo.nlp.OpenNlpEntities} (module
+     * {@code mnemo-nlp}) confirms the heuristic's names with a part-of-speech model.
+     */
+    public Builder entities(java.util.function.Function<String, List<String>> v) { this.entityFinder = v; return this; }
 
     /**
      * Whether {@link Mnemo#ingest} extracts and consolidates before it returns (tests, batch
@@ -267,7 +276,7 @@ public interface Mnemo extends AutoCloseable {
       }
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
       return new Engine(s, e, t, clock, zone, maxTextChars, extractor, consolidator,
-          new Engine.IngestOptions(turnLog, synchronousIngest, ingestQueue, ingestQueueWait));
+          new Engine.IngestOptions(turnLog, synchronousIngest, ingestQueue, ingestQueueWait, entityFinder));
     }
   }
 }

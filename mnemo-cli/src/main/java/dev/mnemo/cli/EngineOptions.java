@@ -36,7 +36,23 @@ public final class EngineOptions {
       defaultValue = "cl100k_base")
   String tokenizer;
 
+  @Option(names = "--entities", paramLabel = "FINDER", defaultValue = "heuristic",
+      description = "How names of written records are found: heuristic (capitalization, default) or opennlp (the "
+          + "heuristic's names confirmed by OpenNLP's English part-of-speech model).")
+  String entities;
+
   private Embedder shared;
+  private dev.mnemo.nlp.OpenNlpEntities openNlp;
+
+  /** The configured entity finder; null for the engine's default heuristic. */
+  synchronized java.util.function.Function<String, java.util.List<String>> entityFinder() {
+    return switch (entities) {
+      case "heuristic" -> null;
+      case "opennlp" -> openNlp != null ? openNlp : (openNlp = dev.mnemo.nlp.OpenNlpEntities.load());
+      default -> throw new dev.mnemo.InvalidRequestException("entities", entities,
+          "entities must be one of heuristic, opennlp, was '" + entities + "'");
+    };
+  }
 
   /** The configured embedder, created once and shared; null for {@code none}. The API key comes from $MNEMO_EMBED_KEY. */
   public synchronized Embedder embedder() {
@@ -65,7 +81,7 @@ public final class EngineOptions {
    */
   public Mnemo open(Path dir) {
     Embedder e = embedder();
-    Mnemo.Builder b = Mnemo.builder().store(LuceneMemoryStore.open(dir)).tokenizer(tokenizer());
+    Mnemo.Builder b = Mnemo.builder().store(LuceneMemoryStore.open(dir)).tokenizer(tokenizer()).entities(entityFinder());
     if (e == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(e));
     return b.build();

@@ -64,7 +64,7 @@ public final class Engine implements Mnemo {
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars, Extractor extractor, Consolidator consolidator) {
     this(store, embedder, tokenizer, clock, zone, maxTextChars, extractor, consolidator,
-        new IngestOptions(null, false, 10_000, Duration.ofSeconds(30)));
+        new IngestOptions(null, false, 10_000, Duration.ofSeconds(30), null));
   }
 
   /**
@@ -74,8 +74,14 @@ public final class Engine implements Mnemo {
    * @param synchronous extract inside {@code ingest} instead of in the background
    * @param queue at most this many turns wait for extraction
    * @param queueWait how long {@code ingest} waits for room in a full queue
+   * @param entityFinder the names of a record's text; null = {@link dev.mnemo.text.Entities#extract}
    */
-  public record IngestOptions(TurnLog turnLog, boolean synchronous, int queue, Duration queueWait) {}
+  public record IngestOptions(TurnLog turnLog, boolean synchronous, int queue, Duration queueWait,
+      java.util.function.Function<String, List<String>> entityFinder) {
+    public IngestOptions {
+      entityFinder = entityFinder == null ? dev.mnemo.text.Entities::extract : entityFinder;
+    }
+  }
 
   /** The full constructor. */
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
@@ -84,14 +90,14 @@ public final class Engine implements Mnemo {
     this.embedder = embedder;
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.writes = new WritePath(store, embedder, clock, maxTextChars);
+    this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
     this.maxTextChars = maxTextChars;
     this.reads = new ReadPath(store, embedder, tokenizer, clock, zone);
     TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
     this.ownsTurnLog = options.turnLog() != null;
     this.turnLog = own != null ? own : new InMemoryTurnLog();
     this.ingest = new IngestPipeline(store, turnLog, writes, (r, v) -> reads.recall(r, v).selected(),
-        extractor != null ? extractor : new OfflineExtractor(),
+        extractor != null ? extractor : new OfflineExtractor(options.entityFinder()),
         consolidator != null ? consolidator : new RuleConsolidator(), zone, clock, writeLock,
         options.synchronous() || own == null, options.queue(), 32, options.queueWait());
   }

@@ -41,8 +41,16 @@ final class WritePath {
   private final InstantSource clock;
   private final int maxTextChars;
   private final Supplier<String> ids;
+  private final java.util.function.Function<String, List<String>> entityFinder;
 
   WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars) {
+    this(store, embedder, clock, maxTextChars, Entities::extract);
+  }
+
+  /** @param entityFinder the names of a record's text (default {@link Entities#extract}) */
+  WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars,
+      java.util.function.Function<String, List<String>> entityFinder) {
+    this.entityFinder = entityFinder;
     this.store = store;
     this.embedder = embedder;
     this.clock = clock;
@@ -236,7 +244,7 @@ final class WritePath {
       Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
       Instant from = m.validFrom() == null ? recorded : millis(m.validFrom());
       Instant to = m.validTo() == null ? null : millis(m.validTo());
-      Set<String> entities = new LinkedHashSet<>(Entities.extract(m.text()));
+      Set<String> entities = new LinkedHashSet<>(entityFinder.apply(m.text()));
       for (String e : m.entities()) {
         String k = Entities.normalize(e);
         if (!k.isEmpty()) entities.add(k);
