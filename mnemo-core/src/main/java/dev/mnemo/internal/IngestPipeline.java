@@ -101,7 +101,7 @@ final class IngestPipeline implements AutoCloseable {
   private final AtomicLong merged = new AtomicLong();
   private final AtomicLong conflicts = new AtomicLong();
   private final AtomicReference<String> lastError = new AtomicReference<>();
-  private final Map<String, Integer> retries = new HashMap<>();
+  private final Map<String, Integer> retries = new java.util.concurrent.ConcurrentHashMap<>();
 
   IngestPipeline(MemoryStore store, TurnLog log, WritePath writes,
       java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall,
