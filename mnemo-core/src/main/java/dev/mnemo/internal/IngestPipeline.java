@@ -483,10 +483,17 @@ final class IngestPipeline implements AutoCloseable {
     if (candidates.isEmpty()) return List.of();
     List<float[]> vectors = writes.embed(candidates);
     synchronized (writeLock) {
+      // forget(owner) may have run while the extractor worked (it takes the write lock, this batch
+      // did not): a candidate whose source turns are gone from the log must not bring them back
+      Set<String> sourceIds = new LinkedHashSet<>();
+      for (NewMemory c : candidates) sourceIds.addAll(c.sources());
+      Set<String> alive = new HashSet<>();
+      for (StoredTurn t : log.getAll(candidates.get(0).owner(), sourceIds)) alive.add(t.turn().id());
       WritePath.Session session = writes.session();
       Set<String> written = new LinkedHashSet<>();
       for (int i = 0; i < candidates.size(); i++) {
         NewMemory c = candidates.get(i);
+        if (!alive.containsAll(c.sources())) continue;
         float[] v = vectors == null ? null : vectors.get(i);
         List<MemoryRecord> similar = similar(c, v, session);
         Decision d = consolidator.decide(c, similar);

@@ -101,4 +101,32 @@ class ExtractionFailureTest {
       assertThat(m.turn("maya", "c1").orElseThrow().note()).contains("importance must be between 0 and 1");
     }
   }
+
+  @Test
+  void forgettingAnOwnerWhileItsTurnsAreBeingExtracted_bringsNothingBack() throws Exception {
+    java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    OfflineExtractor offline = new OfflineExtractor();
+    Extractor slow = new Extractor() {
+      @Override public String id() { return "slow"; }
+      @Override public List<NewMemory> extract(Batch batch) {
+        inside.countDown();
+        try {
+          release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return offline.extract(batch);
+      }
+    };
+    try (Mnemo m = open(false, slow)) {
+      m.ingest(List.of(user("z1", "My bank PIN reminder is the year we met")));
+      assertThat(inside.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      m.forget("maya");
+      release.countDown();
+      assertThat(m.awaitIngested(Duration.ofSeconds(20))).isTrue();
+      assertThat(all(m)).isEmpty();
+      assertThat(m.turn("maya", "z1")).isEmpty();
+    }
+  }
 }
