@@ -446,9 +446,6 @@ final class IngestPipeline implements AutoCloseable {
       if (closing && !synchronous) return List.of();
       written = consolidate(good, notes);
     }
-    if (closing && !synchronous && !written.isEmpty()) {
-      // committed: marking may still go through; if not, the source check above prevents a duplicate
-    }
     finish(group, already, State.EXTRACTED, null, notes);
     return written;
   }
