@@ -7,8 +7,10 @@ import dev.mnemo.spi.Extractor;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Providers;
 import dev.mnemo.spi.Tokenizer;
+import dev.mnemo.spi.TurnLog;
 import dev.mnemo.text.JTokkitTokenizer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -52,6 +54,96 @@ public interface Mnemo extends AutoCloseable {
    * do). Every invalid field of every turn is reported at once, and then nothing is stored.
    */
   IngestReceipt ingest(List<Turn> turns);
+
+  /**
+   * The turns a record came from (those of its sources the turn log holds), in log order, so that
+   * a decision that depends on a detail can read the originals. Empty for an unknown record.
+   */
+  default List<Turn> sources(String owner, String recordId) {
+    throw unsupported("sources");
+  }
+
+  /** One ingested turn event of the owner, with its state in the turn log. */
+  default Optional<StoredTurn> turn(String owner, String id) {
+    throw unsupported("turn");
+  }
+
+  /**
+   * Accepts a kept failed or partial attempt (or an extraction error artifact): it becomes
+   * extractable like a complete turn. A turn already extracted is reported as a duplicate.
+   */
+  default IngestReceipt accept(String owner, String id) {
+    throw unsupported("accept");
+  }
+
+  /** Where background extraction stands. */
+  default IngestProgress ingestProgress() {
+    throw unsupported("ingestProgress");
+  }
+
+  /** Waits until every ingested turn has been extracted; false when {@code timeout} passed first. */
+  default boolean awaitIngested(java.time.Duration timeout) {
+    throw unsupported("awaitIngested");
+  }
+
+  /** Streams every turn of the owner (all owners when null) from the turn log, in log order. */
+  default void exportTurns(String owner, Consumer<StoredTurn> sink) {
+    throw unsupported("exportTurns");
+  }
+
+  /**
+   * Restores exported turns with their states (an export of another store): turns already stored
+   * (same owner and id) are skipped; pending ones are extracted. Returns how many were stored.
+   */
+  default int importTurns(List<StoredTurn> turns) {
+    throw unsupported("importTurns");
+  }
+
+  /**
+   * Restores exported records as they were (ids, versions, expiry, sources), replacing records of
+   * the same id: the other half of restoring an owner from {@link #export} and
+   * {@link #exportTurns}. Records without a vector of the configured embedder are embedded again.
+   * Every record is checked first (owner, text, times); with any invalid, nothing is written.
+   * Returns how many were written. Durable on return.
+   */
+  default int restore(List<MemoryRecord> records) {
+    throw unsupported("restore");
+  }
+
+  /**
+   * Applies retention policies to the owner's current records (a category without a policy keeps
+   * everything): a dropped record is expired, not deleted, so history and {@code known_at} still
+   * show it; {@link #forget} deletes. Turns older than {@code turnMaxAge} (null: keep) that no record
+   * names any more are deleted from the turn log. Safe to interrupt: it works in small atomic
+   * batches and each decision depends only on the record and {@code now}, so running it again
+   * finishes the job.
+   */
+  default RetentionReport retain(String owner, java.util.Map<Category, RetentionPolicy> policies,
+      java.time.Duration turnMaxAge, java.time.Instant now) {
+    throw unsupported("retain");
+  }
+
+  /**
+   * Summarizes an episode (a session) into one semantic record that inherits every source of the
+   * episode's current records; extractive and offline (see {@code docs/write-path.md}). Returns
+   * the summary, or empty when the episode has no records.
+   */
+  default Optional<MemoryRecord> summarize(String owner, String episode) {
+    throw unsupported("summarize");
+  }
+
+  /**
+   * Moves a record to another category as a recorded transformation: a new version with the new
+   * category supersedes it under its fact key (one {@code auto/<id>} when it had none), so
+   * {@link #history} shows both. Returns the new version.
+   */
+  default MemoryRecord recategorize(String owner, String id, Category category) {
+    throw unsupported("recategorize");
+  }
+
+  private UnsupportedOperationException unsupported(String method) {
+    return new UnsupportedOperationException(getClass().getSimpleName() + " keeps no turn log (" + method + ")");
+  }
 
   /** The records that belong in the prompt for this request, packed into its budget. */
   RecallResult recall(RecallRequest request);
@@ -99,8 +191,46 @@ public interface Mnemo extends AutoCloseable {
     private int maxTextChars = 8_000;
     private Extractor extractor;
     private Consolidator consolidator;
+    private TurnLog turnLog;
+    private boolean synchronousIngest;
+    private int ingestQueue = 10_000;
+    private Duration ingestQueueWait = Duration.ofSeconds(30);
+    private java.util.function.Function<String, List<String>> entityFinder;
 
     private Builder() {}
+
+    /**
+     * The durable turn log {@link Mnemo#ingest} writes to (closed with the engine). Default: the
+     * store's own ({@link MemoryStore#turnLog()}); without one, a log in memory, and extraction then
+     * runs synchronously so that nothing acknowledged waits in memory only.
+     */
+    public Builder turnLog(TurnLog v) { this.turnLog = v; return this; }
+
+    /**
+     * How the names of a written record's text are found (normalized keys, as
+     * {@link dev.mnemo.text.Entities#normalize} makes them); null = the capitalization heuristic
+     * {@link dev.mnemo.text.Entities#extract}. {@code dev.mnemo.nlp.OpenNlpEntities} (module
+     * {@code mnemo-nlp}) confirms the heuristic's names with a part-of-speech model.
+     */
+    public Builder entities(java.util.function.Function<String, List<String>> v) { this.entityFinder = v; return this; }
+
+    /**
+     * Whether {@link Mnemo#ingest} extracts and consolidates before it returns (tests, batch
+     * imports) instead of in the background (the default).
+     */
+    public Builder synchronousIngest(boolean v) { this.synchronousIngest = v; return this; }
+
+    /**
+     * Back-pressure: at most {@code capacity} turns wait for background extraction (default
+     * 10,000); {@code ingest} waits up to {@code wait} (default 30 s) for room, then fails with a
+     * retriable error, having stored nothing.
+     */
+    public Builder ingestQueue(int capacity, Duration wait) {
+      if (capacity < 1) throw new InvalidRequestException("ingest_queue", capacity, "ingest_queue must be >= 1, was " + capacity);
+      this.ingestQueue = capacity;
+      this.ingestQueueWait = Objects.requireNonNull(wait, "wait");
+      return this;
+    }
 
     /** Use this store (the caller keeps no other handle to it; {@link Mnemo#close()} closes it). */
     public Builder store(MemoryStore v) { this.store = v; return this; }
@@ -120,10 +250,10 @@ public interface Mnemo extends AutoCloseable {
     /** The zone in which calendar words ("yesterday", "in May") are read. */
     public Builder zone(ZoneId v) { this.zone = Objects.requireNonNull(v, "zone"); return this; }
 
-    /** What {@link Mnemo#ingest} extracts memories with; null = the built-in offline rule. */
+    /** What {@link Mnemo#ingest} extracts memories with; null = {@link dev.mnemo.write.OfflineExtractor}. */
     public Builder extractor(Extractor v) { this.extractor = v; return this; }
 
-    /** How extracted candidates are consolidated with existing records; null = the built-in rules. */
+    /** How extracted candidates are consolidated with existing records; null = {@link dev.mnemo.write.RuleConsolidator}. */
     public Builder consolidator(Consolidator v) { this.consolidator = v; return this; }
 
     public Builder maxTextChars(int v) {
@@ -145,7 +275,8 @@ public interface Mnemo extends AutoCloseable {
         e = Providers.embedder("e5-small-v2-q", Map.of());
       }
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
-      return new Engine(s, e, t, clock, zone, maxTextChars, extractor, consolidator);
+      return new Engine(s, e, t, clock, zone, maxTextChars, extractor, consolidator,
+          new Engine.IngestOptions(turnLog, synchronousIngest, ingestQueue, ingestQueueWait, entityFinder));
     }
   }
 }

@@ -1,8 +1,6 @@
 package dev.mnemo.cli;
 
-import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
-import dev.mnemo.NewMemory;
 import dev.mnemo.llm.LlmConsolidator;
 import dev.mnemo.llm.LlmExtractor;
 import dev.mnemo.spi.Consolidator;
@@ -50,12 +48,27 @@ public final class EngineOptions {
 
   @Option(names = "--consolidator", paramLabel = "NAME",
       description = "How extracted candidates meet existing records: rules (default) or llm (the configured language "
-          + "model; when it fails, the candidate is added as a new record).", defaultValue = "rules")
+          + "model; when it fails, the rules decide).", defaultValue = "rules")
   String consolidator;
 
   @Mixin LlmOptions llm = new LlmOptions();
+  @Option(names = "--entities", paramLabel = "FINDER", defaultValue = "heuristic",
+      description = "How names of written records are found: heuristic (capitalization, default) or opennlp (the "
+          + "heuristic's names confirmed by OpenNLP's English part-of-speech model).")
+  String entities;
 
   private Embedder shared;
+  private dev.mnemo.nlp.OpenNlpEntities openNlp;
+
+  /** The configured entity finder; null for the engine's default heuristic. */
+  synchronized java.util.function.Function<String, java.util.List<String>> entityFinder() {
+    return switch (entities) {
+      case "heuristic" -> null;
+      case "opennlp" -> openNlp != null ? openNlp : (openNlp = dev.mnemo.nlp.OpenNlpEntities.load());
+      default -> throw new dev.mnemo.InvalidRequestException("entities", entities,
+          "entities must be one of heuristic, opennlp, was '" + entities + "'");
+    };
+  }
 
   /** The configured embedder, created once and shared; null for {@code none}. The API key comes from $MNEMO_EMBED_KEY. */
   public synchronized Embedder embedder() {
@@ -84,7 +97,8 @@ public final class EngineOptions {
    */
   public Mnemo open(Path dir) {
     Embedder e = embedder();
-    Mnemo.Builder b = writePath(Mnemo.builder()).tokenizer(tokenizer()); // first: a missing model opens no store
+    // the write path first: a missing model opens no store
+    Mnemo.Builder b = writePath(Mnemo.builder()).tokenizer(tokenizer()).entities(entityFinder());
     if (e == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(e));
     return b.store(LuceneMemoryStore.open(dir)).build();
@@ -108,22 +122,8 @@ public final class EngineOptions {
     return b;
   }
 
-  /**
-   * What the LLM consolidator falls back to when the model fails. The engine's rule consolidator is
-   * not (yet) a public {@link Consolidator}; until it is, a failed decision adds the candidate: a
-   * possible duplicate, never a lost or wrongly expired fact.
-   */
-  static final Consolidator ADD_ON_FAILURE = new Consolidator() {
-    @Override
-    public String id() {
-      return "add-on-failure";
-    }
-
-    @Override
-    public Decision decide(NewMemory candidate, List<MemoryRecord> similar) {
-      return Decision.add("kept as a new record");
-    }
-  };
+  /** What the LLM consolidator falls back to when the model fails: the engine's rule consolidator. */
+  static final Consolidator ADD_ON_FAILURE = new dev.mnemo.write.RuleConsolidator();
 
   public synchronized void closeEmbedder() {
     if (shared != null) shared.close();

@@ -115,7 +115,7 @@ final class EvalCommand implements Runnable {
     }
   }
 
-  /** {@code mnemo eval locomo DIR [--out FILE.json] [--k-max 20] [--no-context]}. */
+  /** {@code mnemo eval locomo DIR [--out FILE.json] [--k-max 20] [--no-context] [--write-path raw|offline]}. */
   @Command(name = "locomo", mixinStandardHelpOptions = true,
       description = {"LoCoMo evidence recall: index every *.json conversation of DIR turn by turn (one fresh store "
           + "each), ask its questions of categories 1-4 and report evidence recall@k and hit@k per ranking (full, "
@@ -143,12 +143,18 @@ final class EvalCommand implements Runnable {
 
     @Mixin Progress.Options progress;
 
+    @Option(names = "--write-path", paramLabel = "MODE", defaultValue = "raw",
+        description = "raw: every turn one memory (default); offline: each session's turns through ingest, the "
+            + "offline extractor and rule consolidation, a record counting for every evidence turn among its sources.")
+    String writePath;
+
     @Override
     public Integer call() throws Exception {
       LocomoReport report;
       List<LocomoConversation> conversations = LocomoLoader.loadDir(dir);
       try (Progress bar = progress.start("conversations", conversations.size())) {
-        report = new LocomoRunner(counted(engine, bar), !noContext, kMax).run(conversations);
+        report = new LocomoRunner(counted(engine, bar), !noContext, kMax, LocomoRunner.WritePath.fromCode(writePath))
+            .run(conversations);
         bar.set(conversations.size());
       } finally {
         engine.closeEmbedder();

@@ -22,7 +22,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * Imports a JSONL file of records (the write fields of {@code remember}, snake_case, one per line).
+ * Imports a JSONL file of records (the write fields of {@code remember}, snake_case, one per line),
+ * or restores an {@code export}: lines with {@code "kind": "record"} are stored records restored as
+ * they were (ids, versions, expiry), lines with {@code "kind": "turn"} are turns of the turn log with
+ * their state (pending ones are extracted).
  * Every line is validated first: with any invalid line nothing is written and every problem is
  * listed by line, unless {@code --skip-invalid}, which writes the valid lines and lists the others.
  * Valid lines are written in batches, each durable before the next, with {@link Progress} on
@@ -52,6 +55,8 @@ final class ImportCommand implements Callable<Integer> {
 
   private int importInto(Mnemo m) throws Exception {
     List<NewMemory> valid = new ArrayList<>();
+    List<dev.mnemo.MemoryRecord> records = new ArrayList<>();
+    List<dev.mnemo.StoredTurn> turns = new ArrayList<>();
     List<Violation> problems = new ArrayList<>();
     int lineNo = 0;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -61,6 +66,17 @@ final class ImportCommand implements Callable<Integer> {
         String where = file.getFileName() + ":" + lineNo + ": ";
         try {
           JsonNode n = JsonCodec.MAPPER.readTree(line);
+          String kind = n.path("kind").asText(null);
+          if (kind != null) {
+            com.fasterxml.jackson.databind.node.ObjectNode body = ((com.fasterxml.jackson.databind.node.ObjectNode) n).deepCopy();
+            body.remove("kind");
+            switch (kind) {
+              case "record" -> records.add(JsonCodec.recordFrom(body, where));
+              case "turn" -> turns.add(JsonCodec.storedTurn(body, where));
+              default -> problems.add(new Violation(where + "kind", kind, where + "kind must be record or turn, was '" + kind + "'"));
+            }
+            continue;
+          }
           NewMemory memory = JsonCodec.memory(n, where);
           List<Violation> v = m.validate(memory, where);
           if (v.isEmpty()) valid.add(memory);
@@ -77,6 +93,15 @@ final class ImportCommand implements Callable<Integer> {
       System.err.println("nothing imported: " + problems.size() + " problem(s); fix them or use --skip-invalid");
       if (json) print(0, problems, null, null);
       return 2;
+    }
+    int restored = 0;
+    for (int i = 0; i < records.size(); i += batch) {
+      restored += m.restore(records.subList(i, Math.min(records.size(), i + batch)));
+    }
+    int turnsStored = turns.isEmpty() ? 0 : m.importTurns(turns);
+    if (!json && (!records.isEmpty() || !turns.isEmpty())) {
+      System.out.println("restored " + restored + " records and " + turnsStored + " turns ("
+          + (turns.size() - turnsStored) + " already stored)");
     }
     int written = 0;
     try (Progress bar = progress.start("import", valid.size())) {
@@ -98,7 +123,9 @@ final class ImportCommand implements Callable<Integer> {
     }
     problems.forEach(p -> System.err.println("skipped: " + p.message()));
     if (json) print(written, problems, null, null);
-    else System.out.println("imported " + written + " records" + (problems.isEmpty() ? "" : ", skipped " + problems.size() + " invalid"));
+    else if (!(valid.isEmpty() && problems.isEmpty() && (!records.isEmpty() || !turns.isEmpty()))) {
+      System.out.println("imported " + written + " records" + (problems.isEmpty() ? "" : ", skipped " + problems.size() + " invalid"));
+    }
     return problems.isEmpty() ? 0 : 2;
   }
 

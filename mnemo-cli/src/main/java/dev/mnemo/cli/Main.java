@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
       HistoryCommand.class,
       ForgetCommand.class,
       ImportCommand.class,
+      IngestCommand.class,
+      ExportCommand.class,
       EvalCommand.class,
       BenchCommand.class,
       ServeCommand.class,

@@ -71,4 +71,46 @@ class CliTest {
     assertThat(run("import", "--data", data(), "--embedder", "none", "--skip-invalid", file.toString())).isEqualTo(2);
     assertThat(out.toString()).contains("imported 1 records, skipped 3 invalid");
   }
+
+  @Test
+  void ingest_withABadLine_ingestsNothingAndNamesTheLine_thenSkipInvalidKeepsTheGoodOnes() throws Exception {
+    Path file = dir.resolve("turns.jsonl");
+    Files.writeString(file, """
+        {"id":"t1","owner":"u","role":"user","speaker":"Maya","text":"I moved to Lisbon for a new job at a bakery","at":"2026-03-01T10:00:00Z"}
+        {"id":"t2","owner":"u","role":"narrator","text":"x"}
+        {"id":"t3","owner":"u","role":"tool_result","text":"bakery opening hours 7-19","at":"2026-03-01T10:00:01Z"}
+        not json
+        """);
+    assertThat(run("ingest", "--data", data(), "--embedder", "none", file.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("turns.jsonl:2: role must be one of").contains("turns.jsonl:4: not valid JSON")
+        .contains("nothing ingested: 2 problem(s)");
+
+    assertThat(run("ingest", "--data", data(), "--embedder", "none", "--skip-invalid", file.toString())).isEqualTo(2);
+    assertThat(out.toString()).contains("ingested 2 turns (0 already stored), skipped 2 invalid")
+        .contains("1 extracted, 1 kept, 0 errors, 0 pending; 1 records written");
+    assertThat(run("recall", "--data", data(), "--embedder", "none", "--owner", "u", "--threshold", "0", "bakery")).isZero();
+    assertThat(out.toString()).contains("Maya: I moved to Lisbon").doesNotContain("opening hours");
+  }
+
+  @Test
+  void export_thenImportIntoAnEmptyStore_restoresRecordsAndTurns() throws Exception {
+    Path file = dir.resolve("turns.jsonl");
+    Files.writeString(file, """
+        {"id":"t1","owner":"u","role":"user","speaker":"Maya","text":"My favourite editor is Vim for everything","at":"2026-01-01T10:00:00Z"}
+        {"id":"t2","owner":"u","role":"user","speaker":"Maya","text":"My favourite editor is Emacs since this week","at":"2026-03-01T10:00:00Z"}
+        {"id":"t3","owner":"u","role":"tool_call","text":"editor_stats()","at":"2026-03-01T10:00:01Z"}
+        """);
+    assertThat(run("ingest", "--data", data(), "--embedder", "none", file.toString())).isZero();
+    Path export = dir.resolve("u.jsonl");
+    assertThat(run("export", "--data", data(), "--owner", "u", "--out", export.toString())).isZero();
+    assertThat(err.toString()).contains("exported 3 records and 3 turns");
+
+    String other = dir.resolve("other").toString();
+    assertThat(run("import", "--data", other, "--embedder", "none", export.toString())).isZero();
+    assertThat(out.toString()).contains("restored 3 records and 3 turns");
+    assertThat(run("history", "--data", other, "--owner", "u", "--fact-key", "maya/favorite editor")).isZero();
+    assertThat(out.toString()).contains("Vim").contains("Emacs");
+    assertThat(run("export", "--data", other, "--owner", "u", "--out", dir.resolve("again.jsonl").toString())).isZero();
+    assertThat(Files.readAllLines(dir.resolve("again.jsonl"))).containsExactlyInAnyOrderElementsOf(Files.readAllLines(export));
+  }
 }

@@ -90,6 +90,15 @@ final class ReadPath {
   }
 
   RecallResult recall(RecallRequest req) {
+    return recall(req, null);
+  }
+
+  /**
+   * A recall whose dense signal uses {@code vector} instead of embedding the query (null: embed it):
+   * the ingest pipeline looks for records similar to a candidate with the candidate's own passage
+   * vector, computed once for its write, which saves one model call per candidate.
+   */
+  RecallResult recall(RecallRequest req, float[] queryVector) {
     Map<String, Long> timings = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     // Stores keep milliseconds; so does the read path, so the store's filter and the reference
@@ -106,7 +115,7 @@ final class ReadPath {
     for (String k : req.focus().entityKeys()) if (!queryKeys.contains(k)) queryKeys.add(k);
     float[] vector = null;
     if (embedder != null && (req.weights().dense() > 0 || req.weights().window() > 0) && !text.isBlank()) {
-      vector = embedder.embedQuery(text);
+      vector = queryVector != null ? queryVector : embedder.embedQuery(text);
     }
     long t1 = System.nanoTime();
     timings.put("embed", t1 - t0);

@@ -41,8 +41,16 @@ final class WritePath {
   private final InstantSource clock;
   private final int maxTextChars;
   private final Supplier<String> ids;
+  private final java.util.function.Function<String, List<String>> entityFinder;
 
   WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars) {
+    this(store, embedder, clock, maxTextChars, Entities::extract);
+  }
+
+  /** @param entityFinder the names of a record's text (default {@link Entities#extract}) */
+  WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars,
+      java.util.function.Function<String, List<String>> entityFinder) {
+    this.entityFinder = entityFinder;
     this.store = store;
     this.embedder = embedder;
     this.clock = clock;
@@ -75,7 +83,67 @@ final class WritePath {
     }
   }
 
-  private List<float[]> embed(List<NewMemory> batch) {
+  /**
+   * A batch of changes built step by step and committed in one atomic {@link MemoryStore#apply}:
+   * the ingest pipeline's consolidation adds candidates and changes existing records (merged
+   * sources, a fact key given to a record that gets a new version) and commits them together, so
+   * that a batch of turns is either wholly applied or not at all. Used under the engine's write lock.
+   */
+  final class Session {
+    private final Plan plan = new Plan();
+    private final Instant now;
+    private final List<Violation> violations = new ArrayList<>();
+
+    Session(Instant now) {
+      this.now = now;
+    }
+
+    /** Plans a new record (supersession by fact key included); null when it is invalid (see {@link #violations}). */
+    MemoryRecord add(NewMemory m, float[] vector, String prefix) {
+      int before = violations.size();
+      validate(m, prefix, now, violations);
+      if (violations.size() > before) return null;
+      MemoryRecord r = plan.add(m, vector, now, prefix, violations);
+      return violations.size() > before ? null : r;
+    }
+
+    /** Plans a replacement of an existing record by id (same id, changed fields). */
+    void put(MemoryRecord r) {
+      plan.put(r);
+    }
+
+    /** The record as this session would leave it: planned changes first, then the store. */
+    java.util.Optional<MemoryRecord> current(String owner, String id) {
+      MemoryRecord staged = plan.upserts.get(id);
+      return staged != null ? java.util.Optional.of(staged) : store.get(owner, id);
+    }
+
+    /** Every record planned so far. */
+    java.util.Collection<MemoryRecord> staged() {
+      return java.util.Collections.unmodifiableCollection(plan.upserts.values());
+    }
+
+    List<Violation> violations() {
+      return violations;
+    }
+
+    Instant now() {
+      return now;
+    }
+
+    /** Writes every planned change in one atomic, durable call; returns them. */
+    List<MemoryRecord> commit() {
+      List<MemoryRecord> all = List.copyOf(plan.upserts.values());
+      if (!all.isEmpty()) store.apply(all, List.of());
+      return all;
+    }
+  }
+
+  Session session() {
+    return new Session(clock.instant());
+  }
+
+  List<float[]> embed(List<NewMemory> batch) {
     if (embedder == null) return null;
     List<String> inputs = new ArrayList<>(batch.size());
     // Only the text is embedded; the context (neighbouring turns) is indexed for BM25 alone.
@@ -158,12 +226,25 @@ final class WritePath {
     /** Versions of each (owner, fact key), loaded once, updated as the batch goes. */
     private final Map<String, Map<String, MemoryRecord>> versions = new HashMap<>();
 
+    void put(MemoryRecord r) {
+      if (r.factKey() != null) versionsOf(r.owner(), r.factKey()).put(r.id(), r);
+      upserts.put(r.id(), r);
+    }
+
+    private Map<String, MemoryRecord> versionsOf(String owner, String factKey) {
+      return versions.computeIfAbsent(owner + "\u0000" + factKey, k -> {
+        Map<String, MemoryRecord> map = new LinkedHashMap<>();
+        for (MemoryRecord r : store.versions(owner, factKey)) map.put(r.id(), upserts.getOrDefault(r.id(), r));
+        return map;
+      });
+    }
+
     MemoryRecord add(NewMemory m, float[] vector, Instant now, String p, List<Violation> violations) {
       // Stores keep milliseconds: truncate here so the record returned equals the record stored.
       Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
       Instant from = m.validFrom() == null ? recorded : millis(m.validFrom());
       Instant to = m.validTo() == null ? null : millis(m.validTo());
-      Set<String> entities = new LinkedHashSet<>(Entities.extract(m.text()));
+      Set<String> entities = new LinkedHashSet<>(entityFinder.apply(m.text()));
       for (String e : m.entities()) {
         String k = Entities.normalize(e);
         if (!k.isEmpty()) entities.add(k);
@@ -172,11 +253,7 @@ final class WritePath {
       int version = 0;
       List<MemoryRecord> changes = new ArrayList<>();
       if (m.factKey() != null) {
-        Map<String, MemoryRecord> known = versions.computeIfAbsent(m.owner() + "\u0000" + m.factKey(), k -> {
-          Map<String, MemoryRecord> map = new LinkedHashMap<>();
-          for (MemoryRecord r : store.versions(m.owner(), m.factKey())) map.put(r.id(), r);
-          return map;
-        });
+        Map<String, MemoryRecord> known = versionsOf(m.owner(), m.factKey());
         Instant latest = known.values().stream().map(MemoryRecord::recordedAt).max(Comparator.naturalOrder()).orElse(null);
         if (latest != null && recorded.isBefore(latest)) {
           violations.add(new Violation(p + "recorded_at", recorded, p + "recorded_at must not precede the latest recorded "

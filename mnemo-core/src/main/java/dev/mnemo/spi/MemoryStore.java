@@ -41,6 +41,35 @@ public interface MemoryStore extends AutoCloseable {
   /** Calls {@code sink} with every record of the owner (or of all owners when null), all versions. */
   void export(String owner, Consumer<MemoryRecord> sink);
 
+  /**
+   * Every record of the owner (all versions) that names at least one of {@code sourceIds} among its
+   * sources. The write path uses it to find what a turn already became. The default scans
+   * {@link #export}; a store with an index on sources should override it.
+   */
+  default List<MemoryRecord> bySources(String owner, Collection<String> sourceIds) {
+    java.util.Set<String> wanted = new java.util.HashSet<>(sourceIds);
+    List<MemoryRecord> out = new java.util.ArrayList<>();
+    if (wanted.isEmpty()) return out;
+    export(owner, r -> {
+      for (String s : r.sources()) {
+        if (wanted.contains(s)) {
+          out.add(r);
+          return;
+        }
+      }
+    });
+    return out;
+  }
+
+  /**
+   * The durable turn log this store keeps beside its records, if any; the store closes it and
+   * {@link #deleteOwner} need not touch it (the engine forgets an owner in both). Empty by default:
+   * the engine then uses the turn log its builder was given.
+   */
+  default Optional<TurnLog> turnLog() {
+    return Optional.empty();
+  }
+
   /** Number of records (all versions) stored. */
   long count();
 

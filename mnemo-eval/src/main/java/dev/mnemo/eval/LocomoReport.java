@@ -29,10 +29,11 @@ import java.util.TreeSet;
  * @param turns memories indexed
  * @param ingestSeconds wall time of all writes (embedding included)
  * @param answers one per question and ranking
+ * @param write what the indexing stored and how fast
  */
 public record LocomoReport(
     boolean neighbourContext, int kMax, List<String> conversations, int turns, double ingestSeconds,
-    List<Answer> answers) {
+    List<Answer> answers, WriteStats write) {
 
   /** The ks reported, those up to {@code kMax}. */
   static final int[] KS = {1, 3, 5, 10, 20};
@@ -54,21 +55,49 @@ public record LocomoReport(
    * @param latencyMs wall time of the recall
    * @param namedSpeakerShare category 5: share of the top 5 spoken by the named speaker, else NaN
    * @param namedSpeakerBaseRate category 5: the named speaker's share of all turns, else NaN
+   * @param topRecords the retrieved records' sources, best record first: a record of the write path
+   *     may name several turns, and counts for every evidence turn among its sources
    */
   public record Answer(String conversation, int index, int category, Ranking ranking, List<String> evidence,
-      List<String> top, double latencyMs, double namedSpeakerShare, double namedSpeakerBaseRate) {
+      List<String> top, double latencyMs, double namedSpeakerShare, double namedSpeakerBaseRate,
+      List<List<String>> topRecords) {
     public Answer {
       evidence = List.copyOf(evidence);
       top = List.copyOf(top);
+      topRecords = topRecords == null ? top.stream().map(List::of).toList()
+          : topRecords.stream().map(List::copyOf).toList();
     }
 
-    /** Share of the evidence among the top k. */
+    /** One turn per record (raw turns indexed as memories). */
+    public Answer(String conversation, int index, int category, Ranking ranking, List<String> evidence,
+        List<String> top, double latencyMs, double namedSpeakerShare, double namedSpeakerBaseRate) {
+      this(conversation, index, category, ranking, evidence, top, latencyMs, namedSpeakerShare, namedSpeakerBaseRate,
+          null);
+    }
+
+    /** Share of the evidence among the sources of the top k records. */
     public double recallAt(int k) {
-      Set<String> head = new HashSet<>(top.subList(0, Math.min(k, top.size())));
+      Set<String> head = new HashSet<>();
+      for (List<String> r : topRecords.subList(0, Math.min(k, topRecords.size()))) head.addAll(r);
       return evidence.isEmpty() ? Double.NaN
           : (double) evidence.stream().filter(head::contains).count() / evidence.size();
     }
   }
+
+  /**
+   * What the indexing stored and how fast.
+   *
+   * @param writePath {@code raw} (every turn a memory, through rememberAll) or {@code offline}
+   *     (turns through {@code ingest} with the offline extractor and rule consolidation)
+   * @param records records stored, all versions
+   * @param tokensStored cl100k tokens of the stored records' texts
+   * @param sourcesPerRecord mean number of source turns per current record
+   * @param ackMsMedian median acknowledgement latency of one ingest call (one session), ms
+   * @param ackMsP95 95th percentile of it, ms
+   * @param turnsPerSecond turns ingested per second, from the first call until extraction drained
+   */
+  public record WriteStats(String writePath, long records, long tokensStored, double sourcesPerRecord,
+      double ackMsMedian, double ackMsP95, double turnsPerSecond) {}
 
   /** The ks measured: the standard ones up to kMax, and kMax itself. */
   public List<Integer> ks() {
@@ -101,6 +130,16 @@ public record LocomoReport(
     conversations.forEach(cs::add);
     o.put("turns", turns);
     PolicyMetrics.put(o, "ingest_seconds", ingestSeconds);
+    if (write != null) {
+      ObjectNode w = o.putObject("write_path");
+      w.put("mode", write.writePath());
+      w.put("records", write.records());
+      w.put("tokens_stored", write.tokensStored());
+      PolicyMetrics.put(w, "sources_per_record", write.sourcesPerRecord());
+      PolicyMetrics.put(w, "ack_ms_median", write.ackMsMedian());
+      PolicyMetrics.put(w, "ack_ms_p95", write.ackMsP95());
+      PolicyMetrics.put(w, "turns_per_second", write.turnsPerSecond());
+    }
     ObjectNode ps = o.putObject("policies");
     for (Ranking r : Ranking.values()) {
       List<Answer> mine = evidenceAnswers(r, 0);
@@ -138,6 +177,11 @@ public record LocomoReport(
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "LoCoMo evidence recall: %d conversations, %d turns, neighbour context %s%n",
         conversations.size(), turns, neighbourContext ? "on" : "off"));
+    if (write != null) {
+      sb.append(String.format(Locale.ROOT, "write path %s: %d records, %d tokens stored, %.2f sources/record, ack median "
+          + "%.1f ms (p95 %.1f), %.1f turns/s%n", write.writePath(), write.records(), write.tokensStored(),
+          write.sourcesPerRecord(), write.ackMsMedian(), write.ackMsP95(), write.turnsPerSecond()));
+    }
     List<String> head = new ArrayList<>(List.of(String.format(Locale.ROOT, "%-9s %9s", "policy", "questions")));
     for (int k : ks()) head.add(String.format(Locale.ROOT, "%9s", "recall@" + k));
     head.add(String.format(Locale.ROOT, "%9s %8s %13s", "hit@" + kMax, "mean_ms", "cat5_named@5"));

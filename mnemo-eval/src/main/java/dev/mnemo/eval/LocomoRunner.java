@@ -75,9 +75,38 @@ public final class LocomoRunner {
     }
   }
 
+  /** How a conversation's turns reach the store. */
+  public enum WritePath {
+    /** Every turn one episodic memory through {@code rememberAll} (the baseline). */
+    RAW("raw"),
+    /**
+     * Every session's turns through {@code ingest} (one call per session, acknowledged when the
+     * turns are durable), extracted in the background by the engine's configured extractor (the
+     * offline one by default) and consolidated; questions are asked once extraction drained.
+     */
+    OFFLINE("offline");
+
+    private final String code;
+
+    WritePath(String code) {
+      this.code = code;
+    }
+
+    public String code() {
+      return code;
+    }
+
+    public static WritePath fromCode(String code) {
+      for (WritePath w : values()) if (w.code.equals(code)) return w;
+      throw new IllegalArgumentException("write path must be one of raw, offline, was '" + code + "'");
+    }
+  }
+
   private final Function<Path, Mnemo> engines;
   private final boolean neighbourContext;
   private final int kMax;
+  private final WritePath writePath;
+  private final dev.mnemo.spi.Tokenizer tokenizer = dev.mnemo.text.JTokkitTokenizer.cl100k();
 
   /**
    * @param engines opens a fresh engine on an empty directory; the runner closes it and deletes the
@@ -86,6 +115,12 @@ public final class LocomoRunner {
    * @param kMax how many records each question retrieves (the largest k measured), 1..1000
    */
   public LocomoRunner(Function<Path, Mnemo> engines, boolean neighbourContext, int kMax) {
+    this(engines, neighbourContext, kMax, WritePath.RAW);
+  }
+
+  /** @param writePath how turns reach the store; with {@link WritePath#OFFLINE}, neighbourContext is the extractor's */
+  public LocomoRunner(Function<Path, Mnemo> engines, boolean neighbourContext, int kMax, WritePath writePath) {
+    this.writePath = Objects.requireNonNull(writePath, "writePath");
     this.engines = Objects.requireNonNull(engines, "engines");
     if (kMax < 1 || kMax > RecallRequest.MAX_K) {
       throw new IllegalArgumentException("k-max must be between 1 and " + RecallRequest.MAX_K + ", was " + kMax);
@@ -99,21 +134,75 @@ public final class LocomoRunner {
     List<LocomoReport.Answer> answers = new ArrayList<>();
     int turns = 0;
     long ingestNanos = 0;
+    long records = 0;
+    long tokens = 0;
+    long currentRecords = 0;
+    long currentSources = 0;
+    List<Double> acks = new ArrayList<>();
     for (LocomoConversation c : conversations) {
       Path dir = TempDirs.create("mnemo-locomo-", "conversation " + c.name());
       try (Mnemo mnemo = engines.apply(dir)) {
-        List<NewMemory> memories = memories(c, neighbourContext);
         long t0 = System.nanoTime();
-        mnemo.rememberAll(memories);
+        if (writePath == WritePath.RAW) {
+          List<NewMemory> memories = memories(c, neighbourContext);
+          mnemo.rememberAll(memories);
+          turns += memories.size();
+        } else {
+          for (Session s : c.sessions()) {
+            List<dev.mnemo.Turn> ts = turns(c, s);
+            long a0 = System.nanoTime();
+            mnemo.ingest(ts);
+            acks.add((System.nanoTime() - a0) / 1e6);
+            turns += ts.size();
+          }
+          if (!mnemo.awaitIngested(Duration.ofHours(1))) {
+            throw new IllegalStateException("extraction of " + c.name() + " did not drain within an hour");
+          }
+        }
         ingestNanos += System.nanoTime() - t0;
-        turns += memories.size();
+        List<dev.mnemo.MemoryRecord> stored = new ArrayList<>();
+        mnemo.export(c.name(), stored::add);
+        records += stored.size();
+        for (dev.mnemo.MemoryRecord r : stored) {
+          tokens += tokenizer.count(r.text());
+          if (r.expiredAt() == null) {
+            currentRecords++;
+            currentSources += r.sources().size();
+          }
+        }
         answers.addAll(ask(mnemo, c));
       } finally {
         TempDirs.delete(dir);
       }
     }
+    double seconds = ingestNanos / 1e9;
+    acks.sort(Double::compare);
+    LocomoReport.WriteStats write = new LocomoReport.WriteStats(writePath.code(), records, tokens,
+        currentRecords == 0 ? Double.NaN : (double) currentSources / currentRecords, percentile(acks, 0.5),
+        percentile(acks, 0.95), seconds == 0 ? Double.NaN : turns / seconds);
     return new LocomoReport(neighbourContext, kMax, conversations.stream().map(LocomoConversation::name).toList(),
-        turns, ingestNanos / 1e9, answers);
+        turns, seconds, answers, write);
+  }
+
+  private static double percentile(List<Double> sorted, double p) {
+    if (sorted.isEmpty()) return Double.NaN;
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(p * sorted.size())));
+  }
+
+  /**
+   * A session's turns as the write path receives them: owner = the conversation, id = the dia_id,
+   * episode = {@code session_N}, role user (both speakers are people), speaker, at = the session's
+   * time, text = the turn's text plus {@code " [shares an image: caption]"} as in {@link Turn#memoryText()}.
+   */
+  static List<dev.mnemo.Turn> turns(LocomoConversation c, Session s) {
+    List<dev.mnemo.Turn> out = new ArrayList<>();
+    for (Turn t : s.turns()) {
+      String text = t.imageCaption() == null || t.imageCaption().isBlank() ? t.text()
+          : t.text() + " [shares an image: " + t.imageCaption() + "]";
+      out.add(dev.mnemo.Turn.of(c.name(), t.diaId(), dev.mnemo.Turn.Role.USER, t.speaker(), text, s.at())
+          .inEpisode(s.episode()));
+    }
+    return out;
   }
 
   /** The memories of a conversation's turns, in order (see the class comment). */
@@ -154,6 +243,7 @@ public final class LocomoRunner {
         RecallResult res = mnemo.recall(req);
         double ms = (System.nanoTime() - t0) / 1e6;
         List<String> top = res.sourceIds();
+        List<List<String>> topRecords = res.selected().stream().map(x -> x.record().sources()).toList();
         double share = Double.NaN;
         double base = Double.NaN;
         if (adversarial) {
@@ -163,7 +253,7 @@ public final class LocomoRunner {
               : (double) top5.stream().filter(x -> x.record().text().startsWith(prefix)).count() / top5.size();
           base = (double) all.stream().filter(t -> t.speaker().equals(named)).count() / all.size();
         }
-        out.add(new LocomoReport.Answer(c.name(), qi, q.category(), r, q.evidence(), top, ms, share, base));
+        out.add(new LocomoReport.Answer(c.name(), qi, q.category(), r, q.evidence(), top, ms, share, base, topRecords));
       }
     }
     return out;

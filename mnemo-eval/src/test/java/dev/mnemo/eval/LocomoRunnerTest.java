@@ -75,4 +75,30 @@ class LocomoRunnerTest {
         .orElseThrow().recallAt(1)).isEqualTo(1.0);
     assertThat(r.table()).contains("recall@5", "full-rrf");
   }
+
+  @Test
+  void recallAt_countsARecordForEveryEvidenceTurnAmongItsSources() {
+    LocomoReport.Answer a = new LocomoReport.Answer("c", 0, 1, Ranking.FULL, List.of("D1:1", "D2:2"),
+        List.of("D1:1", "D2:2", "D3:3"), 1, Double.NaN, Double.NaN, List.of(List.of("D1:1", "D2:2"), List.of("D3:3")));
+    assertThat(a.recallAt(1)).isEqualTo(1.0);
+  }
+
+  @Test
+  void writePathOffline_ingestsTheTurns_andReportsWhatItStored() {
+    LocomoReport r = new LocomoRunner(TestEngines.lucene(new HashingEmbedder()), true, 5, LocomoRunner.WritePath.OFFLINE)
+        .run(List.of(TINY));
+    assertThat(r.turns()).isEqualTo(7);
+    assertThat(r.write().writePath()).isEqualTo("offline");
+    assertThat(r.write().records()).isBetween(1L, 7L);
+    assertThat(r.write().tokensStored()).isPositive();
+    assertThat(r.write().ackMsMedian()).isPositive();
+    JsonNode json = r.toJson();
+    assertThat(json.path("write_path").path("mode").asText()).isEqualTo("offline");
+    assertThat(json.path("policies").path("full").path("questions").asInt()).isEqualTo(3);
+    assertThat(LocomoRunner.turns(TINY, TINY.sessions().get(0))).allSatisfy(t -> {
+      assertThat(t.owner()).isEqualTo("tiny");
+      assertThat(t.episode()).isEqualTo("session_1");
+      assertThat(t.at()).isEqualTo(TINY.sessions().get(0).at());
+    });
+  }
 }

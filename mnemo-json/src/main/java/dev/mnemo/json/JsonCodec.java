@@ -9,7 +9,9 @@ import dev.mnemo.CandidateTrace;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.Fusion;
+import dev.mnemo.IngestProgress;
 import dev.mnemo.IngestReceipt;
+import dev.mnemo.StoredTurn;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.Turn;
 import dev.mnemo.InvalidRequestException.Violation;
@@ -138,6 +140,56 @@ public final class JsonCodec {
     o.put("status", t.status().code());
     ObjectNode m = o.putObject("metadata");
     t.metadata().forEach(m::put);
+    return o;
+  }
+
+  /**
+   * A turn as the turn log keeps it: the turn's fields plus {@code state} (pending, extracted, kept,
+   * error), {@code seq} and {@code note}; one line of a turns export.
+   */
+  public static ObjectNode storedTurn(StoredTurn t) {
+    ObjectNode o = turn(t.turn());
+    o.put("state", t.state().code());
+    o.put("seq", t.seq());
+    putNullable(o, "note", t.note());
+    return o;
+  }
+
+  /**
+   * A turn log entry from its JSON form (the inverse of {@link #storedTurn(StoredTurn)}); {@code state}
+   * defaults to pending, {@code seq} is ignored (the importing log assigns its own).
+   */
+  public static StoredTurn storedTurn(JsonNode n, String path) {
+    if (n == null || !n.isObject()) return new StoredTurn(turn(n, path), StoredTurn.State.PENDING, 0, null);
+    ObjectNode plain = n.deepCopy();
+    plain.remove(List.of("state", "seq", "note"));
+    List<Violation> v = new ArrayList<>();
+    String state = text(n, "state", path, v);
+    String note = text(n, "note", path, v);
+    StoredTurn.State[] st = {StoredTurn.State.PENDING};
+    if (state != null) guard(() -> st[0] = StoredTurn.State.fromCode(path + "state", state), v);
+    Turn t;
+    try {
+      t = turn(plain, path);
+    } catch (InvalidRequestException e) {
+      v.addAll(0, e.violations());
+      throw new InvalidRequestException(v);
+    }
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return new StoredTurn(t, st[0], 0, note);
+  }
+
+  /** Background extraction's progress: {@code {pending, extracted, kept, errors, records_written, duplicates_merged, conflicts, last_error}}. */
+  public static ObjectNode progress(IngestProgress p) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("pending", p.pending());
+    o.put("extracted", p.extracted());
+    o.put("kept", p.kept());
+    o.put("errors", p.errors());
+    o.put("records_written", p.recordsWritten());
+    o.put("duplicates_merged", p.duplicatesMerged());
+    o.put("conflicts", p.conflicts());
+    putNullable(o, "last_error", p.lastError());
     return o;
   }
 
@@ -311,6 +363,79 @@ public final class JsonCodec {
     ObjectNode meta = o.putObject("metadata");
     new java.util.TreeMap<>(r.metadata()).forEach(meta::put);
     return o;
+  }
+
+  private static final Set<String> RECORD_FIELDS = Set.of("id", "owner", "scope", "category", "text", "context",
+      "sources", "episode", "seq", "recorded_at", "expired_at", "valid_from", "valid_to", "fact_key", "version",
+      "origin", "importance", "authority", "conflict_policy", "entities", "access_count", "last_accessed_at",
+      "embedding_model", "embedding", "metadata");
+
+  /**
+   * A stored record from its JSON form (the inverse of {@link #record(MemoryRecord, boolean)}), for
+   * restoring an export: every field as exported; id, owner, category, text, recorded_at and
+   * valid_from required; the embedding optional.
+   */
+  public static MemoryRecord recordFrom(JsonNode n, String path) {
+    if (n == null || !n.isObject()) {
+      throw new InvalidRequestException(path + "record", n == null ? null : n.getNodeType(),
+          path + "record must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+    }
+    List<Violation> v = new ArrayList<>();
+    unknown(n, RECORD_FIELDS, path, v);
+    String id = text(n, "id", path, v);
+    String owner = text(n, "owner", path, v);
+    String text = text(n, "text", path, v);
+    Instant recorded = instant(n, "recorded_at", path, v);
+    Instant from = instant(n, "valid_from", path, v);
+    Map<String, Object> required = new LinkedHashMap<>();
+    required.put("id", id == null || id.isBlank() ? null : id);
+    required.put("owner", owner == null || owner.isBlank() ? null : owner);
+    required.put("text", text == null || text.isBlank() ? null : text);
+    required.put("recorded_at", recorded);
+    required.put("valid_from", from);
+    required.forEach((f, x) -> {
+      if (x == null) v.add(new Violation(path + f, null, path + f + " is required"));
+    });
+    Category[] cat = {null};
+    String c = text(n, "category", path, v);
+    guard(() -> cat[0] = Category.fromCode(path + "category", c), v);
+    Authority[] auth = {Authority.EXPLICIT};
+    String a = text(n, "authority", path, v);
+    if (a != null) guard(() -> auth[0] = Authority.fromCode(path + "authority", a), v);
+    ConflictPolicy[] pol = {ConflictPolicy.SUPERSEDE};
+    String cp = text(n, "conflict_policy", path, v);
+    if (cp != null) guard(() -> pol[0] = ConflictPolicy.fromCode(path + "conflict_policy", cp), v);
+    Integer seq = integer(n, "seq", path, v);
+    Integer version = integer(n, "version", path, v);
+    Double importance = number(n, "importance", path, v);
+    Double accessCount = number(n, "access_count", path, v);
+    float[] vector = null;
+    JsonNode e = n.get("embedding");
+    if (e != null && !e.isNull()) {
+      if (!e.isArray()) {
+        v.add(new Violation(path + "embedding", e.toString(), path + "embedding must be an array of numbers"));
+      } else {
+        vector = new float[e.size()];
+        for (int i = 0; i < e.size(); i++) vector[i] = (float) e.get(i).asDouble();
+      }
+    }
+    List<String> sources = strings(n, "sources", path, v);
+    List<String> entities = strings(n, "entities", path, v);
+    Map<String, String> meta = stringMap(n, "metadata", path, v);
+    String scope = text(n, "scope", path, v);
+    String context = text(n, "context", path, v);
+    String episode = text(n, "episode", path, v);
+    Instant expired = instant(n, "expired_at", path, v);
+    Instant to = instant(n, "valid_to", path, v);
+    String factKey = text(n, "fact_key", path, v);
+    String origin = text(n, "origin", path, v);
+    Instant lastAccessed = instant(n, "last_accessed_at", path, v);
+    String model = text(n, "embedding_model", path, v);
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return new MemoryRecord(id, owner, scope, cat[0], text, context, sources, episode, seq == null ? -1 : seq, recorded,
+        expired, from, to, factKey, version == null ? 0 : version, origin, importance == null ? 0.5 : importance,
+        auth[0], pol[0], entities, accessCount == null ? 0 : accessCount.longValue(), lastAccessed, vector,
+        vector == null ? null : model, meta);
   }
 
   /** A recall result, with its trace when it has one. */

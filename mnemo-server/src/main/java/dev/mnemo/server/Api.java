@@ -73,6 +73,8 @@ final class Api {
     r.post("/v1/memories/validate", this::validate, Access.TENANT);
     r.post("/v1/recall", this::recall, Access.TENANT);
     r.post("/v1/ingest", this::ingest, Access.TENANT);
+    r.get("/v1/ingest/progress", this::ingestProgress, Access.TENANT);
+    r.post("/v1/owners/{owner}/turns/{id}/accept", this::acceptTurn, Access.TENANT);
     r.get("/v1/export", this::exportTenant, Access.TENANT);
     r.get("/v1/owners", ctx -> ctx.json(Browse.owners(ctx, memory(ctx))), Access.TENANT);
     r.get("/v1/owners/{owner}/memories", ctx -> ctx.json(Browse.memories(ctx, memory(ctx), ctx.pathParam("owner"))),
@@ -195,6 +197,18 @@ final class Api {
     ctx.status(200).json(JsonCodec.receipt(memory(ctx).ingest(turns)));
   }
 
+  private void ingestProgress(Context ctx) {
+    ctx.json(JsonCodec.progress(memory(ctx).ingestProgress()));
+  }
+
+  private void acceptTurn(Context ctx) {
+    String owner = ctx.pathParam("owner");
+    String id = ctx.pathParam("id");
+    TenantMemory m = memory(ctx);
+    if (m.turn(owner, id).isEmpty()) throw ProblemException.notFound("no turn '" + id + "' of owner '" + owner + "'");
+    ctx.json(JsonCodec.receipt(m.accept(owner, id)));
+  }
+
   private void recall(Context ctx) {
     RecallRequest request = Wire.recall(body(ctx));
     ctx.json(Wire.recallResponse(memory(ctx).recall(request)));
@@ -213,6 +227,8 @@ final class Api {
     else o.put("origin", r.origin());
     ArrayNode s = o.putArray("sources");
     r.sources().forEach(s::add);
+    ArrayNode turns = o.putArray("turns");
+    memory(ctx).sources(r.owner(), r.id()).forEach(t -> turns.add(JsonCodec.turn(t)));
     ctx.json(o);
   }
 

@@ -127,7 +127,63 @@ final class TenantMemory implements Mnemo {
    */
   @Override
   public dev.mnemo.IngestReceipt ingest(List<dev.mnemo.Turn> turns) {
-    return engine.ingest(turns);
+    return tracked(() -> engine.ingest(turns), r -> !r.accepted().isEmpty());
+  }
+
+  @Override
+  public List<dev.mnemo.Turn> sources(String owner, String recordId) {
+    return engine.sources(owner, recordId);
+  }
+
+  @Override
+  public Optional<dev.mnemo.StoredTurn> turn(String owner, String id) {
+    return engine.turn(owner, id);
+  }
+
+  @Override
+  public dev.mnemo.IngestReceipt accept(String owner, String id) {
+    return tracked(() -> engine.accept(owner, id), r -> !r.accepted().isEmpty());
+  }
+
+  @Override
+  public dev.mnemo.IngestProgress ingestProgress() {
+    return engine.ingestProgress();
+  }
+
+  @Override
+  public boolean awaitIngested(java.time.Duration timeout) {
+    return engine.awaitIngested(timeout);
+  }
+
+  @Override
+  public void exportTurns(String owner, Consumer<dev.mnemo.StoredTurn> sink) {
+    engine.exportTurns(owner, sink);
+  }
+
+  @Override
+  public int restore(List<MemoryRecord> records) {
+    return tracked(() -> engine.restore(records), n -> n > 0);
+  }
+
+  @Override
+  public int importTurns(List<dev.mnemo.StoredTurn> turns) {
+    return tracked(() -> engine.importTurns(turns), n -> n > 0);
+  }
+
+  @Override
+  public dev.mnemo.RetentionReport retain(String owner, java.util.Map<dev.mnemo.Category, dev.mnemo.RetentionPolicy> p,
+      java.time.Duration turnMaxAge, java.time.Instant now) {
+    return tracked(() -> engine.retain(owner, p, turnMaxAge, now), r -> r.expired() + r.turnsDeleted() > 0);
+  }
+
+  @Override
+  public Optional<MemoryRecord> summarize(String owner, String episode) {
+    return tracked(() -> engine.summarize(owner, episode), Optional::isPresent);
+  }
+
+  @Override
+  public MemoryRecord recategorize(String owner, String id, dev.mnemo.Category category) {
+    return tracked(() -> engine.recategorize(owner, id, category), r -> true);
   }
 
   @Override

@@ -82,6 +82,9 @@ class OpenApiTest {
     String id = s.send("POST", "/v1/memories", key,
         "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\",\"fact_key\":\"diet\",\"sources\":[\"s1\"]}").json()
         .get("ids").get(0).asText();
+    // a failed attempt under the same id, for POST .../turns/{id}/accept
+    s.send("POST", "/v1/ingest", key, "{\"turns\":[{\"id\":\"" + id + "\",\"owner\":\"alice\",\"role\":\"assistant\","
+        + "\"text\":\"Alice orders the vegetarian menu\",\"status\":\"failed\"}]}");
     List<String> ops = new ArrayList<>(documented());
     // Deletions last, the tenant's deletion at the very end.
     ops.sort(Comparator.comparing((String op) -> op.startsWith("DELETE")).thenComparing(op -> op.equals("DELETE /v1/tenants/{tenant}"))

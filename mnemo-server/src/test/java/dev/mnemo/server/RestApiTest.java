@@ -361,12 +361,42 @@ class RestApiTest {
         ]}""");
     assertThat(r.status()).as(r.toString()).isEqualTo(200);
     assertThat(r.json().get("accepted")).hasSize(4);
-    assertThat(r.json().get("records")).hasSize(1);
+    assertThat(r.json().get("queued").asInt()).isEqualTo(1); // extraction runs in the background
+    awaitExtraction();
     TestServer.Response recall = post("/v1/recall", """
         {"owner": "ana", "query": "greyhound", "threshold": 0, "relative_threshold": 0}""");
     assertThat(recall.status()).as(recall.toString()).isEqualTo(200);
     assertThat(recall.body()).contains("Ana: I adopted a greyhound called Pixel.").doesNotContain("races")
         .doesNotContain("Half-written");
+  }
+
+  private void awaitExtraction() {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    while (true) {
+      TestServer.Response p = get("/v1/ingest/progress");
+      assertThat(p.status()).as(p.toString()).isEqualTo(200);
+      if (p.json().get("pending").asLong() == 0) return;
+      assertThat(System.nanoTime()).as("extraction drained in time").isLessThan(deadline);
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void aFailedAttempt_becomesAMemoryOnlyOnceAccepted_andSourcesReturnTheTurns() {
+    post("/v1/ingest", """
+        {"turns": [{"id": "f1", "owner": "ana", "role": "assistant", "text": "Your dentist appointment is on Friday at 3pm",
+                    "status": "partial", "at": "2026-05-01T10:00:00Z"}]}""");
+    awaitExtraction();
+    assertThat(export()).isEmpty();
+    TestServer.Response accepted = post("/v1/owners/ana/turns/f1/accept", null);
+    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+    assertThat(accepted.json().get("accepted").get(0).asText()).isEqualTo("f1");
+    awaitExtraction();
+    List<JsonNode> records = export();
+    assertThat(records).hasSize(1);
+    TestServer.Response sources = get("/v1/owners/ana/memories/" + records.get(0).get("id").asText() + "/sources");
+    assertThat(sources.json().get("turns").get(0).get("text").asText()).contains("dentist appointment");
+    assertThat(post("/v1/owners/ana/turns/nope/accept", null).status()).isEqualTo(404);
   }
 
   @Test

@@ -73,14 +73,43 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final Analyzer analyzer;
   private final Object writeLock = new Object();
   private volatile boolean failed;
+  private final LuceneTurnLog turns;
 
-  private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer, int exactScanMax)
-      throws IOException {
+  private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer, int exactScanMax,
+      LuceneTurnLog turns) throws IOException {
+    this.turns = turns;
     this.exactScanMax = exactScanMax;
     this.directory = directory;
     this.writer = writer;
     this.analyzer = analyzer;
     this.searchers = new SearcherManager(writer, null);
+  }
+
+  /** The folder of {@code dir} that holds the turn log (a second index; Lucene leaves folders it did not write alone). */
+  static final String TURNS_DIR = "turns";
+
+  /** The turn log kept beside the records, in {@code dir/turns}. */
+  @Override
+  public Optional<dev.mnemo.spi.TurnLog> turnLog() {
+    return Optional.of(turns);
+  }
+
+  /** Records naming any of the source ids: a term query on the indexed sources. */
+  @Override
+  public List<MemoryRecord> bySources(String owner, Collection<String> sourceIds) {
+    if (sourceIds.isEmpty()) return List.of();
+    List<MemoryRecord> out = new ArrayList<>();
+    List<String> ids = List.copyOf(new java.util.LinkedHashSet<>(sourceIds));
+    int chunk = Math.max(1, IndexSearcher.getMaxClauseCount() - 1);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < ids.size(); i += chunk) {
+      BooleanQuery.Builder any = new BooleanQuery.Builder();
+      for (String id : ids.subList(i, Math.min(ids.size(), i + chunk))) any.add(term(Schema.SOURCE, id), Occur.SHOULD);
+      for (MemoryRecord r : find(and(term(Schema.OWNER, owner), any.build()), Integer.MAX_VALUE)) {
+        if (seen.add(r.id())) out.add(r);
+      }
+    }
+    return out;
   }
 
   /** Opens (creating if needed) the store in {@code dir}; all committed data is there after a restart. */
@@ -98,7 +127,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
       IndexWriter w = new IndexWriter(d, cfg);
-      return new LuceneMemoryStore(d, w, analyzer, exactScanMax);
+      return new LuceneMemoryStore(d, w, analyzer, exactScanMax, LuceneTurnLog.open(dir.resolve(TURNS_DIR)));
     } catch (IOException e) {
       throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
     }
@@ -431,6 +460,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public void close() {
     try {
+      turns.close();
       searchers.close();
       if (!failed) writer.close();
       directory.close();

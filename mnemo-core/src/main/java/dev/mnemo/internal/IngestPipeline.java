@@ -1,0 +1,608 @@
+package dev.mnemo.internal;
+
+import dev.mnemo.ConflictPolicy;
+import dev.mnemo.IngestProgress;
+import dev.mnemo.IngestReceipt;
+import dev.mnemo.InvalidRequestException;
+import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.MnemoException;
+import dev.mnemo.NewMemory;
+import dev.mnemo.Packing;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.Recalled;
+import dev.mnemo.StoredTurn;
+import dev.mnemo.StoredTurn.State;
+import dev.mnemo.Turn;
+import dev.mnemo.spi.Consolidator;
+import dev.mnemo.spi.Consolidator.Decision;
+import dev.mnemo.spi.Extractor;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.TurnLog;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The write path for conversation turns: log, extract, consolidate, commit.
+ *
+ * <ol>
+ *   <li><b>Log</b> ({@link #ingest}): the batch is validated (every invalid field reported, nothing
+ *       stored), then appended to the durable {@link TurnLog}, idempotently by (owner, id). User and
+ *       assistant turns that completed (or were {@link #accept accepted}) enter state
+ *       {@code pending}; tool calls, tool results, system messages and failed or partial attempts
+ *       are only {@code kept}: sources, never memories. The call returns once the log has
+ *       committed.
+ *   <li><b>Extract</b>: pending turns, oldest first, grouped by owner and episode into batches of
+ *       at most {@code batchTurns}, go to the {@link Extractor}. Asynchronous by default (one
+ *       background thread); synchronous (inside {@code ingest}) when configured or when the turn
+ *       log is not durable. A failed extraction that is not retriable turns the batch's turns into
+ *       {@code error} artifacts (kept, with the error); a retriable one (time-out, 429) is retried
+ *       with back-off up to {@value #MAX_RETRIES} times.
+ *   <li><b>Consolidate</b>: each candidate meets the owner's similar current records (the engine's
+ *       own recall: top {@value #SIMILAR_K}, greedy packing, no threshold) and the candidates of the
+ *       same batch before it; the {@link Consolidator} decides ADD, UPDATE (a new version under the
+ *       target's fact key; a target without one gets a key {@code auto/<target id>}), NOOP (the
+ *       target gains the candidate's sources and +0.05 importance) or CONFLICT (both kept under one
+ *       fact key with policy {@code keep_both}).
+ *   <li><b>Commit</b>: everything a batch changes is one atomic store write; then its turns are
+ *       marked {@code extracted}. A crash between the two is harmless: on restart the batch is
+ *       pending again, and turns that some record already names as a source are not extracted
+ *       again (they are given to the extractor as context only). So nothing is lost and nothing is
+ *       duplicated.
+ * </ol>
+ *
+ * <p>Back-pressure: at most {@code capacity} turns wait for extraction; {@code ingest} blocks while
+ * the queue is full, up to {@code queueWait}, then fails with a retriable {@link MnemoException}
+ * having stored nothing. Thread-safe.
+ */
+final class IngestPipeline implements AutoCloseable {
+  static final int SIMILAR_K = 5;
+  /** Candidates per signal of that recall: enough for a top 5, a fraction of a user recall's cost. */
+  static final int SIMILAR_CANDIDATES = 20;
+  static final int MAX_RETRIES = 5;
+
+  private final MemoryStore store;
+  private final TurnLog log;
+  private final WritePath writes;
+  private final java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall;
+  private final Extractor extractor;
+  private final Consolidator consolidator;
+  private final ZoneId zone;
+  private final InstantSource clock;
+  private final Object writeLock;
+  private final boolean synchronous;
+  private final int capacity;
+  private final int batchTurns;
+  private final Duration queueWait;
+
+  private final Object queueLock = new Object();
+  private long queued;
+  /** Ingest calls between reserving queue room and their append's commit. */
+  private int appending;
+  private boolean busy;
+  private volatile boolean closing;
+  private final Thread worker;
+
+  private final AtomicLong recordsWritten = new AtomicLong();
+  private final AtomicLong merged = new AtomicLong();
+  private final AtomicLong conflicts = new AtomicLong();
+  private final AtomicReference<String> lastError = new AtomicReference<>();
+  private final Map<String, Integer> retries = new java.util.concurrent.ConcurrentHashMap<>();
+
+  IngestPipeline(MemoryStore store, TurnLog log, WritePath writes,
+      java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall,
+      Extractor extractor, Consolidator consolidator, ZoneId zone, InstantSource clock, Object writeLock,
+      boolean synchronous, int capacity, int batchTurns, Duration queueWait) {
+    this.store = store;
+    this.log = log;
+    this.writes = writes;
+    this.recall = recall;
+    this.extractor = extractor;
+    this.consolidator = consolidator;
+    this.zone = zone;
+    this.clock = clock;
+    this.writeLock = writeLock;
+    this.synchronous = synchronous;
+    this.capacity = capacity;
+    this.batchTurns = batchTurns;
+    this.queueWait = queueWait;
+    if (synchronous) {
+      worker = null;
+      drain(); // work left pending by an earlier asynchronous run
+    } else {
+      queued = log.counts().getOrDefault(State.PENDING, 0L);
+      worker = Thread.ofPlatform().daemon().name("mnemo-ingest").unstarted(this::run);
+      worker.start();
+    }
+  }
+
+  IngestReceipt ingest(List<Turn> turns) {
+    Objects.requireNonNull(turns, "turns");
+    List<Violation> bad = new ArrayList<>();
+    for (int i = 0; i < turns.size(); i++) bad.addAll(validate(turns.get(i), "turns[" + i + "]."));
+    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
+    Instant now = clock.instant();
+    List<StoredTurn> entries = new ArrayList<>(turns.size());
+    for (Turn t : turns) {
+      Turn dated = t.at() != null ? t : new Turn(t.id(), t.owner(), t.episode(), t.role(), t.speaker(), t.text(),
+          now, t.turnId(), t.attempt(), t.status(), t.metadata());
+      String kept = keptReason(dated);
+      entries.add(new StoredTurn(dated, kept == null ? State.PENDING : State.KEPT, 0, kept));
+    }
+    long extractable = entries.stream().filter(e -> e.state() == State.PENDING).count();
+    reserve(extractable);
+    List<StoredTurn> stored;
+    try {
+      stored = log.append(entries);
+    } catch (RuntimeException e) {
+      release(extractable);
+      throw e;
+    } finally {
+      appended();
+    }
+    Set<String> fresh = new HashSet<>();
+    for (StoredTurn s : stored) fresh.add(key(s.turn()));
+    List<String> accepted = new ArrayList<>();
+    List<String> duplicates = new ArrayList<>();
+    for (StoredTurn e : entries) (fresh.remove(key(e.turn())) ? accepted : duplicates).add(e.turn().id());
+    long pendingNew = stored.stream().filter(s -> s.state() == State.PENDING).count();
+    release(extractable - pendingNew);
+    if (synchronous) {
+      List<MemoryRecord> records = new ArrayList<>();
+      for (List<StoredTurn> g : groups(stored.stream().filter(s -> s.state() == State.PENDING).toList())) {
+        records.addAll(process(g));
+      }
+      return new IngestReceipt(accepted, duplicates, 0, records);
+    }
+    signal();
+    return new IngestReceipt(accepted, duplicates, (int) pendingNew, List.of());
+  }
+
+  /** Turns appended to the log directly (an import): extracts them now or wakes the worker. */
+  void added(long pending) {
+    if (synchronous) {
+      drain();
+      return;
+    }
+    synchronized (queueLock) {
+      queued += pending;
+      queueLock.notifyAll();
+    }
+  }
+
+  /** Makes a kept failed or partial attempt extractable. */
+  IngestReceipt accept(String owner, String id) {
+    StoredTurn t = log.get(owner, id).orElseThrow(() -> new InvalidRequestException("id", id,
+        "no turn '" + id + "' of owner '" + owner + "' in the turn log"));
+    if (!t.turn().isMessage() || t.turn().role() == Turn.Role.SYSTEM) {
+      throw new InvalidRequestException("id", id, "turn '" + id + "' is a " + t.turn().role().code()
+          + " turn; only user and assistant turns can become memories");
+    }
+    if (t.state() != State.KEPT && t.state() != State.ERROR) {
+      return new IngestReceipt(List.of(), List.of(id), 0, List.of());
+    }
+    reserve(1);
+    StoredTurn pending = t.with(State.PENDING, "accepted");
+    log.update(List.of(pending));
+    if (synchronous) return new IngestReceipt(List.of(id), List.of(), 0, process(List.of(pending)));
+    signal();
+    return new IngestReceipt(List.of(id), List.of(), 1, List.of());
+  }
+
+  IngestProgress progress() {
+    Map<State, Long> c = log.counts();
+    return new IngestProgress(c.getOrDefault(State.PENDING, 0L), c.getOrDefault(State.EXTRACTED, 0L),
+        c.getOrDefault(State.KEPT, 0L), c.getOrDefault(State.ERROR, 0L), recordsWritten.get(), merged.get(),
+        conflicts.get(), lastError.get());
+  }
+
+  /** Waits until no turn waits for extraction; false when {@code timeout} passed first. */
+  boolean await(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (queueLock) {
+      while (queued > 0 || busy) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) return false;
+        try {
+          queueLock.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** Stops the worker after the batch in progress (whose result is discarded if it has not committed yet). */
+  @Override
+  public void close() {
+    closing = true;
+    if (worker == null) return;
+    signal();
+    try {
+      worker.join(Duration.ofSeconds(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static String key(Turn t) {
+    return t.owner() + "\u0000" + t.id();
+  }
+
+  /** Why a turn is only kept, never extracted; null when it is extractable. */
+  static String keptReason(Turn t) {
+    return switch (t.role()) {
+      case TOOL_CALL, TOOL_RESULT -> "tool event: kept as a source, never a memory";
+      case SYSTEM -> "system message: kept as a source, never a memory";
+      case USER, ASSISTANT -> t.status() == Turn.Status.COMPLETE ? null
+          : t.status().code() + " attempt " + t.attempt() + " of turn " + t.turnId()
+              + ": kept as an error artifact; a memory only once accepted";
+    };
+  }
+
+  static List<Violation> validate(Turn t, String path) {
+    List<Violation> v = new ArrayList<>();
+    if (t == null) {
+      v.add(new Violation(path.substring(0, path.length() - 1), null, path.substring(0, path.length() - 1) + " must not be null"));
+      return v;
+    }
+    if (t.id() == null || t.id().isBlank()) v.add(new Violation(path + "id", t.id(), path + "id must not be blank"));
+    if (t.owner() == null || t.owner().isBlank()) v.add(new Violation(path + "owner", t.owner(), path + "owner must not be blank"));
+    if (t.text() == null || t.text().isBlank()) v.add(new Violation(path + "text", t.text(), path + "text must not be blank"));
+    if (t.attempt() < 1) v.add(new Violation(path + "attempt", t.attempt(), path + "attempt must be >= 1, was " + t.attempt()));
+    return v;
+  }
+
+  private void reserve(long n) {
+    if (synchronous) return;
+    long deadline = System.nanoTime() + queueWait.toNanos();
+    synchronized (queueLock) {
+      // a batch larger than the whole capacity still goes through once the queue is empty
+      while (queued > 0 && queued + n > capacity) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || closing) {
+          throw new MnemoException("ingest queue full: " + queued + " turns wait for extraction (capacity " + capacity
+              + "); nothing was stored, retry later", true);
+        }
+        try {
+          queueLock.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new MnemoException("interrupted while the ingest queue was full; nothing was stored", true, e);
+        }
+      }
+      queued += n;
+      appending++;
+    }
+  }
+
+  private void appended() {
+    if (synchronous) return;
+    synchronized (queueLock) {
+      if (appending > 0) appending--;
+    }
+  }
+
+  private void release(long n) {
+    if (synchronous || n == 0) return;
+    synchronized (queueLock) {
+      queued = Math.max(0, queued - n);
+      queueLock.notifyAll();
+    }
+  }
+
+  private void signal() {
+    synchronized (queueLock) {
+      queueLock.notifyAll();
+    }
+  }
+
+  private void run() {
+    while (!closing) {
+      List<StoredTurn> pending;
+      try {
+        pending = log.pending(batchTurns * 8);
+      } catch (RuntimeException e) {
+        lastError.set("reading the turn log: " + e.getMessage());
+        pause(Duration.ofSeconds(1));
+        continue;
+      }
+      if (pending.isEmpty()) {
+        synchronized (queueLock) {
+          if (appending == 0) queued = 0; // the log is the truth: nothing pending, nothing on its way
+          queueLock.notifyAll();
+          try {
+            if (!closing && log.pending(1).isEmpty()) queueLock.wait(1000);
+          } catch (InterruptedException e) {
+            return;
+          } catch (RuntimeException e) {
+            // the store is closing under us; the loop re-checks
+          }
+        }
+        continue;
+      }
+      setBusy(true);
+      try {
+        for (List<StoredTurn> group : groups(pending)) {
+          if (closing) break;
+          try {
+            process(group);
+          } catch (Retry r) {
+            pause(r.wait);
+            break;
+          } catch (RuntimeException e) {
+            lastError.set(e.toString());
+            if (closing) break;
+            pause(Duration.ofSeconds(1));
+            break;
+          }
+        }
+      } finally {
+        setBusy(false);
+      }
+    }
+  }
+
+  private void setBusy(boolean b) {
+    synchronized (queueLock) {
+      busy = b;
+      queueLock.notifyAll();
+    }
+  }
+
+  private void pause(Duration d) {
+    synchronized (queueLock) {
+      try {
+        if (!closing) queueLock.wait(Math.max(1, d.toMillis()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Runs extraction of every pending turn now, in this thread (synchronous mode). */
+  private void drain() {
+    while (true) {
+      List<StoredTurn> pending = log.pending(batchTurns * 8);
+      if (pending.isEmpty()) return;
+      for (List<StoredTurn> group : groups(pending)) process(group);
+    }
+  }
+
+  /** Consecutive pending turns of one owner and episode, at most batchTurns each, in log order. */
+  private List<List<StoredTurn>> groups(List<StoredTurn> pending) {
+    Map<String, List<List<StoredTurn>>> byKey = new LinkedHashMap<>();
+    for (StoredTurn t : pending) {
+      String k = t.turn().owner() + "\u0000" + Objects.toString(t.turn().episode(), "");
+      List<List<StoredTurn>> lists = byKey.computeIfAbsent(k, x -> new ArrayList<>());
+      if (lists.isEmpty() || lists.get(lists.size() - 1).size() >= batchTurns) lists.add(new ArrayList<>());
+      lists.get(lists.size() - 1).add(t);
+    }
+    List<List<StoredTurn>> out = new ArrayList<>();
+    byKey.values().forEach(out::addAll);
+    return out;
+  }
+
+  /** Extracts, consolidates and commits one group of one owner's pending turns; returns the records written. */
+  private List<MemoryRecord> process(List<StoredTurn> group) {
+    if (group.isEmpty()) return List.of();
+    String owner = group.get(0).turn().owner();
+    List<String> ids = group.stream().map(s -> s.turn().id()).toList();
+    Set<String> already = new HashSet<>();
+    for (MemoryRecord r : store.bySources(owner, ids)) already.addAll(r.sources());
+    List<Turn> context = new ArrayList<>();
+    List<Turn> todo = new ArrayList<>();
+    for (StoredTurn s : group) (already.contains(s.turn().id()) ? context : todo).add(s.turn());
+    List<MemoryRecord> written = List.of();
+    Map<String, String> notes = new HashMap<>();
+    if (!todo.isEmpty()) {
+      List<NewMemory> candidates;
+      try {
+        candidates = extractor.extract(new Extractor.Batch(owner, context, todo, zone));
+      } catch (Extractor.ExtractionException e) {
+        String batchKey = owner + "\u0000" + ids.get(0);
+        int n = retries.merge(batchKey, 1, Integer::sum);
+        lastError.set(extractor.id() + ": " + e.getMessage());
+        if (e.retriable() && n < MAX_RETRIES && !synchronous) {
+          throw new Retry(Duration.ofMillis(200L << Math.min(n, 7)));
+        }
+        retries.remove(batchKey);
+        finish(group, already, State.ERROR, "extraction failed (" + extractor.id() + "): " + e.getMessage());
+        return List.of();
+      } catch (RuntimeException e) {
+        // an extractor bug must not stall the queue: the turns stay, as error artifacts
+        lastError.set(extractor.id() + ": " + e);
+        finish(group, already, State.ERROR, "extraction failed (" + extractor.id() + "): " + e);
+        return List.of();
+      }
+      Set<String> todoIds = new HashSet<>();
+      for (Turn t : todo) todoIds.add(t.id());
+      List<NewMemory> good = new ArrayList<>();
+      for (NewMemory c : candidates) {
+        String problem = check(c, owner, todoIds);
+        if (problem == null) {
+          good.add(c);
+        } else {
+          lastError.set(extractor.id() + ": " + problem);
+          for (String s : c.sources()) if (todoIds.contains(s)) notes.merge(s, problem, (a, b) -> a + "; " + b);
+        }
+      }
+      if (closing && !synchronous) return List.of();
+      written = consolidate(good, notes);
+    }
+    finish(group, already, State.EXTRACTED, null, notes);
+    return written;
+  }
+
+  private void finish(List<StoredTurn> group, Set<String> already, State state, String note) {
+    finish(group, already, state, note, Map.of());
+  }
+
+  private void finish(List<StoredTurn> group, Set<String> already, State state, String note, Map<String, String> notes) {
+    List<StoredTurn> updated = new ArrayList<>();
+    for (StoredTurn s : group) {
+      State st = already.contains(s.turn().id()) ? State.EXTRACTED : state;
+      updated.add(s.with(st, notes.getOrDefault(s.turn().id(), st == State.EXTRACTED ? null : note)));
+    }
+    log.update(updated);
+    release(group.size());
+  }
+
+  /** Why a candidate cannot be written, or null. */
+  private String check(NewMemory c, String owner, Set<String> batchIds) {
+    if (c == null) return "a null candidate";
+    if (!owner.equals(c.owner())) return "candidate for owner '" + c.owner() + "' from turns of '" + owner + "'";
+    if (c.sources().isEmpty()) return "candidate '" + c.text() + "' names no source turn";
+    for (String s : c.sources()) {
+      if (!batchIds.contains(s)) return "candidate '" + c.text() + "' names source '" + s + "', not a turn of its batch";
+    }
+    List<Violation> v = writes.validate(c, "");
+    return v.isEmpty() ? null : "invalid candidate: " + v.stream().map(Violation::message).toList();
+  }
+
+  private List<MemoryRecord> consolidate(List<NewMemory> candidates, Map<String, String> notes) {
+    if (candidates.isEmpty()) return List.of();
+    List<float[]> vectors = writes.embed(candidates);
+    synchronized (writeLock) {
+      // forget(owner) may have run while the extractor worked (it takes the write lock, this batch
+      // did not): a candidate whose source turns are gone from the log must not bring them back
+      Set<String> sourceIds = new LinkedHashSet<>();
+      for (NewMemory c : candidates) sourceIds.addAll(c.sources());
+      Set<String> alive = new HashSet<>();
+      for (StoredTurn t : log.getAll(candidates.get(0).owner(), sourceIds)) alive.add(t.turn().id());
+      WritePath.Session session = writes.session();
+      Set<String> written = new LinkedHashSet<>();
+      for (int i = 0; i < candidates.size(); i++) {
+        NewMemory c = candidates.get(i);
+        if (!alive.containsAll(c.sources())) continue;
+        float[] v = vectors == null ? null : vectors.get(i);
+        List<MemoryRecord> similar = similar(c, v, session);
+        Decision d = consolidator.decide(c, similar);
+        MemoryRecord target = d.target() == null ? null : session.current(c.owner(), d.target()).orElse(null);
+        if (d.action() != Consolidator.Action.ADD && (target == null || target.expiredAt() != null)) {
+          d = Decision.add("target " + d.target() + " of " + d.action() + " is not a current record");
+          target = null;
+        }
+        MemoryRecord r = switch (d.action()) {
+          case ADD -> session.add(c, v, "");
+          case NOOP -> {
+            List<String> sources = new ArrayList<>(target.sources());
+            for (String s : c.sources()) if (!sources.contains(s)) sources.add(s);
+            if (sources.size() > target.sources().size()) {
+              session.put(Records.with(target, sources, target.factKey(), Math.min(1.0, target.importance() + 0.05)));
+              written.add(target.id());
+            }
+            merged.incrementAndGet();
+            yield null;
+          }
+          case UPDATE, CONFLICT -> {
+            String key = target.factKey() != null ? target.factKey() : c.factKey() != null ? c.factKey() : "auto/" + target.id();
+            if (!key.equals(target.factKey())) {
+              target = Records.with(target, target.sources(), key, target.importance());
+              session.put(target);
+            }
+            boolean conflict = d.action() == Consolidator.Action.CONFLICT;
+            if (conflict) conflicts.incrementAndGet();
+            Instant rec = c.recordedAt() == null ? session.now() : c.recordedAt();
+            Instant latest = latestRecorded(session, c.owner(), key);
+            if (latest != null && rec.isBefore(latest)) rec = latest; // transaction time only moves forward
+            NewMemory versioned = Records.with(c, key, conflict ? ConflictPolicy.KEEP_BOTH : ConflictPolicy.SUPERSEDE, rec);
+            yield session.add(versioned, v, "");
+          }
+        };
+        if (r != null) written.add(r.id());
+        if (r == null && d.action() != Consolidator.Action.NOOP) {
+          String problem = "not written: " + session.violations().stream().map(Violation::message).toList();
+          lastError.set(problem);
+          for (String s : c.sources()) notes.merge(s, problem, (a, b) -> a + "; " + b);
+          session.violations().clear();
+        }
+      }
+      List<MemoryRecord> all = session.commit();
+      long created = all.stream().filter(x -> written.contains(x.id())).count();
+      recordsWritten.addAndGet(created);
+      return all.stream().filter(x -> written.contains(x.id())).toList();
+    }
+  }
+
+  private Instant latestRecorded(WritePath.Session session, String owner, String key) {
+    Instant latest = null;
+    for (MemoryRecord r : store.versions(owner, key)) if (latest == null || r.recordedAt().isAfter(latest)) latest = r.recordedAt();
+    for (MemoryRecord r : session.staged()) {
+      if (key.equals(r.factKey()) && (latest == null || r.recordedAt().isAfter(latest))) latest = r.recordedAt();
+    }
+    return latest;
+  }
+
+  /**
+   * The owner's current records most similar to the candidate: the engine's recall (top
+   * {@value #SIMILAR_K}) with the session's planned versions in place of the stored ones, and the
+   * batch's own new records that share a content word or the fact key, most overlapping first.
+   */
+  private List<MemoryRecord> similar(NewMemory c, float[] vector, WritePath.Session session) {
+    List<MemoryRecord> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    Set<String> words = wordsOf(c.text());
+    List<MemoryRecord> staged = new ArrayList<>();
+    for (MemoryRecord r : session.staged()) {
+      if (!r.owner().equals(c.owner()) || r.expiredAt() != null) continue;
+      boolean sameKey = c.factKey() != null && c.factKey().equals(r.factKey());
+      if (sameKey || overlap(words, wordsOf(r.text())) > 0) staged.add(r);
+    }
+    staged.sort((a, b) -> Double.compare(overlap(words, wordsOf(b.text())), overlap(words, wordsOf(a.text()))));
+    RecallRequest req = RecallRequest.builder(c.owner(), c.text()).k(SIMILAR_K).threshold(0).relativeThreshold(0)
+        .budgetTokens(RecallRequest.DEFAULT_BUDGET * 100).packing(Packing.GREEDY).candidates(SIMILAR_CANDIDATES)
+        .askedAt(session.now()).build();
+    for (Recalled r : recall.apply(req, vector)) {
+      MemoryRecord cur = session.current(c.owner(), r.record().id()).orElse(r.record());
+      if (cur.expiredAt() == null && seen.add(cur.id())) out.add(cur);
+    }
+    for (MemoryRecord r : staged) if (seen.add(r.id())) out.add(r);
+    if (c.factKey() != null) {
+      // a fact key names the fact exactly: its current version is always similar, whatever its words
+      for (MemoryRecord r : store.versions(c.owner(), c.factKey())) {
+        MemoryRecord cur = session.current(c.owner(), r.id()).orElse(r);
+        if (cur.expiredAt() == null && seen.add(cur.id())) out.add(cur);
+      }
+    }
+    return out;
+  }
+
+  private static Set<String> wordsOf(String text) {
+    Set<String> out = new HashSet<>();
+    for (String w : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) if (w.length() > 3) out.add(w);
+    return out;
+  }
+
+  private static double overlap(Set<String> a, Collection<String> b) {
+    int n = 0;
+    for (String w : b) if (a.contains(w)) n++;
+    return n;
+  }
+
+  /** A retriable extraction failure: the worker pauses, the turns stay pending. */
+  private static final class Retry extends RuntimeException {
+    final Duration wait;
+
+    Retry(Duration wait) {
+      super(null, null, false, false);
+      this.wait = wait;
+    }
+  }
+}

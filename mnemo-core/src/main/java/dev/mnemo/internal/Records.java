@@ -1,0 +1,35 @@
+package dev.mnemo.internal;
+
+import dev.mnemo.ConflictPolicy;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.NewMemory;
+import java.time.Instant;
+import java.util.List;
+
+/** Copies of records and candidates with a few fields changed, for the ingest pipeline. */
+final class Records {
+  private Records() {}
+
+  /** The same record (same id, same version) with other sources, fact key and importance. */
+  static MemoryRecord with(MemoryRecord r, List<String> sources, String factKey, double importance) {
+    return new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(), sources, r.episode(),
+        r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), factKey, r.version(), r.origin(),
+        importance, r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(), r.lastAccessedAt(),
+        r.embedding(), r.embeddingModel(), r.metadata());
+  }
+
+  /** The same record with another vector. */
+  static MemoryRecord withEmbedding(MemoryRecord r, float[] vector, String model) {
+    return new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(), r.sources(), r.episode(),
+        r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), r.factKey(), r.version(), r.origin(),
+        r.importance(), r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(), r.lastAccessedAt(), vector,
+        model, r.metadata());
+  }
+
+  /** The candidate under another fact key and conflict policy, recorded at {@code recordedAt}. */
+  static NewMemory with(NewMemory m, String factKey, ConflictPolicy policy, Instant recordedAt) {
+    return new NewMemory(m.owner(), m.text(), m.scope(), m.category(), m.context(), m.sources(), m.episode(), m.seq(),
+        recordedAt, m.validFrom(), m.validTo(), factKey, m.importance(), m.authority(), policy, m.entities(),
+        m.metadata());
+  }
+}
