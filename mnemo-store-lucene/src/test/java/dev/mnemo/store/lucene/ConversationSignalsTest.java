@@ -123,6 +123,7 @@ class ConversationSignalsTest {
   @Test
   void ingest_recordsWhoSaidATurn() {
     mnemo.ingest(List.of(Turn.of("o", "t1", Turn.Role.USER, "Ana", "I moved to Lisbon", T)));
+    assertThat(mnemo.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
     assertThat(ask("Where did Ana move?", Weights.DEFAULT).selected().get(0).record().metadata())
         .containsEntry("speaker", "Ana");
   }
