@@ -32,6 +32,7 @@ class DocsExampleTest {
         .build();
 
     assistant.chat(Conversation.of("maya", "monday"), "My dog is called Biscuit.");
+    mnemo.awaitIngested(java.time.Duration.ofSeconds(30)); // days pass in a real agent; here, wait for extraction
     assistant.chat(Conversation.of("maya", "friday"), "What is my dog called?");
     assertThat(scripted.lastSystemText()).contains("Biscuit");
     mnemo.close();

@@ -50,7 +50,7 @@ class MnemoChatMemoryTest {
 
   @BeforeEach
   void open() {
-    mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
+    mnemo = Mnemo.builder().synchronousIngest(true).store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
         .extractor(new CityFactExtractor()).clock(clock).build();
     MnemoChatMemory.Builder memories = MnemoChatMemory.builder(mnemo).clock(clock).maxMessages(10);
     assistant = AiServices.builder(Assistant.class).chatModel(model)

@@ -22,7 +22,7 @@ class LlmWritePathTest {
     ScriptedChatModel model = new ScriptedChatModel().reply("""
         {"memories": [{"text": "Maya moved to Berlin.", "kind": "decision", "category": "semantic", "importance": 0.8,
           "fact_key": "home_city", "valid_from": "2026-02-01", "entities": ["Berlin"], "sources": ["t2"]}]}""");
-    try (Mnemo mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).withoutEmbedder()
+    try (Mnemo mnemo = Mnemo.builder().synchronousIngest(true).store(LuceneMemoryStore.open(dir)).withoutEmbedder()
         .extractor(new LlmExtractor(new JsonChat(model))).build()) {
       Instant at = Instant.parse("2026-03-10T09:00:00Z");
       IngestReceipt r = mnemo.ingest(List.of(

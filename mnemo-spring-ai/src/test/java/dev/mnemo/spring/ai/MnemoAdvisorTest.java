@@ -35,7 +35,7 @@ class MnemoAdvisorTest {
 
   @BeforeEach
   void open() {
-    mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
+    mnemo = Mnemo.builder().synchronousIngest(true).store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
         .extractor(new CityFactExtractor()).clock(clock).build();
     chat = ChatClient.builder(model).defaultSystem("You are a helpful assistant.")
         .defaultAdvisors(MnemoAdvisor.builder(mnemo).clock(clock).build()).build();
