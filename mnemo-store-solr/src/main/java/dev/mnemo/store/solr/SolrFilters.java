@@ -17,12 +17,16 @@ import org.apache.solr.client.solrj.SolrQuery;
 final class SolrFilters {
   private SolrFilters() {}
 
-  /** Adds the filters of {@code e} to {@code q}, and the owner's route when there is an owner. */
-  static void apply(SolrQuery q, Eligibility e) {
+  /**
+   * Adds the filters of {@code e} within {@code tenant} to {@code q}, and the owner's route when
+   * there is an owner.
+   */
+  static void apply(SolrQuery q, String tenant, Eligibility e) {
     Params p = new Params(q, "el");
+    q.addFilterQuery(p.term(SolrSchema.TENANT, tenant));
     if (e.owner() != null) {
       q.addFilterQuery(p.term(SolrSchema.OWNER, e.owner()));
-      q.set("_route_", SolrSchema.route(e.owner()));
+      q.set("_route_", SolrSchema.route(tenant, e.owner()));
     }
     if (e.scope() != null) {
       q.addFilterQuery("{!bool should=" + p.ref(p.term(SolrSchema.SCOPE, e.scope())) + " should="

@@ -42,9 +42,11 @@ import org.apache.solr.common.params.CursorMarkParams;
  * A {@link MemoryStore} on a SolrCloud collection: the embedded store's semantics, spread over
  * shards and replicas.
  *
- * <p><b>Layout.</b> One collection (compositeId router) holds every owner; each record's Solr id is
- * {@code owner-route!record-id}, so all of an owner's records live on one shard and an owner's
- * queries carry {@code _route_} and touch that shard only. Field names and encodings are the
+ * <p><b>Layout.</b> One collection (compositeId router) holds every tenant and owner; each record's
+ * Solr id is {@code route(tenant, owner)!record-id}, so all of an owner's records live on one shard
+ * and an owner's queries carry {@code _route_} and touch that shard only. A store instance serves
+ * one tenant: the tenant is a filter of every query and delete, so tenants never see each other's
+ * records (they do share the collection's term statistics, as BM25 needs). Field names and encodings are the
  * embedded store's ({@link SolrSchema}); the configset in this module's resources declares them.
  *
  * <p><b>Eligibility.</b> Every search carries the {@link Eligibility} as filter queries
@@ -90,23 +92,31 @@ public final class SolrMemoryStore implements MemoryStore {
   /** Rows per page of {@link #export} and of unbounded lookups. */
   static final int PAGE = 1_000;
 
+  /** The tenant of a store opened without one (the CLI's single store). */
+  public static final String DEFAULT_TENANT = "_";
+
   private final SolrClient client;
+  private final boolean ownsClient;
   private final String collection;
+  private final String tenant;
   private final int exactScanMax;
   private final ExecutorService parallel = Executors.newVirtualThreadPerTaskExecutor();
 
   /**
-   * A store on {@code collection} through {@code client} (a cloud client is expected; the
-   * collection must have been created with this module's configset, see {@link SolrCollections}).
+   * A store of {@code tenant}'s records in {@code collection} through {@code client} (a cloud
+   * client is expected; the collection must have been created with this module's configset, see
+   * {@link SolrCollections}). Tenants share the collection and never see each other's records: the
+   * tenant is a filter of every query and part of every record's route and id.
+   *
+   * @param ownsClient whether {@link #close()} closes the client (false when tenants share one)
+   * @param exactScanMax eligible records up to which the dense search is exact ({@link
+   *     #EXACT_SCAN_MAX}; 0 forces the HNSW search, as tests do)
    */
-  public SolrMemoryStore(SolrClient client, String collection) {
-    this(client, collection, EXACT_SCAN_MAX);
-  }
-
-  /** With another exact-scan limit (0 forces the HNSW search, as tests do). */
-  public SolrMemoryStore(SolrClient client, String collection, int exactScanMax) {
+  public SolrMemoryStore(SolrClient client, boolean ownsClient, String collection, String tenant, int exactScanMax) {
     this.client = java.util.Objects.requireNonNull(client, "client");
+    this.ownsClient = ownsClient;
     this.collection = java.util.Objects.requireNonNull(collection, "collection");
+    this.tenant = java.util.Objects.requireNonNull(tenant, "tenant");
     if (exactScanMax < 0) throw new IllegalArgumentException("exactScanMax must be >= 0, was " + exactScanMax);
     this.exactScanMax = exactScanMax;
   }
@@ -120,7 +130,7 @@ public final class SolrMemoryStore implements MemoryStore {
   public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
     if (upserts.isEmpty() && deleteIds.isEmpty()) return;
     UpdateRequest update = new UpdateRequest();
-    for (MemoryRecord r : upserts) update.add(SolrSchema.toDocument(r));
+    for (MemoryRecord r : upserts) update.add(SolrSchema.toDocument(tenant, r));
     if (!deleteIds.isEmpty()) update.deleteByQuery(idsQuery(deleteIds));
     try {
       update.process(client, collection);
@@ -142,8 +152,8 @@ public final class SolrMemoryStore implements MemoryStore {
    * Any of these record ids, in plain query syntax: delete-by-query requests are forwarded to every
    * shard and replica without the request's other parameters, so values cannot live in parameters.
    */
-  private static String idsQuery(Collection<String> ids) {
-    StringJoiner j = new StringJoiner(" OR ", "(", ")");
+  private String idsQuery(Collection<String> ids) {
+    StringJoiner j = new StringJoiner(" OR ", SolrFilters.quoted(SolrSchema.TENANT, tenant) + " AND (", ")");
     for (String id : ids) j.add(SolrFilters.quoted(SolrSchema.RID, id));
     return j.toString();
   }
@@ -174,9 +184,9 @@ public final class SolrMemoryStore implements MemoryStore {
     return findAll(q);
   }
 
-  private static SolrQuery ownerQuery(String owner) {
+  private SolrQuery ownerQuery(String owner) {
     SolrQuery q = new SolrQuery("*:*");
-    SolrFilters.apply(q, Eligibility.allOf(owner));
+    SolrFilters.apply(q, tenant, Eligibility.allOf(owner));
     return q;
   }
 
@@ -198,7 +208,7 @@ public final class SolrMemoryStore implements MemoryStore {
   @Override
   public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
     SolrQuery q = new SolrQuery("*:*");
-    SolrFilters.apply(q, eligibility);
+    SolrFilters.apply(q, tenant, eligibility);
     q.setSort(SolrSchema.RECORDED, SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
     q.setRows(Math.max(1, limit));
@@ -283,7 +293,7 @@ public final class SolrMemoryStore implements MemoryStore {
   /** How many records are eligible, and how many of them name each query entity: one request. */
   private Counts counts(CandidateQuery cq) {
     SolrQuery q = new SolrQuery("*:*");
-    SolrFilters.apply(q, cq.eligibility());
+    SolrFilters.apply(q, tenant, cq.eligibility());
     q.setRows(0);
     Map<String, String> facetOf = new LinkedHashMap<>();
     if (!cq.entities().isEmpty()) {
@@ -330,7 +340,7 @@ public final class SolrMemoryStore implements MemoryStore {
   private List<Hit> timeList(CandidateQuery cq) {
     SolrQuery q = new SolrQuery(SolrFilters.range(SolrSchema.VALID_FROM, cq.timeRange().from().toEpochMilli(),
         cq.timeRange().to().toEpochMilli() - 1));
-    SolrFilters.apply(q, cq.eligibility());
+    SolrFilters.apply(q, tenant, cq.eligibility());
     q.setSort(SolrSchema.RECORDED, SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
     q.setRows(cq.perSignal());
@@ -342,7 +352,7 @@ public final class SolrMemoryStore implements MemoryStore {
    * id (the embedded store breaks ties by index order, which is mostly write order).
    */
   private List<Hit> search(SolrQuery q, CandidateQuery cq, boolean scored) {
-    SolrFilters.apply(q, cq.eligibility());
+    SolrFilters.apply(q, tenant, cq.eligibility());
     q.setSort("score", SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RECORDED, SolrQuery.ORDER.asc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
@@ -398,7 +408,7 @@ public final class SolrMemoryStore implements MemoryStore {
   /** BM25 scores of these records for the query (records that do not match are absent). */
   private Map<String, Double> bm25Of(List<String> tokens, Eligibility eligibility, List<String> ids) {
     SolrQuery q = textQuery(new SolrQuery(), tokens);
-    SolrFilters.apply(q, eligibility);
+    SolrFilters.apply(q, tenant, eligibility);
     q.addFilterQuery(idsQuery(ids));
     q.setRows(ids.size());
     q.setFields(SolrSchema.RID, "score");
@@ -447,7 +457,10 @@ public final class SolrMemoryStore implements MemoryStore {
     if (r.getTermsResponse() != null) {
       for (var t : r.getTermsResponse().getTerms(SolrSchema.TEXT)) df.put(t.getTerm(), t.getFrequency());
     }
-    long n = count();
+    // the collection's size (all tenants), as the document frequencies and Solr's own BM25 use
+    SolrQuery all = new SolrQuery("*:*");
+    all.setRows(0);
+    long n = query(all).getResults().getNumFound();
     double max = 0;
     for (String t : tokens) {
       long f = df.getOrDefault(t, 0L);
@@ -462,7 +475,7 @@ public final class SolrMemoryStore implements MemoryStore {
     q.setRows(0);
     int n = (int) query(q).getResults().getNumFound();
     UpdateRequest delete = new UpdateRequest();
-    delete.deleteByQuery(SolrFilters.quoted(SolrSchema.OWNER, owner));
+    delete.deleteByQuery(SolrFilters.quoted(SolrSchema.TENANT, tenant) + " AND " + SolrFilters.quoted(SolrSchema.OWNER, owner));
     try {
       delete.process(client, collection);
       // A right to be forgotten: a hard commit that merges deleted documents away, so text and
@@ -476,7 +489,7 @@ public final class SolrMemoryStore implements MemoryStore {
 
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
-    SolrQuery q = owner == null ? new SolrQuery("*:*") : ownerQuery(owner);
+    SolrQuery q = owner == null ? tenantQuery() : ownerQuery(owner);
     q.setSort(SolrSchema.RECORDED, SolrQuery.ORDER.asc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
     q.addSort(SolrSchema.ID, SolrQuery.ORDER.asc);
@@ -492,9 +505,15 @@ public final class SolrMemoryStore implements MemoryStore {
     }
   }
 
+  private SolrQuery tenantQuery() {
+    SolrQuery q = new SolrQuery("*:*");
+    q.addFilterQuery(new SolrFilters.Params(q, "n").term(SolrSchema.TENANT, tenant));
+    return q;
+  }
+
   @Override
   public long count() {
-    SolrQuery q = new SolrQuery("*:*");
+    SolrQuery q = tenantQuery();
     q.setRows(0);
     return query(q).getResults().getNumFound();
   }
@@ -502,6 +521,7 @@ public final class SolrMemoryStore implements MemoryStore {
   @Override
   public void close() {
     parallel.shutdown();
+    if (!ownsClient) return;
     try {
       client.close();
     } catch (IOException e) {

@@ -26,6 +26,7 @@ final class SolrSchema {
   private SolrSchema() {}
 
   static final String ID = "id";
+  static final String TENANT = "tenant";
   static final String RID = "rid";
   static final String OWNER = "owner";
   static final String SCOPE = "scope";
@@ -57,21 +58,19 @@ final class SolrSchema {
   static final String NO_SCOPE = "\u0001none";
 
   /**
-   * The compositeId route of an owner: every record of an owner lands on one shard, so an owner's
-   * query touches one shard. {@code !} and {@code /} have a meaning in compositeId keys and are
-   * replaced; owners that then collide only share a shard, never records (the owner is a filter).
+   * The compositeId route of a tenant's owner: every record of an owner lands on one shard, so an
+   * owner's query touches one shard, and owners (of all tenants) spread over the shards. {@code !}
+   * and {@code /} have a meaning in compositeId keys and are replaced; keys that then collide only
+   * share a shard, never records (tenant and owner are filters).
    */
-  static String route(String owner) {
-    return owner.replace('!', '_').replace('/', '_') + "!";
+  static String route(String tenant, String owner) {
+    return (tenant + "\u001f" + owner).replace('!', '_').replace('/', '_') + "!";
   }
 
-  static String solrId(MemoryRecord r) {
-    return route(r.owner()) + r.id();
-  }
-
-  static SolrInputDocument toDocument(MemoryRecord r) {
+  static SolrInputDocument toDocument(String tenant, MemoryRecord r) {
     SolrInputDocument d = new SolrInputDocument();
-    d.setField(ID, solrId(r));
+    d.setField(ID, route(tenant, r.owner()) + r.id());
+    d.setField(TENANT, tenant);
     d.setField(RID, r.id());
     d.setField(OWNER, r.owner());
     d.setField(SCOPE, r.scope() == null ? NO_SCOPE : r.scope());

@@ -13,9 +13,9 @@ import org.apache.solr.client.solrj.impl.CloudLegacySolrClient;
 /**
  * Provides the SolrCloud store under the name {@code solr}. Config keys: {@code zk}
  * ({@code host:port[,host:port...][/chroot]}) or {@code solr_urls} (comma-separated base URLs,
- * e.g. {@code http://solr1:8983/solr}), one of them required; {@code collection} (default
- * {@value #DEFAULT_COLLECTION}); {@code exact_scan_max} (default
- * {@value SolrMemoryStore#EXACT_SCAN_MAX}).
+ * e.g. {@code http://solr1:8983/solr}), exactly one of them; {@code collection} (default
+ * {@value #DEFAULT_COLLECTION}); {@code tenant} (default {@value SolrMemoryStore#DEFAULT_TENANT});
+ * {@code exact_scan_max} (default {@value SolrMemoryStore#EXACT_SCAN_MAX}).
  */
 public final class SolrStoreProvider implements StoreProvider {
   public static final String DEFAULT_COLLECTION = "mnemo";
@@ -27,20 +27,32 @@ public final class SolrStoreProvider implements StoreProvider {
 
   @Override
   public MemoryStore open(Map<String, String> config) {
+    return open(client(config), true, config);
+  }
+
+  /**
+   * A store with {@code config}'s collection, tenant and exact-scan limit on {@code client} (which
+   * it closes when {@code ownsClient}); a server opens one per tenant on one shared client.
+   */
+  public static SolrMemoryStore open(SolrClient client, boolean ownsClient, Map<String, String> config) {
     String collection = config.getOrDefault("collection", DEFAULT_COLLECTION);
     if (collection == null || collection.isBlank()) {
       throw new InvalidRequestException("collection", collection, "the solr store needs a collection name, was '" + collection + "'");
     }
+    String tenant = config.getOrDefault("tenant", SolrMemoryStore.DEFAULT_TENANT);
     int exact = SolrMemoryStore.EXACT_SCAN_MAX;
     String e = config.get("exact_scan_max");
     if (e != null) {
       try {
         exact = Integer.parseInt(e.trim());
       } catch (NumberFormatException ex) {
+        exact = -1;
+      }
+      if (exact < 0) {
         throw new InvalidRequestException("exact_scan_max", e, "exact_scan_max must be a whole number >= 0, was '" + e + "'");
       }
     }
-    return new SolrMemoryStore(client(config), collection, exact);
+    return new SolrMemoryStore(client, ownsClient, collection, tenant, exact);
   }
 
   /**

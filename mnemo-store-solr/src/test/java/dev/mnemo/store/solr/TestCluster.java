@@ -65,7 +65,8 @@ final class TestCluster implements AutoCloseable {
 
   /** A store on {@code collection} with its own client and another exact-scan limit. */
   SolrMemoryStore store(String collection, int exactScanMax) {
-    return new SolrMemoryStore(SolrStoreProvider.client(Map.of("zk", zk())), collection, exactScanMax);
+    return new SolrMemoryStore(SolrStoreProvider.client(Map.of("zk", zk())), true, collection,
+        SolrMemoryStore.DEFAULT_TENANT, exactScanMax);
   }
 
   /** Removes every document of {@code collection} (Solr drops whole segments for {@code *:*}). */
