@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       ServeCommand.class,
       McpCommand.class,
+      SolrCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -487,6 +487,23 @@ public final class SolrMemoryStore implements MemoryStore {
     return n;
   }
 
+  /**
+   * Deletes every record of this store's tenant, merged away as {@link #deleteOwner} does; returns
+   * how many. The server calls it for a tenant that is new under a name that held records before.
+   */
+  public long deleteAll() {
+    long n = count();
+    UpdateRequest delete = new UpdateRequest();
+    delete.deleteByQuery(SolrFilters.quoted(SolrSchema.TENANT, tenant));
+    try {
+      delete.process(client, collection);
+      commit(true);
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw writeFailed("deleting tenant " + tenant, e);
+    }
+    return n;
+  }
+
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
     SolrQuery q = owner == null ? tenantQuery() : ownerQuery(owner);
