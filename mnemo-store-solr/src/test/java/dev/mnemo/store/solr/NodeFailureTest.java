@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
  */
 class NodeFailureTest {
   static final String COLLECTION = "failover";
-  static final int BATCH = 16;
-  static final int APPLIES_PER_PHASE = 30; // x2 phases x BATCH records: ~1,000 records
+  static final int BATCH = 32;
+  static final int APPLIES_PER_PHASE = 15; // x2 phases x BATCH records: ~1,000 records
+  static final int READS_AFTER_STOP = 5;
   static TestCluster cluster;
 
   @BeforeAll
@@ -48,6 +49,7 @@ class NodeFailureTest {
   void stoppingANode_underLoad_losesNoAcknowledgedWrite_andReadsKeepWorking() throws Exception {
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     AtomicInteger applies = new AtomicInteger();
+    AtomicInteger appliesAfterStop = new AtomicInteger();
     AtomicInteger failedWrites = new AtomicInteger();
     AtomicInteger reads = new AtomicInteger();
     AtomicInteger readsAfterStop = new AtomicInteger();
@@ -73,7 +75,11 @@ class NodeFailureTest {
             try {
               for (MemoryRecord r : mnemo.rememberAll(batch)) acknowledged.add(r.owner() + "/" + r.id());
               if (applies.incrementAndGet() == APPLIES_PER_PHASE) halfway.countDown();
-              if (applies.get() >= 2 * APPLIES_PER_PHASE) done.set(true);
+              // the second phase: as many acknowledged applies again once the node is down, and some reads
+              if (stopped.get() && appliesAfterStop.incrementAndGet() >= APPLIES_PER_PHASE
+                  && readsAfterStop.get() >= READS_AFTER_STOP) {
+                done.set(true);
+              }
             } catch (MnemoException e) {
               failedWrites.incrementAndGet(); // not acknowledged: the next iteration writes on
             }
@@ -101,9 +107,11 @@ class NodeFailureTest {
       assertThat(done.get()).as("the load finished").isTrue();
 
       System.out.printf("node failure: load took %.1f s%n", (System.nanoTime() - start) / 1e9);
-      System.out.printf("node failure: %d applies acknowledged (%d records), %d failed and retried; %d reads (%d after the stop), %d failed%n",
-          applies.get(), acknowledged.size(), failedWrites.get(), reads.get(), readsAfterStop.get(), failedReads.get());
-      assertThat(readsAfterStop.get()).as("reads served by the surviving node").isPositive();
+      System.out.printf("node failure: %d applies acknowledged (%d after the stop; %d records), %d failed and retried; "
+          + "%d reads (%d after the stop), %d failed%n", applies.get(), appliesAfterStop.get(), acknowledged.size(),
+          failedWrites.get(), reads.get(), readsAfterStop.get(), failedReads.get());
+      assertThat(appliesAfterStop.get()).as("writes acknowledged with one node down").isGreaterThanOrEqualTo(APPLIES_PER_PHASE);
+      assertThat(readsAfterStop.get()).as("reads served by the surviving node").isGreaterThanOrEqualTo(READS_AFTER_STOP);
       assertThat(mnemo.recall(RecallRequest.builder("owner-1-3", "garden note").threshold(0).relativeThreshold(0).build())
           .selected()).isNotEmpty();
     }

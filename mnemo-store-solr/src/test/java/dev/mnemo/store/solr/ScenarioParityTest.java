@@ -22,12 +22,11 @@ import org.junit.jupiter.api.Test;
  */
 class ScenarioParityTest {
   static final Path EVAL = Path.of("../mnemo-eval/src/test/resources");
-  static final String COLLECTION = "scenarios";
+  static final String COLLECTION = TestCluster.SHARED;
 
   @Test
   void devScenarios_selectExactlyWhatTheLuceneStoreSelects() throws IOException {
-    TestCluster c = TestCluster.shared();
-    c.createCollection(COLLECTION, 2, 2, 64);
+    TestCluster c = TestCluster.sharedCollection();
     HashingEmbedder embedder = new HashingEmbedder();
     ScenarioRunner runner = new ScenarioRunner(dir -> {
       c.wipe(COLLECTION); // each scenario on an empty store, as the runner's fresh directory

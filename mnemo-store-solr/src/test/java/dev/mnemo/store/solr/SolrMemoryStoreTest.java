@@ -11,12 +11,12 @@ import org.junit.jupiter.api.BeforeAll;
  * client on the same collection: the restart test is a client reconnect.
  */
 class SolrMemoryStoreTest extends MemoryStoreContract {
-  static final String COLLECTION = "contract";
+  static final String COLLECTION = TestCluster.SHARED;
   private static Path lastDir;
 
   @BeforeAll
   static void collection() {
-    TestCluster.shared().createCollection(COLLECTION, 2, 2, 64);
+    TestCluster.sharedCollection();
   }
 
   @Override

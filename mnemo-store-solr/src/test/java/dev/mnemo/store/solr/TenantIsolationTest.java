@@ -25,11 +25,11 @@ class TenantIsolationTest {
 
   @Test
   void tenantsSharingACollection_seeOnlyTheirOwnRecords() throws Exception {
-    TestCluster c = TestCluster.shared();
-    c.createCollection("tenants", 2, 2, 64);
+    // tenants of their own in the shared collection: other tests' records are in the default tenant
+    TestCluster c = TestCluster.sharedCollection();
     try (SolrClient client = SolrStoreProvider.client(Map.of("zk", c.zk()));
-        Mnemo acme = engine(SolrStoreProvider.open(client, false, Map.of("collection", "tenants", "tenant", "acme")));
-        Mnemo globex = engine(SolrStoreProvider.open(client, false, Map.of("collection", "tenants", "tenant", "globex")))) {
+        Mnemo acme = engine(SolrStoreProvider.open(client, false, Map.of("collection", TestCluster.SHARED, "tenant", "acme")));
+        Mnemo globex = engine(SolrStoreProvider.open(client, false, Map.of("collection", TestCluster.SHARED, "tenant", "globex")))) {
       MemoryRecord a = acme.remember(NewMemory.builder("maya", "Maya uses Vim at Acme.").source("a").build());
       globex.remember(NewMemory.builder("maya", "Maya uses Emacs at Globex.").source("g").build());
       // the same record id in both tenants stays two records

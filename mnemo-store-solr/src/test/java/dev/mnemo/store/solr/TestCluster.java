@@ -48,8 +48,24 @@ final class TestCluster implements AutoCloseable {
     return cluster.getZkServer().getZkAddress();
   }
 
-  /** Creates {@code name} (2 shards x 2 replicas on this cluster) with Mnemo's configset. */
-  void createCollection(String name, int shards, int replicas, int dimension) {
+  /** The collection most tests share (2 shards x 2 replicas, 64 dimensions), created on first use. */
+  static final String SHARED = "shared";
+
+  private final java.util.Set<String> created = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** The shared cluster's {@link #SHARED} collection, created once. */
+  static TestCluster sharedCollection() {
+    TestCluster c = shared();
+    c.createCollection(SHARED, 2, 2, 64);
+    return c;
+  }
+
+  /**
+   * Creates {@code name} with Mnemo's configset, {@code shards} x {@code replicas}; a second call
+   * for the same name does nothing (collections are created once per cluster, a few seconds each).
+   */
+  synchronized void createCollection(String name, int shards, int replicas, int dimension) {
+    if (!created.add(name)) return;
     try (var client = SolrStoreProvider.client(Map.of("zk", zk()))) {
       SolrCollections.create(client, name, shards, replicas, dimension);
     } catch (java.io.IOException e) {
