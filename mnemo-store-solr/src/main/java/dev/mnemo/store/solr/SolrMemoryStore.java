@@ -219,16 +219,19 @@ public final class SolrMemoryStore implements MemoryStore {
 
   @Override
   public CandidateSet candidates(CandidateQuery cq) {
+    // eligible count (the dense path's choice) and entity frequencies in one faceted count, while
+    // the query text is analyzed
+    CompletableFuture<Counts> countsLater = cq.vector() != null || !cq.entities().isEmpty()
+        ? async(() -> counts(cq))
+        : CompletableFuture.completedFuture(null);
     List<String> tokens = cq.text() == null || cq.text().isBlank() ? List.of() : analyze(cq.text());
     CompletableFuture<Double> bm25Max = tokens.isEmpty()
         ? CompletableFuture.completedFuture(0.0)
         : async(() -> bm25Max(tokens));
-    // eligible count (the dense path's choice) and entity frequencies in one faceted count
-    Counts counts = cq.vector() != null || !cq.entities().isEmpty() ? counts(cq) : null;
 
     CompletableFuture<List<Hit>> dense = cq.vector() == null
         ? CompletableFuture.completedFuture(List.of())
-        : async(() -> dense(cq, counts.eligible));
+        : countsLater.thenApplyAsync(c -> dense(cq, c.eligible), parallel);
     CompletableFuture<List<Hit>> bm25 = tokens.isEmpty()
         ? CompletableFuture.completedFuture(List.of())
         : async(() -> search(textQuery(new SolrQuery(), tokens), cq, true));
@@ -247,6 +250,7 @@ public final class SolrMemoryStore implements MemoryStore {
     rank(ranks, join(time), 3);
     if (ranks.isEmpty()) {
       join(bm25Max);
+      join(countsLater);
       return CandidateSet.empty();
     }
 
@@ -267,6 +271,7 @@ public final class SolrMemoryStore implements MemoryStore {
       out.add(new Candidate(rec, cos, bm25Scores.getOrDefault(rec.id(), 0.0), r.ranks[0], r.ranks[1], r.ranks[2],
           r.ranks[3]));
     }
+    Counts counts = join(countsLater);
     Map<String, Long> entityFrequencies = new TreeMap<>();
     if (!cq.entities().isEmpty()) {
       Set<String> named = new TreeSet<>();
