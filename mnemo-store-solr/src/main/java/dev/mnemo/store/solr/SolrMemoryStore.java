@@ -479,16 +479,7 @@ public final class SolrMemoryStore implements MemoryStore {
     SolrQuery q = ownerQuery(owner);
     q.setRows(0);
     int n = (int) query(q).getResults().getNumFound();
-    UpdateRequest delete = new UpdateRequest();
-    delete.deleteByQuery(SolrFilters.quoted(SolrSchema.TENANT, tenant) + " AND " + SolrFilters.quoted(SolrSchema.OWNER, owner));
-    try {
-      delete.process(client, collection);
-      // A right to be forgotten: a hard commit that merges deleted documents away, so text and
-      // vectors are gone from the index files, not only hidden.
-      commit(true);
-    } catch (SolrServerException | IOException | SolrException e) {
-      throw writeFailed("forget of owner " + owner, e);
-    }
+    purge(SolrFilters.quoted(SolrSchema.OWNER, owner), "forget of owner " + owner);
     return n;
   }
 
@@ -498,15 +489,24 @@ public final class SolrMemoryStore implements MemoryStore {
    */
   public long deleteAll() {
     long n = count();
+    purge("*:*", "deleting tenant " + tenant);
+    return n;
+  }
+
+  /**
+   * Deletes this tenant's records matching {@code query}, then a hard commit that merges deleted
+   * documents away: a right to be forgotten, so text and vectors are gone from the index files,
+   * not only hidden.
+   */
+  private void purge(String query, String what) {
     UpdateRequest delete = new UpdateRequest();
-    delete.deleteByQuery(SolrFilters.quoted(SolrSchema.TENANT, tenant));
+    delete.deleteByQuery(SolrFilters.quoted(SolrSchema.TENANT, tenant) + " AND " + query);
     try {
       delete.process(client, collection);
       commit(true);
     } catch (SolrServerException | IOException | SolrException e) {
-      throw writeFailed("deleting tenant " + tenant, e);
+      throw writeFailed(what, e);
     }
-    return n;
   }
 
   @Override

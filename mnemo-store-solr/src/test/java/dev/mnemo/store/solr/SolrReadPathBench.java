@@ -116,7 +116,11 @@ public final class SolrReadPathBench {
     return Stats.of(name, t);
   }
 
-  /** Which owner each record index belongs to: exact counts per owner, in a seeded random order. */
+  /**
+   * Which owner each record index belongs to: exact counts per owner, in a seeded random order; the
+   * order of mnemo-bench's {@code BenchStore.owners}, which this class cannot call (BenchStore links
+   * the Lucene store, kept off this class path).
+   */
   static String[] owners(int total, List<Integer> hot, int others, long seed) {
     String[] out = new String[total];
     int i = 0;
