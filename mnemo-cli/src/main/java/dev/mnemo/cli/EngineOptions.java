@@ -4,10 +4,14 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.llm.LlmConsolidator;
 import dev.mnemo.llm.LlmExtractor;
 import dev.mnemo.spi.Consolidator;
+import dev.mnemo.InvalidRequestException;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Providers;
 import dev.mnemo.spi.Tokenizer;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
+import dev.mnemo.store.solr.SolrMemoryStore;
+import dev.mnemo.store.solr.SolrStoreProvider;
 import dev.mnemo.text.JTokkitTokenizer;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -25,6 +29,27 @@ public final class EngineOptions {
   @Option(names = "--data", paramLabel = "DIR", description = "Store directory (default: ${DEFAULT-VALUE}, or $MNEMO_DATA).",
       defaultValue = "${env:MNEMO_DATA:-.mnemo/data}")
   Path data;
+
+  @Option(names = "--store", paramLabel = "NAME",
+      description = "Store: lucene (embedded, in --data; default, or $MNEMO_STORE) or solr (a SolrCloud collection: "
+          + "--zk or --solr-urls, --collection; create it once with 'mnemo solr init').",
+      defaultValue = "${env:MNEMO_STORE:-lucene}")
+  String store;
+
+  @Option(names = "--zk", paramLabel = "HOST:PORT[/CHROOT]",
+      description = "ZooKeeper of the SolrCloud cluster (with --store solr; or $MNEMO_SOLR_ZK).",
+      defaultValue = "${env:MNEMO_SOLR_ZK}")
+  String zk;
+
+  @Option(names = "--solr-urls", paramLabel = "URL[,URL...]",
+      description = "Solr base URLs, e.g. http://solr1:8983/solr (with --store solr, instead of --zk; or $MNEMO_SOLR_URLS).",
+      defaultValue = "${env:MNEMO_SOLR_URLS}")
+  String solrUrls;
+
+  @Option(names = "--collection", paramLabel = "NAME",
+      description = "Solr collection (with --store solr; default ${DEFAULT-VALUE}, or $MNEMO_SOLR_COLLECTION).",
+      defaultValue = "${env:MNEMO_SOLR_COLLECTION:-mnemo}")
+  String collection;
 
   @Option(names = "--embedder", paramLabel = "NAME",
       description = "Embedder: e5-small-v2-q (local ONNX, default), openai (an OpenAI-compatible /embeddings endpoint) or none.",
@@ -101,7 +126,7 @@ public final class EngineOptions {
     Mnemo.Builder b = writePath(Mnemo.builder()).tokenizer(tokenizer()).entities(entityFinder());
     if (e == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(e));
-    return b.store(LuceneMemoryStore.open(dir)).build();
+    return b.store(store(dir)).build();
   }
 
   /**
@@ -124,6 +149,31 @@ public final class EngineOptions {
 
   /** What the LLM consolidator falls back to when the model fails: the engine's rule consolidator. */
   static final Consolidator ADD_ON_FAILURE = new dev.mnemo.write.RuleConsolidator();
+  /** Whether {@code --store solr} was chosen (an unknown name is refused). */
+  public boolean solr() {
+    return switch (store) {
+      case "lucene" -> false;
+      case "solr" -> true;
+      default -> throw new InvalidRequestException("store", store, "store must be one of [lucene, solr], was '" + store + "'");
+    };
+  }
+
+  /** The Solr store's connection settings (zk or solr_urls, collection). */
+  public Map<String, String> solrConfig() {
+    Map<String, String> cfg = new HashMap<>();
+    if (zk != null && !zk.isBlank()) cfg.put("zk", zk);
+    if (solrUrls != null && !solrUrls.isBlank()) cfg.put("solr_urls", solrUrls);
+    cfg.put("collection", collection);
+    return cfg;
+  }
+
+  /** The chosen store: the Lucene index in {@code dir}, or the default tenant of the Solr collection. */
+  public MemoryStore store(Path dir) {
+    if (!solr()) return LuceneMemoryStore.open(dir);
+    Map<String, String> cfg = solrConfig();
+    cfg.put("tenant", SolrMemoryStore.DEFAULT_TENANT);
+    return SolrStoreProvider.open(SolrStoreProvider.client(cfg), true, cfg);
+  }
 
   public synchronized void closeEmbedder() {
     if (shared != null) shared.close();

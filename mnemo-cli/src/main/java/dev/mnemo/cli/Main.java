@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       McpCommand.class,
       CompletionCommand.class,
+      SolrCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -7,7 +7,12 @@ import dev.mnemo.server.EngineFactory;
 import dev.mnemo.server.MnemoServer;
 import dev.mnemo.server.ServerConfig;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
+import dev.mnemo.store.solr.SolrMemoryStore;
+import dev.mnemo.store.solr.SolrStoreProvider;
+import java.nio.file.Files;
+import org.apache.solr.client.solrj.SolrClient;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -23,7 +28,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code mnemo serve}: Mnemo as a service. Wires the server to one Lucene store per tenant under
- * {@code DATA/tenants/}, sharing one embedder (the local e5 model by default) and tokenizer.
+ * {@code DATA/tenants/}, or with {@code --store solr} to one SolrCloud collection that every tenant
+ * shares (the tenant a filter of every query, through one client), sharing one embedder (the local
+ * e5 model by default) and tokenizer.
  * Settings: defaults, then {@code --config FILE} (YAML), then {@code MNEMO_*} variables, then flags
  * (see {@link ServerConfig}). Runs until the process is stopped; SIGTERM commits what is queued and
  * closes the stores.
@@ -68,14 +75,17 @@ final class ServeCommand implements Callable<Integer> {
     engine.embedder = c.embedder();
     engine.tokenizer = c.tokenizer();
     Embedder shared = engine.embedder(); // loaded once, before listening: the first request is not slow
-    MnemoServer server = server(c, (tenant, dir, maxTextChars) -> open(dir, shared, maxTextChars));
+    SolrClient solr = engine.solr() ? SolrStoreProvider.client(engine.solrConfig()) : null;
+
+    MnemoServer server = server(c, (tenant, dir, maxTextChars) -> open(tenant, dir, solr, shared, maxTextChars));
     server.start();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
       engine.closeEmbedder();
+      closeQuietly(solr);
     }, "mnemo-shutdown"));
     System.out.println("mnemo: serving on http://" + c.host() + ":" + server.port() + " (REST /v1, MCP /mcp; data " + c.data().toAbsolutePath()
-        + ", embedder " + c.embedder() + ")");
+        + ", embedder " + c.embedder() + (solr == null ? "" : ", store solr collection " + engine.collection) + ")");
     System.out.println("mnemo: inspector at http://" + c.host() + ":" + server.port() + "/inspector (paste a tenant's key)");
     server.generatedAdminKey().ifPresent(k -> System.out.println("mnemo: admin key (shown once, stored hashed; set "
         + "MNEMO_ADMIN_KEY to use your own): " + k));
@@ -102,12 +112,42 @@ final class ServeCommand implements Callable<Integer> {
     return server;
   }
 
-  private Mnemo open(Path dir, Embedder shared, int maxTextChars) {
-    Mnemo.Builder b = engine.writePath(Mnemo.builder()).store(LuceneMemoryStore.open(dir)).tokenizer(engine.tokenizer())
+  private Mnemo open(String tenant, Path dir, SolrClient solr, Embedder shared, int maxTextChars) {
+    Mnemo.Builder b = engine.writePath(Mnemo.builder()).store(store(tenant, dir, solr)).tokenizer(engine.tokenizer())
         .maxTextChars(maxTextChars);
     if (shared == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(shared));
     return b.build();
   }
 
+
+  /**
+   * The tenant's store. On Solr the tenant's directory holds no data but marks the tenant as
+   * existing (the server finds tenants by directory); a tenant without one is new, or was deleted,
+   * and any records the collection still holds under its name are removed before it is used.
+   */
+  private MemoryStore store(String tenant, Path dir, SolrClient solr) {
+    if (solr == null) return LuceneMemoryStore.open(dir);
+    Map<String, String> cfg = new HashMap<>(Map.of("tenant", tenant));
+    cfg.put("collection", engine.collection);
+    SolrMemoryStore store = SolrStoreProvider.open(solr, false, cfg);
+    try {
+      if (!Files.isDirectory(dir)) {
+        store.deleteAll();
+        Files.createDirectories(dir);
+      }
+    } catch (java.io.IOException e) {
+      throw new dev.mnemo.MnemoException("cannot create the tenant directory " + dir + ": " + e.getMessage(), false, e);
+    }
+    return store;
+  }
+
+  private static void closeQuietly(SolrClient c) {
+    if (c == null) return;
+    try {
+      c.close();
+    } catch (java.io.IOException e) {
+      // shutting down
+    }
+  }
 }

@@ -15,8 +15,12 @@ import dev.mnemo.Packing;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.TemporalMode;
+import dev.mnemo.spi.Candidate;
+import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.time.TimeRange;
 import dev.mnemo.text.JTokkitTokenizer;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -24,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -395,5 +401,116 @@ public abstract class MemoryStoreContract {
     MemoryStore store = ((dev.mnemo.internal.Engine) m).store();
     assertThat(store.latest(Eligibility.current("u", t("2026-06-01")), 10)).extracting(MemoryRecord::text)
         .containsExactly("new", "old");
+  }
+
+  protected MemoryStore store() {
+    return ((dev.mnemo.internal.Engine) mnemo).store();
+  }
+
+  private static Set<String> ids(List<MemoryRecord> records) {
+    return records.stream().map(MemoryRecord::id).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /**
+   * The store's searches agree with the reference semantics ({@link Eligibility#admits}) for every
+   * kind of filter: {@code latest} returns exactly the admitted records, and every signal of
+   * {@code candidates} (dense, BM25, entity, time range; each asked for more than there are)
+   * returns admitted records only and, together, all of them.
+   */
+  @Test
+  void everySearch_returnsExactlyTheEligibleRecords_forEveryKindOfFilter() {
+    String[] owners = {"ann", "bob", "cy"};
+    String[] scopes = {null, "work", "home"};
+    Category[] cats = {Category.SEMANTIC, Category.EPISODIC, Category.PROCEDURAL};
+    for (int i = 0; i < 36; i++) {
+      NewMemory.Builder b = NewMemory.builder(owners[i % 3], "Garden note " + i + " about roses and the shed")
+          .scope(scopes[(i / 3) % 3]).category(cats[(i / 9) % 3]).metadata(Map.of("team", i % 2 == 0 ? "a" : "b"))
+          .entities(List.of("garden shed")).recordedAt(t("2026-01-01").plusSeconds(86_400L * i))
+          .validFrom(t("2025-12-01").plusSeconds(86_400L * 2 * i));
+      if (i % 4 == 0) b.validTo(t("2026-03-01"));
+      if (i % 5 == 0) b.factKey("fact-" + (i % 3));  // corrections: expired versions and clipped copies
+      mnemo.remember(b.build());
+    }
+    List<MemoryRecord> all = new ArrayList<>();
+    store().export(null, all::add);
+    assertThat(all.size()).isGreaterThan(36);
+
+    List<Eligibility> filters = List.of(
+        Eligibility.current("ann", t("2026-06-01")),
+        Eligibility.current("bob", t("2026-02-01")),
+        Eligibility.allOf("cy"),
+        new Eligibility("ann", null, Set.of(), Map.of(), t("2026-01-15"), t("2026-06-01"), null),
+        new Eligibility("bob", null, Set.of(), Map.of(), null, t("2026-01-20"), null),
+        new Eligibility("ann", "work", Set.of(), Map.of(), null, null, null),
+        new Eligibility("bob", null, Set.of(Category.EPISODIC, Category.PROCEDURAL), Map.of(), null, null, null),
+        new Eligibility("cy", null, Set.of(), Map.of("team", "a"), null, null, null),
+        new Eligibility("ann", null, Set.of(), Map.of(), null, null,
+            new TimeRange(t("2026-01-10"), t("2026-02-10"), "test")),
+        Eligibility.unrestrictedForEvaluation());
+    float[] vector = new HashingEmbedder().embedQuery("garden roses");
+    for (Eligibility el : filters) {
+      Set<String> admitted = ids(all.stream().filter(el::admits).toList());
+      assertThat(ids(store().latest(el, 1_000))).as("latest under %s", el).isEqualTo(admitted);
+      CandidateSet found = store().candidates(new CandidateQuery(el, vector, "garden roses shed", Set.of("garden shed"),
+          new TimeRange(t("2025-01-01"), t("2027-01-01"), "test"), 1_000));
+      Set<String> candidates = ids(found.candidates().stream().map(Candidate::record).toList());
+      assertThat(candidates).as("candidates under %s", el).isEqualTo(admitted);
+      assertThat(found.candidates()).allSatisfy(c -> {
+        assertThat(c.denseRank()).isPositive();
+        assertThat(c.bm25Rank()).isPositive();
+        assertThat(c.entityRank()).isPositive();
+        assertThat(c.timeRank()).isPositive();
+      });
+    }
+  }
+
+  /**
+   * Every candidate carries its BM25 score and cosine whichever list found it, and the set reports
+   * the statistics the read path scales them by: a record found only by the dense search still has
+   * its (lower) BM25 score, both are below {@code bm25Max}, and entity frequencies count the
+   * eligible records naming each query entity.
+   */
+  @Test
+  void candidates_scoreEveryCandidateOnEverySignal_andReportTheStatistics() {
+    mnemo.remember(NewMemory.builder("u", "apple apple apple apple banana").entities(List.of("fruit bowl")).source("a").build());
+    mnemo.remember(NewMemory.builder("u", "cherry pie with apple").entities(List.of("fruit bowl")).source("b").build());
+    mnemo.remember(NewMemory.builder("u", "nothing in common").source("c").build());
+    mnemo.remember(NewMemory.builder("other", "apple apple").entities(List.of("fruit bowl")).source("d").build());
+    HashingEmbedder embedder = new HashingEmbedder();
+
+    CandidateSet found = store().candidates(new CandidateQuery(Eligibility.current("u", clock.instant()),
+        embedder.embedQuery("cherry pie with apple"), "apple", Set.of("fruit bowl"), null, 1));
+
+    Candidate a = found.candidates().stream().filter(c -> c.record().sources().equals(List.of("a"))).findFirst().orElseThrow();
+    Candidate b = found.candidates().stream().filter(c -> c.record().sources().equals(List.of("b"))).findFirst().orElseThrow();
+    assertThat(b.denseRank()).isEqualTo(1);
+    assertThat(b.bm25Rank()).isZero();
+    assertThat(a.bm25Rank()).isEqualTo(1);
+    assertThat(b.bm25()).isPositive().isLessThan(a.bm25());
+    assertThat(a.bm25()).isLessThan(found.bm25Max());
+    assertThat(b.cosine()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(a.cosine()).isFinite().isLessThan(b.cosine());
+    assertThat(found.eligibleCount()).isEqualTo(3);
+    assertThat(found.entityFrequencies()).containsEntry("fruit bowl", 2L);
+  }
+
+  @Test
+  void applyDeletes_removeOnlyTheNamedRecords_andCountAndExportSeeIt() {
+    MemoryRecord keep = mnemo.remember(NewMemory.builder("u", "keep me").build());
+    MemoryRecord drop = mnemo.remember(NewMemory.builder("u", "drop me").build());
+    MemoryRecord other = mnemo.remember(NewMemory.builder("v", "someone else's").build());
+    long before = store().count();
+
+    store().apply(List.of(), List.of(drop.id()));
+
+    assertThat(store().count()).isEqualTo(before - 1);
+    assertThat(store().get("u", drop.id())).isEmpty();
+    assertThat(store().get("u", keep.id())).contains(keep);
+    List<MemoryRecord> exported = new ArrayList<>();
+    store().export("u", exported::add);
+    assertThat(exported).containsExactly(keep);
+    List<MemoryRecord> everyone = new ArrayList<>();
+    store().export(null, everyone::add);
+    assertThat(everyone).containsExactlyInAnyOrder(keep, other);
   }
 }
