@@ -12,7 +12,7 @@ package dev.mnemo;
  * @param bm25Raw raw Lucene BM25 score (0 when the text does not match)
  * @param bm25 the BM25 signal in [0, 1]: raw over the query's maximum, through a sigmoid
  * @param entity the specificity of the most specific query entity the record names, in [0, 1]
- * @param relevance the weighted-sum fusion of dense, window, bm25 and entity; what the threshold tests
+ * @param relevance the weighted-sum fusion of dense, bm25 and entity (the record's own evidence, without the window); what the threshold tests
  * @param rrf reciprocal-rank fusion score normalized to [0, 1] (only under RRF)
  * @param recency {@code 0.5^(age / halfLife)} with the half-life of the record's category
  * @param importance the record's importance

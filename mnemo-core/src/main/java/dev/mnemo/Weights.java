@@ -5,7 +5,8 @@ package dev.mnemo;
  * overridden per request.
  *
  * <p>Relevance (fusion of the three retrieval signals, each in [0, 1]):
- * {@code relevance = (dense * wd + window * ww + bm25 * wb + entity * we) / (wd + ww + wb + we)}, summing only the
+ * {@code relevance = (dense * wd + bm25 * wb + entity * we) / (wd + wb + we)}; for ranking, records
+ * with an episode add the windowed dense signal: {@code (... + window * ww) / (wd + ww + wb + we)}, summing only the
  * signals that apply to the request. Ranking applies the ranking signals to the relevance as a
  * relative boost: {@code score = relevance * (1 + recency * wr + importance * wi +
  * frequency * wf + authority * wa + timeMatch * wt + speaker * ws)}. The threshold is applied to relevance alone,

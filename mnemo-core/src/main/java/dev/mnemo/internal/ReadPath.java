@@ -71,6 +71,7 @@ final class ReadPath {
     double bm25;
     double entity;
     double relevance;
+    double fused;
     double rrf = Double.NaN;
     double pairFloor;
     double recency;
@@ -193,8 +194,10 @@ final class ReadPath {
    *       scaled by the same specificity, so an uninformative name neither helps nor dilutes.
    * </ul>
    *
-   * Relevance is the weighted sum over the signals that apply, divided by their weights' sum;
-   * under RRF the order key is {@code sum w / (k + rank)} normalized by its maximum.
+   * Relevance (what the thresholds test) is the weighted sum of dense, BM25 and entity over their
+   * weights' sum: the record's own evidence. The ranking key adds the windowed dense signal for
+   * records with an episode ({@code (own + ww * window) / (weights + ww)}); under RRF the order key
+   * is {@code sum w / (k + rank)} normalized by its maximum.
    *
    * @return the query's entity keys that matched some candidate
    */
@@ -241,9 +244,13 @@ final class ReadPath {
     }
     if (ww > 0) window(scored);
     for (Scored s : scored) {
-      double sum = wd * s.dense + ww * s.window + wb * s.bm25 + we * s.entity;
+      // The record's own evidence decides the threshold; the conversation around it (the window)
+      // reorders, it cannot admit a record whose own text does not match.
+      double own = wd * s.dense + wb * s.bm25 + we * s.entity;
+      double ownWeight = wsum - ww;
       double applicable = wsum - (hasWindow(s.r) ? 0 : ww);
-      s.relevance = applicable <= 0 ? 0 : sum / applicable;
+      s.fused = applicable <= 0 ? 0 : (own + (hasWindow(s.r) ? ww * s.window : 0)) / applicable;
+      s.relevance = ownWeight <= 0 ? s.fused : own / ownWeight;
     }
     if (req.fusion() instanceof Fusion.ReciprocalRank rrf) {
       Map<String, Integer> denseRanks = ranks(scored, s -> s.dense);
@@ -329,8 +336,8 @@ final class ReadPath {
 
   /**
    * Stage 4, ranking: {@code score = base * (1 + wr * recency + wi * importance + wf * frequency +
-   * wa * authority + wt * timeMatch + ws * speaker)}, where base is the relevance (or the normalized
-   * RRF score). Multiplicative on purpose: the ranking signals reorder records that are about the
+   * wa * authority + wt * timeMatch + ws * speaker)}, where base is the relevance with the window
+   * (or the normalized RRF score). Multiplicative on purpose: the ranking signals reorder records that are about the
    * question, they cannot lift one that is not (with the default weights a record gains at most
    * 110 %, of which 50 % for being said by the person the question names). speaker is 1 when the
    * record's {@code speaker} metadata, normalized, is one of the query's entity keys.
@@ -361,7 +368,7 @@ final class ReadPath {
       s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
       String speaker = r.metadata().get(SPEAKER);
       s.speaker = speaker != null && queryKeys.contains(Entities.normalize(speaker)) ? 1 : 0;
-      double base = Double.isNaN(s.rrf) ? s.relevance : s.rrf;
+      double base = Double.isNaN(s.rrf) ? s.fused : s.rrf;
       s.score = base * (1 + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
           + w.authority() * s.authority + w.timeMatch() * s.timeMatch + w.speaker() * s.speaker);
     }

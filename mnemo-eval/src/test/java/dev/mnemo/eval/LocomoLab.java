@@ -88,9 +88,11 @@ public final class LocomoLab {
     v.put("full", b -> b);
     v.put("full-rrf", b -> b.fusion(dev.mnemo.Fusion.rrf()));
     var W = dev.mnemo.Weights.DEFAULT;
-    v.put("no-window", b -> b.weights(W.withWindow(0)));
-    v.put("no-speaker", b -> b.weights(W.withSpeaker(0)));
-    v.put("no-context", b -> b.weights(W.withContext(0)));
+    v.put("mix1.5", b -> b.weights(W.withDense(0.4).withWindow(0.6)));
+    v.put("mix3", b -> b.weights(W.withDense(0.25).withWindow(0.75)));
+    v.put("mix1.5-b0.7", b -> b.weights(W.withDense(0.4).withWindow(0.6).withBm25(0.7)));
+    v.put("mix1.5-b0.5", b -> b.weights(W.withDense(0.4).withWindow(0.6).withBm25(0.5)));
+    v.put("mix3-b0.5", b -> b.weights(W.withDense(0.25).withWindow(0.75).withBm25(0.5)));
     v.put("dense", b -> b.weights(W.withBm25(0).withEntity(0).withWindow(0).relevanceOnly()));
     v.put("bm25", b -> b.weights(W.withDense(0).withEntity(0).withWindow(0).relevanceOnly()));
     return v;
