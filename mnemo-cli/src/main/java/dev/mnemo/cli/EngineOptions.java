@@ -87,7 +87,7 @@ public final class EngineOptions {
 
   /** The configured entity finder; null for the engine's default heuristic. */
   synchronized java.util.function.Function<String, java.util.List<String>> entityFinder() {
-    return switch (entities) {
+    return switch (entities == null ? "heuristic" : entities) {
       case "heuristic" -> null;
       case "opennlp" -> openNlp != null ? openNlp : (openNlp = dev.mnemo.nlp.OpenNlpEntities.load());
       default -> throw new dev.mnemo.InvalidRequestException("entities", entities,
@@ -151,7 +151,7 @@ public final class EngineOptions {
   static final Consolidator ADD_ON_FAILURE = new dev.mnemo.write.RuleConsolidator();
   /** Whether {@code --store solr} was chosen (an unknown name is refused). */
   public boolean solr() {
-    return switch (store) {
+    return switch (store == null ? "lucene" : store) {
       case "lucene" -> false;
       case "solr" -> true;
       default -> throw new InvalidRequestException("store", store, "store must be one of [lucene, solr], was '" + store + "'");

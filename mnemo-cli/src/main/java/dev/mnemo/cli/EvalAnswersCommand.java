@@ -63,6 +63,9 @@ final class EvalAnswersCommand implements Callable<Integer> {
   @Option(names = "--no-utility", description = "Skip the leave-one-out utility accounting (one answer and judgement per recalled record).")
   boolean noUtility;
 
+  @Option(names = "--json", description = "Print the metrics as JSON (as written by --out) instead of the table.")
+  boolean printJson;
+
   @Option(names = "--out", paramLabel = "FILE.json", description = "Write the metrics as JSON here.")
   Path out;
 
@@ -97,6 +100,11 @@ final class EvalAnswersCommand implements Callable<Integer> {
     if (out != null) EvalCommand.writeJson(out, json);
     if (queries != null) EvalCommand.writeLines(queries, report.queryLines());
     PrintWriter o = spec.commandLine().getOut();
+    if (printJson) {
+      EvalCommand.printJson(o, json);
+      o.flush();
+      return 0;
+    }
     o.print(report.table());
     o.printf("model %s/%s, judge rubric %s, %d calls (%d invalid replies)%n", config.provider(), config.model(),
         LlmJudge.RUBRIC_ID, chat.calls(), chat.invalidReplies());

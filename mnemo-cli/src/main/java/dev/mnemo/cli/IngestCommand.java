@@ -42,6 +42,9 @@ final class IngestCommand implements Callable<Integer> {
   @Option(names = "--no-wait", description = "Return once the turns are durable; extraction resumes when the store is next opened.")
   boolean noWait;
 
+  @picocli.CommandLine.Option(names = "--json", description = "Print the outcome as one JSON object.")
+  boolean json;
+
   @Override
   public Integer call() throws Exception {
     if (batch < 1) throw new InvalidRequestException("batch", batch, "batch must be >= 1, was " + batch);
@@ -92,7 +95,14 @@ final class IngestCommand implements Callable<Integer> {
       }
       IngestProgress p = m.ingestProgress();
       problems.forEach(x -> System.err.println("skipped: " + x.message()));
-      System.out.printf("ingested %d turns (%d already stored)%s; turn log: %d extracted, %d kept, %d errors, %d pending; "
+      if (json) {
+        com.fasterxml.jackson.databind.node.ObjectNode o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+        o.put("ingested", accepted).put("already_stored", duplicates).put("skipped_invalid", problems.size())
+            .put("extracted", p.extracted()).put("kept", p.kept()).put("errors", p.errors()).put("pending", p.pending())
+            .put("records_written", p.recordsWritten()).put("duplicates_merged", p.duplicatesMerged())
+            .put("conflicts", p.conflicts());
+        System.out.println(dev.mnemo.json.JsonCodec.MAPPER.writeValueAsString(o));
+      } else System.out.printf("ingested %d turns (%d already stored)%s; turn log: %d extracted, %d kept, %d errors, %d pending; "
           + "%d records written, %d duplicates merged, %d conflicts%n", accepted, duplicates,
           problems.isEmpty() ? "" : ", skipped " + problems.size() + " invalid", p.extracted(), p.kept(), p.errors(),
           p.pending(), p.recordsWritten(), p.duplicatesMerged(), p.conflicts());

@@ -32,6 +32,7 @@ final class SolrCommand implements Runnable {
     String collection;
     @Option(names = "--shards", defaultValue = "2", description = "Number of shards (default ${DEFAULT-VALUE}).") int shards;
     @Option(names = "--replicas", defaultValue = "2", description = "Replicas per shard (default ${DEFAULT-VALUE}).") int replicas;
+    @Option(names = "--json", description = "Print the outcome as one JSON object.") boolean json;
     @Option(names = "--dimension", defaultValue = "384",
         description = "Vector size of the embedder (default ${DEFAULT-VALUE}, e5-small-v2).") int dimension;
 
@@ -42,6 +43,11 @@ final class SolrCommand implements Runnable {
       if (urls != null) cfg.put("solr_urls", urls);
       try (SolrClient client = SolrStoreProvider.client(cfg)) {
         SolrCollections.create(client, collection, shards, replicas, dimension);
+      }
+      if (json) {
+        System.out.printf("{\"collection\":\"%s\",\"shards\":%d,\"replicas\":%d,\"configset\":\"%s\"}%n", collection,
+            shards, replicas, SolrCollections.configName(dimension));
+        return 0;
       }
       System.out.printf("mnemo: created collection %s (%d shards x %d replicas, configset %s)%n", collection, shards,
           replicas, SolrCollections.configName(dimension));

@@ -159,6 +159,7 @@ class LlmCliTest {
     try (Mnemo mnemo = extractorLlm(true).open(dir.resolve("data"))) {
       mnemo.ingest(List.of(Turn.of("maya", "t1", Turn.Role.USER, "Maya", "I use Emacs for everything now.",
           Instant.parse("2026-03-01T10:00:00Z"))));
+      assertThat(mnemo.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
       assertThat(mnemo.history("maya", "editor")).singleElement()
           .satisfies(r -> assertThat(r.sources()).containsExactly("t1"));
     }

@@ -33,7 +33,8 @@ public class MnemoAutoConfiguration {
   public Mnemo mnemo(MnemoProperties p, ObjectProvider<Extractor> extractor) {
     return switch (p.mode()) {
       case EMBEDDED -> {
-        Mnemo.Builder b = Mnemo.builder().directory(p.directory()).extractor(extractor.getIfUnique());
+        Mnemo.Builder b = Mnemo.builder().directory(p.directory()).extractor(extractor.getIfUnique())
+            .synchronousIngest(p.synchronousIngest());
         String e = p.embedder().trim();
         if (e.equals("none")) {
           b.withoutEmbedder();

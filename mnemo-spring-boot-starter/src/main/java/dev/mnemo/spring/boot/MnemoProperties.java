@@ -14,6 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param directory the embedded store's directory (default {@code .mnemo/data})
  * @param embedder embedded only: {@code auto} (the local e5 model when {@code mnemo-embed-onnx} is
  *     on the class path, else none), {@code none} (BM25 and entities only), or a provider's name
+ * @param synchronousIngest embedded only: extract ingested turns before the advisor's call returns
+ *     (default false: extraction runs in the background, the turns are durable either way)
  * @param url remote only: the server's base URL, e.g. {@code http://mnemo:8080}
  * @param apiKey remote only: the tenant's API key
  * @param timeout remote only: the time-out of one attempt (default 30 s)
@@ -25,6 +27,7 @@ public record MnemoProperties(
     @DefaultValue("embedded") Mode mode,
     @DefaultValue(".mnemo/data") Path directory,
     @DefaultValue("auto") String embedder,
+    @DefaultValue("false") boolean synchronousIngest,
     URI url,
     String apiKey,
     @DefaultValue("30s") Duration timeout,

@@ -60,7 +60,8 @@ class MnemoAutoConfigurationTest {
 
   @Test
   void embedded_fromProperties_remembers_andACorrectionWins_withTheApplicationsExtractor(@TempDir Path dir) {
-    runner.withPropertyValues("mnemo.directory=" + dir, "mnemo.embedder=none", "mnemo.advisor.budget-tokens=300")
+    runner.withPropertyValues("mnemo.directory=" + dir, "mnemo.embedder=none", "mnemo.synchronous-ingest=true",
+        "mnemo.advisor.budget-tokens=300")
         .withBean(Extractor.class, CityFactExtractor::new)
         .run(ctx -> {
           assertThat(ctx).hasNotFailed().hasSingleBean(Mnemo.class).hasSingleBean(MnemoAdvisor.class);
