@@ -9,6 +9,7 @@ import dev.mnemo.text.JTokkitTokenizer;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,6 +38,15 @@ public final class EngineOptions {
   String tokenizer;
 
   private Embedder shared;
+  private UnaryOperator<Embedder> decorator = UnaryOperator.identity();
+
+  /**
+   * Wraps the embedder, once it is created, with {@code decorator} (an embedding cache, for example);
+   * call before the first {@link #open}. {@link #closeEmbedder()} closes what the decorator returns.
+   */
+  public synchronized void decorateEmbedder(UnaryOperator<Embedder> decorator) {
+    this.decorator = java.util.Objects.requireNonNull(decorator, "decorator");
+  }
 
   /** The configured embedder, created once and shared; null for {@code none}. The API key comes from $MNEMO_EMBED_KEY. */
   public synchronized Embedder embedder() {
@@ -46,7 +56,7 @@ public final class EngineOptions {
     if (embedModel != null) cfg.put("model", embedModel);
     String key = System.getenv("MNEMO_EMBED_KEY");
     if (key != null) cfg.put("key", key);
-    shared = Providers.embedder(embedder, cfg);
+    shared = decorator.apply(Providers.embedder(embedder, cfg));
     return shared;
   }
 

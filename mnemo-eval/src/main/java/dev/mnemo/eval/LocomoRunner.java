@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
@@ -67,6 +68,11 @@ public final class LocomoRunner {
     public String code() {
       return code;
     }
+
+    /** Applies this ranking's change to a request builder, returning it. */
+    public RecallRequest.Builder apply(RecallRequest.Builder b) {
+      return change.apply(b);
+    }
   }
 
   private final Function<Path, Mnemo> engines;
@@ -90,9 +96,15 @@ public final class LocomoRunner {
 
   /** Indexes and asks every conversation, one fresh engine each. */
   public LocomoReport run(List<LocomoConversation> conversations) {
+    return run(conversations, line -> {});
+  }
+
+  /** As {@link #run(List)}, telling {@code progress} one line per conversation. */
+  public LocomoReport run(List<LocomoConversation> conversations, Consumer<String> progress) {
     List<LocomoReport.Answer> answers = new ArrayList<>();
     int turns = 0;
     long ingestNanos = 0;
+    long start = System.nanoTime();
     for (LocomoConversation c : conversations) {
       Path dir = TempDirs.create("mnemo-locomo-", "conversation " + c.name());
       try (Mnemo mnemo = engines.apply(dir)) {
@@ -102,6 +114,9 @@ public final class LocomoRunner {
         ingestNanos += System.nanoTime() - t0;
         turns += memories.size();
         answers.addAll(ask(mnemo, c));
+        progress.accept(String.format(java.util.Locale.ROOT, "[%d/%d] %s: %d turns; elapsed %.0f s",
+            conversations.indexOf(c) + 1, conversations.size(), c.name(), memories.size(),
+            (System.nanoTime() - start) / 1e9));
       } finally {
         TempDirs.delete(dir);
       }
@@ -119,16 +134,19 @@ public final class LocomoRunner {
         Turn t = ts.get(i);
         NewMemory.Builder b = NewMemory.builder(c.name(), t.memoryText()).category(Category.EPISODIC)
             .recordedAt(s.at()).validFrom(s.at()).source(t.diaId()).episode(s.episode(), i);
-        if (neighbourContext) {
-          List<String> around = new ArrayList<>(2);
-          if (i > 0) around.add(ts.get(i - 1).memoryText());
-          if (i + 1 < ts.size()) around.add(ts.get(i + 1).memoryText());
-          if (!around.isEmpty()) b.context(String.join("\n", around));
-        }
+        if (neighbourContext) b.context(neighbours(ts.stream().map(Turn::memoryText).toList(), i));
         out.add(b.build());
       }
     }
     return out;
+  }
+
+  /** The previous and the next of an episode's texts around {@code i}, one per line; null when there are none. */
+  static String neighbours(List<String> episode, int i) {
+    List<String> around = new ArrayList<>(2);
+    if (i > 0) around.add(episode.get(i - 1));
+    if (i + 1 < episode.size()) around.add(episode.get(i + 1));
+    return around.isEmpty() ? null : String.join("\n", around);
   }
 
   private List<LocomoReport.Answer> ask(Mnemo mnemo, LocomoConversation c) {
@@ -141,7 +159,7 @@ public final class LocomoRunner {
       String named = adversarial ? namedSpeaker(q.text(), c.speakerA(), c.speakerB()) : null;
       if (adversarial && named == null) continue;
       for (Ranking r : Ranking.values()) {
-        RecallRequest req = r.change.apply(request(c, q, kMax)).build();
+        RecallRequest req = r.apply(request(c, q, kMax)).build();
         long t0 = System.nanoTime();
         RecallResult res = mnemo.recall(req);
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -167,8 +185,12 @@ public final class LocomoRunner {
    * measured is the ranking.
    */
   static RecallRequest.Builder request(LocomoConversation c, Question q, int kMax) {
-    Instant askedAt = c.lastSessionAt().plus(Duration.ofHours(ASK_AFTER_HOURS));
-    return RecallRequest.builder(c.name(), q.text()).askedAt(askedAt).k(kMax).budgetTokens(BUDGET).threshold(0)
+    return rankingRequest(c.name(), q.text(), c.lastSessionAt().plus(Duration.ofHours(ASK_AFTER_HOURS)), kMax);
+  }
+
+  /** A request that measures the ranking alone: k = kMax, a budget that never binds, the thresholds off. */
+  static RecallRequest.Builder rankingRequest(String owner, String question, Instant askedAt, int kMax) {
+    return RecallRequest.builder(owner, question).askedAt(askedAt).k(kMax).budgetTokens(BUDGET).threshold(0)
         .relativeThreshold(0);
   }
 
