@@ -4,11 +4,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.eval.Ablation;
 import dev.mnemo.eval.AblationReport;
 import dev.mnemo.eval.AblationRunner;
+import dev.mnemo.eval.EvalHtml;
+import dev.mnemo.eval.ExpectationCheck;
 import dev.mnemo.eval.HistoryGenerator;
+import dev.mnemo.eval.HtmlReport;
 import dev.mnemo.eval.LocomoAblationReport;
 import dev.mnemo.eval.LocomoLoader;
 import dev.mnemo.eval.LocomoReport;
 import dev.mnemo.eval.LocomoRunner;
+import dev.mnemo.eval.LongMemEvalLoader;
+import dev.mnemo.eval.LongMemEvalQuestion;
+import dev.mnemo.eval.LongMemEvalReport;
+import dev.mnemo.eval.LongMemEvalRunner;
 import dev.mnemo.eval.ScenarioReport;
 import dev.mnemo.eval.ScenarioRunner;
 import dev.mnemo.json.JsonCodec;
@@ -31,10 +38,11 @@ import picocli.CommandLine.Spec;
  * (never {@code --data}), one embedder shared by all of them.
  */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-    description = "Evaluate retrieval: memory scenarios across policies, LoCoMo evidence recall, ablations of the read "
-        + "path, and a generator of synthetic scenario histories.",
+    description = "Evaluate retrieval: memory scenarios across policies, LoCoMo and LongMemEval evidence recall, "
+        + "ablations of the read path, a generator of synthetic scenario histories, and a check of a report against "
+        + "recorded expectations.",
     subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class, EvalCommand.Generate.class,
-        EvalCommand.Ablations.class})
+        EvalCommand.Ablations.class, EvalCommand.LongMemEval.class, EvalCommand.Check.class})
 final class EvalCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -62,6 +70,12 @@ final class EvalCommand implements Runnable {
     @Option(names = "--json", description = "Print the metrics as JSON instead of the table.")
     boolean json;
 
+    @Option(names = "--metrics", paramLabel = "FILE.json", description = "Write the metrics per split and policy as JSON here.")
+    Path metrics;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
+
     @Override
     public Integer call() throws Exception {
       ScenarioReport report;
@@ -78,12 +92,16 @@ final class EvalCommand implements Runnable {
           }
         }
       }
+      if (metrics != null) writeJson(metrics, report.metricsJson());
+      if (html != null) EvalHtml.scenarios(report, files.toString()).write(html);
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
         o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.metricsJson()));
       } else {
         o.print(report.table());
         if (out != null) o.println("per-query results: " + out);
+        if (metrics != null) o.println("metrics: " + metrics);
+        if (html != null) o.println("report: " + html);
       }
       o.flush();
       return 0;
@@ -113,22 +131,22 @@ final class EvalCommand implements Runnable {
         description = "Index each turn alone, without its neighbouring turns as context (which is the default).")
     boolean noContext;
 
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
+
+    @Mixin EmbedCacheOptions cache;
+
     @Override
     public Integer call() throws Exception {
       LocomoReport report;
+      cache.apply(engine);
       try {
-        report = new LocomoRunner(engine::open, !noContext, kMax).run(LocomoLoader.loadDir(dir));
+        report = new LocomoRunner(engine::open, !noContext, kMax).run(LocomoLoader.loadDir(dir), System.err::println);
       } finally {
+        cache.report(System.err);
         engine.closeEmbedder();
       }
-      if (out != null) {
-        Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.toJson())
-            + System.lineSeparator(), StandardCharsets.UTF_8);
-      }
-      PrintWriter o = spec.commandLine().getOut();
-      o.print(report.table());
-      if (out != null) o.println("metrics: " + out);
-      o.flush();
+      finish(spec, report.table(), report.toJson(), out, () -> EvalHtml.locomo(report, dir.toString()), html);
       return 0;
     }
   }
@@ -201,6 +219,11 @@ final class EvalCommand implements Runnable {
     @Option(names = "--queries", paramLabel = "FILE", description = "Scenarios only: write one JSON line per query and variant here.")
     Path queries;
 
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
+
+    @Mixin EmbedCacheOptions cache;
+
     @Override
     public Integer call() throws Exception {
       boolean hasFiles = files != null && !files.isEmpty();
@@ -212,16 +235,20 @@ final class EvalCommand implements Runnable {
           : variants.stream().map(Ablation::fromCode).toList();
       ObjectNode json;
       String table;
+      HtmlReport page;
+      cache.apply(engine);
       try {
         AblationRunner runner = new AblationRunner(engine::open, chosen);
         if (locomo != null) {
           LocomoAblationReport r = runner.locomo(LocomoLoader.loadDir(locomo), !noContext, kMax);
           json = r.toJson();
           table = r.table();
+          page = EvalHtml.locomoAblations(r, locomo.toString());
         } else {
           AblationReport r = runner.run(files);
           json = r.toJson();
           table = r.table();
+          page = EvalHtml.ablations(r, files.toString());
           if (queries != null) {
             try (BufferedWriter w = Files.newBufferedWriter(queries, StandardCharsets.UTF_8)) {
               for (ObjectNode line : r.queryLines()) {
@@ -232,18 +259,122 @@ final class EvalCommand implements Runnable {
           }
         }
       } finally {
+        cache.report(System.err);
         engine.closeEmbedder();
       }
-      if (out != null) {
-        Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
-            + System.lineSeparator(), StandardCharsets.UTF_8);
-      }
+      HtmlReport report = page;
+      finish(spec, table, json, out, () -> report, html);
       PrintWriter o = spec.commandLine().getOut();
-      o.print(table);
-      if (out != null) o.println("metrics: " + out);
       if (queries != null && locomo == null) o.println("per-query results: " + queries);
       o.flush();
       return 0;
     }
+  }
+
+  /** {@code mnemo eval longmemeval FILE [--out FILE.json] [--k-max 50] [--no-context] [--limit N]}. */
+  @Command(name = "longmemeval", mixinStandardHelpOptions = true,
+      description = {"LongMemEval retrieval: index each question's haystack (every turn, user and assistant, dated by "
+          + "its session) in a fresh store, ask the question at its question_date, and report session-level and "
+          + "turn-level recall@k and NDCG@k per ranking (full, dense, bm25, full-rrf) and question type, abstention "
+          + "questions apart, with tokens and latency. FILE is LongMemEval JSON, plain or gzip."})
+  static final class LongMemEval implements Callable<Integer> {
+    @Mixin EngineOptions engine;
+    @Mixin EmbedCacheOptions cache;
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "LongMemEval questions (.json or .json.gz).")
+    Path file;
+
+    @Option(names = "--out", paramLabel = "FILE.json", description = "Write the metrics as JSON here.")
+    Path out;
+
+    @Option(names = "--k-max", paramLabel = "K", defaultValue = "50",
+        description = "Records retrieved per question, the largest k reported; sessions are read off them "
+            + "(default ${DEFAULT-VALUE}).")
+    int kMax;
+
+    @Option(names = "--no-context", description = "Index each turn without its neighbouring turns as context.")
+    boolean noContext;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Only the first N questions. Questions run round-robin "
+        + "over their types (each type in file order), so any N covers every type.")
+    Integer limit;
+
+    @Option(names = "--rankings", split = ",", paramLabel = "CODE",
+        description = "Only these rankings, comma-separated (default: full, dense, bm25, full-rrf).")
+    List<String> rankings;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
+
+    @Override
+    public Integer call() throws Exception {
+      List<LongMemEvalQuestion> questions = LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(file));
+      if (limit != null) {
+        if (limit < 1) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--limit must be >= 1, was " + limit);
+        questions = questions.subList(0, Math.min(limit, questions.size()));
+      }
+      List<LocomoRunner.Ranking> chosen = rankings == null ? List.of(LocomoRunner.Ranking.values())
+          : rankings.stream().map(EvalCommand::ranking).toList();
+      cache.apply(engine);
+      LongMemEvalReport report;
+      try {
+        report = new LongMemEvalRunner(engine::open, !noContext, kMax, chosen, System.err::println).run(questions);
+      } finally {
+        cache.report(System.err);
+        engine.closeEmbedder();
+      }
+      finish(spec, report.table(), report.toJson(), out, () -> EvalHtml.longMemEval(report, file.toString()), html);
+      return 0;
+    }
+  }
+
+  /** {@code mnemo eval check --expect EXPECT.json --actual REPORT.json}: exit 1 when a metric dropped. */
+  @Command(name = "check", mixinStandardHelpOptions = true,
+      description = {"Compare an evaluation's JSON report with recorded expectations (JSON Pointer -> value, with "
+          + "tolerances; see docs/evaluation.md): print every metric, expected, actual and change, and exit with 1 "
+          + "when one got worse than its tolerance allows or is missing."})
+  static final class Check implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--expect", required = true, paramLabel = "EXPECT.json", description = "The expectations.")
+    Path expect;
+
+    @Option(names = "--actual", required = true, paramLabel = "REPORT.json",
+        description = "The report (--out or --metrics of an eval command).")
+    Path actual;
+
+    @Override
+    public Integer call() {
+      ExpectationCheck.Result r = ExpectationCheck.check(expect, actual);
+      PrintWriter o = spec.commandLine().getOut();
+      o.print(r.table());
+      o.flush();
+      return r.passed() ? 0 : 1;
+    }
+  }
+
+  /** Writes the JSON and the HTML report where asked, then prints the table and where they went. */
+  private static void finish(CommandSpec spec, String table, ObjectNode json, Path jsonFile,
+      java.util.function.Supplier<HtmlReport> html, Path htmlFile) throws java.io.IOException {
+    if (jsonFile != null) writeJson(jsonFile, json);
+    if (htmlFile != null) html.get().write(htmlFile);
+    PrintWriter o = spec.commandLine().getOut();
+    o.print(table);
+    if (jsonFile != null) o.println("metrics: " + jsonFile);
+    if (htmlFile != null) o.println("report: " + htmlFile);
+    o.flush();
+  }
+
+  private static void writeJson(Path file, ObjectNode json) throws java.io.IOException {
+    Files.writeString(file, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
+        + System.lineSeparator(), StandardCharsets.UTF_8);
+  }
+
+  static LocomoRunner.Ranking ranking(String code) {
+    for (LocomoRunner.Ranking r : LocomoRunner.Ranking.values()) if (r.code().equals(code.trim())) return r;
+    throw new IllegalArgumentException("ranking must be one of "
+        + java.util.Arrays.stream(LocomoRunner.Ranking.values()).map(LocomoRunner.Ranking::code).toList()
+        + ", was '" + code + "'");
   }
 }
