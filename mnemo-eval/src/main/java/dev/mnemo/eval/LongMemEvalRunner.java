@@ -10,6 +10,8 @@ import dev.mnemo.eval.LocomoRunner.Ranking;
 import dev.mnemo.eval.LongMemEvalQuestion.Session;
 import dev.mnemo.eval.LongMemEvalQuestion.Turn;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,8 +36,12 @@ import java.util.function.Function;
  * into several memories with the same source, so that nothing of it is dropped; it then ranks by
  * its best piece.
  *
- * <p>Asking: the question at its {@code question_date} (mode current), k = {@code kMax} records,
- * thresholds off and a budget that never binds, so that what is measured is the ranking. The
+ * <p>Asking: the question at the end of its {@code question_date}'s day (UTC; mode current), k =
+ * {@code kMax} records,
+ * thresholds off and a budget that never binds, so that what is measured is the ranking. The end of
+ * the day, not the minute: the dataset dates some sessions of the question's own day hours after its
+ * {@code question_date} (on the dev split, 15 evidence sessions of 7 temporal-reasoning questions;
+ * none on a later day), and asked at the minute they would not yet be known. The
  * retrieved records are read off as a ranking of turns (distinct sources, best first) and of
  * sessions (each session at the rank of its best turn; the two copies of a repeated session count as
  * one, as their shared id does in the dataset). Not thread-safe.
@@ -145,8 +151,13 @@ public final class LongMemEvalRunner {
     return out;
   }
 
+  /** When a question is asked: the last second of its {@code question_date}'s day (see the class comment). */
+  static Instant askedAt(LongMemEvalQuestion q) {
+    return q.askedAt().truncatedTo(ChronoUnit.DAYS).plus(1, ChronoUnit.DAYS).minusSeconds(1);
+  }
+
   private LongMemEvalReport.Answer ask(Mnemo mnemo, LongMemEvalQuestion q, Ranking r) {
-    RecallRequest req = r.apply(LocomoRunner.rankingRequest(q.id(), q.question(), q.askedAt(), kMax)).build();
+    RecallRequest req = r.apply(LocomoRunner.rankingRequest(q.id(), q.question(), askedAt(q), kMax)).build();
     long t0 = System.nanoTime();
     RecallResult res = mnemo.recall(req);
     double ms = (System.nanoTime() - t0) / 1e6;

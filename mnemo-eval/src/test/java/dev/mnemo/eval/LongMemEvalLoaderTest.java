@@ -28,7 +28,7 @@ class LongMemEvalLoaderTest {
     assertThat(q.type()).isEqualTo("single-session-user");
     assertThat(q.askedAt()).isEqualTo(Instant.parse("2024-06-10T09:00:00Z"));
     assertThat(q.sessions()).extracting(LongMemEvalQuestion.Session::id).containsExactly("s-weather", "s-puppy", "s-recipes");
-    assertThat(q.sessions().get(1).at()).isEqualTo(Instant.parse("2024-04-12T18:30:00Z"));
+    assertThat(q.sessions().get(1).at()).isEqualTo(Instant.parse("2024-06-10T18:30:00Z")); // later than the question
     assertThat(q.turnCount()).isEqualTo(8);
     assertThat(q.evidenceTurnIds()).containsExactly("s-puppy:0");
     assertThat(q.answerSessionIds()).containsExactly("s-puppy");

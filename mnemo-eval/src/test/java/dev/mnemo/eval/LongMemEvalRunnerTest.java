@@ -31,7 +31,7 @@ class LongMemEvalRunnerTest {
     assertThat(evidence.sources()).containsExactly("s-puppy:0");
     assertThat(evidence.episode()).isEqualTo("s-puppy");
     assertThat(evidence.seq()).isEqualTo(0);
-    assertThat(evidence.recordedAt()).isEqualTo(Instant.parse("2024-04-12T18:30:00Z"));
+    assertThat(evidence.recordedAt()).isEqualTo(Instant.parse("2024-06-10T18:30:00Z"));
     assertThat(evidence.validFrom()).isEqualTo(evidence.recordedAt());
     assertThat(evidence.metadata()).isEqualTo(Map.of("role", "user"));
     assertThat(ms.get(3).metadata()).isEqualTo(Map.of("role", "assistant"));
@@ -78,7 +78,9 @@ class LongMemEvalRunnerTest {
       assertThat(a.sessions()).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).doesNotContain("#"));
       assertThat(a.tokensAt(5)).isPositive();
     }
-    // BM25 finds the one turn that says "puppy", and reads its session off it
+    // BM25 finds the one turn that says "puppy", and reads its session off it: a session of the
+    // question's own day, dated hours after question_date, is known when the question is asked
+    assertThat(LongMemEvalRunner.askedAt(TINY.get(0))).isEqualTo(Instant.parse("2024-06-10T23:59:59Z"));
     Answer bm25 = r.answers(Ranking.BM25, false, "single-session-user").get(0);
     assertThat(bm25.turns().get(0)).isEqualTo("s-puppy:0");
     assertThat(bm25.sessions().get(0)).isEqualTo("s-puppy");
