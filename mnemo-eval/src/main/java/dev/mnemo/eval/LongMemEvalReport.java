@@ -18,6 +18,7 @@ import java.util.function.ToDoubleFunction;
  * <p>Metrics, each averaged over questions (abstention questions, ids ending in {@code _abs}, are
  * reported apart, as the paper excludes them): {@code recall@k} is the paper's {@code recall_all@k},
  * 1 when every evidence item is in the top k; {@code recall_any@k}, 1 when at least one is;
+ * {@code evidence_recall@k}, the share of the evidence items in the top k (as LoCoMo's recall);
  * {@code ndcg@k} is binary-relevance NDCG (the paper's {@code ndcg_any@k}: gain 1 per evidence item
  * at rank i discounted by log2(i + 1), over the ideal ordering). Session level (no prefix): the
  * evidence is {@code answer_session_ids}, the ranking the distinct sessions of the retrieved turns,
@@ -104,6 +105,13 @@ public record LongMemEvalReport(boolean neighbourContext, int kMax, List<Ranking
     return 0;
   }
 
+  /** The share of the relevant ids among the top k, NaN when nothing is relevant. */
+  static double share(List<String> relevant, List<String> ranked, int k) {
+    if (relevant.isEmpty()) return Double.NaN;
+    Set<String> head = new HashSet<>(ranked.subList(0, Math.min(k, ranked.size())));
+    return (double) relevant.stream().filter(head::contains).count() / relevant.size();
+  }
+
   /** Binary-relevance NDCG@k; NaN when nothing is relevant. */
   static double ndcg(List<String> relevant, List<String> ranked, int k) {
     if (relevant.isEmpty()) return Double.NaN;
@@ -187,11 +195,13 @@ public record LongMemEvalReport(boolean neighbourContext, int kMax, List<Ranking
     for (int k : ks()) {
       PolicyMetrics.put(o, "recall@" + k, mean(as, a -> a.sessionRecallAt(k)));
       PolicyMetrics.put(o, "recall_any@" + k, mean(as, a -> recallAny(a.evidenceSessions(), a.sessions(), k)));
+      PolicyMetrics.put(o, "evidence_recall@" + k, mean(as, a -> share(a.evidenceSessions(), a.sessions(), k)));
       PolicyMetrics.put(o, "ndcg@" + k, mean(as, a -> ndcg(a.evidenceSessions(), a.sessions(), k)));
     }
     for (int k : ks()) {
       PolicyMetrics.put(o, "turn_recall@" + k, mean(as, a -> a.turnRecallAt(k)));
       PolicyMetrics.put(o, "turn_recall_any@" + k, mean(as, a -> recallAny(a.evidenceTurns(), a.turns(), k)));
+      PolicyMetrics.put(o, "turn_evidence_recall@" + k, mean(as, a -> share(a.evidenceTurns(), a.turns(), k)));
       PolicyMetrics.put(o, "turn_ndcg@" + k, mean(as, a -> ndcg(a.evidenceTurns(), a.turns(), k)));
     }
     for (int k : ks()) PolicyMetrics.put(o, "tokens@" + k, mean(as, a -> a.tokensAt(k)));

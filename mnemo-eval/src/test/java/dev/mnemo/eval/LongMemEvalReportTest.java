@@ -19,6 +19,8 @@ class LongMemEvalReportTest {
     assertThat(LongMemEvalReport.recallAny(List.of("b", "d"), ranked, 2)).isEqualTo(1.0);
     assertThat(LongMemEvalReport.recallAny(List.of("x"), ranked, 4)).isEqualTo(0.0);
     assertThat(LongMemEvalReport.recallAll(List.of(), ranked, 4)).isNaN();
+    assertThat(LongMemEvalReport.share(List.of("b", "d"), ranked, 2)).isEqualTo(0.5);
+    assertThat(LongMemEvalReport.share(List.of("b", "d", "x", "y"), ranked, 4)).isEqualTo(0.5);
   }
 
   @Test
