@@ -1,8 +1,8 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.eval.CachingEmbedder;
-import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,17 +22,20 @@ final class EmbedCacheOptions {
 
   private CachingEmbedder cache;
 
-  /** Makes {@code engine}'s embedder a cached one, unless switched off. */
-  void apply(EngineOptions engine) {
-    if (off) return;
-    engine.decorateEmbedder(e -> cache = CachingEmbedder.open(e, dir));
-  }
-
-  /** One line on how many vectors came from the cache, if it was used. */
-  void report(PrintStream err) {
-    if (cache != null) {
-      err.printf("embedding cache %s: %d vectors reused, %d computed, %d held%n", cache.file(), cache.hits(),
-          cache.misses(), cache.size());
+  /**
+   * Runs {@code work} with {@code engine}'s embedder cached (unless switched off), then says on
+   * stderr how many vectors came from the cache and closes the embedder.
+   */
+  <T> T run(EngineOptions engine, Supplier<T> work) {
+    if (!off) engine.decorateEmbedder(e -> cache = CachingEmbedder.open(e, dir));
+    try {
+      return work.get();
+    } finally {
+      if (cache != null) {
+        System.err.printf("embedding cache %s: %d vectors reused, %d computed, %d held%n", cache.file(), cache.hits(),
+            cache.misses(), cache.size());
+      }
+      engine.closeEmbedder();
     }
   }
 }

@@ -138,14 +138,8 @@ final class EvalCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      LocomoReport report;
-      cache.apply(engine);
-      try {
-        report = new LocomoRunner(engine::open, !noContext, kMax).run(LocomoLoader.loadDir(dir), System.err::println);
-      } finally {
-        cache.report(System.err);
-        engine.closeEmbedder();
-      }
+      LocomoReport report = cache.run(engine,
+          () -> new LocomoRunner(engine::open, !noContext, kMax).run(LocomoLoader.loadDir(dir), System.err::println));
       finish(spec, report.table(), report.toJson(), out, () -> EvalHtml.locomo(report, dir.toString()), html);
       return 0;
     }
@@ -233,37 +227,27 @@ final class EvalCommand implements Runnable {
       }
       List<Ablation> chosen = variants == null ? List.of(Ablation.values())
           : variants.stream().map(Ablation::fromCode).toList();
-      ObjectNode json;
-      String table;
-      HtmlReport page;
-      cache.apply(engine);
-      try {
+      record Outcome(ObjectNode json, String table, HtmlReport page) {}
+      Outcome outcome = cache.run(engine, () -> {
         AblationRunner runner = new AblationRunner(engine::open, chosen);
         if (locomo != null) {
           LocomoAblationReport r = runner.locomo(LocomoLoader.loadDir(locomo), !noContext, kMax);
-          json = r.toJson();
-          table = r.table();
-          page = EvalHtml.locomoAblations(r, locomo.toString());
-        } else {
-          AblationReport r = runner.run(files);
-          json = r.toJson();
-          table = r.table();
-          page = EvalHtml.ablations(r, files.toString());
-          if (queries != null) {
-            try (BufferedWriter w = Files.newBufferedWriter(queries, StandardCharsets.UTF_8)) {
-              for (ObjectNode line : r.queryLines()) {
-                w.write(JsonCodec.MAPPER.writeValueAsString(line));
-                w.newLine();
-              }
+          return new Outcome(r.toJson(), r.table(), EvalHtml.locomoAblations(r, locomo.toString()));
+        }
+        AblationReport r = runner.run(files);
+        if (queries != null) {
+          try (BufferedWriter w = Files.newBufferedWriter(queries, StandardCharsets.UTF_8)) {
+            for (ObjectNode line : r.queryLines()) {
+              w.write(JsonCodec.MAPPER.writeValueAsString(line));
+              w.newLine();
             }
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + queries, e);
           }
         }
-      } finally {
-        cache.report(System.err);
-        engine.closeEmbedder();
-      }
-      HtmlReport report = page;
-      finish(spec, table, json, out, () -> report, html);
+        return new Outcome(r.toJson(), r.table(), EvalHtml.ablations(r, files.toString()));
+      });
+      finish(spec, outcome.table(), outcome.json(), out, outcome::page, html);
       PrintWriter o = spec.commandLine().getOut();
       if (queries != null && locomo == null) o.println("per-query results: " + queries);
       o.flush();
@@ -316,14 +300,9 @@ final class EvalCommand implements Runnable {
       }
       List<LocomoRunner.Ranking> chosen = rankings == null ? List.of(LocomoRunner.Ranking.values())
           : rankings.stream().map(EvalCommand::ranking).toList();
-      cache.apply(engine);
-      LongMemEvalReport report;
-      try {
-        report = new LongMemEvalRunner(engine::open, !noContext, kMax, chosen, System.err::println).run(questions);
-      } finally {
-        cache.report(System.err);
-        engine.closeEmbedder();
-      }
+      List<LongMemEvalQuestion> asked = questions;
+      LongMemEvalReport report = cache.run(engine,
+          () -> new LongMemEvalRunner(engine::open, !noContext, kMax, chosen, System.err::println).run(asked));
       finish(spec, report.table(), report.toJson(), out, () -> EvalHtml.longMemEval(report, file.toString()), html);
       return 0;
     }
