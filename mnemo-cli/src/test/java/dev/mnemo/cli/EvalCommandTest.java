@@ -89,4 +89,32 @@ class EvalCommandTest {
     assertThat(run("eval", "check", "--expect", bad.toString(), "--actual", report.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("needs \"metrics\"");
   }
+
+  /** One scenario: a correction, asked now and as of before it. */
+  private static final String SCENARIO = "{\"id\": \"s1\", \"split\": \"dev\", \"writes\": ["
+      + "{\"id\": \"e1\", \"owner\": \"u\", \"recorded_at\": \"2026-03-01T10:00:00Z\", \"text\": \"Maya codes in Vim.\", "
+      + "\"fact_key\": \"editor\"}, {\"id\": \"e2\", \"owner\": \"u\", \"recorded_at\": \"2026-06-02T09:00:00Z\", "
+      + "\"text\": \"Maya switched from Vim to Emacs.\", \"fact_key\": \"editor\"}], \"queries\": [{\"id\": \"q1\", "
+      + "\"owner\": \"u\", \"asked_at\": \"2026-07-01T00:00:00Z\", \"text\": \"Which editor does Maya use, Vim or Emacs?\", "
+      + "\"expect\": [\"e2\"], \"forbid\": [\"e1\"]}]}\n";
+
+  @Test
+  void scenariosAndAblations_writeMetricsJson_andHtmlReports() throws Exception {
+    Path file = Files.writeString(dir.resolve("s.jsonl"), SCENARIO);
+    Path metrics = dir.resolve("m.json");
+    Path html = dir.resolve("s.html");
+    assertThat(run("eval", "scenarios", file.toString(), "--embedder", "none", "--metrics", metrics.toString(),
+        "--html", html.toString())).isZero();
+    assertThat(JsonCodec.MAPPER.readTree(metrics.toFile()).path("dev").path("full").path("queries").asInt()).isEqualTo(1);
+    assertThat(Files.readString(html)).contains("data-series=\"full\"", "data-series=\"unfiltered\"");
+
+    Path json = dir.resolve("a.json");
+    Path page = dir.resolve("a.html");
+    assertThat(run("eval", "ablations", file.toString(), "--embedder", "none", "--variants", "bm25,full",
+        "--out", json.toString(), "--html", page.toString())).isZero();
+    assertThat(JsonCodec.MAPPER.readTree(json.toFile()).path("splits").path("dev").fieldNames()).toIterable()
+        .containsExactly("bm25", "full");
+    assertThat(Files.readString(page)).contains("data-series=\"bm25\"", "Selection latency (ms)");
+    assertThat(out.toString()).contains("report: " + page);
+  }
 }
