@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
@@ -95,6 +96,16 @@ public final class EngineOptions {
     };
   }
 
+  private UnaryOperator<Embedder> decorator = UnaryOperator.identity();
+
+  /**
+   * Wraps the embedder, once it is created, with {@code decorator} (an embedding cache, for example);
+   * call before the first {@link #open}. {@link #closeEmbedder()} closes what the decorator returns.
+   */
+  public synchronized void decorateEmbedder(UnaryOperator<Embedder> decorator) {
+    this.decorator = java.util.Objects.requireNonNull(decorator, "decorator");
+  }
+
   /** The configured embedder, created once and shared; null for {@code none}. The API key comes from $MNEMO_EMBED_KEY. */
   public synchronized Embedder embedder() {
     if (shared != null || "none".equals(embedder)) return shared;
@@ -103,7 +114,7 @@ public final class EngineOptions {
     if (embedModel != null) cfg.put("model", embedModel);
     String key = System.getenv("MNEMO_EMBED_KEY");
     if (key != null) cfg.put("key", key);
-    shared = Providers.embedder(embedder, cfg);
+    shared = decorator.apply(Providers.embedder(embedder, cfg));
     return shared;
   }
 

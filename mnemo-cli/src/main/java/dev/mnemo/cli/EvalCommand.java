@@ -1,17 +1,21 @@
 package dev.mnemo.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.mnemo.Mnemo;
 import dev.mnemo.eval.Ablation;
 import dev.mnemo.eval.AblationReport;
 import dev.mnemo.eval.AblationRunner;
+import dev.mnemo.eval.EvalHtml;
+import dev.mnemo.eval.ExpectationCheck;
 import dev.mnemo.eval.HistoryGenerator;
+import dev.mnemo.eval.HtmlReport;
 import dev.mnemo.eval.LocomoAblationReport;
-import dev.mnemo.eval.LocomoConversation;
 import dev.mnemo.eval.LocomoLoader;
 import dev.mnemo.eval.LocomoReport;
 import dev.mnemo.eval.LocomoRunner;
-import dev.mnemo.eval.ScenarioReader;
+import dev.mnemo.eval.LongMemEvalLoader;
+import dev.mnemo.eval.LongMemEvalQuestion;
+import dev.mnemo.eval.LongMemEvalReport;
+import dev.mnemo.eval.LongMemEvalRunner;
 import dev.mnemo.eval.ScenarioReport;
 import dev.mnemo.eval.ScenarioRunner;
 import dev.mnemo.json.JsonCodec;
@@ -22,8 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,10 +38,12 @@ import picocli.CommandLine.Spec;
  * (never {@code --data}), one embedder shared by all of them.
  */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-    description = "Evaluate retrieval: memory scenarios across policies, LoCoMo evidence recall, ablations of the read "
-        + "path, and a generator of synthetic scenario histories.",
+    description = "Evaluate retrieval: memory scenarios across policies, LoCoMo and LongMemEval evidence recall, "
+        + "ablations of the read path, a generator of synthetic scenario histories, and a check of a report against "
+        + "recorded expectations.",
     subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class, EvalCommand.Generate.class,
-        EvalCommand.Ablations.class, EvalAnswersCommand.class})
+        EvalCommand.Ablations.class, EvalCommand.LongMemEval.class, EvalCommand.Check.class,
+        EvalAnswersCommand.class})
 final class EvalCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -47,22 +51,6 @@ final class EvalCommand implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
-  /**
-   * The engine factory of a run, reporting progress: the runners open one fresh engine per scenario
-   * or conversation, so opening the n-th means n - 1 are done (the caller sets the total at the end).
-   */
-  static Function<Path, Mnemo> counted(EngineOptions engine, Progress bar) {
-    AtomicInteger opened = new AtomicInteger();
-    return dir -> {
-      bar.set(opened.getAndIncrement());
-      return engine.open(dir);
-    };
-  }
-
-  static void printJson(PrintWriter o, Object json) throws java.io.IOException {
-    o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json));
   }
 
   /** {@code mnemo eval scenarios FILE... [--out FILE] [--json]}. */
@@ -83,39 +71,38 @@ final class EvalCommand implements Runnable {
     @Option(names = "--json", description = "Print the metrics as JSON instead of the table.")
     boolean json;
 
-    @Mixin Progress.Options progress;
+    @Option(names = "--metrics", paramLabel = "FILE.json", description = "Write the metrics per split and policy as JSON here.")
+    Path metrics;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
 
     @Override
     public Integer call() throws Exception {
       ScenarioReport report;
-      int total = ScenarioReader.read(files).size(); // a malformed file fails here, before anything runs
-      try (Progress bar = progress.start("scenarios", total)) {
-        report = new ScenarioRunner(counted(engine, bar)).run(files);
-        bar.set(total);
+      try {
+        report = new ScenarioRunner(engine::open).run(files);
       } finally {
         engine.closeEmbedder();
       }
-      if (out != null) {
-        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-          for (ObjectNode line : report.queryLines()) {
-            w.write(JsonCodec.MAPPER.writeValueAsString(line));
-            w.newLine();
-          }
-        }
-      }
+      if (out != null) writeLines(out, report.queryLines());
+      if (metrics != null) writeJson(metrics, report.metricsJson());
+      if (html != null) EvalHtml.scenarios(report, files.toString()).write(html);
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
-        printJson(o, report.metricsJson());
+        o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.metricsJson()));
       } else {
         o.print(report.table());
         if (out != null) o.println("per-query results: " + out);
+        if (metrics != null) o.println("metrics: " + metrics);
+        if (html != null) o.println("report: " + html);
       }
       o.flush();
       return 0;
     }
   }
 
-  /** {@code mnemo eval locomo DIR [--out FILE.json] [--k-max 20] [--no-context] [--write-path raw|offline]}. */
+  /** {@code mnemo eval locomo DIR [--out FILE.json] [--k-max 20] [--no-context]}. */
   @Command(name = "locomo", mixinStandardHelpOptions = true,
       description = {"LoCoMo evidence recall: index every *.json conversation of DIR turn by turn (one fresh store "
           + "each), ask its questions of categories 1-4 and report evidence recall@k and hit@k per ranking (full, "
@@ -141,33 +128,22 @@ final class EvalCommand implements Runnable {
     @Option(names = "--json", description = "Print the metrics as JSON (as written by --out) instead of the table.")
     boolean json;
 
-    @Mixin Progress.Options progress;
-
     @Option(names = "--write-path", paramLabel = "MODE", defaultValue = "raw",
         description = "raw: every turn one memory (default); offline: each session's turns through ingest, the "
-            + "offline extractor and rule consolidation, a record counting for every evidence turn among its sources.")
+            + "configured extractor (--extractor) and consolidation, a record counting for every evidence turn among its sources.")
     String writePath;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
+
+    @Mixin EmbedCacheOptions cache;
 
     @Override
     public Integer call() throws Exception {
-      LocomoReport report;
-      List<LocomoConversation> conversations = LocomoLoader.loadDir(dir);
-      try (Progress bar = progress.start("conversations", conversations.size())) {
-        report = new LocomoRunner(counted(engine, bar), !noContext, kMax, LocomoRunner.WritePath.fromCode(writePath))
-            .run(conversations);
-        bar.set(conversations.size());
-      } finally {
-        engine.closeEmbedder();
-      }
-      if (out != null) {
-        Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.toJson())
-            + System.lineSeparator(), StandardCharsets.UTF_8);
-      }
-      PrintWriter o = spec.commandLine().getOut();
-      if (json) printJson(o, report.toJson());
-      else o.print(report.table());
-      if (out != null && !json) o.println("metrics: " + out);
-      o.flush();
+      LocomoReport report = cache.run(engine,
+          () -> new LocomoRunner(engine::open, !noContext, kMax, LocomoRunner.WritePath.fromCode(writePath))
+              .run(LocomoLoader.loadDir(dir), System.err::println));
+      finish(spec, report.table(), report.toJson(), out, () -> EvalHtml.locomo(report, dir.toString()), html, json);
       return 0;
     }
   }
@@ -196,16 +172,18 @@ final class EvalCommand implements Runnable {
         description = "Histories in the held-out split (default ${DEFAULT-VALUE}); never tune on them.")
     int heldout;
 
-    @Option(names = "--json", description = "Print what was written as JSON: {dev, heldout, seed, dev_histories, heldout_histories}.")
+    @Option(names = "--json", description = "Print what was written as JSON.")
     boolean json;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() {
       List<Path> files = new HistoryGenerator(seed).write(out, dev, heldout);
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
-        printJson(o, JsonCodec.MAPPER.createObjectNode().put("dev", files.get(0).toString())
-            .put("heldout", files.get(1).toString()).put("seed", seed).put("dev_histories", dev).put("heldout_histories", heldout));
+        ObjectNode n = JsonCodec.MAPPER.createObjectNode();
+        n.put("seed", seed).put("dev", dev).put("heldout", heldout).put("dev_file", files.get(0).toString())
+            .put("heldout_file", files.get(1).toString());
+        o.println(n.toString());
         o.flush();
         return 0;
       }
@@ -252,61 +230,152 @@ final class EvalCommand implements Runnable {
     @Option(names = "--json", description = "Print the metrics as JSON (as written by --out) instead of the table.")
     boolean json;
 
-    @Mixin Progress.Options progress;
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
+
+    @Mixin EmbedCacheOptions cache;
 
     @Override
     public Integer call() throws Exception {
       requireFilesOrLocomo(spec, files, locomo);
       List<Ablation> chosen = variants == null ? List.of(Ablation.values())
           : variants.stream().map(Ablation::fromCode).toList();
-      ObjectNode metrics;
-      String table;
-      List<LocomoConversation> conversations = locomo == null ? null : LocomoLoader.loadDir(locomo);
-      int total = conversations != null ? conversations.size() : ScenarioReader.read(files).size();
-      try (Progress bar = progress.start(conversations != null ? "conversations" : "scenarios", total)) {
-        AblationRunner runner = new AblationRunner(counted(engine, bar), chosen);
-        if (conversations != null) {
-          LocomoAblationReport r = runner.locomo(conversations, !noContext, kMax);
-          metrics = r.toJson();
-          table = r.table();
-        } else {
-          AblationReport r = runner.run(files);
-          metrics = r.toJson();
-          table = r.table();
-          if (queries != null) writeLines(queries, r.queryLines());
+      record Outcome(ObjectNode json, String table, HtmlReport page) {}
+      Outcome outcome = cache.run(engine, () -> {
+        AblationRunner runner = new AblationRunner(engine::open, chosen);
+        if (locomo != null) {
+          LocomoAblationReport r = runner.locomo(LocomoLoader.loadDir(locomo), !noContext, kMax);
+          return new Outcome(r.toJson(), r.table(), EvalHtml.locomoAblations(r, locomo.toString()));
         }
-        bar.set(total);
-      } finally {
-        engine.closeEmbedder();
-      }
-      if (out != null) writeJson(out, metrics);
+        AblationReport r = runner.run(files);
+        if (queries != null) {
+          try {
+            writeLines(queries, r.queryLines());
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + queries, e);
+          }
+        }
+        return new Outcome(r.toJson(), r.table(), EvalHtml.ablations(r, files.toString()));
+      });
+      finish(spec, outcome.table(), outcome.json(), out, outcome::page, html, json);
       PrintWriter o = spec.commandLine().getOut();
-      if (json) {
-        printJson(o, metrics);
-        o.flush();
-        return 0;
-      }
-      o.print(table);
-      if (out != null) o.println("metrics: " + out);
-      if (queries != null && locomo == null) o.println("per-query results: " + queries);
+      if (!json && queries != null && locomo == null) o.println("per-query results: " + queries);
       o.flush();
       return 0;
     }
   }
 
-  /** Exactly one input: scenario files or a LoCoMo directory; a usage error otherwise. */
+  /** {@code mnemo eval longmemeval FILE [--out FILE.json] [--k-max 50] [--no-context] [--limit N]}. */
+  @Command(name = "longmemeval", mixinStandardHelpOptions = true,
+      description = {"LongMemEval retrieval: index each question's haystack (every turn, user and assistant, dated by "
+          + "its session) in a fresh store, ask the question at its question_date, and report session-level and "
+          + "turn-level recall@k and NDCG@k per ranking (full, dense, bm25, full-rrf) and question type, abstention "
+          + "questions apart, with tokens and latency. FILE is LongMemEval JSON, plain or gzip."})
+  static final class LongMemEval implements Callable<Integer> {
+    @Mixin EngineOptions engine;
+    @Mixin EmbedCacheOptions cache;
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "LongMemEval questions (.json or .json.gz).")
+    Path file;
+
+    @Option(names = "--out", paramLabel = "FILE.json", description = "Write the metrics as JSON here.")
+    Path out;
+
+    @Option(names = "--k-max", paramLabel = "K", defaultValue = "50",
+        description = "Records retrieved per question, the largest k reported; sessions are read off them "
+            + "(default ${DEFAULT-VALUE}).")
+    int kMax;
+
+    @Option(names = "--no-context", description = "Index each turn without its neighbouring turns as context.")
+    boolean noContext;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Only the first N questions. Questions run round-robin "
+        + "over their types (each type in file order), so any N covers every type.")
+    Integer limit;
+
+    @Option(names = "--rankings", split = ",", paramLabel = "CODE",
+        description = "Only these rankings, comma-separated (default: full, dense, bm25, full-rrf).")
+    List<String> rankings;
+
+    @Option(names = "--json", description = "Print the metrics as JSON (as written by --out) instead of the table.")
+    boolean json;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
+    Path html;
+
+    @Override
+    public Integer call() throws Exception {
+      List<LongMemEvalQuestion> questions = LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(file));
+      if (limit != null) {
+        if (limit < 1) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--limit must be >= 1, was " + limit);
+        questions = questions.subList(0, Math.min(limit, questions.size()));
+      }
+      List<LocomoRunner.Ranking> chosen = rankings == null ? List.of(LocomoRunner.Ranking.values())
+          : rankings.stream().map(EvalCommand::ranking).toList();
+      List<LongMemEvalQuestion> asked = questions;
+      LongMemEvalReport report = cache.run(engine,
+          () -> new LongMemEvalRunner(engine::open, !noContext, kMax, chosen, System.err::println).run(asked));
+      finish(spec, report.table(), report.toJson(), out, () -> EvalHtml.longMemEval(report, file.toString()), html, json);
+      return 0;
+    }
+  }
+
+  /** {@code mnemo eval check --expect EXPECT.json --actual REPORT.json}: exit 1 when a metric dropped. */
+  @Command(name = "check", mixinStandardHelpOptions = true,
+      description = {"Compare an evaluation's JSON report with recorded expectations (JSON Pointer -> value, with "
+          + "tolerances; see docs/evaluation.md): print every metric, expected, actual and change, and exit with 1 "
+          + "when one got worse than its tolerance allows or is missing."})
+  static final class Check implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--expect", required = true, paramLabel = "EXPECT.json", description = "The expectations.")
+    Path expect;
+
+    @Option(names = "--actual", required = true, paramLabel = "REPORT.json",
+        description = "The report (--out or --metrics of an eval command).")
+    Path actual;
+
+    @Override
+    public Integer call() {
+      ExpectationCheck.Result r = ExpectationCheck.check(expect, actual);
+      PrintWriter o = spec.commandLine().getOut();
+      o.print(r.table());
+      o.flush();
+      return r.passed() ? 0 : 1;
+    }
+  }
+
+  /**
+   * Writes the JSON and the HTML report where asked, then prints the table and where they went, or
+   * with {@code --json} the metrics alone.
+   */
+  private static void finish(CommandSpec spec, String table, ObjectNode json, Path jsonFile,
+      java.util.function.Supplier<HtmlReport> html, Path htmlFile, boolean printJson) throws java.io.IOException {
+    if (jsonFile != null) writeJson(jsonFile, json);
+    if (htmlFile != null) html.get().write(htmlFile);
+    PrintWriter o = spec.commandLine().getOut();
+    if (printJson) {
+      printJson(o, json);
+      o.flush();
+      return;
+    }
+    o.print(table);
+    if (jsonFile != null) o.println("metrics: " + jsonFile);
+    if (htmlFile != null) o.println("report: " + htmlFile);
+    o.flush();
+  }
+
+  static void printJson(PrintWriter o, Object json) throws java.io.IOException {
+    o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+  }
+
   static void requireFilesOrLocomo(CommandSpec spec, List<Path> files, Path locomo) {
     boolean hasFiles = files != null && !files.isEmpty();
     if (hasFiles == (locomo != null)) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
           "give either scenario FILEs or --locomo DIR, " + (hasFiles ? "was both" : "was neither"));
     }
-  }
-
-  /** Pretty-printed JSON, one file. */
-  static void writeJson(Path out, ObjectNode json) throws java.io.IOException {
-    Files.writeString(out, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
-        + System.lineSeparator(), StandardCharsets.UTF_8);
   }
 
   /** One JSON object per line. */
@@ -317,5 +386,18 @@ final class EvalCommand implements Runnable {
         w.newLine();
       }
     }
+  }
+
+  /** Pretty-printed JSON, one file. */
+  static void writeJson(Path file, ObjectNode json) throws java.io.IOException {
+    Files.writeString(file, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
+        + System.lineSeparator(), StandardCharsets.UTF_8);
+  }
+
+  static LocomoRunner.Ranking ranking(String code) {
+    for (LocomoRunner.Ranking r : LocomoRunner.Ranking.values()) if (r.code().equals(code.trim())) return r;
+    throw new IllegalArgumentException("ranking must be one of "
+        + java.util.Arrays.stream(LocomoRunner.Ranking.values()).map(LocomoRunner.Ranking::code).toList()
+        + ", was '" + code + "'");
   }
 }

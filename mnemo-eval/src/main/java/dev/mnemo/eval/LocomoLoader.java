@@ -159,13 +159,13 @@ public final class LocomoLoader {
     }
   }
 
-  private static String text(JsonNode n, String f, String where) {
+  static String text(JsonNode n, String f, String where) {
     String s = textAllowEmpty(n, f, where);
     if (s.isBlank()) throw new IllegalArgumentException(where + ": " + f + " must not be empty");
     return s;
   }
 
-  private static String textAllowEmpty(JsonNode n, String f, String where) {
+  static String textAllowEmpty(JsonNode n, String f, String where) {
     JsonNode x = n.get(f);
     if (x == null || x.isNull() || x.isContainerNode()) {
       throw new IllegalArgumentException(where + ": " + f + " is required (a string)");

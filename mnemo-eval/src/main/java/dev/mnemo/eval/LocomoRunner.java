@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
@@ -72,6 +73,11 @@ public final class LocomoRunner {
 
     public String code() {
       return code;
+    }
+
+    /** Applies this ranking's change to a request builder, returning it. */
+    public RecallRequest.Builder apply(RecallRequest.Builder b) {
+      return change.apply(b);
     }
   }
 
@@ -131,6 +137,11 @@ public final class LocomoRunner {
 
   /** Indexes and asks every conversation, one fresh engine each. */
   public LocomoReport run(List<LocomoConversation> conversations) {
+    return run(conversations, line -> {});
+  }
+
+  /** As {@link #run(List)}, telling {@code progress} one line per conversation. */
+  public LocomoReport run(List<LocomoConversation> conversations, Consumer<String> progress) {
     List<LocomoReport.Answer> answers = new ArrayList<>();
     int turns = 0;
     long ingestNanos = 0;
@@ -139,8 +150,10 @@ public final class LocomoRunner {
     long currentRecords = 0;
     long currentSources = 0;
     List<Double> acks = new ArrayList<>();
+    long start = System.nanoTime();
     for (LocomoConversation c : conversations) {
       Path dir = TempDirs.create("mnemo-locomo-", "conversation " + c.name());
+      int before = turns;
       try (Mnemo mnemo = engines.apply(dir)) {
         long t0 = System.nanoTime();
         if (writePath == WritePath.RAW) {
@@ -171,6 +184,9 @@ public final class LocomoRunner {
           }
         }
         answers.addAll(ask(mnemo, c));
+        progress.accept(String.format(java.util.Locale.ROOT, "[%d/%d] %s: %d turns; elapsed %.0f s",
+            conversations.indexOf(c) + 1, conversations.size(), c.name(), turns - before,
+            (System.nanoTime() - start) / 1e9));
       } finally {
         TempDirs.delete(dir);
       }
@@ -215,17 +231,20 @@ public final class LocomoRunner {
         NewMemory.Builder b = NewMemory.builder(c.name(), t.memoryText()).category(Category.EPISODIC)
             .recordedAt(s.at()).validFrom(s.at()).source(t.diaId()).episode(s.episode(), i)
             .metadata(java.util.Map.of("speaker", t.speaker()));
-        if (neighbourContext) {
-          List<String> around = new ArrayList<>(2);
-          for (int d = -CONTEXT_SPAN; d <= CONTEXT_SPAN; d++) {
-            if (d != 0 && i + d >= 0 && i + d < ts.size()) around.add(ts.get(i + d).memoryText());
-          }
-          if (!around.isEmpty()) b.context(String.join("\n", around));
-        }
+        if (neighbourContext) b.context(neighbours(ts.stream().map(Turn::memoryText).toList(), i));
         out.add(b.build());
       }
     }
     return out;
+  }
+
+  /** The previous and the next of an episode's texts around {@code i}, one per line; null when there are none. */
+  static String neighbours(List<String> episode, int i) {
+    List<String> around = new ArrayList<>(2 * CONTEXT_SPAN);
+    for (int d = -CONTEXT_SPAN; d <= CONTEXT_SPAN; d++) {
+      if (d != 0 && i + d >= 0 && i + d < episode.size()) around.add(episode.get(i + d));
+    }
+    return around.isEmpty() ? null : String.join("\n", around);
   }
 
   private List<LocomoReport.Answer> ask(Mnemo mnemo, LocomoConversation c) {
@@ -238,7 +257,7 @@ public final class LocomoRunner {
       String named = adversarial ? namedSpeaker(q.text(), c.speakerA(), c.speakerB()) : null;
       if (adversarial && named == null) continue;
       for (Ranking r : Ranking.values()) {
-        RecallRequest req = r.change.apply(request(c, q, kMax)).build();
+        RecallRequest req = r.apply(request(c, q, kMax)).build();
         long t0 = System.nanoTime();
         RecallResult res = mnemo.recall(req);
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -265,8 +284,12 @@ public final class LocomoRunner {
    * measured is the ranking.
    */
   static RecallRequest.Builder request(LocomoConversation c, Question q, int kMax) {
-    Instant askedAt = c.lastSessionAt().plus(Duration.ofHours(ASK_AFTER_HOURS));
-    return RecallRequest.builder(c.name(), q.text()).askedAt(askedAt).k(kMax).budgetTokens(BUDGET).threshold(0)
+    return rankingRequest(c.name(), q.text(), c.lastSessionAt().plus(Duration.ofHours(ASK_AFTER_HOURS)), kMax);
+  }
+
+  /** A request that measures the ranking alone: k = kMax, a budget that never binds, the thresholds off. */
+  static RecallRequest.Builder rankingRequest(String owner, String question, Instant askedAt, int kMax) {
+    return RecallRequest.builder(owner, question).askedAt(askedAt).k(kMax).budgetTokens(BUDGET).threshold(0)
         .relativeThreshold(0);
   }
 
