@@ -35,9 +35,9 @@ class LongMemEvalRunnerTest {
     assertThat(evidence.validFrom()).isEqualTo(evidence.recordedAt());
     assertThat(evidence.metadata()).isEqualTo(Map.of("role", "user"));
     assertThat(ms.get(3).metadata()).isEqualTo(Map.of("role", "assistant"));
-    // neighbours stay inside their session
-    assertThat(evidence.context()).isEqualTo(ms.get(3).text());
-    assertThat(ms.get(3).context()).isEqualTo(ms.get(2).text() + "\n" + ms.get(4).text());
+    // two neighbours on each side, inside their session
+    assertThat(evidence.context()).isEqualTo(ms.get(3).text() + "\n" + ms.get(4).text());
+    assertThat(ms.get(3).context()).startsWith(ms.get(2).text() + "\n" + ms.get(4).text());
     assertThat(LongMemEvalRunner.memories(TINY.get(0), false)).allSatisfy(m -> assertThat(m.context()).isNull());
   }
 
