@@ -77,11 +77,15 @@ final class EvalCommand implements Runnable {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
     Path html;
 
+    @Mixin Progress.Options progress;
+
     @Override
     public Integer call() throws Exception {
       ScenarioReport report;
-      try {
-        report = new ScenarioRunner(engine::open).run(files);
+      int total = dev.mnemo.eval.ScenarioReader.read(files).size();
+      try (Progress bar = progress.start("scenarios", total)) {
+        report = new ScenarioRunner(counted(engine, bar)).run(files);
+        bar.set(total);
       } finally {
         engine.closeEmbedder();
       }
@@ -181,8 +185,8 @@ final class EvalCommand implements Runnable {
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
         ObjectNode n = JsonCodec.MAPPER.createObjectNode();
-        n.put("seed", seed).put("dev", dev).put("heldout", heldout).put("dev_file", files.get(0).toString())
-            .put("heldout_file", files.get(1).toString());
+        n.put("seed", seed).put("dev", files.get(0).toString()).put("heldout", files.get(1).toString())
+            .put("dev_histories", dev).put("heldout_histories", heldout);
         o.println(n.toString());
         o.flush();
         return 0;
@@ -336,11 +340,21 @@ final class EvalCommand implements Runnable {
         description = "The report (--out or --metrics of an eval command).")
     Path actual;
 
+    @Option(names = "--json", description = "Print the verdict and every compared metric as JSON.")
+    boolean json;
+
     @Override
     public Integer call() {
       ExpectationCheck.Result r = ExpectationCheck.check(expect, actual);
       PrintWriter o = spec.commandLine().getOut();
-      o.print(r.table());
+      if (json) {
+        ObjectNode n = JsonCodec.MAPPER.createObjectNode();
+        n.put("passed", r.passed());
+        n.set("rows", JsonCodec.MAPPER.valueToTree(r.rows()));
+        o.println(n.toString());
+      } else {
+        o.print(r.table());
+      }
       o.flush();
       return r.passed() ? 0 : 1;
     }
@@ -364,6 +378,18 @@ final class EvalCommand implements Runnable {
     if (jsonFile != null) o.println("metrics: " + jsonFile);
     if (htmlFile != null) o.println("report: " + htmlFile);
     o.flush();
+  }
+
+  /**
+   * The engine factory of a run, reporting progress: the runners open one fresh engine per scenario
+   * or conversation, so opening the n-th means n - 1 are done (the caller sets the total at the end).
+   */
+  static java.util.function.Function<Path, dev.mnemo.Mnemo> counted(EngineOptions engine, Progress bar) {
+    java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+    return dir -> {
+      bar.set(opened.getAndIncrement());
+      return engine.open(dir);
+    };
   }
 
   static void printJson(PrintWriter o, Object json) throws java.io.IOException {
