@@ -134,7 +134,8 @@ final class EvalCommand implements Runnable {
 
     @Option(names = "--write-path", paramLabel = "MODE", defaultValue = "raw",
         description = "raw: every turn one memory (default); offline: each session's turns through ingest, the "
-            + "configured extractor (--extractor) and consolidation, a record counting for every evidence turn among its sources.")
+            + "configured extractor (--extractor) and consolidation, a record counting for every evidence turn among its "
+            + "sources; llm: offline with --extractor llm (needs --llm-model).")
     String writePath;
 
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
@@ -144,6 +145,7 @@ final class EvalCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      if ("llm".equals(writePath)) engine.extractor = "llm";
       LocomoReport report = cache.run(engine,
           () -> new LocomoRunner(engine::open, !noContext, kMax, LocomoRunner.WritePath.fromCode(writePath))
               .run(LocomoLoader.loadDir(dir), System.err::println));

@@ -90,7 +90,12 @@ public final class LocomoRunner {
      * turns are durable), extracted in the background by the engine's configured extractor (the
      * offline one by default) and consolidated; questions are asked once extraction drained.
      */
-    OFFLINE("offline");
+    OFFLINE("offline"),
+    /**
+     * As {@link #OFFLINE}, with the engine opened with the language-model extractor (the caller's
+     * job: {@code mnemo eval locomo --write-path llm} sets {@code --extractor llm}).
+     */
+    LLM("llm");
 
     private final String code;
 
@@ -104,7 +109,7 @@ public final class LocomoRunner {
 
     public static WritePath fromCode(String code) {
       for (WritePath w : values()) if (w.code.equals(code)) return w;
-      throw new IllegalArgumentException("write path must be one of raw, offline, was '" + code + "'");
+      throw new IllegalArgumentException("write path must be one of raw, offline, llm, was '" + code + "'");
     }
   }
 
