@@ -27,7 +27,7 @@ package dev.mnemo;
  * @param speaker weight of the boost for records said by a person the query names (the record's
  *     {@code speaker} metadata among the query's entity keys), a ranking signal; default 0.5
  * @param context weight of a record's context (its neighbouring turns) in the BM25 search, relative
- *     to its own text; default 1.0 (see docs/read-path.md for the measurement)
+ *     to its own text; default 0.5 (see docs/read-path.md for the measurement)
  * @param bm25Scale steepness of BM25's sigmoid: {@code bm25 = tanh(s * x) / tanh(s)} where x is the
  *     raw score over the query's maximum attainable score (so no match is 0, a full match 1);
  *     default 2.0
@@ -46,7 +46,7 @@ public record Weights(
     double context,
     double bm25Scale) {
 
-  public static final Weights DEFAULT = new Weights(1.0, 1.0, 0.5, 0.1, 0.1, 0.05, 0.05, 0.3, 1.5, 0.5, 1.0, 2.0);
+  public static final Weights DEFAULT = new Weights(1.0, 1.0, 0.5, 0.1, 0.1, 0.05, 0.05, 0.3, 1.5, 0.5, 0.5, 2.0);
 
   public Weights {
     check("weights.dense", dense);
