@@ -81,6 +81,26 @@ class CliJsonTest {
   }
 
   @Test
+  void retain_expiresOldRecordsOfTheCategory_keepsTheImportantAndOtherCategories() throws Exception {
+    json(0, engine("remember", "--json", "--owner", "u", "--category", "episodic", "--recorded-at", "2020-01-01",
+        "Went to a concert in Porto."));
+    json(0, engine("remember", "--json", "--owner", "u", "--category", "episodic", "--importance", "0.9",
+        "--recorded-at", "2020-01-02", "Got married in Braga."));
+    json(0, engine("remember", "--json", "--owner", "u", "--category", "semantic", "--recorded-at", "2020-01-03",
+        "Is allergic to peanuts."));
+    JsonNode r = json(0, engine("retain", "--json", "--owner", "u", "--category", "episodic", "--max-age", "P365D",
+        "--keep-if", "0.8"));
+    assertThat(r.get("examined").asLong()).isEqualTo(3); // every current record is judged; semantic keeps all
+    assertThat(r.get("expired").asLong()).isEqualTo(1);
+    JsonNode recall = json(0, engine("recall", "--json", "--owner", "u", "--k", "10", "--threshold", "0",
+        "--relative-threshold", "0", "concert married peanuts"));
+    assertThat(recall.toString()).contains("Braga").contains("peanuts").doesNotContain("concert");
+    // safe to run again: nothing more to do
+    assertThat(json(0, engine("retain", "--json", "--owner", "u", "--category", "episodic", "--max-age", "P365D",
+        "--keep-if", "0.8")).get("expired").asLong()).isZero();
+  }
+
+  @Test
   void import_json_reportsWrittenAndInvalid_andProgressGoesToStderr() throws Exception {
     Path good = dir.resolve("good.jsonl");
     Files.writeString(good, """
