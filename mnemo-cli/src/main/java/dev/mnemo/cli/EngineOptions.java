@@ -152,14 +152,14 @@ public final class EngineOptions {
     }
     switch (consolidator == null ? "rules" : consolidator) {
       case "rules" -> { }
-      case "llm" -> b.consolidator(new LlmConsolidator(llm.require("--consolidator llm"), ADD_ON_FAILURE));
+      case "llm" -> b.consolidator(new LlmConsolidator(llm.require("--consolidator llm"), RULES_ON_FAILURE));
       default -> throw new IllegalArgumentException("--consolidator must be one of [rules, llm], was '" + consolidator + "'");
     }
     return b;
   }
 
   /** What the LLM consolidator falls back to when the model fails: the engine's rule consolidator. */
-  static final Consolidator ADD_ON_FAILURE = new dev.mnemo.write.RuleConsolidator();
+  static final Consolidator RULES_ON_FAILURE = new dev.mnemo.write.RuleConsolidator();
   /** Whether {@code --store solr} was chosen (an unknown name is refused). */
   public boolean solr() {
     return switch (store == null ? "lucene" : store) {
