@@ -80,13 +80,14 @@ class CliTest {
         {"id":"t2","owner":"u","role":"narrator","text":"x"}
         {"id":"t3","owner":"u","role":"tool_result","text":"bakery opening hours 7-19","at":"2026-03-01T10:00:01Z"}
         not json
+        {"id":"t5","role":"user","text":"no owner"}
         """);
     assertThat(run("ingest", "--data", data(), "--embedder", "none", file.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("turns.jsonl:2: role must be one of").contains("turns.jsonl:4: not valid JSON")
-        .contains("nothing ingested: 2 problem(s)");
+        .contains("turns.jsonl:5: owner is required").contains("nothing ingested: 3 problem(s)");
 
     assertThat(run("ingest", "--data", data(), "--embedder", "none", "--skip-invalid", file.toString())).isEqualTo(2);
-    assertThat(out.toString()).contains("ingested 2 turns (0 already stored), skipped 2 invalid")
+    assertThat(out.toString()).contains("ingested 2 turns (0 already stored), skipped 3 invalid")
         .contains("1 extracted, 1 kept, 0 errors, 0 pending; 1 records written");
     assertThat(run("recall", "--data", data(), "--embedder", "none", "--owner", "u", "--threshold", "0", "bakery")).isZero();
     assertThat(out.toString()).contains("Maya: I moved to Lisbon").doesNotContain("opening hours");

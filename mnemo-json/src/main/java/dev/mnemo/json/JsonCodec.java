@@ -118,11 +118,31 @@ public final class JsonCodec {
     String st = text(n, "status", path, v);
     if (st != null) guard(() -> status[0] = Turn.Status.fromCode(path + "status", st), v);
     Integer attempt = integer(n, "attempt", path, v);
-    Turn t = new Turn(text(n, "id", path, v), text(n, "owner", path, v), text(n, "episode", path, v), role[0],
-        text(n, "speaker", path, v), text(n, "text", path, v), instant(n, "at", path, v), text(n, "turn_id", path, v),
-        attempt == null ? 1 : attempt, status[0], stringMap(n, "metadata", path, v));
+    String id = text(n, "id", path, v);
+    String owner = text(n, "owner", path, v);
+    String body = text(n, "text", path, v);
+    // Required fields are checked here too, beside the type errors, so that one answer names every
+    // problem of a batch (the engine checks them again for callers that build turns in code).
+    required(n, "id", id, path, v);
+    required(n, "owner", owner, path, v);
+    required(n, "text", body, path, v);
+    if (attempt != null && attempt < 1) {
+      v.add(new Violation(path + "attempt", attempt, path + "attempt must be >= 1, was " + attempt));
+    }
+    Turn t = new Turn(id, owner, text(n, "episode", path, v), role[0], text(n, "speaker", path, v), body,
+        instant(n, "at", path, v), text(n, "turn_id", path, v), attempt == null ? 1 : attempt, status[0],
+        stringMap(n, "metadata", path, v));
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     return t;
+  }
+
+  /** Adds a violation when a required text field is missing or blank (a wrong type is reported by the reader). */
+  private static void required(JsonNode n, String field, String value, String path, List<Violation> v) {
+    JsonNode f = n.get(field);
+    boolean wrongType = f != null && !f.isNull() && !f.isTextual();
+    if (!wrongType && (value == null || value.isBlank())) {
+      v.add(new Violation(path + field, value, path + field + (value == null ? " is required" : " must not be blank")));
+    }
   }
 
   /** A turn's JSON form (the inverse of {@link #turn(JsonNode, String)}). */

@@ -411,6 +411,21 @@ class RestApiTest {
   }
 
   @Test
+  void ingestNamesEveryProblemOfTheBatch_typeErrorsAndMissingFieldsAlike() {
+    TestServer.Response r = post("/v1/ingest", """
+        {"turns": [
+          {"id": "t1", "owner": "ana", "role": "narrator", "text": "I like tea."},
+          {"id": "t2", "text": "I like coffee."},
+          {"id": "t3", "owner": "ana", "text": "  ", "attempt": 0}
+        ]}""");
+    assertProblem(r, 422, "turns[0].role");
+    List<String> fields = new ArrayList<>();
+    r.json().get("errors").forEach(e -> fields.add(e.get("field").asText()));
+    assertThat(fields).containsExactlyInAnyOrder("turns[0].role", "turns[1].owner", "turns[2].text", "turns[2].attempt");
+    assertThat(export()).isEmpty();
+  }
+
+  @Test
   void remember_answersTheStoredRecords_asGetReadsThem() {
     TestServer.Response r = post("/v1/memories", "{\"records\": [{\"owner\":\"alice\",\"text\":\"Alice lives in Lisbon\","
         + "\"fact_key\":\"city\"}, {\"owner\":\"alice\",\"text\":\"Alice has a cat\"}]}");
