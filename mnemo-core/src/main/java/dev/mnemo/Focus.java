@@ -61,6 +61,20 @@ public record Focus(String question, String task, String artifact, List<String> 
     return List.copyOf(out);
   }
 
+  /**
+   * The focus's entities as normalized keys, beside the names its texts give by {@link
+   * Entities#nameKeys}: what the entity signal weighs.
+   */
+  public List<String> nameKeys() {
+    Set<String> out = new LinkedHashSet<>();
+    for (String e : entities) {
+      String k = Entities.normalize(e);
+      if (!k.isEmpty()) out.add(k);
+    }
+    out.addAll(Entities.nameKeys(retrievalText()));
+    return List.copyOf(out);
+  }
+
   private static final Pattern SENTENCE = Pattern.compile("(?<=[.!?])\\s+|\\n+");
   private static final Pattern ASKING = Pattern.compile(
       "^(what|which|who|whom|whose|when|where|why|how|do|does|did|is|are|was|were|can|could|should|would|will|"

@@ -19,7 +19,7 @@ import java.util.Map;
  * @param validTime the valid-time instant eligibility used
  * @param knownTime the transaction-time instant eligibility used
  * @param timeRange the range the query's time words denote, or null
- * @param queryEntities the query's words that name an entity of some eligible record
+ * @param queryEntities the query's names ({@link dev.mnemo.text.Entities#nameKeys}) that some candidate names
  * @param denseFloor the per-query cosine floor of the dense signal, NaN without an embedder
  * @param fusion fusion code
  * @param packing packing code

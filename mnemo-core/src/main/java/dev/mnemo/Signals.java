@@ -19,7 +19,8 @@ package dev.mnemo;
  * @param frequency {@code n / (n + 3)} for n recorded uses
  * @param authority 0.5 derived, 0.75 explicit, 1.0 verified
  * @param timeMatch 1 when the record's valid time starts inside the query's time range, else 0
- * @param speaker 1 when the record's speaker is a person the query names, else 0
+ * @param speaker 1 when the record's speaker is a person the query names, or its role (user, assistant) is
+ *     the one the query's grammatical person points at ({@link dev.mnemo.text.QueryPerson}), else 0
  * @param finalScore relevance (or rrf) times (1 + the weighted ranking signals): the sort key
  */
 public record Signals(

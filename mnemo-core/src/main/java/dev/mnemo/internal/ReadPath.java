@@ -20,6 +20,7 @@ import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Tokenizer;
 import dev.mnemo.text.Entities;
+import dev.mnemo.text.QueryPerson;
 import dev.mnemo.time.TimeExpressions;
 import dev.mnemo.time.TimeRange;
 import java.time.Duration;
@@ -43,6 +44,8 @@ import java.util.TreeSet;
 final class ReadPath {
   /** The metadata key naming who said a record (set by the write path from a turn's speaker). */
   static final String SPEAKER = "speaker";
+  /** Metadata key of the conversation role a record was said in (user, assistant): the speaker signal reads it. */
+  static final String ROLE = "role";
   private final MemoryStore store;
   private final Embedder embedder;
   private final Tokenizer tokenizer;
@@ -188,7 +191,8 @@ final class ReadPath {
    *       {@link DenseCalibration} (the query's similarity to unrelated everyday sentences).
    *   <li>BM25: the raw score over the query's maximum attainable score (the sum of its terms'
    *       IDF), through a saturating sigmoid: {@code tanh(s * x) / tanh(s)}, s = bm25Scale.
-   *   <li>Entity: for a record naming some of the query's entity keys, the highest specificity of
+   *   <li>Entity: for a record naming some of the query's names ({@link Entities#nameKeys}, and the
+   *       focus's entities), the highest specificity of
    *       those keys among the owner's eligible records, {@code ln((N + 1) / df) / ln(N + 1)}: a
    *       name every record mentions says nothing, a rare one says a lot. The entity weight is
    *       scaled by the same specificity, so an uninformative name neither helps nor dilutes.
@@ -199,7 +203,7 @@ final class ReadPath {
    * records with an episode ({@code (own + ww * window) / (weights + ww)}); under RRF the order key
    * is {@code sum w / (k + rank)} normalized by its maximum.
    *
-   * @return the query's entity keys that matched some candidate
+   * @return the query's names that some candidate names
    */
   private List<String> fuse(List<Scored> scored, RecallRequest req, List<String> queryKeys, float[] vector,
       CandidateSet set, double[] denseFloorOut) {
@@ -209,7 +213,11 @@ final class ReadPath {
     denseFloorOut[0] = dense ? floor : Double.NaN;
     Map<String, Double> specificity = new LinkedHashMap<>();
     long n = set.eligibleCount();
+    // Every content word of the query finds entity candidates; only its names weigh (see Entities.nameKeys).
+    Set<String> names = new HashSet<>(Entities.nameKeys(req.retrievalText()));
+    names.addAll(req.focus().nameKeys());
     for (var e : set.entityFrequencies().entrySet()) {
+      if (!names.contains(e.getKey())) continue;
       long df = Math.max(1, e.getValue());
       specificity.put(e.getKey(), n <= 0 ? 0 : Math.log((n + 1.0) / df) / Math.log(n + 1.0));
     }
@@ -340,7 +348,10 @@ final class ReadPath {
    * (or the normalized RRF score). Multiplicative on purpose: the ranking signals reorder records that are about the
    * question, they cannot lift one that is not (with the default weights a record gains at most
    * 110 %, of which 50 % for being said by the person the question names). speaker is 1 when the
-   * record's {@code speaker} metadata, normalized, is one of the query's entity keys.
+   * record's {@code speaker} metadata, normalized, is one of the query's entity keys, or when its
+   * {@code role} metadata is the conversation role the query's grammatical person points at
+   * ({@link QueryPerson}: "what did I buy?" asks about the user's turns, "what did you
+   * recommend?" about the assistant's).
    * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
    * recorded start to the mode's valid instant, with the half-life of its category. Frequency is
    * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
@@ -352,6 +363,7 @@ final class ReadPath {
   private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range,
       List<String> queryKeys) {
     Weights w = req.weights();
+    String askedRole = QueryPerson.role(req.retrievalText());
     for (Scored s : scored) {
       MemoryRecord r = s.r;
       Instant start = r.recordedAt().isAfter(r.validFrom()) ? r.recordedAt() : r.validFrom();
@@ -367,7 +379,8 @@ final class ReadPath {
       };
       s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
       String speaker = r.metadata().get(SPEAKER);
-      s.speaker = speaker != null && queryKeys.contains(Entities.normalize(speaker)) ? 1 : 0;
+      boolean named = speaker != null && queryKeys.contains(Entities.normalize(speaker));
+      s.speaker = named || (askedRole != null && askedRole.equals(r.metadata().get(ROLE))) ? 1 : 0;
       double base = Double.isNaN(s.rrf) ? s.fused : s.rrf;
       s.score = base * (1 + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
           + w.authority() * s.authority + w.timeMatch() * s.timeMatch + w.speaker() * s.speaker);

@@ -173,6 +173,7 @@ public final class OfflineExtractor implements Extractor {
     String lower = t.text().toLowerCase(Locale.ROOT).replace('’', '\'');
     Map<String, String> meta = new LinkedHashMap<>();
     if (t.speaker() != null && !t.speaker().isBlank()) meta.put("speaker", t.speaker()); // read path: speaker signal
+    meta.put("role", t.role().code()); // read path: "what did I ..." prefers the user's records (QueryPerson)
     Cue cue = null;
     String factKey = null;
     if (t.role() == Turn.Role.USER) {

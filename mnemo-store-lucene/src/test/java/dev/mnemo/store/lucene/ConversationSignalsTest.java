@@ -74,6 +74,43 @@ class ConversationSignalsTest {
   }
 
   @Test
+  void entity_weighsTheNamesOfACasedQuery_notItsCommonWords() {
+    // "Many" opens a sentence, so the record side counts it as a name (no lexicon tells it from "Maya")
+    mnemo.rememberAll(List.of(
+        NewMemory.builder("o", "Many museums open late on Fridays.").source("many").build(),
+        NewMemory.builder("o", "Ana took her niece to the Lisbon museums.").source("ana").build()));
+    RecallResult cased = ask("How many museums did Ana visit?", Weights.DEFAULT);
+    assertThat(trace(cased, "many").signals().entity()).isZero();
+    assertThat(trace(cased, "ana").signals().entity()).isGreaterThan(0);
+    assertThat(cased.trace().queryEntities()).containsExactly("ana");
+    // typed all in lower case, any word may be a name
+    RecallResult lower = ask("how many museums did ana visit", Weights.DEFAULT);
+    assertThat(trace(lower, "many").signals().entity()).isGreaterThan(0);
+    assertThat(trace(lower, "ana").signals().entity()).isGreaterThan(0);
+  }
+
+  @Test
+  void speaker_boostsRecordsSaidInTheRoleTheQuestionsPersonPointsAt() {
+    NewMemory user = NewMemory.builder("o", "I bought a new blender for smoothies").episode("s1", 0).source("user")
+        .recordedAt(T).validFrom(T).metadata(Map.of("role", "user")).build();
+    NewMemory assistant = NewMemory.builder("o", "A new blender makes smoothies easy").episode("s1", 1)
+        .source("assistant").recordedAt(T).validFrom(T).metadata(Map.of("role", "assistant")).build();
+    mnemo.rememberAll(List.of(user, assistant));
+    RecallResult mine = ask("Which blender did I buy?", Weights.DEFAULT);
+    assertThat(trace(mine, "user").signals().speaker()).isEqualTo(1);
+    assertThat(trace(mine, "assistant").signals().speaker()).isZero();
+    RecallResult yours = ask("Which blender did you recommend?", Weights.DEFAULT);
+    assertThat(trace(yours, "user").signals().speaker()).isZero();
+    assertThat(trace(yours, "assistant").signals().speaker()).isEqualTo(1);
+    // both persons: no role is preferred; the weight switches the signal's effect off
+    RecallResult both = ask("Remind me which blender you suggested", Weights.DEFAULT);
+    assertThat(trace(both, "user").signals().speaker()).isZero();
+    assertThat(trace(both, "assistant").signals().speaker()).isZero();
+    RecallResult off = ask("Which blender did I buy?", Weights.DEFAULT.withSpeaker(0));
+    assertThat(trace(off, "user").signals().finalScore()).isLessThan(trace(mine, "user").signals().finalScore());
+  }
+
+  @Test
   void speaker_boostsRecordsSaidByThePersonTheQueryNames() {
     mnemo.rememberAll(List.of(
         turn("s1", 0, "Ana", "I adopted a cat called Miso", null),
