@@ -10,28 +10,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
  * A development tool, not a test: indexes each LoCoMo conversation of a directory once and asks its
  * questions under several request variants in one JVM, printing evidence recall@k per variant and
  * category. Used to try read-path mechanisms quickly on the dev split; the numbers that count come
- * from {@code mnemo eval locomo}. Run: {@code java -cp <test classpath> dev.mnemo.eval.LocomoLab DIR}.
+ * from {@code mnemo eval locomo}. Extra variants as in {@link LongMemEvalLab#labRequest} through
+ * {@code -Dlab.variants}; embeddings are cached in CACHE_DIR. Run: {@code java -cp <test classpath>
+ * dev.mnemo.eval.LocomoLab DIR [CACHE_DIR]}.
  */
 public final class LocomoLab {
   public static void main(String[] args) throws Exception {
     List<LocomoConversation> convs = LocomoLoader.loadDir(Path.of(args[0]));
     Map<String, UnaryOperator<RecallRequest.Builder>> variants = variants();
     Embedder e5 = new E5SmallEmbedder();
-    Map<String, float[]> cache = new ConcurrentHashMap<>();
-    Embedder cached = new Embedder() {
-      @Override public String modelId() { return e5.modelId(); }
-      @Override public int dimension() { return e5.dimension(); }
-      @Override public float[] embedQuery(String t) { return cache.computeIfAbsent("q:" + t, x -> e5.embedQuery(t)); }
-      @Override public List<float[]> embedPassages(List<String> ts) { return e5.embedPassages(ts); }
-      @Override public double unrelatedSimilarity() { return e5.unrelatedSimilarity(); }
-    };
+    CachingEmbedder cached = CachingEmbedder.open(e5, Path.of(args.length > 1 ? args[1] : "/tmp/lme/locomo-cache"));
     int[] ks = {1, 5, 10, 20};
     Map<String, double[]> sums = new LinkedHashMap<>();
     Map<String, Map<Integer, double[]>> perCat = new LinkedHashMap<>();
@@ -80,6 +74,7 @@ public final class LocomoLab {
       System.out.printf(Locale.ROOT, "%-28s %7.3f %7.3f %7.3f %7.3f  %s   %.3f%n", v.getKey(), s[0] / n, s[1] / n, s[2] / n, s[3] / n,
           cats, cat5.getOrDefault(v.getKey(), new double[1])[0] / Math.max(1, n5));
     }
+    cached.close();
     e5.close();
   }
 
@@ -88,11 +83,10 @@ public final class LocomoLab {
     v.put("full", b -> b);
     v.put("full-rrf", b -> b.fusion(dev.mnemo.Fusion.rrf()));
     var W = dev.mnemo.Weights.DEFAULT;
-    v.put("mix1.5", b -> b.weights(W.withDense(0.4).withWindow(0.6)));
-    v.put("mix3", b -> b.weights(W.withDense(0.25).withWindow(0.75)));
-    v.put("mix1.5-b0.7", b -> b.weights(W.withDense(0.4).withWindow(0.6).withBm25(0.7)));
-    v.put("mix1.5-b0.5", b -> b.weights(W.withDense(0.4).withWindow(0.6).withBm25(0.5)));
-    v.put("mix3-b0.5", b -> b.weights(W.withDense(0.25).withWindow(0.75).withBm25(0.5)));
+    for (String extra : System.getProperty("lab.variants", "").split(";")) {
+      if (extra.isBlank()) continue;
+      v.put(extra, b -> LongMemEvalLab.labRequest(extra, b));
+    }
     v.put("dense", b -> b.weights(W.withBm25(0).withEntity(0).withWindow(0).relevanceOnly()));
     v.put("bm25", b -> b.weights(W.withDense(0).withEntity(0).withWindow(0).relevanceOnly()));
     return v;
