@@ -19,6 +19,8 @@ import dev.mnemo.eval.LongMemEvalRunner;
 import dev.mnemo.eval.ScenarioReport;
 import dev.mnemo.eval.ScenarioRunner;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.llm.LlmQueryRewriter;
+import dev.mnemo.llm.QueryRewriter;
 import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -244,11 +246,14 @@ final class EvalCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       requireFilesOrLocomo(spec, files, locomo);
-      List<Ablation> chosen = variants == null ? List.of(Ablation.values())
+      // noisy+rewriter calls the configured language model; without one it is left out (or refused when named)
+      List<Ablation> chosen = variants == null ? Ablation.available(engine.llm.config() != null)
           : variants.stream().map(Ablation::fromCode).toList();
+      QueryRewriter rewriter = chosen.stream().anyMatch(Ablation::needsModel)
+          ? new LlmQueryRewriter(engine.llm.require("the noisy+rewriter variant")) : null;
       record Outcome(ObjectNode json, String table, HtmlReport page) {}
       Outcome outcome = cache.run(engine, () -> {
-        AblationRunner runner = new AblationRunner(engine::open, chosen);
+        AblationRunner runner = new AblationRunner(engine::open, chosen, rewriter);
         if (locomo != null) {
           LocomoAblationReport r = runner.locomo(LocomoLoader.loadDir(locomo), !noContext, kMax);
           return new Outcome(r.toJson(), r.table(), EvalHtml.locomoAblations(r, locomo.toString()));

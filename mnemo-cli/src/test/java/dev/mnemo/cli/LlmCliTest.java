@@ -78,6 +78,8 @@ class LlmCliTest {
       boolean nothing = user.contains("Nothing about this is recorded");
       boolean dunno = user.contains("Assistant's answer: I don't know");
       content = "{\"correct\": " + (nothing == dunno) + ", \"reason\": \"stub\"}";
+    } else if (system.startsWith("You write search queries")) {
+      content = "{\"query\": \"Maya's dog name\", \"entities\": [\"Maya\"]}";
     } else if (system.startsWith("You edit one memory")) {
       content = json("text", user.substring("Memory: ".length()) + " Not any more.");
     } else if (system.startsWith("You maintain the long-term memory")) {
@@ -139,6 +141,30 @@ class LlmCliTest {
     assertThat(run("eval", "answers", scenarios.toString(), "--embedder", "none")).isEqualTo(2);
     assertThat(err.toString()).contains("eval answers needs a language model").contains("--llm-model");
     assertThat(calls.get()).isZero();
+  }
+
+  @Test
+  void evalAblations_runsTheRewriterVariantOnlyWithAModel() throws Exception {
+    Path scenarios = dir.resolve("s.jsonl");
+    Files.writeString(scenarios, """
+        {"id": "s1", "split": "dev", "writes": [{"id": "e1", "owner": "u", "recorded_at": "2026-03-01T10:00:00Z", "text": "Maya's dog is called Biscuit."}, {"id": "e2", "owner": "u", "recorded_at": "2026-03-02T10:00:00Z", "text": "The weather was lovely on the weekend."}], "queries": [{"id": "q1", "owner": "u", "asked_at": "2026-04-01T00:00:00Z", "text": "What is the name of Maya's dog?", "expect": ["e1"]}]}
+        """);
+    Path json = dir.resolve("ablations.json");
+    assertThat(run("eval", "ablations", scenarios.toString(), "--embedder", "none", "--no-embed-cache", "--llm-url", url,
+        "--llm-model", "stub", "--variants", "full,noisy+rewriter", "--out", json.toString())).as(err.toString()).isZero();
+    int rewrites = calls.get();
+    assertThat(rewrites).isPositive(); // the model rewrote the noisy message
+    JsonNode all = JsonCodec.MAPPER.readTree(json.toFile()).get("splits").get("all");
+    assertThat(all.get("noisy+rewriter").get("recall").asDouble()).isEqualTo(all.get("full").get("recall").asDouble())
+        .isEqualTo(1.0);
+
+    // without a model the variant is left out of the default list, and refused when named
+    assertThat(run("eval", "ablations", scenarios.toString(), "--embedder", "none", "--no-embed-cache")).isZero();
+    assertThat(out.toString()).contains("noisy+focus").doesNotContain("noisy+rewriter");
+    assertThat(run("eval", "ablations", scenarios.toString(), "--embedder", "none", "--no-embed-cache",
+        "--variants", "noisy+rewriter")).isEqualTo(2);
+    assertThat(err.toString()).contains("the noisy+rewriter variant needs a language model");
+    assertThat(calls.get()).isEqualTo(rewrites);
   }
 
   /** {@code --embedder none --extractor llm}, with or without {@code --llm-url URL --llm-model stub}. */

@@ -6,6 +6,7 @@ import dev.mnemo.Packing;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.TimeFilter;
 import dev.mnemo.Weights;
+import dev.mnemo.llm.QueryRewriter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +56,15 @@ public enum Ablation {
         String q = b.query();
         return b.query(Chatter.wrap(q, q)).focus(new Focus(q, null, null, List.of()));
       }, true),
+  /**
+   * The language model's query rewriter ({@link QueryRewriter}) reads the noisy message and writes
+   * the query and its names, which become the focus. Runs only with a rewriter ({@link
+   * #apply(RecallRequest.Builder, QueryRewriter)}), that is with a language model configured.
+   */
+  NOISY_REWRITER("noisy+rewriter", "noisy, with the focus written by the language model's query rewriter from "
+      + "the message (runs only with a model configured)", b -> {
+        throw new IllegalStateException("noisy+rewriter needs a query rewriter (a language model)");
+      }, true),
   RRF("full-rrf", "full with reciprocal rank fusion instead of the weighted sum", b -> b.fusion(Fusion.rrf()), true),
   TIME_FILTER("full-time-filter", "full with time words as a hard filter instead of a boost",
       b -> b.timeFilter(TimeFilter.FILTER), true),
@@ -87,6 +97,30 @@ public enum Ablation {
   /** Applies this variant's change to a request builder, returning it. */
   public RecallRequest.Builder apply(RecallRequest.Builder b) {
     return change.apply(b);
+  }
+
+  /**
+   * Applies this variant's change; {@link #NOISY_REWRITER} asks {@code rewriter} for the query and
+   * names of the noisy message.
+   *
+   * @throws IllegalStateException for a variant that needs a rewriter when {@code rewriter} is null
+   */
+  public RecallRequest.Builder apply(RecallRequest.Builder b, QueryRewriter rewriter) {
+    if (this != NOISY_REWRITER) return change.apply(b);
+    if (rewriter == null) return change.apply(b);
+    String message = Chatter.wrap(b.query(), b.query());
+    QueryRewriter.Rewrite r = rewriter.rewrite(message, null);
+    return b.query(message).focus(new Focus(r.query(), null, null, r.entities()));
+  }
+
+  /** Whether the variant calls a language model (runs only when one is configured). */
+  public boolean needsModel() {
+    return this == NOISY_REWRITER;
+  }
+
+  /** Every variant that runs without a language model, or every variant when one is configured. */
+  public static List<Ablation> available(boolean model) {
+    return Arrays.stream(values()).filter(a -> model || !a.needsModel()).toList();
   }
 
   /**

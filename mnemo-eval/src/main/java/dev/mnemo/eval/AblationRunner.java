@@ -4,6 +4,7 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallResult;
 import dev.mnemo.eval.LocomoConversation.Question;
+import dev.mnemo.llm.QueryRewriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -28,20 +29,36 @@ public final class AblationRunner {
   private final Function<Path, Mnemo> engines;
   private final List<Ablation> variants;
 
-  /** A runner of every variant. */
+  private final QueryRewriter rewriter;
+
+  /** A runner of every variant that needs no language model. */
   public AblationRunner(Function<Path, Mnemo> engines) {
-    this(engines, List.of(Ablation.values()));
+    this(engines, Ablation.available(false));
+  }
+
+  /** A runner of these variants, none of which may need a language model. */
+  public AblationRunner(Function<Path, Mnemo> engines, List<Ablation> variants) {
+    this(engines, variants, null);
   }
 
   /**
    * @param engines opens a fresh engine on an empty directory; the runner closes it and deletes the
    *     directory afterwards
    * @param variants the variants, in table order
+   * @param rewriter the query rewriter of {@code noisy+rewriter}, or null when no model is configured
+   * @throws IllegalArgumentException when a variant needs a rewriter and none is given
    */
-  public AblationRunner(Function<Path, Mnemo> engines, List<Ablation> variants) {
+  public AblationRunner(Function<Path, Mnemo> engines, List<Ablation> variants, QueryRewriter rewriter) {
     this.engines = Objects.requireNonNull(engines, "engines");
     this.variants = List.copyOf(variants);
     if (this.variants.isEmpty()) throw new IllegalArgumentException("variants must not be empty");
+    this.rewriter = rewriter;
+    for (Ablation a : this.variants) {
+      if (a.needsModel() && rewriter == null) {
+        throw new IllegalArgumentException(a.code() + " needs a language model for its query rewriter: configure one "
+            + "(--llm-model or $MNEMO_LLM_MODEL, docs/llm.md) or leave the variant out");
+      }
+    }
   }
 
   /** Reads every scenario file first (a malformed line fails before anything runs), then runs them. */
@@ -54,7 +71,7 @@ public final class AblationRunner {
     List<ScenarioRunner.Arm> arms = new ArrayList<>();
     for (Ablation a : variants) {
       arms.add(new ScenarioRunner.Arm(a.code(), Policy.FULL,
-          (mnemo, q) -> ScenarioRunner.recall(mnemo, a.apply(ScenarioRunner.request(q)).build())));
+          (mnemo, q) -> ScenarioRunner.recall(mnemo, a.apply(ScenarioRunner.request(q), rewriter).build())));
     }
     ScenarioRunner runner = new ScenarioRunner(engines, List.of(Policy.FULL));
     Map<Ablation, List<QueryResult>> out = new EnumMap<>(Ablation.class);
@@ -87,7 +104,7 @@ public final class AblationRunner {
           if (q.category() < 1 || q.category() > 4 || q.evidence().isEmpty()) continue;
           for (Ablation a : ranking) {
             long t0 = System.nanoTime();
-            RecallResult res = mnemo.recall(a.apply(LocomoRunner.request(c, q, kMax)).build());
+            RecallResult res = mnemo.recall(a.apply(LocomoRunner.request(c, q, kMax), rewriter).build());
             double ms = (System.nanoTime() - t0) / 1e6;
             out.get(a).add(new LocomoReport.Answer(c.name(), qi, q.category(), LocomoRunner.Ranking.FULL, q.evidence(),
                 res.sourceIds(), ms, Double.NaN, Double.NaN));

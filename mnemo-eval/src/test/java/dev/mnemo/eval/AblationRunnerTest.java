@@ -11,6 +11,7 @@ import dev.mnemo.RecallRequest;
 import dev.mnemo.TimeFilter;
 import dev.mnemo.Weights;
 import dev.mnemo.eval.LocomoRunner.Ranking;
+import dev.mnemo.llm.QueryRewriter;
 import dev.mnemo.testkit.HashingEmbedder;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -69,7 +70,8 @@ class AblationRunnerTest {
   @Test
   void run_everyVariantAnswersEveryQuery_andFullSelectsWhatTheFullPolicySelects() {
     AblationReport r = new AblationRunner(ENGINES).run(List.of(ScenarioReaderTest.DEV));
-    assertThat(r.results().keySet()).containsExactly(Ablation.values());
+    assertThat(r.results().keySet()).containsExactlyElementsOf(Ablation.available(false))
+        .doesNotContain(Ablation.NOISY_REWRITER);
     assertThat(r.results().values()).allSatisfy(rs -> assertThat(rs).hasSize(12));
     List<QueryResult> policy = new ScenarioRunner(ENGINES, List.of(Policy.FULL)).run(List.of(ScenarioReaderTest.DEV))
         .results();
@@ -116,6 +118,41 @@ class AblationRunnerTest {
     assertThat(j.get("policies").get("full").has("recall@5")).isTrue();
     assertThat(j.get("policies").get("full").get("questions").asInt()).isEqualTo(3);
     assertThat(r.table()).contains("recall@5", "full-rrf");
+  }
+
+  @Test
+  void rewriterVariant_searchesWithWhatTheRewriterWrote_andNeedsARewriter() {
+    List<String> seen = new java.util.ArrayList<>();
+    QueryRewriter echo = (text, focus) -> {
+      seen.add(text);
+      return new QueryRewriter.Rewrite("what " + text.length(), List.of("Ana"), true);
+    };
+    RecallRequest req = Ablation.NOISY_REWRITER.apply(RecallRequest.builder("u", "where does Ana live"), echo).build();
+    assertThat(seen).containsExactly(req.query());
+    assertThat(req.query()).contains("where does Ana live").isNotEqualTo("where does Ana live");
+    assertThat(req.focus().question()).isEqualTo("what " + req.query().length());
+    assertThat(req.focus().entities()).containsExactly("Ana");
+    assertThatThrownBy(() -> Ablation.NOISY_REWRITER.apply(RecallRequest.builder("u", "q")))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> new AblationRunner(ENGINES, List.of(Ablation.NOISY_REWRITER)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("noisy+rewriter needs a language model");
+    assertThat(Ablation.available(true)).contains(Ablation.NOISY_REWRITER).hasSize(Ablation.values().length);
+  }
+
+  @Test
+  void rewriterVariant_withARewriterThatRecoversTheQuestion_selectsWhatFullSelects() {
+    List<String> questions = ScenarioReader.read(List.of(ScenarioReaderTest.DEV)).stream()
+        .flatMap(sc -> sc.queries().stream()).map(ScenarioQuery::text).toList();
+    // a perfect rewriter: the question the noisy message wraps (the longest one it contains)
+    QueryRewriter perfect = (text, focus) -> new QueryRewriter.Rewrite(questions.stream().filter(text::contains)
+        .max(java.util.Comparator.comparingInt(String::length)).orElseThrow(), List.of(), true);
+    AblationReport r = new AblationRunner(ENGINES, List.of(Ablation.FULL, Ablation.NOISY_REWRITER), perfect)
+        .run(List.of(ScenarioReaderTest.DEV));
+    List<QueryResult> full = r.results().get(Ablation.FULL);
+    List<QueryResult> rewritten = r.results().get(Ablation.NOISY_REWRITER);
+    for (int i = 0; i < full.size(); i++) {
+      assertThat(rewritten.get(i).selected()).as(full.get(i).query()).isEqualTo(full.get(i).selected());
+    }
   }
 
   @Test
