@@ -50,15 +50,9 @@ public record Focus(String question, String task, String artifact, List<String> 
     return String.join(". ", parts);
   }
 
-  /** The focus's entities as normalized keys, beside the names found in its texts. */
+  /** The focus's entities as normalized keys, beside every content word of its texts ({@link Entities#queryKeys}). */
   public List<String> entityKeys() {
-    Set<String> out = new LinkedHashSet<>();
-    for (String e : entities) {
-      String k = Entities.normalize(e);
-      if (!k.isEmpty()) out.add(k);
-    }
-    out.addAll(Entities.queryKeys(retrievalText()));
-    return List.copyOf(out);
+    return keys(Entities.queryKeys(retrievalText()));
   }
 
   /**
@@ -66,12 +60,16 @@ public record Focus(String question, String task, String artifact, List<String> 
    * Entities#nameKeys}: what the entity signal weighs.
    */
   public List<String> nameKeys() {
+    return keys(Entities.nameKeys(retrievalText()));
+  }
+
+  private List<String> keys(List<String> fromText) {
     Set<String> out = new LinkedHashSet<>();
     for (String e : entities) {
       String k = Entities.normalize(e);
       if (!k.isEmpty()) out.add(k);
     }
-    out.addAll(Entities.nameKeys(retrievalText()));
+    out.addAll(fromText);
     return List.copyOf(out);
   }
 
