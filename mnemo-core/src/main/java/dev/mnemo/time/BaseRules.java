@@ -95,6 +95,10 @@ final class BaseRules {
               "(?<rel>this\\s+past|this\\s+coming|this|last|previous|next|coming|the)\\s+weekend",
               BaseRules::weekend),
           word(
+              "weekday ago",
+              "(?:the\\s+)?" + WEEKDAY + "\\s+" + NUMBER + "\\s+" + REL_UNIT + "\\s+ago",
+              BaseRules::weekdayAgo),
+          word(
               "weekday",
               "(?:(?<rel>this\\s+past|this\\s+coming|this|last|previous|past|next|coming)\\s+)?"
                   + WEEKDAY,
@@ -307,6 +311,27 @@ final class BaseRules {
           default -> today.minusDays(1).with(TemporalAdjusters.previousOrSame(dow));
         };
     return r.day(day);
+  }
+
+  /**
+   * "the Wednesday two months ago": that weekday in the ISO week of the day that many units before
+   * today (today minus two months, then the Wednesday of that week).
+   */
+  private static Span weekdayAgo(Matcher m, Reference r) {
+    DayOfWeek dow = Lexicon.weekday(m.group("weekday"));
+    long n = Lexicon.number(m.group("num"));
+    LocalDate anchor =
+        switch (singular(m.group("unit"))) {
+          case "day" -> r.today().minusDays(n);
+          case "week" -> r.today().minusWeeks(n);
+          case "month" -> r.today().minusMonths(n);
+          case "year" -> r.today().minusYears(n);
+          default -> null;
+        };
+    if (anchor == null) {
+      return null;
+    }
+    return r.day(anchor.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).with(TemporalAdjusters.nextOrSame(dow)));
   }
 
   private static Span isoDate(Matcher m, Reference r) {
