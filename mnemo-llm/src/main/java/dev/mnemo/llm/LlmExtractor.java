@@ -234,7 +234,23 @@ public final class LlmExtractor implements Extractor {
         .authority(Authority.DERIVED)
         .recordedAt(latest)
         .validFrom(validFrom)
-        .metadata(Map.of("kind", it.kind(), "extractor", "llm"));
+        .metadata(metadata(it, sources, turns));
     return b.build();
+  }
+
+  /**
+   * {@code kind}, {@code extractor=llm}, and for the read path's speaker signal {@code role=user}
+   * (every memory rests on a turn of the person: {@link #check}) and {@code speaker} when the
+   * person's source turns name one speaker.
+   */
+  private static Map<String, String> metadata(Item it, List<String> sources, Map<String, Turn> turns) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put("kind", it.kind());
+    m.put("extractor", "llm");
+    m.put("role", Turn.Role.USER.code());
+    List<String> speakers = sources.stream().map(turns::get).filter(t -> t.role() == Turn.Role.USER)
+        .map(Turn::speaker).distinct().toList();
+    if (speakers.size() == 1 && speakers.get(0) != null && !speakers.get(0).isBlank()) m.put("speaker", speakers.get(0));
+    return m;
   }
 }

@@ -53,7 +53,8 @@ class LlmExtractorTest {
     assertThat(first.category()).isEqualTo(Category.SEMANTIC);
     assertThat(first.authority()).isEqualTo(Authority.DERIVED);
     assertThat(first.entities()).containsExactly("Berlin");
-    assertThat(first.metadata()).containsEntry("kind", "decision").containsEntry("extractor", "llm");
+    assertThat(first.metadata()).containsEntry("kind", "decision").containsEntry("extractor", "llm")
+        .containsEntry("role", "user").containsEntry("speaker", "Maya");
     assertThat(out.get(1).validFrom()).as("no date said: the turn's time").isEqualTo(T);
     assertThat(out.get(1).factKey()).isNull();
     assertThat(m.calls().get(0).user()).contains("[t1]").contains("[t2] (2026-03-10T09:00:00Z) user Maya: I moved");
