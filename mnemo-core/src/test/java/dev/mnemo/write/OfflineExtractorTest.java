@@ -62,6 +62,9 @@ class OfflineExtractorTest {
     assertThat(plain.category()).isEqualTo(Category.EPISODIC);
     Turn assistant = Turn.of("u", "b", Turn.Role.ASSISTANT, "assistant", "I love that idea for the garden", WED);
     assertThat(extract(assistant).get(0).category()).isEqualTo(Category.EPISODIC);
+    // speaker and role are what the read path's speaker signal reads
+    assertThat(plain.metadata()).containsEntry("speaker", "Maya").containsEntry("role", "user");
+    assertThat(extract(assistant).get(0).metadata()).containsEntry("role", "assistant");
   }
 
   @Test
