@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
  * "could you", "would you", "will you", "do you", which ask the assistant to do something rather
  * than ask about what it said. A question using both persons ("remind me what you suggested")
  * or neither points at no role. English only; other languages point at none. Thread-safe, stateless.
+ *
+ * <p>It reads the query as the user's words (a chat integration passing on the user's message). An
+ * agent that asks in its own voice ("what did I tell the user about X?") should phrase the query in
+ * the third person, or set {@code weights.speaker} to 0.
  */
 public final class QueryPerson {
   private QueryPerson() {}
