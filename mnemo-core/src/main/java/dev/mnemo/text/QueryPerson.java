@@ -1,5 +1,6 @@
 package dev.mnemo.text;
 
+import dev.mnemo.Turn;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -26,10 +27,10 @@ import java.util.regex.Pattern;
 public final class QueryPerson {
   private QueryPerson() {}
 
-  /** The role code of the user's turns ({@code Turn.Role.USER}). */
-  public static final String USER = "user";
-  /** The role code of the assistant's turns ({@code Turn.Role.ASSISTANT}). */
-  public static final String ASSISTANT = "assistant";
+  /** The role code of the user's turns. */
+  public static final String USER = Turn.Role.USER.code();
+  /** The role code of the assistant's turns. */
+  public static final String ASSISTANT = Turn.Role.ASSISTANT.code();
 
   private static final Pattern WORD = Pattern.compile("[a-z]+(?:['’][a-z]+)?");
   private static final Set<String> FIRST = Set.of("i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll");

@@ -263,14 +263,7 @@ final class BaseRules {
       return null;
     }
     int n = num == null ? 1 : Lexicon.number(num);
-    ChronoUnit chronoUnit =
-        switch (singular(unit)) {
-          case "hour" -> ChronoUnit.HOURS;
-          case "day" -> ChronoUnit.DAYS;
-          case "week" -> ChronoUnit.WEEKS;
-          case "month" -> ChronoUnit.MONTHS;
-          default -> ChronoUnit.YEARS;
-        };
+    ChronoUnit chronoUnit = chronoUnit(unit);
     ZonedDateTime now = r.now();
     if (rel.equals("next") || rel.equals("coming")) {
       return Span.of(r.askedAt(), now.plus(n, chronoUnit).toInstant(), Grain.OTHER);
@@ -319,19 +312,20 @@ final class BaseRules {
    */
   private static Span weekdayAgo(Matcher m, Reference r) {
     DayOfWeek dow = Lexicon.weekday(m.group("weekday"));
-    long n = Lexicon.number(m.group("num"));
-    LocalDate anchor =
-        switch (singular(m.group("unit"))) {
-          case "day" -> r.today().minusDays(n);
-          case "week" -> r.today().minusWeeks(n);
-          case "month" -> r.today().minusMonths(n);
-          case "year" -> r.today().minusYears(n);
-          default -> null;
-        };
-    if (anchor == null) {
-      return null;
-    }
-    return r.day(anchor.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).with(TemporalAdjusters.nextOrSame(dow)));
+    LocalDate anchor = r.today().minus(Lexicon.number(m.group("num")), chronoUnit(m.group("unit")));
+    return r.day(
+        anchor.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).with(TemporalAdjusters.nextOrSame(dow)));
+  }
+
+  /** The unit of "3 days", "a week", "two months", "the past hour". */
+  private static ChronoUnit chronoUnit(String unit) {
+    return switch (singular(unit)) {
+      case "hour" -> ChronoUnit.HOURS;
+      case "day" -> ChronoUnit.DAYS;
+      case "week" -> ChronoUnit.WEEKS;
+      case "month" -> ChronoUnit.MONTHS;
+      default -> ChronoUnit.YEARS;
+    };
   }
 
   private static Span isoDate(Matcher m, Reference r) {

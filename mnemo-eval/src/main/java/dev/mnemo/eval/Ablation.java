@@ -106,8 +106,7 @@ public enum Ablation {
    * @throws IllegalStateException for a variant that needs a rewriter when {@code rewriter} is null
    */
   public RecallRequest.Builder apply(RecallRequest.Builder b, QueryRewriter rewriter) {
-    if (this != NOISY_REWRITER) return change.apply(b);
-    if (rewriter == null) return change.apply(b);
+    if (!needsModel() || rewriter == null) return change.apply(b); // without a rewriter noisy+rewriter throws
     String message = Chatter.wrap(b.query(), b.query());
     QueryRewriter.Rewrite r = rewriter.rewrite(message, null);
     return b.query(message).focus(new Focus(r.query(), null, null, r.entities()));

@@ -14,6 +14,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -244,7 +245,7 @@ public final class LlmExtractor implements Extractor {
    * person's source turns name one speaker.
    */
   private static Map<String, String> metadata(Item it, List<String> sources, Map<String, Turn> turns) {
-    Map<String, String> m = new java.util.LinkedHashMap<>();
+    Map<String, String> m = new LinkedHashMap<>();
     m.put("kind", it.kind());
     m.put("extractor", "llm");
     m.put("role", Turn.Role.USER.code());
