@@ -21,6 +21,8 @@ import java.util.Set;
  * @param reason a readable reason, e.g. {@code "relevance 0.041 < threshold 0.060"}
  * @param tokens tokens of its text under the configured tokenizer
  * @param conflictsWith ids of eligible records of the same fact key that disagree with it
+ * @param relevance the fetch gate's view of it: the relevance probability, the feature values and
+ *     each feature's contribution (null where the gate did not run)
  */
 public record CandidateTrace(
     String id,
@@ -35,4 +37,14 @@ public record CandidateTrace(
     Outcome outcome,
     String reason,
     int tokens,
-    List<String> conflictsWith) {}
+    List<String> conflictsWith,
+    RelevanceTrace relevance) {
+
+  /** A candidate the fetch gate did not score. */
+  public CandidateTrace(String id, List<String> sources, String text, String factKey, Instant validFrom,
+      Instant validTo, Instant recordedAt, Set<String> foundBy, Signals signals, Outcome outcome, String reason,
+      int tokens, List<String> conflictsWith) {
+    this(id, sources, text, factKey, validFrom, validTo, recordedAt, foundBy, signals, outcome, reason, tokens,
+        conflictsWith, null);
+  }
+}

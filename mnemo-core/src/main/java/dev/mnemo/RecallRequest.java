@@ -35,6 +35,8 @@ import java.util.Set;
  *   <tr><td>candidates</td><td>50</td><td>candidates drawn per signal (bounds the cost of a read)</td></tr>
  *   <tr><td>explain</td><td>false</td><td>return the full trace</td></tr>
  *   <tr><td>focus</td><td>none</td><td>what the recall is about, apart from the message: see {@link Focus}</td></tr>
+ *   <tr><td>minRelevance</td><td>the relevance model's</td><td>the fetch gate: minimum probability that a record helps answer the message; 0 turns the gate off</td></tr>
+ *   <tr><td>exhaustive</td><td>auto</td><td>aggregation questions: the gate's lower threshold, no relative threshold</td></tr>
  * </table>
  */
 public record RecallRequest(
@@ -58,7 +60,9 @@ public record RecallRequest(
     double duplicateSimilarity,
     int candidates,
     boolean explain,
-    Focus focus) {
+    Focus focus,
+    Double minRelevance,
+    Boolean exhaustive) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -105,6 +109,10 @@ public record RecallRequest(
     if (!(duplicateSimilarity > 0 && duplicateSimilarity <= 1)) {
       v.add(new InvalidRequestException.Violation("duplicate_similarity", duplicateSimilarity,
           "duplicate_similarity must be in (0, 1], was " + duplicateSimilarity));
+    }
+    if (minRelevance != null && !(minRelevance >= 0 && minRelevance <= 1)) {
+      v.add(new InvalidRequestException.Violation("min_relevance", minRelevance,
+          "min_relevance must be between 0 and 1, was " + minRelevance));
     }
     if (candidates < 1 || candidates > MAX_CANDIDATES) {
       v.add(new InvalidRequestException.Violation("candidates", candidates,
@@ -158,6 +166,7 @@ public record RecallRequest(
     b.k = k; b.budgetTokens = budgetTokens; b.threshold = threshold; b.relativeThreshold = relativeThreshold; b.fusion = fusion; b.packing = packing;
     b.timeFilter = timeFilter; b.weights = weights; b.halfLives = halfLives; b.mmrLambda = mmrLambda;
     b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain; b.focus = focus;
+    b.minRelevance = minRelevance; b.exhaustive = exhaustive;
     return b;
   }
 
@@ -184,6 +193,8 @@ public record RecallRequest(
     private int candidates = 50;
     private boolean explain;
     private Focus focus;
+    private Double minRelevance;
+    private Boolean exhaustive;
 
     private Builder(String owner, String query) {
       this.owner = owner;
@@ -215,11 +226,24 @@ public record RecallRequest(
     public Builder explain(boolean v) { this.explain = v; return this; }
     /** What the recall is about, apart from the message: see {@link Focus}. */
     public Builder focus(Focus v) { this.focus = v; return this; }
+    /**
+     * The fetch gate's threshold on the relevance probability (see {@link RelevanceModel}): a
+     * candidate below it is not selected, whatever k and the budget allow. Null: the relevance
+     * model's default. 0 turns the gate off, the fetch decision included (every message is
+     * searched, small talk too).
+     */
+    public Builder minRelevance(Double v) { this.minRelevance = v; return this; }
+    /**
+     * Exhaustive mode, for aggregation questions ("how many times...", "list every...") where
+     * recall matters more than precision: the gate uses the model's lower exhaustive threshold and
+     * the relative threshold is off. Null (default): on when the question asks to count or list.
+     */
+    public Builder exhaustive(Boolean v) { this.exhaustive = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
           relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus);
+          focus, minRelevance, exhaustive);
     }
   }
 }

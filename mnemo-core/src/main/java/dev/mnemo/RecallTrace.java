@@ -32,6 +32,8 @@ import java.util.Map;
  * @param candidates every candidate, best first
  * @param tokensUsed tokens of the selected texts
  * @param stageNanos wall time per stage (embed, candidates, fuse, rank, pack, render)
+ * @param gate the fetch gate as it ran: the fetch decision, the threshold on the relevance
+ *     probability, exhaustive mode and the relevance model's id (null where no gate ran)
  */
 public record RecallTrace(
     String owner,
@@ -53,11 +55,32 @@ public record RecallTrace(
     String embeddingModel,
     List<CandidateTrace> candidates,
     int tokensUsed,
-    Map<String, Long> stageNanos) {
+    Map<String, Long> stageNanos,
+    Gate gate) {
+
+  /**
+   * The fetch gate of one recall.
+   *
+   * @param fetch {@code retrieve}, or {@code skip} when the message needs no memory (small talk)
+   * @param reason why: e.g. {@code "small talk: no content word"}
+   * @param minRelevance the threshold on the relevance probability that applied (0: the gate was off)
+   * @param exhaustive whether exhaustive mode applied (aggregation questions)
+   * @param model the relevance model's id
+   */
+  public record Gate(String fetch, String reason, double minRelevance, boolean exhaustive, String model) {}
+
+  /** A trace without a gate. */
+  public RecallTrace(String owner, String query, Instant askedAt, String mode, Instant validTime, Instant knownTime,
+      TimeRange timeRange, List<String> queryEntities, double denseFloor, String fusion, String packing, int k,
+      int budgetTokens, double threshold, Weights weights, String tokenizer, String embeddingModel,
+      List<CandidateTrace> candidates, int tokensUsed, Map<String, Long> stageNanos) {
+    this(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion, packing, k,
+        budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, stageNanos, null);
+  }
 
   /** This trace without timings, for comparing two runs. */
   public RecallTrace withoutTimings() {
     return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion, packing,
-        k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, Map.of());
+        k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, Map.of(), gate);
   }
 }

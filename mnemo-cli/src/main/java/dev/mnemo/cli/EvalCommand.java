@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
         + "recorded expectations.",
     subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class, EvalCommand.Generate.class,
         EvalCommand.Ablations.class, EvalCommand.LongMemEval.class, EvalCommand.Check.class,
-        EvalAnswersCommand.class})
+        EvalAnswersCommand.class, EvalCommand.FitRelevance.class})
 final class EvalCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -76,6 +76,10 @@ final class EvalCommand implements Runnable {
     @Option(names = "--metrics", paramLabel = "FILE.json", description = "Write the metrics per split and policy as JSON here.")
     Path metrics;
 
+    @Option(names = "--by-kind", description = "Also print the full policy's metrics per kind of question (the "
+        + "generator's query ids: now, valid, known, when, absent, unknown, indirect, smalltalk).")
+    boolean byKind;
+
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report with plots here.")
     Path html;
 
@@ -99,6 +103,7 @@ final class EvalCommand implements Runnable {
         o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.metricsJson()));
       } else {
         o.print(report.table());
+        if (byKind) o.print(report.kindTable(dev.mnemo.eval.Policy.FULL));
         if (out != null) o.println("per-query results: " + out);
         if (metrics != null) o.println("metrics: " + metrics);
         if (html != null) o.println("report: " + html);
@@ -328,6 +333,118 @@ final class EvalCommand implements Runnable {
       LongMemEvalReport report = cache.run(engine,
           () -> new LongMemEvalRunner(engine::open, !noContext, kMax, chosen, System.err::println).run(asked));
       finish(spec, report.table(), report.toJson(), out, () -> EvalHtml.longMemEval(report, file.toString()), html, json);
+      return 0;
+    }
+  }
+
+  /**
+   * {@code mnemo eval fit-relevance --out MODEL.properties [--generated N] [--scenarios FILE...]
+   * [--locomo DIR] [--longmemeval FILE]}: fits the fetch gate's relevance model on dev data.
+   */
+  @Command(name = "fit-relevance", mixinStandardHelpOptions = true,
+      description = {"Fit the fetch gate's relevance model (a logistic regression, with Tribuo) on dev data only: "
+          + "generated dev histories (made here from --seed), dev scenario files, LoCoMo's and LongMemEval's dev "
+          + "splits; choose the gate's thresholds on the scenario questions; write the model file core reads "
+          + "(the same data writes the same bytes) and print calibration (10 bins, ECE) per dataset. The shipped "
+          + "model is mnemo-core/src/main/resources/dev/mnemo/relevance-model.properties; docs/read-path.md "
+          + "gives the command that made it."})
+  static final class FitRelevance implements Callable<Integer> {
+    @Mixin EngineOptions engine;
+    @Mixin EmbedCacheOptions cache;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--out", required = true, paramLabel = "MODEL.properties", description = "Write the fitted model here.")
+    Path out;
+
+    @Option(names = "--generated", paramLabel = "N", defaultValue = "40",
+        description = "Generated dev histories to fit on (eval generate's dev split; default ${DEFAULT-VALUE}; 0: none).")
+    int generated;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "42", description = "Seed of the generated histories (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--scenarios", split = ",", paramLabel = "FILE", description = "Dev scenario files (.jsonl), comma-separated.")
+    List<Path> scenarios;
+
+    @Option(names = "--locomo", paramLabel = "DIR", description = "LoCoMo dev conversations (*.json).")
+    Path locomo;
+
+    @Option(names = "--longmemeval", paramLabel = "FILE", description = "LongMemEval dev questions (.json or .json.gz).")
+    Path longMemEval;
+
+    @Option(names = "--report", paramLabel = "FILE.json", description = "Write calibration and precision-recall per dataset as JSON here.")
+    Path report;
+
+    @Option(names = "--dump", paramLabel = "FILE.jsonl", description = "Write every labelled candidate with its features here (one JSON line each).")
+    Path dump;
+
+    @Override
+    public Integer call() throws Exception {
+      if (generated < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--generated must be >= 0, was " + generated);
+      java.util.Map<String, List<dev.mnemo.eval.RelevanceData.Query>> data = new java.util.LinkedHashMap<>();
+      List<String> header = new java.util.ArrayList<>();
+      header.add("Mnemo's relevance model (fetch gate), fitted by: ./mnemo eval fit-relevance");
+      java.util.function.Consumer<String> progress = System.err::println;
+      cache.run(engine, () -> {
+        Path tmp = null;
+        try {
+          if (generated > 0) {
+            tmp = Files.createTempDirectory("mnemo-fit-");
+            Path devFile = tmp.resolve("generated-dev.jsonl");
+            Files.write(devFile, new dev.mnemo.eval.HistoryGenerator(seed).lines("dev", generated), StandardCharsets.UTF_8);
+            data.put("generated", dev.mnemo.eval.RelevanceData.scenarios(engine::open, List.of(devFile), "generated", progress));
+            header.add("  generated dev histories: " + generated + " (seed " + seed + ")");
+          }
+          if (scenarios != null && !scenarios.isEmpty()) {
+            data.put("scenarios", dev.mnemo.eval.RelevanceData.scenarios(engine::open, scenarios, "scenarios", progress));
+            header.add("  scenarios: " + scenarios.stream().map(p -> p.getFileName().toString()).toList());
+          }
+          if (locomo != null) {
+            data.put("locomo", dev.mnemo.eval.RelevanceData.locomo(engine::open, LocomoLoader.loadDir(locomo), progress));
+            header.add("  LoCoMo: " + locomo.getFileName());
+          }
+          if (longMemEval != null) {
+            data.put("longmemeval", dev.mnemo.eval.RelevanceData.longMemEval(engine::open,
+                LongMemEvalLoader.load(longMemEval), progress));
+            header.add("  LongMemEval: " + longMemEval.getFileName());
+          }
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        } finally {
+          if (tmp != null) {
+            try {
+              Files.deleteIfExists(tmp.resolve("generated-dev.jsonl"));
+              Files.deleteIfExists(tmp);
+            } catch (java.io.IOException ignored) {
+              // a temporary file left behind is harmless
+            }
+          }
+        }
+        return null;
+      });
+      if (data.isEmpty()) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "no data: give --generated N > 0, --scenarios, --locomo or --longmemeval");
+      List<dev.mnemo.eval.RelevanceData.Query> all = data.values().stream().flatMap(List::stream).toList();
+      List<dev.mnemo.eval.RelevanceData.Query> gate = java.util.stream.Stream.concat(
+          data.getOrDefault("generated", List.of()).stream(), data.getOrDefault("scenarios", List.of()).stream()).toList();
+      List<dev.mnemo.eval.RelevanceData.Query> exhaustive = java.util.stream.Stream.concat(
+          data.getOrDefault("locomo", List.of()).stream(), data.getOrDefault("longmemeval", List.of()).stream()).toList();
+      if (gate.isEmpty()) gate = all;
+      if (exhaustive.isEmpty()) exhaustive = all;
+      dev.mnemo.eval.RelevanceFit.Fitted fit = dev.mnemo.eval.RelevanceFit.fit(all, gate, exhaustive, header);
+      Files.writeString(out, fit.text(), StandardCharsets.UTF_8);
+      if (report != null) writeJson(report, dev.mnemo.eval.RelevanceFit.report(fit.model(), data));
+      if (dump != null) writeLines(dump, dev.mnemo.eval.RelevanceData.dump(all));
+      PrintWriter o = spec.commandLine().getOut();
+      o.print(dev.mnemo.eval.RelevanceFit.table(fit.model(), data));
+      o.println();
+      o.println("threshold  recall  precision  abstention  selected/question   (scenario questions, at each question's k)");
+      for (var op : fit.gateCurve()) {
+        if (Math.round(op.threshold() * 100) % 5 != 0) continue;
+        o.printf(java.util.Locale.ROOT, "%9.2f  %6.3f  %9.3f  %10.3f  %6.2f%n", op.threshold(), op.recall(), op.precision(),
+            op.abstention(), op.selectedPerQuery());
+      }
+      o.println("model: " + out);
+      o.flush();
       return 0;
     }
   }

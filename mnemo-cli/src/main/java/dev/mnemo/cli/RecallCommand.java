@@ -29,6 +29,12 @@ final class RecallCommand implements Callable<Integer> {
   @Option(names = "--budget", description = "Token budget of the selected texts (default ${DEFAULT-VALUE}).", defaultValue = "400") int budget;
   @Option(names = "--threshold", description = "Minimum relevance 0..1 (default 0.06).") Double threshold;
   @Option(names = "--relative-threshold", description = "Minimum relevance as a share of the best candidate's (default 0.5; 0 = off).") Double relativeThreshold;
+  @Option(names = "--min-relevance", paramLabel = "P", description = "The fetch gate: minimum probability 0..1 that a "
+      + "record helps answer the query (default: the relevance model's; 0 = gate off, small talk searched too).")
+  Double minRelevance;
+  @Option(names = "--exhaustive", negatable = true, description = "Exhaustive mode for questions that count or list "
+      + "(the gate's lower threshold); default: on when the query asks how many / to list every.")
+  Boolean exhaustive;
   @Option(names = "--mode", description = "current (default), valid_at or known_at.", defaultValue = "current") String mode;
   @Option(names = "--at", paramLabel = "DATE", description = "The instant of valid_at / known_at.") String at;
   @Option(names = "--asked-at", paramLabel = "INSTANT", description = "The 'now' of the question (default: now).") String askedAt;
@@ -49,6 +55,8 @@ final class RecallCommand implements Callable<Integer> {
         .timeFilter(TimeFilter.fromCode(timeFilter)).explain(explain);
     if (threshold != null) b.threshold(threshold);
     if (relativeThreshold != null) b.relativeThreshold(relativeThreshold);
+    if (minRelevance != null) b.minRelevance(minRelevance);
+    if (exhaustive != null) b.exhaustive(exhaustive);
     if (categories != null) {
       Set<Category> set = EnumSet.noneOf(Category.class);
       for (String c : categories) set.add(Category.fromCode("category", c));

@@ -566,7 +566,7 @@ final class IngestPipeline implements AutoCloseable {
       if (sameKey || overlap(words, wordsOf(r.text())) > 0) staged.add(r);
     }
     staged.sort((a, b) -> Double.compare(overlap(words, wordsOf(b.text())), overlap(words, wordsOf(a.text()))));
-    RecallRequest req = RecallRequest.builder(c.owner(), c.text()).k(SIMILAR_K).threshold(0).relativeThreshold(0)
+    RecallRequest req = RecallRequest.builder(c.owner(), c.text()).k(SIMILAR_K).threshold(0).relativeThreshold(0).minRelevance(0.0)
         .budgetTokens(RecallRequest.DEFAULT_BUDGET * 100).packing(Packing.GREEDY).candidates(SIMILAR_CANDIDATES)
         .askedAt(session.now()).build();
     for (Recalled r : recall.apply(req, vector)) {

@@ -8,6 +8,8 @@ import dev.mnemo.Outcome;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.RecallTrace;
+import dev.mnemo.RelevanceModel;
+import dev.mnemo.RelevanceTrace;
 import dev.mnemo.Recalled;
 import dev.mnemo.Signals;
 import dev.mnemo.TimeFilter;
@@ -21,6 +23,7 @@ import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Tokenizer;
 import dev.mnemo.text.Entities;
 import dev.mnemo.text.QueryPerson;
+import dev.mnemo.text.Words;
 import dev.mnemo.time.TimeExpressions;
 import dev.mnemo.time.TimeRange;
 import java.time.Duration;
@@ -52,8 +55,15 @@ final class ReadPath {
   private final InstantSource clock;
   private final ZoneId zone;
   private final DenseCalibration calibration;
+  private final RelevanceModel relevanceModel;
 
   ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
+    this(store, embedder, tokenizer, clock, zone, RelevanceModel.defaultModel());
+  }
+
+  ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+      RelevanceModel relevanceModel) {
+    this.relevanceModel = relevanceModel;
     this.store = store;
     this.embedder = embedder;
     this.tokenizer = tokenizer;
@@ -85,6 +95,9 @@ final class ReadPath {
     int tokens = -1;
     Outcome outcome;
     String reason;
+    /** The relevance model's features (see {@link RelevanceFeatures}) and probability. */
+    Map<String, Double> features;
+    double probability = Double.NaN;
     final List<String> conflictsWith = new ArrayList<>();
 
     Scored(Candidate c) {
@@ -114,6 +127,16 @@ final class ReadPath {
     TimeRange range = req.timeFilter() == TimeFilter.OFF ? null
         : TimeExpressions.parse(text, askedAt, zone).orElse(null);
 
+    RecallTrace.Gate gate = gate(req, text);
+    if (gate.fetch().equals(SKIP)) {
+      timings.put("total", System.nanoTime() - t0);
+      String rendered = Renderer.render(List.of(), req, tokenizer);
+      RecallTrace trace = !req.explain() ? null : new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(),
+          validTime, knownTime, range, List.of(), Double.NaN, req.fusion().code(), req.packing().code(), req.k(),
+          req.budgetTokens(), req.threshold(), req.weights(), tokenizer.name(),
+          embedder == null ? null : embedder.modelId(), List.of(), 0, timings, gate);
+      return new RecallResult(List.of(), rendered, 0, tokenizer.count(rendered), trace);
+    }
     Eligibility eligibility = eligibility(req, validTime, knownTime, range);
     List<String> queryKeys = new ArrayList<>(Entities.queryKeys(text));
     for (String k : req.focus().entityKeys()) if (!queryKeys.contains(k)) queryKeys.add(k);
@@ -137,7 +160,13 @@ final class ReadPath {
     long t3 = System.nanoTime();
     timings.put("fuse", t3 - t2);
 
-    rank(scored, req, validTime, range, queryKeys);
+    rank(scored, req, validTime, range, queryKeys, gate.exhaustive());
+    Set<String> names = new HashSet<>(Entities.nameKeys(text));
+    names.addAll(req.focus().nameKeys());
+    RelevanceFeatures.compute(scored, new RelevanceFeatures.QueryContext(text, vector,
+        Double.isNaN(denseFloor[0]) ? 0 : denseFloor[0], range, found.eligibleCount(), found.entityFrequencies(), names));
+    for (Scored s : scored) s.probability = relevanceModel.probability(s.features);
+    applyGate(scored, gate);
     long t4 = System.nanoTime();
     timings.put("rank", t4 - t3);
 
@@ -160,13 +189,55 @@ final class ReadPath {
       List<CandidateTrace> ct = new ArrayList<>(scored.size());
       for (Scored s : scored) {
         ct.add(new CandidateTrace(s.r.id(), s.r.sources(), s.r.text(), s.r.factKey(), s.r.validFrom(), s.r.validTo(),
-            s.r.recordedAt(), s.foundBy, signals(s), s.outcome, s.reason, s.tokens, List.copyOf(s.conflictsWith)));
+            s.r.recordedAt(), s.foundBy, signals(s), s.outcome, s.reason, s.tokens, List.copyOf(s.conflictsWith),
+            s.features == null ? null
+                : new RelevanceTrace(s.probability, s.features, relevanceModel.contributions(s.features))));
       }
       trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
           queryEntities, denseFloor[0], req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
-          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings);
+          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings, gate);
     }
     return new RecallResult(out, rendered, used, renderedTokens, trace);
+  }
+
+  static final String RETRIEVE = "retrieve";
+  static final String SKIP = "skip";
+
+  /**
+   * The fetch gate's settings for one request, and the fetch decision: a message that needs no
+   * memory (greetings, thanks, acknowledgements, small talk: {@link Words#isSmallTalk}) is not
+   * searched at all. The threshold on the relevance probability is the request's
+   * {@code minRelevance}, else the relevance model's default, or its lower exhaustive threshold
+   * for aggregation questions ({@link RelevanceFeatures#isAggregation}: "how many times...", "list
+   * every..."), where recall matters more. A threshold of 0 turns the gate off, the fetch decision
+   * included.
+   */
+  private RecallTrace.Gate gate(RecallRequest req, String text) {
+    boolean exhaustive = req.exhaustive() != null ? req.exhaustive() : RelevanceFeatures.isAggregation(text);
+    double min = req.minRelevance() != null ? req.minRelevance()
+        : exhaustive ? relevanceModel.exhaustiveMinRelevance() : relevanceModel.minRelevance();
+    if (min > 0 && Words.isSmallTalk(text)) {
+      return new RecallTrace.Gate(SKIP, "small talk: no content word, nothing to look up", min, exhaustive,
+          relevanceModel.id());
+    }
+    return new RecallTrace.Gate(RETRIEVE, exhaustive ? "aggregation question: exhaustive" : "content words",
+        min, exhaustive, relevanceModel.id());
+  }
+
+  /**
+   * Stage 5b, the fetch gate: a candidate whose relevance probability is below the gate's
+   * threshold is {@code below_threshold}, whatever k and the budget would allow (an empty answer is
+   * valid).
+   */
+  private static void applyGate(List<Scored> scored, RecallTrace.Gate gate) {
+    if (gate.minRelevance() <= 0) return;
+    for (Scored s : scored) {
+      if (s.outcome == null && s.probability < gate.minRelevance()) {
+        s.outcome = Outcome.BELOW_THRESHOLD;
+        s.reason = String.format(java.util.Locale.ROOT, "relevance probability %.3f < min_relevance %.3f",
+            s.probability, gate.minRelevance());
+      }
+    }
   }
 
   private static Instant millis(Instant t) {
@@ -353,7 +424,8 @@ final class ReadPath {
    * ({@link QueryPerson}: "what did I buy?" asks about the user's turns, "what did you
    * recommend?" about the assistant's).
    * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
-   * recorded start to the mode's valid instant, with the half-life of its category. Frequency is
+   * recorded start to the mode's valid instant, with the half-life of its category; when the query
+   * names a time, recency is 0 for records outside it (it orders only inside the constraint). Frequency is
    * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
    * the record's valid time starts inside the query's time range. Then stage 5, the threshold:
    * relevance below the absolute threshold, or below {@code relativeThreshold} times the best
@@ -361,7 +433,7 @@ final class ReadPath {
    * is more likely noise than a second answer). Sorted by score, then newer first, then text, then id.
    */
   private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range,
-      List<String> queryKeys) {
+      List<String> queryKeys, boolean exhaustive) {
     Weights w = req.weights();
     String askedRole = QueryPerson.role(req.retrievalText());
     for (Scored s : scored) {
@@ -378,6 +450,9 @@ final class ReadPath {
         case VERIFIED -> 1.0;
       };
       s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
+      // Time words are a constraint, not a hint: recency orders only inside the named time, so a
+      // newer record outside "March" cannot win on being newer.
+      if (range != null && s.timeMatch == 0) s.recency = 0;
       String speaker = r.metadata().get(SPEAKER);
       boolean named = speaker != null && queryKeys.contains(Entities.normalize(speaker));
       s.speaker = named || (askedRole != null && askedRole.equals(r.metadata().get(ROLE))) ? 1 : 0;
@@ -388,7 +463,8 @@ final class ReadPath {
     scored.sort(Comparator.<Scored>comparingDouble(s -> s.score).reversed().thenComparing(TIE_BREAK));
     double best = 0;
     for (Scored s : scored) best = Math.max(best, s.relevance);
-    double relativeFloor = req.relativeThreshold() * best;
+    double relative = exhaustive ? 0 : req.relativeThreshold();
+    double relativeFloor = relative * best;
     for (Scored s : scored) {
       if (s.relevance < req.threshold()) {
         s.outcome = Outcome.BELOW_THRESHOLD;
@@ -396,7 +472,7 @@ final class ReadPath {
       } else if (s.relevance < relativeFloor) {
         s.outcome = Outcome.BELOW_THRESHOLD;
         s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < %.2f x best %.3f", s.relevance,
-            req.relativeThreshold(), best);
+            relative, best);
       }
     }
   }

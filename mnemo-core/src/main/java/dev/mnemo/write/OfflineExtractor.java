@@ -5,6 +5,7 @@ import dev.mnemo.NewMemory;
 import dev.mnemo.Turn;
 import dev.mnemo.spi.Extractor;
 import dev.mnemo.text.Entities;
+import dev.mnemo.text.Words;
 import dev.mnemo.time.TimeExpressions;
 import dev.mnemo.time.TimeRange;
 import java.time.Duration;
@@ -70,28 +71,10 @@ public final class OfflineExtractor implements Extractor {
   private static final Pattern NUMBER = Pattern.compile("\\d");
 
   /** Greetings, thanks, acknowledgements and small-talk words: never content. */
-  static final Set<String> FILLER = Set.of(
-      "hi", "hey", "hello", "hiya", "yo", "thanks", "thank", "thx", "welcome", "bye", "goodbye", "cheers", "okay",
-      "ok", "sure", "yes", "yeah", "yep", "nope", "lol", "haha", "hahaha", "wow", "great", "cool", "nice", "awesome",
-      "amazing", "wonderful", "fantastic", "glad", "sounds", "sound", "good", "night", "morning", "evening",
-      "afternoon", "see", "later", "soon", "talk", "chat", "catch", "care", "take", "hear", "hope", "doing", "today",
-      "tonight", "day", "how", "what", "much", "very", "really", "totally", "absolutely", "definitely", "indeed",
-      "agree", "right", "true", "exactly", "too", "also", "well", "awww", "aww", "omg", "hmm", "ah", "oh", "please",
-      "sorry", "fine", "perfect", "happy", "thrilled", "incredible", "super", "lovely", "cute", "beautiful",
-      "congrats", "congratulations", "same", "you", "your", "that's", "it's", "what's", "how's", "i'm", "you're",
-      "i'll", "let", "let's", "know", "things", "thing", "stuff", "anything", "something", "everything", "keep",
-      "up", "luck", "best", "wishes");
+  static final Set<String> FILLER = Words.FILLER;
 
   /** Function words: never content. */
-  static final Set<String> FUNCTION = Set.of(
-      "the", "and", "for", "but", "not", "are", "was", "were", "been", "being", "have", "has", "had", "with", "this",
-      "that", "these", "those", "there", "here", "they", "them", "their", "she", "her", "his", "him", "our", "ours",
-      "its", "who", "whom", "whose", "which", "when", "where", "why", "can", "could", "would", "should", "will",
-      "shall", "may", "might", "must", "does", "did", "done", "from", "into", "onto", "about", "than", "then",
-      "just", "all", "any", "some", "one", "get", "got", "out", "off", "over", "again", "still", "yet", "now",
-      "ever", "even", "more", "most", "such", "only", "own", "other", "too", "very", "say", "said", "tell", "told",
-      "mean", "made", "make", "like", "lot", "lots", "bit", "way", "it", "is", "so", "to", "of", "in", "on", "at",
-      "by", "we", "me", "my", "an", "or", "if", "be", "do", "as", "up", "no", "i");
+  static final Set<String> FUNCTION = Words.FUNCTION;
 
   private record Cue(String kind, Pattern pattern, String slot) {}
 

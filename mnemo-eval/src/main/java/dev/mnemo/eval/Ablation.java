@@ -71,8 +71,14 @@ public enum Ablation {
   COVERAGE("full-coverage", "full with coverage (MMR) packing instead of greedy", b -> b.packing(Packing.COVERAGE), true),
   NO_RELATIVE("full-no-relative", "full without the relative threshold (absolute " + RecallRequest.DEFAULT_THRESHOLD
       + " kept)", b -> b.relativeThreshold(0), false),
-  NO_THRESHOLD("full-no-threshold", "full without any threshold (absolute and relative 0)",
-      b -> b.threshold(0).relativeThreshold(0), false);
+  NO_THRESHOLD("full-no-threshold", "full without any threshold (absolute and relative 0, no fetch gate)",
+      b -> b.threshold(0).relativeThreshold(0).minRelevance(0.0), false),
+  NO_GATE("full-no-gate", "full without the fetch gate (min_relevance 0: the engine before the gate)",
+      b -> b.minRelevance(0.0), false),
+  GATE_ONLY("gate-only", "the fetch gate alone: absolute and relative thresholds 0",
+      b -> b.threshold(0).relativeThreshold(0), false),
+  GATE_LOOSE("gate-loose", "the fetch gate at min_relevance 0.2 (recall first)", b -> b.minRelevance(0.2), false),
+  GATE_STRICT("gate-strict", "the fetch gate at min_relevance 0.65 (abstention first)", b -> b.minRelevance(0.65), false);
 
   private final String code;
   private final String description;

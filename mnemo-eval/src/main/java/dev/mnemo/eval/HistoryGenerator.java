@@ -270,6 +270,8 @@ public final class HistoryGenerator {
       absent(0);
       absent(1);
       unknownKind(first, second);
+      smallTalk(0);
+      for (Fact f : facts) if (f.owner == 0) indirect(f);
 
       writes.sort(Comparator.comparing((Write w) -> w.recorded));
       ObjectNode s = JsonCodec.MAPPER.createObjectNode();
@@ -543,6 +545,28 @@ public final class HistoryGenerator {
     private void absent(int owner) {
       query(label(owner) + "-absent", owner, pick(HistoryVocabulary.ABSENT.of(split)), Map.of(), null, null, List.of(),
           List.of(), true);
+    }
+
+    /** A message that needs no memory: a correct engine selects nothing. */
+    private void smallTalk(int owner) {
+      query(label(owner) + "-smalltalk", owner, pick(HistoryVocabulary.SMALL_TALK.of(split)), Map.of(), null, null,
+          List.of(), List.of(), true);
+    }
+
+    /** A request that depends on the current value of a fact it does not name; only for facts with one. */
+    private void indirect(Fact f) {
+      HistoryVocabulary.Pool pool = HistoryVocabulary.INDIRECT.get(f.vocab.key());
+      if (pool == null) return;
+      Write current = switch (f.pattern) {
+        case SIMPLE, OVERRIDE -> f.first;
+        case CORRECTION, RETRO -> f.second;
+        case EXPIRED -> null;
+      };
+      if (current == null) return;
+      List<String> forbid = new ArrayList<>(sameNameIds(f.owner, f.vocab));
+      for (String id : f.ids()) if (!id.equals(current.id)) forbid.add(id);
+      query(label(f.owner) + "-" + f.vocab.key() + "-indirect", f.owner, pick(pool.of(split)), Map.of(), null, null,
+          List.of(current.id), forbid, false);
     }
 
     /** A kind only the same-name owner has: owner 1 must get nothing, and certainly not owner 2's value. */

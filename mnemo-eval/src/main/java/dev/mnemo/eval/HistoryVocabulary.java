@@ -297,6 +297,36 @@ final class HistoryVocabulary {
       List.of("Which streaming service does {N} pay for?", "What is {N}'s favourite band?",
           "What size t-shirt does {N} wear?", "Which insurance company covers {N}?"));
 
+  /** Messages that need no memory at all (greetings, thanks, acknowledgements): a correct engine fetches nothing. */
+  static final Pool SMALL_TALK = pool(
+      List.of("Hi {N}, how's it going?", "Thanks, that was really helpful!", "Good morning!", "Ok, sounds good."),
+      List.of("Hey {N}! Long time no see.", "Cheers, I appreciate it.", "Have a great weekend!", "Alright, got it."));
+
+  /**
+   * Requests that depend on a fact they do not name (booking a train depends on the home city,
+   * planning a dinner on the diet), by fact key: the current version is the one record that belongs
+   * in the prompt.
+   */
+  static final java.util.Map<String, Pool> INDIRECT = java.util.Map.of(
+      "home_city", pool(List.of("Book a train ticket so that {N} can get home for the holidays."),
+          List.of("Find {N} a flight back home for the long weekend.")),
+      "employer", pool(List.of("Draft a short note to {N}'s manager at work."),
+          List.of("Look up the office address of the company {N} works for.")),
+      "diet", pool(List.of("Plan a dinner menu for {N}."), List.of("Pick a restaurant for a lunch with {N}.")),
+      "editor", pool(List.of("Set up the development laptop for {N}."),
+          List.of("Write the install script for {N}'s coding setup.")),
+      "phone", pool(List.of("Buy a charger that works with {N}'s device."), List.of("Get a protective case for {N}'s mobile.")),
+      "partner", pool(List.of("Plan an anniversary surprise for {N}."),
+          List.of("Who should be invited along with {N} to the dinner party?")),
+      "sport", pool(List.of("Suggest a weekend activity that {N} would enjoy."),
+          List.of("Pick a birthday gift for {N} that suits how {N} keeps fit.")),
+      "language", pool(List.of("Which tutorial should {N} read before starting the new service?"),
+          List.of("Order a technical book that {N} would use at work.")),
+      "commute", pool(List.of("Should {N} worry about the transit strike tomorrow?"),
+          List.of("Plan {N}'s route into work for Monday.")),
+      "coffee", pool(List.of("Grab a drink for {N} on the way in."),
+          List.of("Order something from the cafe that {N} will like.")));
+
   /** First names of owners; disjoint from the partner values so that a name means one person. */
   static final Pool NAMES = pool(
       List.of("Maya", "Alex", "Sam", "Noor", "Lena", "Tomas", "Ruth", "Oskar", "Elif", "Marco"),

@@ -295,7 +295,7 @@ public final class LocomoRunner {
   /** A request that measures the ranking alone: k = kMax, a budget that never binds, the thresholds off. */
   static RecallRequest.Builder rankingRequest(String owner, String question, Instant askedAt, int kMax) {
     return RecallRequest.builder(owner, question).askedAt(askedAt).k(kMax).budgetTokens(BUDGET).threshold(0)
-        .relativeThreshold(0);
+        .relativeThreshold(0).minRelevance(0.0);
   }
 
   /** The one speaker whose name the question contains as a word, or null when it names both or neither. */

@@ -24,6 +24,8 @@ import java.util.List;
  * @param meanTokens mean tokens used per query
  * @param latencyP50Ms median selection latency in milliseconds (nearest rank)
  * @param latencyP99Ms 99th-percentile selection latency in milliseconds (nearest rank)
+ * @param fetchRate queries that selected anything / queries
+ * @param irrelevantTokens mean tokens per query of selected texts that were not expected (NaN when unknown)
  */
 public record PolicyMetrics(
     int queries,
@@ -34,7 +36,16 @@ public record PolicyMetrics(
     double abstention,
     double meanTokens,
     double latencyP50Ms,
-    double latencyP99Ms) {
+    double latencyP99Ms,
+    double fetchRate,
+    double irrelevantTokens) {
+
+  /** Metrics without fetch rate and irrelevant tokens. */
+  public PolicyMetrics(int queries, double recall, double staleUse, int leakage, double precision, double abstention,
+      double meanTokens, double latencyP50Ms, double latencyP99Ms) {
+    this(queries, recall, staleUse, leakage, precision, abstention, meanTokens, latencyP50Ms, latencyP99Ms, Double.NaN,
+        Double.NaN);
+  }
 
   /** The metrics of these results (normally of one policy). */
   public static PolicyMetrics of(List<QueryResult> results) {
@@ -48,6 +59,9 @@ public record PolicyMetrics(
     int noneQueries = 0;
     int abstained = 0;
     long tokens = 0;
+    long fetched = 0;
+    long irrelevant = 0;
+    boolean irrelevantKnown = !results.isEmpty();
     double[] latencies = new double[results.size()];
     for (int i = 0; i < results.size(); i++) {
       QueryResult r = results.get(i);
@@ -68,6 +82,9 @@ public record PolicyMetrics(
         if (r.selected().isEmpty()) abstained++;
       }
       tokens += r.tokensUsed();
+      if (!r.selected().isEmpty()) fetched++;
+      if (r.irrelevantTokens() < 0) irrelevantKnown = false;
+      else irrelevant += r.irrelevantTokens();
       latencies[i] = r.latencyMs();
     }
     Arrays.sort(latencies);
@@ -80,7 +97,9 @@ public record PolicyMetrics(
         ratio(abstained, noneQueries),
         results.isEmpty() ? Double.NaN : (double) tokens / results.size(),
         percentile(latencies, 0.50),
-        percentile(latencies, 0.99));
+        percentile(latencies, 0.99),
+        results.isEmpty() ? Double.NaN : (double) fetched / results.size(),
+        irrelevantKnown ? (double) irrelevant / results.size() : Double.NaN);
   }
 
   /** Nearest-rank percentile of sorted values: the smallest value with at least {@code p} of them at or below it. */
@@ -133,6 +152,8 @@ public record PolicyMetrics(
     put(o, "tokens", meanTokens);
     put(o, "latency_p50_ms", latencyP50Ms);
     put(o, "latency_p99_ms", latencyP99Ms);
+    if (!Double.isNaN(fetchRate)) put(o, "fetch_rate", fetchRate);
+    if (!Double.isNaN(irrelevantTokens)) put(o, "irrelevant_tokens", irrelevantTokens);
     return o;
   }
 

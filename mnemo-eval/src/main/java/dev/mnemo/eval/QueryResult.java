@@ -24,6 +24,8 @@ import java.util.Set;
  * @param stale forbidden write ids of the query's own owner (stale or out-of-scope versions);
  *     forbidden ids of other owners count as leakage instead
  * @param expectNone whether nothing had to be selected
+ * @param irrelevantTokens tokens of the selected texts that are not expected (what the prompt pays
+ *     for nothing); -1 when unknown
  */
 public record QueryResult(
     String scenario,
@@ -37,7 +39,15 @@ public record QueryResult(
     int leaked,
     Set<String> expect,
     Set<String> stale,
-    boolean expectNone) {
+    boolean expectNone,
+    int irrelevantTokens) {
+
+  /** A result whose irrelevant tokens are unknown. */
+  public QueryResult(String scenario, String split, String query, Policy policy, List<String> selected, int candidates,
+      int tokensUsed, double latencyMs, int leaked, Set<String> expect, Set<String> stale, boolean expectNone) {
+    this(scenario, split, query, policy, selected, candidates, tokensUsed, latencyMs, leaked, expect, stale, expectNone, -1);
+  }
+
 
   public QueryResult {
     Objects.requireNonNull(policy, "policy");

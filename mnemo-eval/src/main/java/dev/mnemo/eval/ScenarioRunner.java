@@ -136,8 +136,12 @@ public final class ScenarioRunner {
           double ms = (System.nanoTime() - t0) / 1e6;
           int leaked = (int) sel.records.stream().filter(r -> !r.owner().equals(q.owner())).count();
           List<String> ids = sourceIds(sel.records);
+          int irrelevant = 0;
+          for (int i = 0; i < sel.records.size(); i++) {
+            if (sel.records.get(i).sources().stream().noneMatch(q.expect()::contains)) irrelevant += sel.recordTokens.get(i);
+          }
           out.add(new ArmResult(a.code(), new QueryResult(s.id(), s.split(), q.id(), a.policy(), ids, sel.candidates,
-              sel.tokens, ms, leaked, Set.copyOf(q.expect()), stale, q.expectNone())));
+              sel.tokens, ms, leaked, Set.copyOf(q.expect()), stale, q.expectNone(), irrelevant)));
         }
       }
       return out;
@@ -157,13 +161,18 @@ public final class ScenarioRunner {
     }
   }
 
-  record Selection(List<MemoryRecord> records, int candidates, int tokens) {}
+  /** What an arm selected; {@code recordTokens} are the tokens of each selected record's text. */
+  record Selection(List<MemoryRecord> records, int candidates, int tokens, List<Integer> recordTokens) {
+    Selection(List<MemoryRecord> records, int candidates, int tokens) {
+      this(records, candidates, tokens, java.util.Collections.nCopies(records.size(), 0));
+    }
+  }
 
   private Selection select(Mnemo mnemo, Policy p, ScenarioQuery q) {
     return switch (p) {
       case NONE -> new Selection(List.of(), 0, 0);
       case FULL -> recall(mnemo, request(q).build());
-      case KEYWORD -> recall(mnemo, request(q).weights(KEYWORD_WEIGHTS).threshold(ANY_MATCH).relativeThreshold(0)
+      case KEYWORD -> recall(mnemo, request(q).weights(KEYWORD_WEIGHTS).threshold(ANY_MATCH).relativeThreshold(0).minRelevance(0.0)
           .timeFilter(TimeFilter.OFF).build());
       case RECENT -> recent(engine(mnemo, p), q);
       case UNFILTERED -> unfiltered(engine(mnemo, p), q);
@@ -179,7 +188,7 @@ public final class ScenarioRunner {
   static Selection recall(Mnemo mnemo, RecallRequest req) {
     RecallResult r = mnemo.recall(req);
     return new Selection(r.selected().stream().map(Recalled::record).toList(), r.trace().candidates().size(),
-        r.tokensUsed());
+        r.tokensUsed(), r.selected().stream().map(Recalled::tokens).toList());
   }
 
   private static Selection recent(Engine e, ScenarioQuery q) {
@@ -210,6 +219,7 @@ public final class ScenarioRunner {
   /** Greedy packing in the given order: skip what does not fit the remaining budget, stop at k. */
   private static Selection pack(List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Tokenizer tokenizer) {
     List<MemoryRecord> chosen = new ArrayList<>();
+    List<Integer> tokens = new ArrayList<>();
     int used = 0;
     for (MemoryRecord r : ordered) {
       if (chosen.size() >= q.k()) break;
@@ -217,8 +227,9 @@ public final class ScenarioRunner {
       if (used + t > q.budgetTokens()) continue;
       used += t;
       chosen.add(r);
+      tokens.add(t);
     }
-    return new Selection(chosen, candidates, used);
+    return new Selection(chosen, candidates, used, tokens);
   }
 
   private static Engine engine(Mnemo mnemo, Policy p) {

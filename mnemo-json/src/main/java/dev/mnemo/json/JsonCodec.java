@@ -226,7 +226,7 @@ public final class JsonCodec {
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus");
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus", "min_relevance", "exhaustive");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
@@ -255,6 +255,7 @@ public final class JsonCodec {
     Double d;
     if ((d = number(n, "threshold", path, v)) != null) b.threshold(d);
     if ((d = number(n, "relative_threshold", path, v)) != null) b.relativeThreshold(d);
+    if ((d = number(n, "min_relevance", path, v)) != null) b.minRelevance(d);
     if ((d = number(n, "mmr_lambda", path, v)) != null) b.mmrLambda(d);
     if ((d = number(n, "duplicate_similarity", path, v)) != null) b.duplicateSimilarity(d);
     String s;
@@ -265,6 +266,12 @@ public final class JsonCodec {
     if (explain != null && !explain.isNull()) {
       if (explain.isBoolean()) b.explain(explain.asBoolean());
       else v.add(new Violation(path + "explain", explain.toString(), path + "explain must be true or false, was " + explain));
+    }
+    JsonNode exhaustive = n.get("exhaustive");
+    if (exhaustive != null && !exhaustive.isNull()) {
+      if (exhaustive.isBoolean()) b.exhaustive(exhaustive.asBoolean());
+      else v.add(new Violation(path + "exhaustive", exhaustive.toString(),
+          path + "exhaustive must be true or false (or absent: on for questions that count or list), was " + exhaustive));
     }
     JsonNode hl = n.get("half_lives");
     if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v));
@@ -507,6 +514,14 @@ public final class JsonCodec {
     o.put("tokenizer", t.tokenizer());
     putNullable(o, "embedding_model", t.embeddingModel());
     o.put("tokens_used", t.tokensUsed());
+    if (t.gate() != null) {
+      ObjectNode g = o.putObject("gate");
+      g.put("fetch", t.gate().fetch());
+      g.put("reason", t.gate().reason());
+      g.put("min_relevance", t.gate().minRelevance());
+      g.put("exhaustive", t.gate().exhaustive());
+      g.put("model", t.gate().model());
+    }
     ArrayNode cands = o.putArray("candidates");
     for (CandidateTrace c : t.candidates()) {
       ObjectNode x = cands.addObject();
@@ -527,6 +542,14 @@ public final class JsonCodec {
       if (!c.conflictsWith().isEmpty()) {
         ArrayNode cw = x.putArray("conflicts_with");
         c.conflictsWith().forEach(cw::add);
+      }
+      if (c.relevance() != null) {
+        ObjectNode rel = x.putObject("relevance");
+        num(rel, "probability", c.relevance().probability());
+        ObjectNode fs = rel.putObject("features");
+        new java.util.TreeMap<>(c.relevance().features()).forEach((k, val) -> num(fs, k, val));
+        ObjectNode cs = rel.putObject("contributions");
+        new java.util.TreeMap<>(c.relevance().contributions()).forEach((k, val) -> num(cs, k, val));
       }
     }
     ObjectNode timings = o.putObject("stage_ms");
@@ -646,6 +669,8 @@ public final class JsonCodec {
     o.put("budget_tokens", r.budgetTokens());
     o.put("threshold", r.threshold());
     o.put("relative_threshold", r.relativeThreshold());
+    if (r.minRelevance() != null) o.put("min_relevance", r.minRelevance());
+    if (r.exhaustive() != null) o.put("exhaustive", r.exhaustive());
     o.put("fusion", r.fusion().code());
     o.put("packing", r.packing().code());
     o.put("time_filter", r.timeFilter().code());
@@ -727,7 +752,7 @@ public final class JsonCodec {
       candidates.add(y.build(() -> new CandidateTrace(y.required("id"), y.strings("sources"), y.required("text"),
           y.text("fact_key"), y.instant("valid_from"), y.instant("valid_to"), y.instant("recorded_at"),
           new java.util.LinkedHashSet<>(y.strings("found_by")), signals(c.path("signals")), outcome(y.text("outcome")),
-          y.text("reason"), c.path("tokens").asInt(), y.strings("conflicts_with"))));
+          y.text("reason"), c.path("tokens").asInt(), y.strings("conflicts_with"), relevanceTrace(c.get("relevance")))));
     }
     Map<String, Long> stages = new LinkedHashMap<>();
     n.path("stage_ms").properties().forEach(e -> stages.put(e.getKey(), Math.round(e.getValue().asDouble() * 1e6)));
@@ -737,7 +762,23 @@ public final class JsonCodec {
         x.number("dense_floor"), x.required("fusion"), x.required("packing"), n.path("k").asInt(),
         n.path("budget_tokens").asInt(), n.path("threshold").asDouble(),
         n.hasNonNull("weights") ? weights(n.get("weights"), "trace.weights.") : Weights.DEFAULT, x.required("tokenizer"),
-        x.text("embedding_model"), candidates, n.path("tokens_used").asInt(), stages));
+        x.text("embedding_model"), candidates, n.path("tokens_used").asInt(), stages, gate(n.get("gate"))));
+  }
+
+  private static RecallTrace.Gate gate(JsonNode g) {
+    if (g == null || !g.isObject()) return null;
+    Reader x = new Reader(g, "trace.gate");
+    return x.build(() -> new RecallTrace.Gate(x.required("fetch"), x.text("reason"), x.number("min_relevance"),
+        g.path("exhaustive").asBoolean(), x.text("model")));
+  }
+
+  private static dev.mnemo.RelevanceTrace relevanceTrace(JsonNode r) {
+    if (r == null || !r.isObject()) return null;
+    Map<String, Double> features = new LinkedHashMap<>();
+    r.path("features").properties().forEach(e -> features.put(e.getKey(), e.getValue().asDouble()));
+    Map<String, Double> contributions = new LinkedHashMap<>();
+    r.path("contributions").properties().forEach(e -> contributions.put(e.getKey(), e.getValue().asDouble()));
+    return new dev.mnemo.RelevanceTrace(r.path("probability").asDouble(), features, contributions);
   }
 
   private static Signals signals(JsonNode n) {

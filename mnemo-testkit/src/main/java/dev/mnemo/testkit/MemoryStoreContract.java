@@ -75,8 +75,13 @@ public abstract class MemoryStoreContract {
     return iso.length() == 10 ? Instant.parse(iso + "T00:00:00Z") : Instant.parse(iso);
   }
 
+  /**
+   * A recall under a temporal mode with the fetch gate off: these tests are about eligibility (which
+   * versions may be selected at all), which the gate must never widen and which they test alone.
+   */
   protected RecallResult recall(String owner, String query, TemporalMode mode) {
-    return mnemo.recall(RecallRequest.builder(owner, query).mode(mode).askedAt(t("2026-07-01")).explain(true).build());
+    return mnemo.recall(RecallRequest.builder(owner, query).mode(mode).askedAt(t("2026-07-01")).minRelevance(0.0)
+        .explain(true).build());
   }
 
   protected static List<String> sources(RecallResult r) {
@@ -114,7 +119,7 @@ public abstract class MemoryStoreContract {
     mnemo.remember(NewMemory.builder("u-2002", "Alex is allergic to shellfish.").factKey("allergy").source("b1")
         .recordedAt(t("2026-02-11")).build());
 
-    RecallResult r = mnemo.recall(RecallRequest.builder("u-2002", "Alex is allergic to peanuts.").threshold(0).relativeThreshold(0)
+    RecallResult r = mnemo.recall(RecallRequest.builder("u-2002", "Alex is allergic to peanuts.").threshold(0).relativeThreshold(0).minRelevance(0.0)
         .askedAt(t("2026-03-01")).explain(true).build());
 
     assertThat(sources(r)).containsExactly("b1");
@@ -196,7 +201,7 @@ public abstract class MemoryStoreContract {
         .recordedAt(t("2026-03-01")).conflictPolicy(ConflictPolicy.KEEP_BOTH).build());
 
     RecallResult r = mnemo.recall(RecallRequest.builder("u", "what does the user drink in the morning, coffee?").k(1)
-        .threshold(0.05).relativeThreshold(0).askedAt(t("2026-04-01")).explain(true).build());
+        .threshold(0.05).relativeThreshold(0).minRelevance(0.0).askedAt(t("2026-04-01")).explain(true).build());
 
     assertThat(sources(r)).containsExactlyInAnyOrder("d1", "d2");
     assertThat(r.selected()).allSatisfy(s -> assertThat(s.conflictsWith()).hasSize(1));
@@ -211,7 +216,7 @@ public abstract class MemoryStoreContract {
         .category(Category.PROCEDURAL).source("p2").build());
     mnemo.remember(NewMemory.builder("ops", "Always announce a roll back in the ops channel.").source("p3").build());
 
-    RecallResult r = mnemo.recall(RecallRequest.builder("ops", "how do I roll back").scope("search").threshold(0).relativeThreshold(0).build());
+    RecallResult r = mnemo.recall(RecallRequest.builder("ops", "how do I roll back").scope("search").threshold(0).relativeThreshold(0).minRelevance(0.0).build());
 
     assertThat(sources(r)).containsExactlyInAnyOrder("p2", "p3");
   }
@@ -223,9 +228,9 @@ public abstract class MemoryStoreContract {
     mnemo.remember(NewMemory.builder("u", "Deploy happened on Friday.").category(Category.EPISODIC)
         .metadata(Map.of("team", "b")).source("x2").build());
 
-    assertThat(sources(mnemo.recall(RecallRequest.builder("u", "deploy").threshold(0).relativeThreshold(0)
+    assertThat(sources(mnemo.recall(RecallRequest.builder("u", "deploy").threshold(0).relativeThreshold(0).minRelevance(0.0)
         .categories(Set.of(Category.EPISODIC)).build()))).containsExactly("x2");
-    assertThat(sources(mnemo.recall(RecallRequest.builder("u", "deploy").threshold(0).relativeThreshold(0)
+    assertThat(sources(mnemo.recall(RecallRequest.builder("u", "deploy").threshold(0).relativeThreshold(0).minRelevance(0.0)
         .metadata(Map.of("team", "a")).build()))).containsExactly("x1");
   }
 
@@ -238,7 +243,7 @@ public abstract class MemoryStoreContract {
         .importance(0.9).build());
 
     RecallResult r = mnemo.recall(RecallRequest.builder("u", "weekly status reports for Lee").budgetTokens(20)
-        .threshold(0).relativeThreshold(0).explain(true).build());
+        .threshold(0).relativeThreshold(0).minRelevance(0.0).explain(true).build());
 
     assertThat(sources(r)).containsExactly("m1");
     assertThat(r.tokensUsed()).isLessThanOrEqualTo(20);
@@ -266,7 +271,7 @@ public abstract class MemoryStoreContract {
     for (int i = 0; i < 5; i++) {
       mnemo.remember(NewMemory.builder("u", "Note number " + i + " about the garden roses.").source("n" + i).build());
     }
-    RecallResult r = mnemo.recall(RecallRequest.builder("u", "garden roses").k(2).threshold(0).relativeThreshold(0).explain(true).build());
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "garden roses").k(2).threshold(0).relativeThreshold(0).minRelevance(0.0).explain(true).build());
     assertThat(r.selected()).hasSize(2);
     assertThat(r.trace().candidates()).filteredOn(c -> c.outcome() == Outcome.BEYOND_K).hasSize(3);
   }
@@ -277,7 +282,7 @@ public abstract class MemoryStoreContract {
     mnemo.remember(NewMemory.builder("u", "The cat is called Miso!").source("c2").build());
     mnemo.remember(NewMemory.builder("u", "The cat sleeps on the sofa.").source("c3").build());
 
-    RecallResult r = mnemo.recall(RecallRequest.builder("u", "the cat").packing(Packing.COVERAGE).threshold(0).relativeThreshold(0)
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "the cat").packing(Packing.COVERAGE).threshold(0).relativeThreshold(0).minRelevance(0.0)
         .explain(true).build());
 
     assertThat(r.selected()).hasSize(2);
@@ -345,7 +350,7 @@ public abstract class MemoryStoreContract {
             .containsExactly("memories[1].text", "memories[2].text", "memories[3].valid_to", "memories[4].importance"))
         .hasMessageContaining("importance must be between 0 and 1, was 1.5")
         .hasMessageContaining("text must be at most 8000 characters, was 8001");
-    assertThat(mnemo.recall(RecallRequest.builder("u", "fine memory").threshold(0).relativeThreshold(0).build()).selected()).isEmpty();
+    assertThat(mnemo.recall(RecallRequest.builder("u", "fine memory").threshold(0).relativeThreshold(0).minRelevance(0.0).build()).selected()).isEmpty();
 
     assertThatThrownBy(() -> RecallRequest.builder("u", "q").k(0).build()).hasMessage("k must be between 1 and 1000, was 0");
     assertThatThrownBy(() -> RecallRequest.builder("u", "q").budgetTokens(-1).build())
@@ -369,7 +374,7 @@ public abstract class MemoryStoreContract {
       mnemo.remember(NewMemory.builder("u", "Fact " + i + ": the project uses tool " + (i % 3)).source("f" + i)
           .recordedAt(t("2026-01-01").plusSeconds(86_400L * i)).build());
     }
-    RecallRequest q = RecallRequest.builder("u", "which tool does the project use").threshold(0).relativeThreshold(0).k(4).explain(true)
+    RecallRequest q = RecallRequest.builder("u", "which tool does the project use").threshold(0).relativeThreshold(0).minRelevance(0.0).k(4).explain(true)
         .askedAt(t("2026-06-01")).build();
     RecallResult a = mnemo.recall(q);
     RecallResult b = mnemo.recall(q);

@@ -44,7 +44,7 @@ class ConversationSignalsTest {
   }
 
   private RecallResult ask(String q, Weights w) {
-    return mnemo.recall(RecallRequest.builder("o", q).weights(w).threshold(0).relativeThreshold(0).k(10)
+    return mnemo.recall(RecallRequest.builder("o", q).weights(w).threshold(0).relativeThreshold(0).minRelevance(0.0).k(10)
         .explain(true).build());
   }
 
@@ -138,7 +138,7 @@ class ConversationSignalsTest {
         NewMemory.builder("o", "The coffee machine at the office was repaired").source("coffee").build()));
     String message = "Ugh, the coffee machine at the office was repaired and broke again, no coffee at the office, "
         + "office coffee is the worst. Which editor does Maya use?";
-    RecallRequest.Builder b = RecallRequest.builder("o", message).k(1).threshold(0).relativeThreshold(0)
+    RecallRequest.Builder b = RecallRequest.builder("o", message).k(1).threshold(0).relativeThreshold(0).minRelevance(0.0)
         .weights(Weights.DEFAULT.withDense(0).withWindow(0)).explain(true);
     RecallResult plain = mnemo.recall(b.build());
     assertThat(trace(plain, "coffee").signals().bm25()).isGreaterThan(0.3); // the chatter's words match

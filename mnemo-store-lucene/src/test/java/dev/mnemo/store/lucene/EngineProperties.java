@@ -143,11 +143,11 @@ class EngineProperties {
         // the same through the read path: current, valid_at and known_at
         int valid = validDays.get(0);
         String expectKnownAt = reference(writes, known, known);
-        RecallResult r = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).k(20)
+        RecallResult r = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).minRelevance(0.0).k(20)
             .askedAt(day(200)).mode(TemporalMode.knownAt(day(known))).build());
         assertThat(r.sourceIds()).isEqualTo(expectKnownAt == null ? List.of() : List.of(expectKnownAt));
         String expectValidAt = reference(writes, valid, 200);
-        RecallResult h = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).k(20)
+        RecallResult h = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).minRelevance(0.0).k(20)
             .askedAt(day(200)).mode(TemporalMode.validAt(day(valid))).build());
         assertThat(h.sourceIds()).isEqualTo(expectValidAt == null ? List.of() : List.of(expectValidAt));
       }
@@ -175,7 +175,7 @@ class EngineProperties {
     try (Store s = new Store()) {
       for (Write w : sortedByDay(writes)) s.mnemo.remember(toMemory(w));
       for (String owner : List.of("o1", "o2", "o3")) {
-        RecallResult r = s.mnemo.recall(RecallRequest.builder(owner, String.join(" ", WORDS)).threshold(0).relativeThreshold(0)
+        RecallResult r = s.mnemo.recall(RecallRequest.builder(owner, String.join(" ", WORDS)).threshold(0).relativeThreshold(0).minRelevance(0.0)
             .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150)).build());
         int sum = r.selected().stream().mapToInt(x -> tok.count(x.record().text())).sum();
         assertThat(sum).isLessThanOrEqualTo(budget);
@@ -203,7 +203,7 @@ class EngineProperties {
       default -> TemporalMode.current();
     };
     return RecallRequest.builder(q.owner(), q.text()).mode(mode).askedAt(day(120)).fusion(Fusion.of(q.fusion()))
-        .packing(Packing.fromCode(q.packing())).k(q.k()).budgetTokens(q.budget()).threshold(q.threshold()).relativeThreshold(0)
+        .packing(Packing.fromCode(q.packing())).k(q.k()).budgetTokens(q.budget()).threshold(q.threshold()).relativeThreshold(0).minRelevance(0.0)
         .explain(true).build();
   }
 

@@ -54,7 +54,7 @@ class IngestPipelineTest {
   }
 
   private static RecallResult ask(Mnemo m, String query) {
-    return m.recall(RecallRequest.builder("maya", query).k(20).threshold(0).relativeThreshold(0).build());
+    return m.recall(RecallRequest.builder("maya", query).k(20).threshold(0).relativeThreshold(0).minRelevance(0.0).build());
   }
 
   @Test
@@ -145,7 +145,7 @@ class IngestPipelineTest {
       RecallResult now = ask(m, "favourite editor");
       assertThat(now.sourceIds()).contains("e2").doesNotContain("e1");
       RecallResult january = m.recall(RecallRequest.builder("maya", "favourite editor").k(20).threshold(0)
-          .relativeThreshold(0).mode(TemporalMode.validAt(Instant.parse("2026-01-20T00:00:00Z"))).build());
+          .relativeThreshold(0).minRelevance(0.0).mode(TemporalMode.validAt(Instant.parse("2026-01-20T00:00:00Z"))).build());
       assertThat(january.sourceIds()).contains("e1").doesNotContain("e2");
     }
   }
@@ -335,7 +335,7 @@ class IngestPipelineTest {
       assertThat(report.turnsDeleted()).isEqualTo(1); // o3, filler that no record names
       assertThat(m.turn("maya", "o1")).isPresent(); // an expired record still names it
       RecallResult current = m.recall(RecallRequest.builder("maya", "pasta harbour friends").askedAt(now).k(20)
-          .threshold(0).relativeThreshold(0).build());
+          .threshold(0).relativeThreshold(0).minRelevance(0.0).build());
       assertThat(current.sourceIds()).doesNotContain("o1");
       assertThat(m.retain("maya", policies, Duration.ofDays(30), now)).isEqualTo(new dev.mnemo.RetentionReport(2, 0, 0));
     }

@@ -112,7 +112,7 @@ class NodeFailureTest {
           failedWrites.get(), reads.get(), readsAfterStop.get(), failedReads.get());
       assertThat(appliesAfterStop.get()).as("writes acknowledged with one node down").isGreaterThanOrEqualTo(APPLIES_PER_PHASE);
       assertThat(readsAfterStop.get()).as("reads served by the surviving node").isGreaterThanOrEqualTo(READS_AFTER_STOP);
-      assertThat(mnemo.recall(RecallRequest.builder("owner-1-3", "garden note").threshold(0).relativeThreshold(0).build())
+      assertThat(mnemo.recall(RecallRequest.builder("owner-1-3", "garden note").threshold(0).relativeThreshold(0).minRelevance(0.0).build())
           .selected()).isNotEmpty();
     }
 

@@ -40,7 +40,7 @@ class TenantIsolationTest {
 
       assertThat(acme.get("maya", a.id()).orElseThrow().text()).isEqualTo("Maya uses Vim at Acme.");
       assertThat(globex.get("maya", a.id()).orElseThrow().text()).isEqualTo("Globex's copy");
-      assertThat(acme.recall(RecallRequest.builder("maya", "which editor does Maya use").threshold(0).relativeThreshold(0)
+      assertThat(acme.recall(RecallRequest.builder("maya", "which editor does Maya use").threshold(0).relativeThreshold(0).minRelevance(0.0)
           .build()).sourceIds()).containsExactly("a");
       MemoryStore acmeStore = ((dev.mnemo.internal.Engine) acme).store();
       var unrestricted = acmeStore.candidates(new CandidateQuery(Eligibility.unrestrictedForEvaluation(), null,

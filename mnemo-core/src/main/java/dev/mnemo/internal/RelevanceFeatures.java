@@ -1,0 +1,248 @@
+package dev.mnemo.internal;
+
+import dev.mnemo.Category;
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.internal.ReadPath.Scored;
+import dev.mnemo.text.Entities;
+import dev.mnemo.text.Words;
+import dev.mnemo.time.TimeRange;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The features of the relevance model ({@link dev.mnemo.RelevanceModel}): every signal the read
+ * path computes for a candidate, plus what tells "about this person" from "answers this question".
+ *
+ * <p>The owner's background is cancelled in three ways. A name that most of the owner's eligible
+ * records mention (their own name in their own memory) is <i>background</i>: it counts neither as
+ * content the record must cover nor as a name match. Cosine is read against the distribution of
+ * the candidates' cosines (z-score, gap to the best) and after centering: the query and every
+ * record minus the mean of the candidates' vectors, which removes what all of the owner's records
+ * share (the name, the register) and leaves what this record adds. And the share of the question's
+ * content words, beyond background names, that the record's text holds ({@code coverage}).
+ *
+ * <p>Names are stable (the model file refers to them); a feature that does not apply is 0 with an
+ * indicator where that matters ({@code has_episode}, {@code has_cosine}). Stateless.
+ */
+final class RelevanceFeatures {
+  private RelevanceFeatures() {}
+
+  /** A name mentioned by at least this share of the owner's eligible records is background. */
+  static final double BACKGROUND_SHARE = 0.5;
+
+  private static final Pattern HOW_MANY = Pattern.compile(
+      "\\b(how many|how often|how much|number of|count|list (all|every|each)|all the|every time|each time|"
+          + "what are all|which ones|in total|total)\\b");
+  private static final Pattern WHEN = Pattern.compile("\\b(when|what date|what day|what year|what month|how long ago)\\b");
+  private static final Pattern WHO = Pattern.compile("\\b(who|whom|whose)\\b");
+  private static final Pattern WHERE = Pattern.compile("\\b(where)\\b");
+  private static final Pattern WHY = Pattern.compile("\\b(why|how come)\\b");
+
+  /** Whether a question asks to aggregate ("how many times...", "list every..."): the exhaustive gate applies. */
+  static boolean isAggregation(String text) {
+    return HOW_MANY.matcher(text.toLowerCase(Locale.ROOT)).find();
+  }
+
+  /** What the features of one recall share. */
+  record QueryContext(String text, float[] vector, double queryFloor, TimeRange range, long eligibleCount,
+      Map<String, Long> entityFrequencies, Set<String> names) {}
+
+  /** Fills {@code s.features} of every candidate. */
+  static void compute(List<Scored> scored, QueryContext q) {
+    if (scored.isEmpty()) return;
+    // Background names: mentioned by most of the owner's eligible records.
+    Set<String> background = new HashSet<>();
+    long n = q.eligibleCount();
+    for (var e : q.entityFrequencies().entrySet()) {
+      if (n > 0 && e.getValue() >= BACKGROUND_SHARE * n) background.add(e.getKey());
+    }
+    Set<String> foreground = new HashSet<>(q.names());
+    foreground.removeAll(background);
+    Set<String> ignore = new HashSet<>(background);
+    Set<String> terms = Words.contentStems(q.text(), ignore);
+    String lower = q.text().toLowerCase(Locale.ROOT);
+
+    // Cosine distribution over the candidates that have one.
+    double sum = 0;
+    double sq = 0;
+    double maxCos = Double.NEGATIVE_INFINITY;
+    int nc = 0;
+    for (Scored s : scored) {
+      if (Double.isNaN(s.cosine)) continue;
+      sum += s.cosine;
+      sq += s.cosine * s.cosine;
+      maxCos = Math.max(maxCos, s.cosine);
+      nc++;
+    }
+    double meanCos = nc == 0 ? 0 : sum / nc;
+    double sdCos = nc < 2 ? 0 : Math.sqrt(Math.max(0, sq / nc - meanCos * meanCos));
+    double[] centered = centeredCosines(scored, q.vector());
+    double maxCentered = Double.NEGATIVE_INFINITY;
+    for (double c : centered) if (!Double.isNaN(c)) maxCentered = Math.max(maxCentered, c);
+    double[] cosTop = top2(scored, s -> s.cosine);
+    double[] ccosTop = top2(centered);
+    double[] scoreTop = top2(scored, s -> s.score);
+    Map<Scored, Integer> cosRank = rankBy(scored, s -> Double.isNaN(s.cosine) ? Double.NEGATIVE_INFINITY : s.cosine);
+    Map<Scored, Integer> scoreRank = rankBy(scored, s -> s.score);
+    double bestRelevance = 0;
+    double bestScore = 0;
+    for (Scored s : scored) {
+      bestRelevance = Math.max(bestRelevance, s.relevance);
+      bestScore = Math.max(bestScore, s.score);
+    }
+    double qTerms = Math.log1p(terms.size());
+    double howMany = isAggregation(q.text()) ? 1 : 0;
+    double when = WHEN.matcher(lower).find() ? 1 : 0;
+    double who = WHO.matcher(lower).find() ? 1 : 0;
+    double where = WHERE.matcher(lower).find() ? 1 : 0;
+    double why = WHY.matcher(lower).find() ? 1 : 0;
+    double nCand = Math.log1p(scored.size());
+
+    for (int i = 0; i < scored.size(); i++) {
+      Scored s = scored.get(i);
+      MemoryRecord r = s.r;
+      Map<String, Double> f = new LinkedHashMap<>();
+      boolean hasCos = !Double.isNaN(s.cosine);
+      f.put("has_cosine", hasCos ? 1.0 : 0.0);
+      f.put("dense", s.dense);
+      f.put("cos_margin", hasCos ? s.cosine - q.queryFloor() : 0);
+      f.put("cos_z", hasCos && sdCos > 0 ? (s.cosine - meanCos) / Math.max(sdCos, 0.005) : 0);
+      f.put("cos_gap", hasCos ? maxCos - s.cosine : 0.2);
+      f.put("ccos", Double.isNaN(centered[i]) ? 0 : centered[i]);
+      f.put("ccos_gap", Double.isNaN(centered[i]) ? 1 : maxCentered - centered[i]);
+      f.put("cos_rrank", hasCos ? 1.0 / cosRank.get(s) : 0);
+      // How far this record stands out from every other candidate (negative below the best).
+      f.put("cos_lead", hasCos ? lead(s.cosine, cosTop) : -0.2);
+      f.put("ccos_lead", Double.isNaN(centered[i]) ? -1 : lead(centered[i], ccosTop));
+      f.put("score_lead", scoreTop[0] <= 0 ? 0 : lead(s.score, scoreTop) / scoreTop[0]);
+      f.put("bm25", s.bm25);
+      Set<String> recordStems = Words.stems(r.text());
+      int covered = 0;
+      for (String t : terms) if (recordStems.contains(t)) covered++;
+      double coverage = terms.isEmpty() ? 0 : (double) covered / terms.size();
+      f.put("coverage", coverage);
+      f.put("covered_terms", Math.log1p(covered));
+      f.put("entity", s.entity);
+      boolean ownName = false;
+      boolean otherNamed = false;
+      for (String e : r.entities()) {
+        if (background.contains(e)) ownName = true;
+        if (foreground.contains(e)) otherNamed = true;
+      }
+      f.put("own_name", ownName ? 1.0 : 0.0);
+      f.put("names_other_missing", !foreground.isEmpty() && !otherNamed ? 1.0 : 0.0);
+      boolean episode = r.episode() != null && r.seq() >= 0;
+      f.put("has_episode", episode ? 1.0 : 0.0);
+      f.put("window", s.window);
+      f.put("speaker", s.speaker);
+      f.put("time_match", s.timeMatch);
+      f.put("time_outside", q.range() != null && s.timeMatch == 0 ? 1.0 : 0.0);
+      f.put("recency", s.recency);
+      f.put("importance", r.importance());
+      f.put("authority", s.authority);
+      f.put("frequency", s.frequency);
+      f.put("relevance", s.relevance);
+      f.put("rel_ratio", bestRelevance <= 0 ? 0 : s.relevance / bestRelevance);
+      f.put("score_ratio", bestScore <= 0 ? 0 : s.score / bestScore);
+      f.put("score_rrank", 1.0 / scoreRank.get(s));
+      f.put("cat_episodic", r.category() == Category.EPISODIC ? 1.0 : 0.0);
+      f.put("cat_semantic", r.category() == Category.SEMANTIC ? 1.0 : 0.0);
+      f.put("q_terms", qTerms);
+      f.put("q_no_terms", terms.isEmpty() ? 1.0 : 0.0);
+      f.put("q_how_many", howMany);
+      f.put("q_when", when);
+      f.put("q_who", who);
+      f.put("q_where", where);
+      f.put("q_why", why);
+      f.put("q_time", q.range() != null ? 1.0 : 0.0);
+      f.put("n_candidates", nCand);
+      s.features = f;
+    }
+  }
+
+  /**
+   * Cosine of the query and each record after subtracting the candidates' mean vector (NaN for a
+   * record without a vector of the query's dimension). What every record of the owner shares moves
+   * into the mean and out of the comparison.
+   */
+  private static double[] centeredCosines(List<Scored> scored, float[] q) {
+    double[] out = new double[scored.size()];
+    java.util.Arrays.fill(out, Double.NaN);
+    if (q == null) return out;
+    int d = q.length;
+    double[] mean = new double[d];
+    int m = 0;
+    for (Scored s : scored) {
+      float[] v = s.r.embedding();
+      if (v == null || v.length != d) continue;
+      for (int j = 0; j < d; j++) mean[j] += v[j];
+      m++;
+    }
+    if (m < 2) return out;
+    for (int j = 0; j < d; j++) mean[j] /= m;
+    double qn = 0;
+    double[] qc = new double[d];
+    for (int j = 0; j < d; j++) {
+      qc[j] = q[j] - mean[j];
+      qn += qc[j] * qc[j];
+    }
+    qn = Math.sqrt(qn);
+    for (int i = 0; i < scored.size(); i++) {
+      float[] v = scored.get(i).r.embedding();
+      if (v == null || v.length != d) continue;
+      double dot = 0;
+      double rn = 0;
+      for (int j = 0; j < d; j++) {
+        double c = v[j] - mean[j];
+        dot += qc[j] * c;
+        rn += c * c;
+      }
+      double den = qn * Math.sqrt(rn);
+      out[i] = den <= 0 ? 0 : dot / den;
+    }
+    return out;
+  }
+
+  /** The best and the second best value, NaN ignored ({@code -inf} when missing). */
+  private static double[] top2(List<Scored> scored, java.util.function.ToDoubleFunction<Scored> key) {
+    double[] v = new double[scored.size()];
+    for (int i = 0; i < v.length; i++) v[i] = key.applyAsDouble(scored.get(i));
+    return top2(v);
+  }
+
+  private static double[] top2(double[] values) {
+    double a = Double.NEGATIVE_INFINITY;
+    double b = Double.NEGATIVE_INFINITY;
+    for (double v : values) {
+      if (Double.isNaN(v)) continue;
+      if (v > a) {
+        b = a;
+        a = v;
+      } else if (v > b) {
+        b = v;
+      }
+    }
+    return new double[] {a, b};
+  }
+
+  /** {@code v} minus the best other value: the lead of the best over the second, or how far below the best. */
+  private static double lead(double v, double[] top) {
+    double other = v >= top[0] ? top[1] : top[0];
+    return Double.isInfinite(other) ? 0 : v - other;
+  }
+
+  private static Map<Scored, Integer> rankBy(List<Scored> scored, java.util.function.ToDoubleFunction<Scored> key) {
+    List<Scored> sorted = new ArrayList<>(scored);
+    sorted.sort(Comparator.comparingDouble(key).reversed());
+    Map<Scored, Integer> out = new java.util.IdentityHashMap<>();
+    for (int i = 0; i < sorted.size(); i++) out.put(sorted.get(i), i + 1);
+    return out;
+  }
+}

@@ -1,0 +1,125 @@
+package dev.mnemo.store.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.mnemo.CandidateTrace;
+import dev.mnemo.Category;
+import dev.mnemo.Mnemo;
+import dev.mnemo.NewMemory;
+import dev.mnemo.Outcome;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.RelevanceModel;
+import dev.mnemo.testkit.HashingEmbedder;
+import dev.mnemo.testkit.MutableClock;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fetch gate: the fetch decision, the relevance probability and its threshold, exhaustive mode, time words. */
+class FetchGateTest {
+  @TempDir Path dir;
+  Mnemo mnemo;
+
+  @BeforeEach
+  void open() {
+    mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
+        .clock(MutableClock.at("2026-06-01T00:00:00Z")).build();
+    mnemo.rememberAll(List.of(
+        NewMemory.builder("u", "Maya is allergic to peanuts.").recordedAt(Instant.parse("2026-01-10T10:00:00Z")).build(),
+        NewMemory.builder("u", "Maya lives in Porto.").recordedAt(Instant.parse("2026-02-10T10:00:00Z")).build(),
+        NewMemory.builder("u", "Maya went hiking in the Alps.").category(Category.EPISODIC)
+            .validFrom(Instant.parse("2026-03-12T10:00:00Z")).recordedAt(Instant.parse("2026-03-12T10:00:00Z")).build(),
+        NewMemory.builder("u", "Maya went hiking near the coast.").category(Category.EPISODIC)
+            .validFrom(Instant.parse("2026-05-20T10:00:00Z")).recordedAt(Instant.parse("2026-05-20T10:00:00Z")).build()));
+  }
+
+  @AfterEach
+  void close() {
+    mnemo.close();
+  }
+
+  private RecallResult ask(RecallRequest.Builder b) {
+    return mnemo.recall(b.explain(true).build());
+  }
+
+  @Test
+  void smallTalkIsNotSearched_andTheTraceSaysWhy() {
+    RecallResult r = ask(RecallRequest.builder("u", "Thanks Maya, that was helpful!"));
+    assertThat(r.selected()).isEmpty();
+    assertThat(r.rendered()).isEmpty();
+    assertThat(r.trace().candidates()).isEmpty();
+    assertThat(r.trace().gate().fetch()).isEqualTo("skip");
+    assertThat(r.trace().gate().reason()).contains("small talk");
+  }
+
+  @Test
+  void minRelevanceZeroTurnsTheGateOff_fetchDecisionIncluded() {
+    RecallResult r = ask(RecallRequest.builder("u", "Thanks Maya, that was helpful!").minRelevance(0.0));
+    assertThat(r.trace().gate().fetch()).isEqualTo("retrieve");
+    assertThat(r.trace().candidates()).isNotEmpty();
+  }
+
+  @Test
+  void everyCandidateCarriesItsProbability_andTheContributionsExplainIt() {
+    RecallResult r = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(0.0));
+    assertThat(r.trace().gate().model()).isEqualTo(RelevanceModel.defaultModel().id());
+    assertThat(r.trace().candidates()).isNotEmpty();
+    for (CandidateTrace c : r.trace().candidates()) {
+      double p = c.relevance().probability();
+      assertThat(p).isBetween(0.0, 1.0);
+      double z = c.relevance().contributions().values().stream().mapToDouble(Double::doubleValue).sum();
+      assertThat(1 / (1 + Math.exp(-z))).isCloseTo(p, within(1e-9));
+      assertThat(c.relevance().features()).containsKeys("dense", "bm25", "coverage", "ccos", "own_name");
+    }
+  }
+
+  @Test
+  void aCandidateBelowMinRelevanceIsNotSelected_whateverKAllows() {
+    RecallResult all = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(0.0)
+        .threshold(0).relativeThreshold(0).k(10));
+    assertThat(all.selected()).hasSize(4);
+    RecallResult none = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(1.0)
+        .threshold(0).relativeThreshold(0).k(10));
+    assertThat(none.selected()).isEmpty();
+    assertThat(none.trace().candidates()).allSatisfy(c -> {
+      assertThat(c.outcome()).isEqualTo(Outcome.BELOW_THRESHOLD);
+      assertThat(c.reason()).contains("relevance probability").contains("min_relevance 1.000");
+    });
+    // the gate keeps those at or above the threshold: the best candidate's probability lets it through
+    double best = all.trace().candidates().stream().mapToDouble(c -> c.relevance().probability()).max().orElseThrow();
+    RecallResult one = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(best)
+        .threshold(0).relativeThreshold(0).k(10));
+    assertThat(one.selected()).hasSize(1);
+  }
+
+  @Test
+  void aggregationQuestionsAreExhaustive_unlessTheRequestSaysOtherwise() {
+    RecallResult r = ask(RecallRequest.builder("u", "How many times did Maya go hiking?"));
+    assertThat(r.trace().gate().exhaustive()).isTrue();
+    assertThat(r.trace().gate().minRelevance()).isEqualTo(RelevanceModel.defaultModel().exhaustiveMinRelevance());
+    RecallResult off = ask(RecallRequest.builder("u", "How many times did Maya go hiking?").exhaustive(false));
+    assertThat(off.trace().gate().exhaustive()).isFalse();
+    assertThat(off.trace().gate().minRelevance()).isEqualTo(RelevanceModel.defaultModel().minRelevance());
+    RecallResult plain = ask(RecallRequest.builder("u", "Where does Maya live?"));
+    assertThat(plain.trace().gate().exhaustive()).isFalse();
+  }
+
+  @Test
+  void timeWordsConstrainRecency_aNewerRecordOutsideTheNamedMonthGetsNoRecency() {
+    RecallResult r = ask(RecallRequest.builder("u", "Where did Maya go hiking in March?").minRelevance(0.0)
+        .threshold(0).relativeThreshold(0).k(10));
+    CandidateTrace march = r.trace().candidates().stream().filter(c -> c.text().contains("Alps")).findFirst().orElseThrow();
+    CandidateTrace may = r.trace().candidates().stream().filter(c -> c.text().contains("coast")).findFirst().orElseThrow();
+    assertThat(march.signals().timeMatch()).isEqualTo(1.0);
+    assertThat(march.signals().recency()).isPositive();
+    assertThat(may.signals().timeMatch()).isZero();
+    assertThat(may.signals().recency()).isZero();
+    assertThat(r.selected().get(0).record().text()).contains("Alps");
+  }
+}
