@@ -26,8 +26,11 @@ import java.util.Properties;
  * {@code docs/read-path.md} says which data chose it. Its text format is {@link Properties}:
  * {@code model} (an id), {@code features} (comma-separated names), {@code bias}, and per feature
  * {@code mean.NAME}, {@code scale.NAME}, {@code weight.NAME}; {@code min_relevance} and
- * {@code exhaustive_min_relevance} are the gate's default thresholds chosen with it. A feature the
- * read path does not compute counts as 0; a feature the model does not name is ignored.
+ * {@code exhaustive_min_relevance} are the gate's default thresholds chosen with it; {@code embedder}
+ * (optional) is the embedding model whose cosines it was fitted on: cosine features mean other
+ * things under another model, so with another embedder the read path applies no default threshold
+ * (a request's own {@code min_relevance} still applies). A feature the read path does not compute
+ * counts as 0; a feature the model does not name is ignored.
  *
  * <p>Immutable and thread-safe.
  */
@@ -45,9 +48,11 @@ public final class RelevanceModel {
   private final double bias;
   private final double minRelevance;
   private final double exhaustiveMinRelevance;
+  private final String embedder;
 
   private RelevanceModel(String id, List<String> features, double[] mean, double[] scale, double[] weight, double bias,
-      double minRelevance, double exhaustiveMinRelevance) {
+      double minRelevance, double exhaustiveMinRelevance, String embedder) {
+    this.embedder = embedder;
     this.id = id;
     this.features = List.copyOf(features);
     this.mean = mean;
@@ -92,8 +97,9 @@ public final class RelevanceModel {
       weight[i] = number(p, "weight." + names.get(i));
       if (!(scale[i] > 0)) throw new IllegalArgumentException("scale." + names.get(i) + " must be > 0, was " + scale[i]);
     }
+    String embedder = p.getProperty("embedder");
     return new RelevanceModel(id, names, mean, scale, weight, number(p, "bias"), number(p, "min_relevance"),
-        number(p, "exhaustive_min_relevance"));
+        number(p, "exhaustive_min_relevance"), embedder == null || embedder.isBlank() ? null : embedder.strip());
   }
 
   private static String required(Properties p, String key) {
@@ -117,11 +123,12 @@ public final class RelevanceModel {
    *
    * @param header comment lines written first (without "# "), e.g. what data fitted it
    */
-  public static String format(String id, List<String> features, double[] mean, double[] scale, double[] weight,
-      double bias, double minRelevance, double exhaustiveMinRelevance, List<String> header) {
+  public static String format(String id, String embedder, List<String> features, double[] mean, double[] scale,
+      double[] weight, double bias, double minRelevance, double exhaustiveMinRelevance, List<String> header) {
     StringBuilder sb = new StringBuilder();
     for (String h : header) sb.append("# ").append(h).append('\n');
     sb.append("model=").append(id).append('\n');
+    if (embedder != null) sb.append("embedder=").append(embedder).append('\n');
     sb.append("features=").append(String.join(",", features)).append('\n');
     sb.append("bias=").append(num(bias)).append('\n');
     sb.append("min_relevance=").append(num(minRelevance)).append('\n');
@@ -142,6 +149,16 @@ public final class RelevanceModel {
   /** The model's id, as recall traces report it. */
   public String id() {
     return id;
+  }
+
+  /** The embedding model the model was fitted with, or null when it does not depend on one. */
+  public String embedder() {
+    return embedder;
+  }
+
+  /** Whether the model's default thresholds apply to recalls with this embedding model (null: no embedder). */
+  public boolean fits(String embeddingModel) {
+    return embedder == null || embedder.equals(embeddingModel);
   }
 
   /** The features the model reads, in its order. */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class RelevanceModelTest {
 
-  private static final String TEXT = RelevanceModel.format("m-1", List.of("a", "b"), new double[] {1, 0},
+  private static final String TEXT = RelevanceModel.format("m-1", "emb-1", List.of("a", "b"), new double[] {1, 0},
       new double[] {2, 1}, new double[] {0.5, -1}, 0.25, 0.4, 0.1, List.of("test model"));
 
   @Test
@@ -21,6 +21,8 @@ class RelevanceModelTest {
     assertThat(m.minRelevance()).isEqualTo(0.4);
     assertThat(m.exhaustiveMinRelevance()).isEqualTo(0.1);
     assertThat(m.id()).isEqualTo("m-1");
+    assertThat(m.fits("emb-1")).isTrue();
+    assertThat(m.fits("other")).isFalse();
   }
 
   @Test
@@ -34,9 +36,9 @@ class RelevanceModelTest {
 
   @Test
   void formatIsStableAndReadsBack() {
-    assertThat(RelevanceModel.format("m-1", List.of("a", "b"), new double[] {1, 0}, new double[] {2, 1},
+    assertThat(RelevanceModel.format("m-1", "emb-1", List.of("a", "b"), new double[] {1, 0}, new double[] {2, 1},
         new double[] {0.5, -1}, 0.25, 0.4, 0.1, List.of("test model"))).isEqualTo(TEXT);
-    assertThat(TEXT).startsWith("# test model\nmodel=m-1\n");
+    assertThat(TEXT).startsWith("# test model\nmodel=m-1\nembedder=emb-1\n");
   }
 
   @Test

@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
         + "recorded expectations.",
     subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class, EvalCommand.Generate.class,
         EvalCommand.Ablations.class, EvalCommand.LongMemEval.class, EvalCommand.Check.class,
-        EvalAnswersCommand.class, EvalCommand.FitRelevance.class})
+        EvalAnswersCommand.class, EvalCommand.FitRelevance.class, EvalCommand.Gate.class})
 final class EvalCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -385,7 +385,10 @@ final class EvalCommand implements Runnable {
       List<String> header = new java.util.ArrayList<>();
       header.add("Mnemo's relevance model (fetch gate), fitted by: ./mnemo eval fit-relevance");
       java.util.function.Consumer<String> progress = System.err::println;
+      String[] embedderIdHolder = {null};
       cache.run(engine, () -> {
+        dev.mnemo.spi.Embedder embedder = engine.embedder();
+        embedderIdHolder[0] = embedder == null ? null : embedder.modelId();
         Path tmp = null;
         try {
           if (generated > 0) {
@@ -423,6 +426,7 @@ final class EvalCommand implements Runnable {
         return null;
       });
       if (data.isEmpty()) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "no data: give --generated N > 0, --scenarios, --locomo or --longmemeval");
+      String embedderId = embedderIdHolder[0];
       List<dev.mnemo.eval.RelevanceData.Query> all = data.values().stream().flatMap(List::stream).toList();
       List<dev.mnemo.eval.RelevanceData.Query> gate = java.util.stream.Stream.concat(
           data.getOrDefault("generated", List.of()).stream(), data.getOrDefault("scenarios", List.of()).stream()).toList();
@@ -430,7 +434,7 @@ final class EvalCommand implements Runnable {
           data.getOrDefault("locomo", List.of()).stream(), data.getOrDefault("longmemeval", List.of()).stream()).toList();
       if (gate.isEmpty()) gate = all;
       if (exhaustive.isEmpty()) exhaustive = all;
-      dev.mnemo.eval.RelevanceFit.Fitted fit = dev.mnemo.eval.RelevanceFit.fit(all, gate, exhaustive, header);
+      dev.mnemo.eval.RelevanceFit.Fitted fit = dev.mnemo.eval.RelevanceFit.fit(all, gate, exhaustive, embedderId, header);
       Files.writeString(out, fit.text(), StandardCharsets.UTF_8);
       if (report != null) writeJson(report, dev.mnemo.eval.RelevanceFit.report(fit.model(), data));
       if (dump != null) writeLines(dump, dev.mnemo.eval.RelevanceData.dump(all));
@@ -444,6 +448,45 @@ final class EvalCommand implements Runnable {
             op.abstention(), op.selectedPerQuery());
       }
       o.println("model: " + out);
+      o.flush();
+      return 0;
+    }
+  }
+
+  /** {@code mnemo eval gate [--seeds 42,43,44,45,46] [--dev N] [--heldout N] [--json]}. */
+  @Command(name = "gate", mixinStandardHelpOptions = true,
+      description = {"The fetch gate over several generator seeds: generate dev and held-out histories per seed, run "
+          + "the policies none, recent, keyword, full and the gate's operating points (full-no-gate, gate-loose, "
+          + "gate-strict), and print recall, precision, abstention, fetch rate, tokens and irrelevant tokens per "
+          + "split and arm, and per kind of question for full, as the mean over seeds (lowest-highest)."})
+  static final class Gate implements Callable<Integer> {
+    @Mixin EngineOptions engine;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--seeds", split = ",", paramLabel = "S", defaultValue = "42,43,44,45,46",
+        description = "Generator seeds, comma-separated (default ${DEFAULT-VALUE}).")
+    List<Long> seeds;
+
+    @Option(names = "--dev", paramLabel = "N", defaultValue = "10", description = "Dev histories per seed (default ${DEFAULT-VALUE}).")
+    int devCount;
+
+    @Option(names = "--heldout", paramLabel = "N", defaultValue = "20", description = "Held-out histories per seed (default ${DEFAULT-VALUE}).")
+    int heldoutCount;
+
+    @Option(names = "--json", description = "Print every seed's metrics as JSON instead of the table.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+      dev.mnemo.eval.GateSeeds.Result r;
+      try {
+        r = dev.mnemo.eval.GateSeeds.run(engine::open, seeds, devCount, heldoutCount, System.err::println);
+      } finally {
+        engine.closeEmbedder();
+      }
+      PrintWriter o = spec.commandLine().getOut();
+      if (json) printJson(o, dev.mnemo.eval.GateSeeds.json(r));
+      else o.print(dev.mnemo.eval.GateSeeds.table(r));
       o.flush();
       return 0;
     }

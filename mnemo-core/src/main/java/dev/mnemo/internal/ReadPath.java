@@ -209,19 +209,28 @@ final class ReadPath {
    * searched at all. The threshold on the relevance probability is the request's
    * {@code minRelevance}, else the relevance model's default, or its lower exhaustive threshold
    * for aggregation questions ({@link RelevanceFeatures#isAggregation}: "how many times...", "list
-   * every..."), where recall matters more. A threshold of 0 turns the gate off, the fetch decision
-   * included.
+   * every..."), where recall matters more. A request's threshold of 0 turns the gate off, the
+   * fetch decision included. The model's default thresholds apply only with the embedder it was
+   * fitted with ({@link RelevanceModel#fits}); with another, no default threshold applies (the
+   * fetch decision, which needs no model, still does).
    */
   private RecallTrace.Gate gate(RecallRequest req, String text) {
     boolean exhaustive = req.exhaustive() != null ? req.exhaustive() : RelevanceFeatures.isAggregation(text);
+    String embeddingModel = embedder == null ? null : embedder.modelId();
+    boolean fits = relevanceModel.fits(embeddingModel);
     double min = req.minRelevance() != null ? req.minRelevance()
-        : exhaustive ? relevanceModel.exhaustiveMinRelevance() : relevanceModel.minRelevance();
-    if (min > 0 && Words.isSmallTalk(text)) {
+        : !fits ? 0 : exhaustive ? relevanceModel.exhaustiveMinRelevance() : relevanceModel.minRelevance();
+    boolean off = req.minRelevance() != null && req.minRelevance() == 0;
+    if (!off && Words.isSmallTalk(text)) {
       return new RecallTrace.Gate(SKIP, "small talk: no content word, nothing to look up", min, exhaustive,
           relevanceModel.id());
     }
-    return new RecallTrace.Gate(RETRIEVE, exhaustive ? "aggregation question: exhaustive" : "content words",
-        min, exhaustive, relevanceModel.id());
+    String reason = exhaustive ? "aggregation question: exhaustive" : "content words";
+    if (req.minRelevance() == null && !fits) {
+      reason += "; relevance model fitted with " + relevanceModel.embedder() + ", embedder is " + embeddingModel
+          + ": no default min_relevance (set one, or fit a model: eval fit-relevance)";
+    }
+    return new RecallTrace.Gate(RETRIEVE, reason, min, exhaustive, relevanceModel.id());
   }
 
   /**

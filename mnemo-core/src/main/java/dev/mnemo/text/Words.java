@@ -47,6 +47,12 @@ public final class Words {
       "having", "hanging", "life", "treating", "new", "up", "much", "appreciation", "kind", "sweet", "brilliant",
       "excellent", "neat", "fab", "bless", "welcome", "dear", "mate", "pal");
 
+  /**
+   * Function words that carry what a question asks about ("What does Alice like?", "what did she
+   * say about it?"): content for the fetch decision.
+   */
+  static final Set<String> ASKED_VERBS = Set.of("like", "make", "made", "say", "said", "tell", "told", "mean", "own");
+
   /** Function words: never content. */
   public static final Set<String> FUNCTION = Set.of(
       "the", "and", "for", "but", "not", "are", "was", "were", "been", "being", "have", "has", "had", "with", "this",
@@ -136,7 +142,8 @@ public final class Words {
     int words = 0;
     for (String w : words(message)) {
       words++;
-      if (FILLER.contains(w) || SMALL_TALK.contains(w) || FUNCTION.contains(w) || names.contains(w)) continue;
+      boolean function = FUNCTION.contains(w) && !ASKED_VERBS.contains(w);
+      if (FILLER.contains(w) || SMALL_TALK.contains(w) || function || names.contains(w)) continue;
       if (w.length() < 3 && !w.chars().allMatch(Character::isDigit)) continue;
       return false;
     }

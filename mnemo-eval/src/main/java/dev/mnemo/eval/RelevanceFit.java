@@ -73,7 +73,8 @@ public final class RelevanceFit {
    *
    * @param header comment lines for the model file (what data fitted it)
    */
-  public static Fitted fit(List<Query> train, List<Query> gate, List<Query> exhaustive, List<String> header) {
+  public static Fitted fit(List<Query> train, List<Query> gate, List<Query> exhaustive, String embedder,
+      List<String> header) {
     List<String> names = new ArrayList<>(new TreeSet<>(featureNames(train)));
     Map<String, Double> datasetRows = new LinkedHashMap<>();
     for (Query q : train) datasetRows.merge(q.dataset(), (double) q.rows().size(), Double::sum);
@@ -143,8 +144,8 @@ public final class RelevanceFit {
     // Tribuo keeps the bias as the weight matrix's last column.
     double bias = round6(wm.get(pos, wm.getDimension2Size() - 1) - wm.get(neg, wm.getDimension2Size() - 1));
 
-    RelevanceModel draft = RelevanceModel.parse(RelevanceModel.format(MODEL_ID, names, mean, scale, weight, bias, 0.5,
-        0.5, List.of()));
+    RelevanceModel draft = RelevanceModel.parse(RelevanceModel.format(MODEL_ID, embedder, names, mean, scale, weight,
+        bias, 0.5, 0.5, List.of()));
     checkAgainstTribuo(draft, lr, train.get(0).rows().isEmpty() ? null : train.get(0).rows().get(0), names, mean, scale);
     List<Operating> gateCurve = curve(draft, gate, false);
     List<Operating> exhaustiveCurve = curve(draft, exhaustive, true);
@@ -152,7 +153,7 @@ public final class RelevanceFit {
     Operating bestExhaustive = exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
     double min = bestGate.threshold();
     double ex = Math.min(bestExhaustive.threshold(), min);
-    String text = RelevanceModel.format(MODEL_ID, names, mean, scale, weight, bias, min, ex, header);
+    String text = RelevanceModel.format(MODEL_ID, embedder, names, mean, scale, weight, bias, min, ex, header);
     return new Fitted(RelevanceModel.parse(text), text, gateCurve, exhaustiveCurve);
   }
 

@@ -100,14 +100,41 @@ class FetchGateTest {
 
   @Test
   void aggregationQuestionsAreExhaustive_unlessTheRequestSaysOtherwise() {
-    RecallResult r = ask(RecallRequest.builder("u", "How many times did Maya go hiking?"));
+    RecallResult r = ask(RecallRequest.builder("u", "How many times did Maya go hiking?").minRelevance(0.3));
     assertThat(r.trace().gate().exhaustive()).isTrue();
-    assertThat(r.trace().gate().minRelevance()).isEqualTo(RelevanceModel.defaultModel().exhaustiveMinRelevance());
     RecallResult off = ask(RecallRequest.builder("u", "How many times did Maya go hiking?").exhaustive(false));
     assertThat(off.trace().gate().exhaustive()).isFalse();
-    assertThat(off.trace().gate().minRelevance()).isEqualTo(RelevanceModel.defaultModel().minRelevance());
     RecallResult plain = ask(RecallRequest.builder("u", "Where does Maya live?"));
     assertThat(plain.trace().gate().exhaustive()).isFalse();
+  }
+
+  @Test
+  void withAnotherEmbedderThanTheModelWasFittedWith_noDefaultThresholdApplies_butSmallTalkIsStillSkipped() {
+    RecallResult r = ask(RecallRequest.builder("u", "Where does Maya live?"));
+    assertThat(r.trace().gate().minRelevance()).isZero();
+    assertThat(r.trace().gate().reason()).contains("fitted with " + RelevanceModel.defaultModel().embedder())
+        .contains("embedder is hashing");
+    assertThat(ask(RecallRequest.builder("u", "Thanks!")).trace().gate().fetch()).isEqualTo("skip");
+  }
+
+  /** The model's own thresholds apply with the embedder it was fitted with (here: one that reports its id). */
+  @Test
+  void withTheModelsEmbedder_theModelsThresholdsApply_exhaustiveTheLowerOne() {
+    RelevanceModel model = RelevanceModel.defaultModel();
+    HashingEmbedder hashing = new HashingEmbedder();
+    dev.mnemo.spi.Embedder sameId = new dev.mnemo.spi.Embedder() {
+      @Override public String modelId() { return model.embedder(); }
+      @Override public int dimension() { return hashing.dimension(); }
+      @Override public float[] embedQuery(String text) { return hashing.embedQuery(text); }
+      @Override public List<float[]> embedPassages(List<String> texts) { return hashing.embedPassages(texts); }
+    };
+    try (Mnemo m = Mnemo.builder().store(LuceneMemoryStore.open(dir.resolve("same"))).embedder(sameId).build()) {
+      m.remember(NewMemory.builder("u", "Maya went hiking in the Alps.").build());
+      RecallResult plain = m.recall(RecallRequest.builder("u", "Where did Maya go hiking?").explain(true).build());
+      assertThat(plain.trace().gate().minRelevance()).isEqualTo(model.minRelevance());
+      RecallResult many = m.recall(RecallRequest.builder("u", "How many times did Maya go hiking?").explain(true).build());
+      assertThat(many.trace().gate().minRelevance()).isEqualTo(model.exhaustiveMinRelevance());
+    }
   }
 
   @Test
