@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
         + "recorded expectations.",
     subcommands = {EvalCommand.Scenarios.class, EvalCommand.Locomo.class, EvalCommand.Generate.class,
         EvalCommand.Ablations.class, EvalCommand.LongMemEval.class, EvalCommand.Check.class,
-        EvalAnswersCommand.class, EvalCommand.FitRelevance.class, EvalCommand.Gate.class})
+        EvalAnswersCommand.class, EvalCommand.FitRelevance.class, EvalCommand.Gate.class,
+        EvalCommand.AnswerProxyCommand.class})
 final class EvalCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -372,11 +373,18 @@ final class EvalCommand implements Runnable {
     @Option(names = "--longmemeval", paramLabel = "FILE", description = "LongMemEval dev questions (.json or .json.gz).")
     Path longMemEval;
 
+    @Option(names = "--longmemeval-limit", paramLabel = "N", description = "Only the first N LongMemEval questions, "
+        + "interleaved over their types as eval longmemeval orders them (default: all).")
+    Integer longMemEvalLimit;
+
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write calibration and precision-recall per dataset as JSON here.")
     Path report;
 
     @Option(names = "--dump", paramLabel = "FILE.jsonl", description = "Write every labelled candidate with its features here (one JSON line each).")
     Path dump;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write calibration tables, reliability diagrams and precision-recall curves here.")
+    Path html;
 
     @Override
     public Integer call() throws Exception {
@@ -407,9 +415,10 @@ final class EvalCommand implements Runnable {
             header.add("  LoCoMo: " + locomo.getFileName());
           }
           if (longMemEval != null) {
-            data.put("longmemeval", dev.mnemo.eval.RelevanceData.longMemEval(engine::open,
-                LongMemEvalLoader.load(longMemEval), progress));
-            header.add("  LongMemEval: " + longMemEval.getFileName());
+            List<LongMemEvalQuestion> qs = LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(longMemEval));
+            if (longMemEvalLimit != null) qs = qs.subList(0, Math.max(0, Math.min(longMemEvalLimit, qs.size())));
+            data.put("longmemeval", dev.mnemo.eval.RelevanceData.longMemEval(engine::open, qs, progress));
+            header.add("  LongMemEval: " + longMemEval.getFileName() + ", " + qs.size() + " questions (interleaved by type)");
           }
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
@@ -438,6 +447,7 @@ final class EvalCommand implements Runnable {
       Files.writeString(out, fit.text(), StandardCharsets.UTF_8);
       if (report != null) writeJson(report, dev.mnemo.eval.RelevanceFit.report(fit.model(), data));
       if (dump != null) writeLines(dump, dev.mnemo.eval.RelevanceData.dump(all));
+      if (html != null) dev.mnemo.eval.RelevanceFit.html(fit.model(), data).write(html);
       PrintWriter o = spec.commandLine().getOut();
       o.print(dev.mnemo.eval.RelevanceFit.table(fit.model(), data));
       o.println();
@@ -487,6 +497,50 @@ final class EvalCommand implements Runnable {
       PrintWriter o = spec.commandLine().getOut();
       if (json) printJson(o, dev.mnemo.eval.GateSeeds.json(r));
       else o.print(dev.mnemo.eval.GateSeeds.table(r));
+      o.flush();
+      return 0;
+    }
+  }
+
+  /** {@code mnemo eval answer-proxy [--locomo DIR] [--longmemeval FILE] [--budget N]}. */
+  @Command(name = "answer-proxy", mixinStandardHelpOptions = true,
+      description = {"An answer-level proxy without a language model: at one token budget for every policy (none, "
+          + "recent, keyword, full-no-gate, and the gate at 0.2, its default and 0.65), the share of questions whose "
+          + "gold answer's words all appear in the injected texts, the tokens injected and those of records that are "
+          + "not evidence, and the fetch rate; LongMemEval's abstention questions apart."})
+  static final class AnswerProxyCommand implements Callable<Integer> {
+    @Mixin EngineOptions engine;
+    @Mixin EmbedCacheOptions cache;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--locomo", paramLabel = "DIR", description = "LoCoMo conversations (*.json).")
+    Path locomo;
+
+    @Option(names = "--longmemeval", paramLabel = "FILE", description = "LongMemEval questions (.json or .json.gz).")
+    Path longMemEval;
+
+    @Option(names = "--budget", paramLabel = "TOKENS", defaultValue = "200",
+        description = "The token budget of every policy (default ${DEFAULT-VALUE}).")
+    int budget;
+
+    @Override
+    public Integer call() throws Exception {
+      if (locomo == null && longMemEval == null) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --locomo DIR and/or --longmemeval FILE");
+      }
+      List<dev.mnemo.eval.AnswerProxy.Outcome> out = new java.util.ArrayList<>();
+      cache.run(engine, () -> {
+        if (locomo != null) {
+          out.addAll(dev.mnemo.eval.AnswerProxy.locomo(engine::open, LocomoLoader.loadDir(locomo), budget, System.err::println));
+        }
+        if (longMemEval != null) {
+          out.addAll(dev.mnemo.eval.AnswerProxy.longMemEval(engine::open, LongMemEvalLoader.load(longMemEval), budget,
+              System.err::println));
+        }
+        return null;
+      });
+      PrintWriter o = spec.commandLine().getOut();
+      o.print(dev.mnemo.eval.AnswerProxy.table(out, budget));
       o.flush();
       return 0;
     }

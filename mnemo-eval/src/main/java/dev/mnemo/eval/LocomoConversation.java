@@ -74,8 +74,14 @@ public record LocomoConversation(
    * @param category 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial
    * @param evidence normalized evidence turn ids that name a turn of this conversation, without repeats
    * @param skippedEvidence evidence ids as given that name no turn, even after normalization
+   * @param answer the gold answer as text (numbers too), or null
    */
-  public record Question(String text, int category, List<String> evidence, List<String> skippedEvidence) {
+  public record Question(String text, int category, List<String> evidence, List<String> skippedEvidence, String answer) {
+    /** A question without a gold answer. */
+    public Question(String text, int category, List<String> evidence, List<String> skippedEvidence) {
+      this(text, category, evidence, skippedEvidence, null);
+    }
+
     public Question {
       Objects.requireNonNull(text, "text");
       evidence = List.copyOf(evidence);

@@ -127,7 +127,9 @@ public final class LocomoLoader {
             }
           }
         }
-        questions.add(new Question(text(q, "question", where), cat.asInt(), List.copyOf(evidence), skipped));
+        JsonNode answer = q.get("answer");
+        questions.add(new Question(text(q, "question", where), cat.asInt(), List.copyOf(evidence), skipped,
+            answer == null || answer.isNull() ? null : answer.asText()));
       }
     }
     return new LocomoConversation(name, a, b, sessions, questions);

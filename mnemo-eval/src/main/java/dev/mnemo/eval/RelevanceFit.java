@@ -337,6 +337,41 @@ public final class RelevanceFit {
     return sb.toString();
   }
 
+  /**
+   * The HTML report: per dataset, the calibration table (10 bins, ECE), a reliability diagram (mean
+   * probability against the positive rate per bin) and the precision-recall curve of "p >= t".
+   */
+  public static HtmlReport html(RelevanceModel m, Map<String, List<Query>> byDataset) {
+    HtmlReport h = new HtmlReport("Relevance model " + m.id() + ": calibration and precision-recall");
+    h.paragraph(String.format(Locale.ROOT, "The fetch gate's probability on every candidate of each dev dataset "
+        + "(gate and thresholds off, k 200). min_relevance %.2f, exhaustive %.2f.", m.minRelevance(),
+        m.exhaustiveMinRelevance()));
+    List<HtmlReport.Series> reliability = new ArrayList<>();
+    List<HtmlReport.Series> pr = new ArrayList<>();
+    for (var e : byDataset.entrySet()) {
+      List<Bin> bins = calibration(m, e.getValue());
+      h.heading(String.format(Locale.ROOT, "%s: %d questions, ECE %.4f", e.getKey(), e.getValue().size(), ece(bins)));
+      List<List<String>> rows = new ArrayList<>();
+      List<double[]> points = new ArrayList<>();
+      for (Bin b : bins) {
+        rows.add(List.of(String.format(Locale.ROOT, "%.1f-%.1f", b.from(), b.to()), Long.toString(b.n()),
+            String.format(Locale.ROOT, "%.3f", b.meanProbability()), String.format(Locale.ROOT, "%.3f", b.positiveRate())));
+        if (b.n() > 0) points.add(new double[] {b.meanProbability(), b.positiveRate()});
+      }
+      h.table(List.of("probability", "candidates", "mean probability", "positive rate"), rows);
+      reliability.add(new HtmlReport.Series(e.getKey(), points));
+      List<double[]> curve = new ArrayList<>();
+      for (double[] p : precisionRecall(m, e.getValue())) if (!Double.isNaN(p[1])) curve.add(new double[] {p[2], p[1]});
+      pr.add(new HtmlReport.Series(e.getKey(), curve));
+    }
+    reliability.add(new HtmlReport.Series("perfect calibration", List.of(new double[] {0, 0}, new double[] {1, 1})));
+    h.lineChart("Reliability: mean probability (x) against the share that is evidence (y)", "mean probability",
+        "positive rate", reliability, false, 1.0);
+    h.lineChart("Precision (y) against recall (x) of p >= t, t = 0.05 ... 0.95, per candidate", "recall", "precision",
+        pr, false, 1.0);
+    return h;
+  }
+
   private static void put(ObjectNode o, String k, double v) {
     if (!Double.isNaN(v)) o.put(k, round4(v));
   }

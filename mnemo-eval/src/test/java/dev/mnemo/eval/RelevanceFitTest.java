@@ -1,0 +1,71 @@
+package dev.mnemo.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.RelevanceModel;
+import dev.mnemo.eval.RelevanceData.Query;
+import dev.mnemo.eval.RelevanceData.Row;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class RelevanceFitTest {
+
+  /** Questions whose one answer has a higher "signal" than the others, with noise; some answer nothing. */
+  private static List<Query> data(String dataset, long seed, int n) {
+    Random rnd = new Random(seed);
+    List<Query> out = new ArrayList<>();
+    for (int q = 0; q < n; q++) {
+      boolean none = q % 5 == 0;
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        boolean pos = !none && i == 0;
+        double signal = (pos ? 1.5 : 0) + rnd.nextGaussian() * 0.7;
+        rows.add(new Row(Map.of("signal", signal, "noise", rnd.nextGaussian()), pos, i + 1, "r" + i));
+      }
+      rows.sort((a, b) -> Double.compare(b.features().get("signal"), a.features().get("signal")));
+      out.add(new Query(dataset, dataset + q, "q" + q, 5, none ? 0 : 1, none, rows));
+    }
+    return out;
+  }
+
+  @Test
+  void theSameDataFitsTheSameBytes_andTheModelSeparatesAnswersFromTheRest() {
+    List<Query> train = new ArrayList<>(data("a", 1, 150));
+    train.addAll(data("b", 2, 60));
+    RelevanceFit.Fitted one = RelevanceFit.fit(train, train, train, "emb", List.of("test"));
+    RelevanceFit.Fitted two = RelevanceFit.fit(train, train, train, "emb", List.of("test"));
+    assertThat(one.text()).isEqualTo(two.text());
+    RelevanceModel m = one.model();
+    assertThat(m.embedder()).isEqualTo("emb");
+    assertThat(m.probability(Map.of("signal", 2.0, "noise", 0.0))).isGreaterThan(m.probability(Map.of("signal", 0.0, "noise", 0.0)));
+    assertThat(m.minRelevance()).isBetween(0.01, 0.99);
+    assertThat(m.exhaustiveMinRelevance()).isLessThanOrEqualTo(m.minRelevance());
+    // Calibrated on its own data: the positive rate of each well-filled bin is near its mean probability.
+    List<RelevanceFit.Bin> bins = RelevanceFit.calibration(m, train);
+    assertThat(bins).hasSize(10);
+    assertThat(RelevanceFit.ece(bins)).isLessThan(0.1);
+    assertThat(RelevanceFit.precisionRecall(m, train)).hasSize(19);
+  }
+
+  @Test
+  void anOperatingPointCountsRecallPrecisionAndAbstention() {
+    List<Query> qs = data("a", 3, 50);
+    RelevanceModel m = RelevanceFit.fit(qs, qs, qs, null, List.of()).model();
+    RelevanceFit.Operating none = RelevanceFit.operate(m, qs, 1.0);
+    assertThat(none.recall()).isZero();
+    assertThat(none.abstention()).isEqualTo(1.0);
+    RelevanceFit.Operating all = RelevanceFit.operate(m, qs, 0.0);
+    assertThat(all.recall()).isEqualTo(1.0);
+    assertThat(all.abstention()).isZero();
+    assertThat(all.selectedPerQuery()).isEqualTo(5.0);
+  }
+
+  @Test
+  void answerWordsLeaveOutFunctionWords() {
+    assertThat(AnswerProxy.answerWords("The Lisbon half marathon")).containsExactlyInAnyOrder("lisbon", "half", "marathon");
+    assertThat(AnswerProxy.answerWords("2022")).containsExactly("2022");
+  }
+}
