@@ -386,6 +386,9 @@ final class EvalCommand implements Runnable {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write calibration tables, reliability diagrams and precision-recall curves here.")
     Path html;
 
+    @Option(names = "--json", description = "Print calibration, precision-recall and the gate per dataset as JSON instead of the table.")
+    boolean json;
+
     @Override
     public Integer call() throws Exception {
       if (generated < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--generated must be >= 0, was " + generated);
@@ -449,6 +452,11 @@ final class EvalCommand implements Runnable {
       if (dump != null) writeLines(dump, dev.mnemo.eval.RelevanceData.dump(all));
       if (html != null) dev.mnemo.eval.RelevanceFit.html(fit.model(), data).write(html);
       PrintWriter o = spec.commandLine().getOut();
+      if (json) {
+        printJson(o, dev.mnemo.eval.RelevanceFit.report(fit.model(), data));
+        o.flush();
+        return 0;
+      }
       o.print(dev.mnemo.eval.RelevanceFit.table(fit.model(), data));
       o.println();
       o.println("threshold  recall  precision  abstention  selected/question   (scenario questions, at each question's k)");
@@ -523,6 +531,9 @@ final class EvalCommand implements Runnable {
         description = "The token budget of every policy (default ${DEFAULT-VALUE}).")
     int budget;
 
+    @Option(names = "--json", description = "Print the summary per dataset and arm as JSON instead of the table.")
+    boolean json;
+
     @Override
     public Integer call() throws Exception {
       if (locomo == null && longMemEval == null) {
@@ -540,7 +551,8 @@ final class EvalCommand implements Runnable {
         return null;
       });
       PrintWriter o = spec.commandLine().getOut();
-      o.print(dev.mnemo.eval.AnswerProxy.table(out, budget));
+      if (json) printJson(o, dev.mnemo.eval.AnswerProxy.json(out));
+      else o.print(dev.mnemo.eval.AnswerProxy.table(out, budget));
       o.flush();
       return 0;
     }

@@ -53,6 +53,10 @@ public final class Words {
    */
   static final Set<String> ASKED_VERBS = Set.of("like", "make", "made", "say", "said", "tell", "told", "mean", "own");
 
+  /** Words that greet or thank: beside them a name is an address, not a topic. */
+  static final Set<String> GREETINGS = Set.of("hi", "hey", "hello", "hiya", "yo", "thanks", "thank", "thx", "cheers",
+      "bye", "goodbye", "morning", "evening", "night", "welcome", "congrats", "congratulations", "dear");
+
   /** Function words: never content. */
   public static final Set<String> FUNCTION = Set.of(
       "the", "and", "for", "but", "not", "are", "was", "were", "been", "being", "have", "has", "had", "with", "this",
@@ -132,15 +136,19 @@ public final class Words {
   /**
    * Whether a message needs no memory: a greeting, thanks, an acknowledgement or other small talk.
    * True when none of its words is content, counting greetings, thanks, small-talk words, function
-   * words and names (capitalized words, {@link Entities#extract}: "Hi Maya!" is a greeting) as not
-   * content, and the message is not empty. "Thanks, that was helpful!", "Hey Sam, how's it going?"
+   * words and, in a message that greets or thanks, names (capitalized words, {@link Entities#extract}:
+   * "Hi Maya!" is a greeting) as not content, and the message is not empty. "Thanks, that was helpful!", "Hey Sam, how's it going?"
    * and "ok" are small talk; "What's my sister's name?" is not.
    */
   public static boolean isSmallTalk(String message) {
     if (message == null || message.isBlank()) return false;
-    Set<String> names = new java.util.HashSet<>(Entities.extract(message));
+    List<String> all = words(message);
+    // A name is no content only beside a greeting or a thank-you ("Hi Maya!", "Thanks, Sam"); a
+    // capitalized word elsewhere may be what the question is about ("Allergies?").
+    boolean greets = all.stream().anyMatch(GREETINGS::contains);
+    Set<String> names = greets ? new java.util.HashSet<>(Entities.extract(message)) : Set.of();
     int words = 0;
-    for (String w : words(message)) {
+    for (String w : all) {
       words++;
       boolean function = FUNCTION.contains(w) && !ASKED_VERBS.contains(w);
       if (FILLER.contains(w) || SMALL_TALK.contains(w) || function || names.contains(w)) continue;

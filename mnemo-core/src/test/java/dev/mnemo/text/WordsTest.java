@@ -20,6 +20,7 @@ class WordsTest {
   void aMessageWithContentIsNotSmallTalk() {
     assertThat(Words.isSmallTalk("What's my sister's name?")).isFalse();
     assertThat(Words.isSmallTalk("What does Alice like?")).isFalse();
+    assertThat(Words.isSmallTalk("What does Bob do? Allergies?")).isFalse();
     assertThat(Words.isSmallTalk("Hi, which editor does Maya use?")).isFalse();
     assertThat(Words.isSmallTalk("Convert 30 degrees Celsius to Fahrenheit")).isFalse();
     assertThat(Words.isSmallTalk("")).isFalse();

@@ -158,6 +158,25 @@ public final class AnswerProxy {
     return out;
   }
 
+  /** {dataset: {"questions" or "abstention": {arm: summary}}} as JSON. */
+  public static com.fasterxml.jackson.databind.node.ObjectNode json(List<Outcome> outcomes) {
+    var o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+    for (String ds : outcomes.stream().map(Outcome::dataset).distinct().toList()) {
+      var d = o.putObject(ds);
+      List<Outcome> mine = outcomes.stream().filter(x -> x.dataset().equals(ds)).toList();
+      for (boolean abs : new boolean[] {false, true}) {
+        Map<String, Summary> m = summarize(mine, abs);
+        if (m.isEmpty()) continue;
+        var part = d.putObject(abs ? "abstention" : "questions");
+        m.values().forEach(s -> part.putObject(s.arm()).put("questions", s.questions())
+            .put("answer_in_block", Math.round(s.answerInBlock() * 1e4) / 1e4).put("tokens", Math.round(s.tokens() * 10) / 10.0)
+            .put("irrelevant_tokens", Math.round(s.irrelevantTokens() * 10) / 10.0)
+            .put("fetch_rate", Math.round(s.fetchRate() * 1e4) / 1e4));
+      }
+    }
+    return o;
+  }
+
   public static String table(List<Outcome> outcomes, int budget) {
     StringBuilder sb = new StringBuilder();
     for (String ds : outcomes.stream().map(Outcome::dataset).distinct().toList()) {
