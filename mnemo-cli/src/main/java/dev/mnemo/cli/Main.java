@@ -56,6 +56,7 @@ public final class Main implements Runnable {
     if (cl.getSubcommands().containsKey("bench")) {
       cl.getSubcommands().get("bench").addSubcommand("load", new BenchLoadCommand());
     }
+    ServeCommand.describeDataOption(cl.getSubcommands().get("serve"));
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       PrintWriter err = cmd.getErr();
       if (ex instanceof InvalidRequestException ire) {
