@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
     description = "Ingest conversation turns from a JSONL file (one turn per line) and wait for extraction.")
 final class IngestCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Parameters(index = "0", paramLabel = "FILE.jsonl") Path file;
+  @Parameters(index = "0", paramLabel = "FILE.jsonl", description = "One conversation turn per line (the JSON of POST /v1/ingest; docs/write-path.md).") Path file;
   @Option(names = "--batch", description = "Turns per durable ingest call (default ${DEFAULT-VALUE}).", defaultValue = "256")
   int batch;
   @Option(names = "--skip-invalid", description = "Ingest the valid lines and report the invalid ones instead of refusing the file.")

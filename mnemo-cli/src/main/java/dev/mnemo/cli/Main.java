@@ -69,6 +69,7 @@ public final class Main implements Runnable {
       cl.getSubcommands().get("bench").addSubcommand("load", new BenchLoadCommand());
     }
     ServeCommand.describeDataOption(cl.getSubcommands().get("serve"));
+    HelpLayout.apply(cl);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       PrintWriter err = cmd.getErr();
       if (ex instanceof InvalidRequestException ire) {
