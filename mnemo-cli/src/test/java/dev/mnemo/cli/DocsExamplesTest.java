@@ -45,7 +45,7 @@ class DocsExamplesTest {
     List<String> blocks = new ArrayList<>();
     StringBuilder b = null;
     for (String line : Files.readAllLines(SCENARIOS_MD)) {
-      if (b == null && line.equals("```jsonl")) b = new StringBuilder();
+      if (b == null && line.startsWith("```jsonl")) b = new StringBuilder();
       else if (b != null && line.startsWith("```")) {
         blocks.add(b.toString());
         b = null;

@@ -50,7 +50,8 @@ class ReadmeTest {
   @Test
   void theSettingsExample_loadsAsItSays(@TempDir Path dir) throws Exception {
     List<String> lines = section("Server");
-    int start = lines.indexOf("```yaml");
+    int start = -1;
+    for (int i = 0; i < lines.size() && start < 0; i++) if (lines.get(i).startsWith("```yaml")) start = i;
     assertThat(start).isNotNegative();
     StringBuilder yaml = new StringBuilder();
     for (int i = start + 1; !lines.get(i).startsWith("```"); i++) yaml.append(lines.get(i)).append('\n');
