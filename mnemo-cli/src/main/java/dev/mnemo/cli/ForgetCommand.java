@@ -43,7 +43,7 @@ final class ForgetCommand implements Callable<Integer> {
   private boolean confirmed() {
     java.io.Console console = System.console();
     String question = "forget every record of owner '" + owner + "' (all versions and vectors; this cannot be undone)";
-    if (console == null || !Boolean.getBoolean("mnemo.stderr.tty")) {
+    if (console == null || !Progress.stderrIsTerminal()) {
       System.err.println("error: " + question + " needs --yes (or --id ID to forget one record)");
       return false;
     }
