@@ -29,7 +29,7 @@ mnemo_find_jdk() {
   if [ -z "$best" ]; then
     echo "mnemo: needs a JDK 21 or newer, and found none." >&2
     echo "  looked at: ${seen_versions:-no JDK at all}" >&2
-    echo "  install one (e.g. 'apt-get install openjdk-21-jdk-headless', or Temurin 21+) or set JAVA_HOME to it." >&2
+    echo "  $(mnemo_jdk_hint)" >&2
     return 1
   fi
   export JAVA_HOME="$best"
@@ -39,4 +39,21 @@ mnemo_find_jdk() {
     echo "  install it (e.g. 'apt-get install maven') or put it on PATH." >&2
     return 1
   fi
+}
+
+# How to install a JDK 21+ here: distributions differ (Debian 12 ships only OpenJDK 17).
+mnemo_jdk_hint() {
+  local id="" version="" release="${MNEMO_OS_RELEASE:-/etc/os-release}"
+  if [ -r "$release" ]; then
+    id=$(. "$release" && echo "${ID:-}")
+    version=$(. "$release" && echo "${VERSION_ID:-}")
+  fi
+  case "$id:$version" in
+    debian:1[3-9]*|ubuntu:2[2-9]*|ubuntu:[3-9]*)
+      echo "install one with 'apt-get install openjdk-21-jdk-headless' (or any JDK 21+), or set JAVA_HOME to it." ;;
+    debian:*)
+      echo "Debian ${version:-before 13} has no OpenJDK 21 package: install Eclipse Temurin 21+ (https://adoptium.net/installation/linux/, package temurin-21-jdk), or set JAVA_HOME to a JDK 21+." ;;
+    *)
+      echo "install a JDK 21 or newer (e.g. Eclipse Temurin from https://adoptium.net, or your system's openjdk-21 package), or set JAVA_HOME to it." ;;
+  esac
 }

@@ -46,7 +46,7 @@ public final class InvalidRequestException extends MnemoException {
     if (violations.size() == 1) {
       return violations.get(0).message();
     }
-    StringBuilder sb = new StringBuilder(violations.size() + " invalid inputs, nothing was written: ");
+    StringBuilder sb = new StringBuilder(violations.size() + " invalid inputs: ");
     for (int i = 0; i < violations.size(); i++) {
       if (i > 0) sb.append("; ");
       sb.append(violations.get(i).message());

@@ -58,7 +58,7 @@ final class EvalCommand implements Runnable {
 
   /** {@code mnemo eval scenarios FILE... [--out FILE] [--json]}. */
   @Command(name = "scenarios", mixinStandardHelpOptions = true,
-      description = {"Run scenario files (.jsonl, see SCENARIOS.md) under the policies none, recent, keyword, full "
+      description = {"Run scenario files (.jsonl, format in docs/scenarios.md) under the policies none, recent, keyword, full "
           + "and unfiltered at the same k and budget, and print recall, stale use, leakage, precision, abstention, "
           + "tokens and latency per split and policy."})
   static final class Scenarios implements Callable<Integer> {

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
  * restores such a file as it was.
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
-    description = "Write an owner's records (all versions) and turns as JSONL; ./mnemo import restores them.")
+    description = "Write an owner's records (all versions) and turns as JSONL; 'mnemo import' restores them.")
 final class ExportCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
   @Option(names = "--owner", description = "Only this owner (default: every owner).") String owner;

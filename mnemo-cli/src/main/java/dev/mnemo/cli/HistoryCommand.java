@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
 @Command(name = "history", mixinStandardHelpOptions = true, description = "Every version of one fact, oldest first.")
 final class HistoryCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", required = true) String owner;
-  @Option(names = "--fact-key", required = true) String factKey;
+  @Option(names = "--owner", paramLabel = "OWNER", required = true, description = "Whose fact (required).") String owner;
+  @Option(names = "--fact-key", paramLabel = "KEY", required = true, description = "The fact's key, e.g. editor (required).") String factKey;
   @Option(names = "--json", description = "JSON output.") boolean json;
 
   @Override

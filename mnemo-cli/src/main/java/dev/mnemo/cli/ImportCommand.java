@@ -36,7 +36,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "import", mixinStandardHelpOptions = true, description = "Import records from a JSONL file.")
 final class ImportCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Parameters(index = "0", paramLabel = "FILE.jsonl") Path file;
+  @Parameters(index = "0", paramLabel = "FILE.jsonl", description = "One record per line (docs/scenarios.md, \"Import files\"), or a file 'mnemo export' wrote.") Path file;
   @Option(names = "--batch", description = "Records per durable batch (default ${DEFAULT-VALUE}).", defaultValue = "256") int batch;
   @Option(names = "--skip-invalid", description = "Write the valid lines and report the invalid ones instead of refusing the file.")
   boolean skipInvalid;

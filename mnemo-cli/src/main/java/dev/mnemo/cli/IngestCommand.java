@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
     description = "Ingest conversation turns from a JSONL file (one turn per line) and wait for extraction.")
 final class IngestCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Parameters(index = "0", paramLabel = "FILE.jsonl") Path file;
+  @Parameters(index = "0", paramLabel = "FILE.jsonl", description = "One conversation turn per line (the JSON of POST /v1/ingest; docs/write-path.md).") Path file;
   @Option(names = "--batch", description = "Turns per durable ingest call (default ${DEFAULT-VALUE}).", defaultValue = "256")
   int batch;
   @Option(names = "--skip-invalid", description = "Ingest the valid lines and report the invalid ones instead of refusing the file.")
@@ -73,20 +73,23 @@ final class IngestCommand implements Callable<Integer> {
     }
     int accepted = 0;
     int duplicates = 0;
+    tty = Progress.stderrIsTerminal();
     try (Mnemo m = engine.open()) {
       for (int i = 0; i < turns.size(); i += batch) {
         var r = m.ingest(turns.subList(i, Math.min(turns.size(), i + batch)));
         accepted += r.accepted().size();
         duplicates += r.duplicates().size();
-        System.err.printf("\ringested %d / %d turns", i + r.accepted().size() + r.duplicates().size(), turns.size());
+        status(String.format("ingested %d / %d turns", i + r.accepted().size() + r.duplicates().size(), turns.size()));
       }
-      System.err.println();
+      if (tty) System.err.println();
       if (!noWait) {
-        while (!m.awaitIngested(Duration.ofSeconds(1))) {
-          IngestProgress p = m.ingestProgress();
-          System.err.printf("\rextracting: %d pending, %d records written", p.pending(), p.recordsWritten());
-        }
-        System.err.println();
+        boolean done;
+        do {
+          done = m.awaitIngested(Duration.ofSeconds(1));
+          IngestProgress p = m.ingestProgress(); // the last line is read after the end: it agrees with the summary
+          status(String.format("extracting: %d pending, %d records written", p.pending(), p.recordsWritten()));
+        } while (!done);
+        if (tty) System.err.println();
       }
       IngestProgress p = m.ingestProgress();
       problems.forEach(x -> System.err.println("skipped: " + x.message()));
@@ -106,5 +109,14 @@ final class IngestCommand implements Callable<Integer> {
       engine.closeEmbedder();
     }
     return problems.isEmpty() ? 0 : 2;
+  }
+
+  private boolean tty;
+
+  /** A status line: redrawn in place on a terminal, one plain line each otherwise (a log, grep, less). */
+  private void status(String line) {
+    if (tty) System.err.print("\r" + line + "\u001b[K");
+    else System.err.println(line);
+    System.err.flush();
   }
 }

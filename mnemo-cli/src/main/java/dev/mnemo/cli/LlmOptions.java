@@ -21,7 +21,7 @@ public final class LlmOptions {
   String provider;
 
   @Option(names = "--llm-url", paramLabel = "URL",
-      description = "Base URL (e.g. https://api.openai.com/v1, http://localhost:11434 for Ollama). Default $MNEMO_LLM_URL.")
+      description = "Base URL of the model's API (default $MNEMO_LLM_URL), e.g. https://api.openai.com/v1 or, for Ollama, http://localhost:11434.")
   String url;
 
   @Option(names = "--llm-model", paramLabel = "MODEL", description = "Chat model name; configures a model. Default $MNEMO_LLM_MODEL.")

@@ -41,7 +41,19 @@ public final class Main implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /**
+   * Lucene says through java.util.logging whether it uses the Vector API (an INFO line with it, a
+   * WARNING suggesting it without): the launcher chooses by command, so the line is noise on stderr,
+   * which an MCP client shows as server errors. Kept in a field: JUL holds loggers weakly. A user's
+   * own {@code -Djava.util.logging.config.file} is left alone.
+   */
+  private static final java.util.logging.Logger LUCENE_VECTORIZATION =
+      java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization");
+
   public static void main(String[] args) {
+    if (System.getProperty("java.util.logging.config.file") == null) {
+      LUCENE_VECTORIZATION.setLevel(java.util.logging.Level.SEVERE);
+    }
     System.exit(run(args));
   }
 
@@ -56,6 +68,8 @@ public final class Main implements Runnable {
     if (cl.getSubcommands().containsKey("bench")) {
       cl.getSubcommands().get("bench").addSubcommand("load", new BenchLoadCommand());
     }
+    ServeCommand.describeDataOption(cl.getSubcommands().get("serve"));
+    HelpLayout.apply(cl);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       PrintWriter err = cmd.getErr();
       if (ex instanceof InvalidRequestException ire) {

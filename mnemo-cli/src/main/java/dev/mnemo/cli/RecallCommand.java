@@ -23,8 +23,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "recall", mixinStandardHelpOptions = true, description = "Recall what belongs in the prompt for a query.")
 final class RecallCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", required = true) String owner;
-  @Parameters(index = "0", paramLabel = "QUERY") String query;
+  @Option(names = "--owner", paramLabel = "OWNER", required = true, description = "Whose memories (required): only this owner's records are candidates.") String owner;
+  @Parameters(index = "0", paramLabel = "QUERY", description = "The question or the message to recall for, e.g. \"Which editor does Maya use?\".") String query;
   @Option(names = "--k", description = "At most this many records (default ${DEFAULT-VALUE}).", defaultValue = "5") int k;
   @Option(names = "--budget", description = "Token budget of the selected texts (default ${DEFAULT-VALUE}).", defaultValue = "400") int budget;
   @Option(names = "--threshold", description = "Minimum relevance 0..1 (default 0.06).") Double threshold;
@@ -38,7 +38,7 @@ final class RecallCommand implements Callable<Integer> {
   @Option(names = "--mode", description = "current (default), valid_at or known_at.", defaultValue = "current") String mode;
   @Option(names = "--at", paramLabel = "DATE", description = "The instant of valid_at / known_at.") String at;
   @Option(names = "--asked-at", paramLabel = "INSTANT", description = "The 'now' of the question (default: now).") String askedAt;
-  @Option(names = "--scope") String scope;
+  @Option(names = "--scope", paramLabel = "SCOPE", description = "Only records of this scope (a task or project) and records without one.") String scope;
   @Option(names = "--category", description = "Only these categories.") List<String> categories;
   @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "Only records with these metadata entries.") Map<String, String> metadata;
   @Option(names = "--fusion", description = "weighted (default) or rrf.", defaultValue = "weighted") String fusion;

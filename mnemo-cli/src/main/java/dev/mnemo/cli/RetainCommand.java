@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
         "Durations are ISO-8601: P90D, PT12H."})
 final class RetainCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", required = true) String owner;
+  @Option(names = "--owner", paramLabel = "OWNER", required = true, description = "Whose records the policy applies to (required).") String owner;
   @Option(names = "--category", required = true, split = ",", paramLabel = "CATEGORY",
       description = "Categories the policy applies to (episodic, semantic, procedural, task); others keep everything.")
   List<String> categories;

@@ -19,9 +19,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
@@ -72,13 +74,30 @@ final class ServeCommand implements Callable<Integer> {
     Map<String, String> env = System.getenv();
     Path file = config != null ? config : env.containsKey("MNEMO_CONFIG") ? Path.of(env.get("MNEMO_CONFIG")) : null;
     ServerConfig c = ServerConfig.load(file, env, overrides);
+    if (!canListen(c)) { // before anything is opened or written (a first start's admin key)
+      spec.commandLine().getErr().println(portInUse(c));
+      return 1;
+    }
     engine.embedder = c.embedder();
     engine.tokenizer = c.tokenizer();
     Embedder shared = engine.embedder(); // loaded once, before listening: the first request is not slow
     SolrClient solr = engine.solr() ? SolrStoreProvider.client(engine.solrConfig()) : null;
 
     MnemoServer server = server(c, (tenant, dir, maxTextChars) -> open(tenant, dir, solr, shared, maxTextChars));
-    server.start();
+    // The key is generated (and stored hashed) when the server is built: show it before binding, so
+    // a start that still fails to bind (a port taken since the check above) does not lose it.
+    adminKeyNotice(server.generatedAdminKey().orElse(null), c).ifPresent(System.out::println);
+    System.out.flush();
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      server.close();
+      engine.closeEmbedder();
+      closeQuietly(solr);
+      if (!bindFailure(e)) throw e;
+      spec.commandLine().getErr().println(portInUse(c));
+      return 1;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
       engine.closeEmbedder();
@@ -87,8 +106,6 @@ final class ServeCommand implements Callable<Integer> {
     System.out.println("mnemo: serving on http://" + c.host() + ":" + server.port() + " (REST /v1, MCP /mcp; data " + c.data().toAbsolutePath()
         + ", embedder " + c.embedder() + (solr == null ? "" : ", store solr collection " + engine.collection) + ")");
     System.out.println("mnemo: inspector at http://" + c.host() + ":" + server.port() + "/inspector (paste a tenant's key)");
-    server.generatedAdminKey().ifPresent(k -> System.out.println("mnemo: admin key (shown once, stored hashed; set "
-        + "MNEMO_ADMIN_KEY to use your own): " + k));
     System.out.flush();
     new CountDownLatch(1).await(); // until the process is stopped
     return 0;
@@ -140,6 +157,59 @@ final class ServeCommand implements Callable<Integer> {
       throw new dev.mnemo.MnemoException("cannot create the tenant directory " + dir + ": " + e.getMessage(), false, e);
     }
     return store;
+  }
+
+  /**
+   * The help of {@code serve}'s {@code --data}: the shared option's text names the single store of
+   * the other commands ({@code .mnemo/data}), while the server keeps keys and tenants elsewhere.
+   */
+  static void describeDataOption(CommandLine serve) {
+    CommandSpec spec = serve.getCommandSpec();
+    OptionSpec data = spec.findOption("--data");
+    spec.remove(data);
+    spec.addOption(OptionSpec.builder(data).description(
+        "Data directory: keys.json and one store per tenant in tenants/NAME/ (default .mnemo/server, or $MNEMO_DATA).")
+        .build());
+  }
+
+  /** Whether the configured address can be bound now (port 0 always can). */
+  static boolean canListen(ServerConfig c) {
+    if (c.port() == 0) return true;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      probe.setReuseAddress(true); // as Jetty does: a port in TIME_WAIT is free for the server too
+      probe.bind(new java.net.InetSocketAddress(c.host(), c.port()));
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  static String portInUse(ServerConfig c) {
+    return "error: cannot listen on " + c.host() + ":" + c.port() + " (the port is in use, perhaps by another mnemo serve): "
+        + "choose another with --port N (0 picks a free one)";
+  }
+
+  /**
+   * The line about the admin key: the key generated at this start (its only showing), or, when the
+   * admin key is a stored generated one, where it came from and how to replace a lost one; nothing
+   * when {@code MNEMO_ADMIN_KEY} is set.
+   */
+  static java.util.Optional<String> adminKeyNotice(String generated, ServerConfig c) {
+    if (generated != null) {
+      return java.util.Optional.of("mnemo: admin key (shown once, stored hashed; set MNEMO_ADMIN_KEY to use your own): " + generated);
+    }
+    if (c.adminKey() != null) return java.util.Optional.empty();
+    return java.util.Optional.of("mnemo: admin key: the one printed at the first start (only its hash is in "
+        + c.data().resolve("keys.json") + "); lost it? start with MNEMO_ADMIN_KEY set to a key of your own, which replaces it");
+  }
+
+  /** Whether a start failed because the address could not be bound (Javalin wraps Jetty's BindException). */
+  static boolean bindFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException) return true;
+      if (t.getClass().getSimpleName().equals("JavalinBindException")) return true;
+    }
+    return false;
   }
 
   private static void closeQuietly(SolrClient c) {

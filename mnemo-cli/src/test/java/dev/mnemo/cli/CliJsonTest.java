@@ -75,7 +75,7 @@ class CliJsonTest {
     assertThat(one.get("owner").asText()).isEqualTo("u");
     assertThat(one.get("id").asText()).isEqualTo(r1.get("id").asText());
     assertThat(one.get("deleted").asInt()).isPositive();
-    JsonNode all = json(0, engine("forget", "--json", "--owner", "u"));
+    JsonNode all = json(0, engine("forget", "--json", "--owner", "u", "--yes"));
     assertThat(all.get("id").isNull()).isTrue();
     assertThat(all.get("deleted").asInt()).isPositive();
   }

@@ -40,7 +40,12 @@ class CliTest {
     assertThat(run("history", "--data", data(), "--owner", "u", "--fact-key", "city")).isZero();
     assertThat(out.toString()).contains("Lives in Porto.").contains("clipped from");
 
-    assertThat(run("forget", "--data", data(), "--owner", "u")).isZero();
+    assertThat(run("forget", "--data", data(), "--owner", "u")).isEqualTo(2); // not a terminal: --yes is needed
+    assertThat(err.toString()).contains("forget every record of owner 'u'").contains("needs --yes");
+    assertThat(run("recall", "--data", data(), "--embedder", "none", "--owner", "u", "--asked-at", "2026-04-01",
+        "where does the user live, Lisbon or Porto")).isZero();
+    assertThat(out.toString()).contains("Lives in Lisbon."); // nothing was deleted
+    assertThat(run("forget", "--data", data(), "--owner", "u", "--yes")).isZero();
     assertThat(out.toString()).contains("deleted 3 records");
   }
 

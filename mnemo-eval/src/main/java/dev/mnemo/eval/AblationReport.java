@@ -69,7 +69,7 @@ public record AblationReport(Map<Ablation, List<QueryResult>> results) {
   }
 
   /**
-   * The per-query lines of {@code SCENARIOS.md} with {@code "variant"} in place of {@code "policy"},
+   * The per-query lines of {@code docs/scenarios.md} with {@code "variant"} in place of {@code "policy"},
    * variant by variant, each in run order.
    */
   public List<ObjectNode> queryLines() {

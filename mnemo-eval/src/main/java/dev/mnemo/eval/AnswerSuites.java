@@ -17,7 +17,7 @@ import java.util.Set;
 /**
  * Builds {@link AnswerSuite}s from the two evaluation inputs.
  *
- * <p><b>Scenarios</b> ({@code SCENARIOS.md}): one suite per scenario with its writes; one case per
+ * <p><b>Scenarios</b> ({@code docs/scenarios.md}): one suite per scenario with its writes; one case per
  * query that has an {@code expect} list (gold = the expected writes' texts, relevant = their ids) or
  * {@code expect_none} (gold = {@link AnswerCase#NOTHING_STORED}); the query's own mode, time, scope, k
  * and budget. Scenario files carry no written answers, so the gold answer is the expected memory

@@ -129,7 +129,7 @@ public final class EvalHtml {
   /** Scenario policies: quality metrics per split, tokens against recall, latency. */
   public static HtmlReport scenarios(ScenarioReport r, String source) {
     HtmlReport h = new HtmlReport("Memory scenarios: policies at an equal budget");
-    h.paragraph(source + ": every query under every policy at its own k and budget (SCENARIOS.md). Recall, precision "
+    h.paragraph(source + ": every query under every policy at its own k and budget (docs/scenarios.md). Recall, precision "
         + "and abstention: higher is better; stale use and leakage: must be 0.");
     h.pre(r.table());
     Map<String, Map<Policy, PolicyMetrics>> m = r.metrics();

@@ -31,7 +31,7 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Generates synthetic memory histories in the scenario format of {@code SCENARIOS.md}: seeded,
+ * Generates synthetic memory histories in the scenario format of {@code docs/scenarios.md}: seeded,
  * deterministic (the same seed, split and count give the same bytes on every JVM), one scenario
  * per line.
  *

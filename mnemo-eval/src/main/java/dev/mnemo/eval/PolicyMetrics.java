@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The metrics of one policy over a set of queries, as {@code SCENARIOS.md} defines them.
+ * The metrics of one policy over a set of queries, as {@code docs/scenarios.md} defines them.
  *
  * <p>Ratios are micro-averaged (summed over queries, then divided) and are {@code NaN} when their
  * denominator is empty (no query expects anything, none forbids a stale id, ...); JSON prints NaN as

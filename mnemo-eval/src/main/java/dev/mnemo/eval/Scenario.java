@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One scenario of a scenario file (see {@code SCENARIOS.md}): a memory history written in order
+ * One scenario of a scenario file (see {@code docs/scenarios.md}): a memory history written in order
  * into a fresh store, and the queries asked of it.
  *
  * <p>Immutable. Built by {@link ScenarioReader}, which has checked that write ids are unique and that

@@ -9,7 +9,7 @@ import java.util.Objects;
  * One query of a {@link Scenario}: what is asked, by whom and when, at what k and budget, and which
  * write ids a correct engine must select, must not select, or whether it must select nothing.
  *
- * <p>Immutable; validated by {@link ScenarioReader}. Defaults as in {@code SCENARIOS.md}: mode
+ * <p>Immutable; validated by {@link ScenarioReader}. Defaults as in {@code docs/scenarios.md}: mode
  * current, no scope, k {@value #DEFAULT_K}, budget {@value #DEFAULT_BUDGET} tokens.
  *
  * @param id query id

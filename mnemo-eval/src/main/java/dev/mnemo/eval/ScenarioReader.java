@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Reads scenario files ({@code .jsonl}, one scenario per line, format in {@code SCENARIOS.md}).
+ * Reads scenario files ({@code .jsonl}, one scenario per line, format in {@code docs/scenarios.md}).
  *
  * <p>Strict, because a silently ignored typo ({@code "expcet"}) would make a scenario test nothing:
  * an unknown field, a missing required field, a wrong type, an unknown mode, a repeated id or an
@@ -40,7 +40,7 @@ public final class ScenarioReader {
   private ScenarioReader() {}
 
   private static final Set<String> SCENARIO_FIELDS = Set.of("id", "split", "writes", "queries");
-  /** The WRITE fields of SCENARIOS.md; JsonCodec accepts more (context, episode...), scenarios do not. */
+  /** The WRITE fields of docs/scenarios.md; JsonCodec accepts more (context, episode...), scenarios do not. */
   private static final Set<String> WRITE_FIELDS = Set.of("id", "owner", "recorded_at", "text", "category",
       "fact_key", "valid_from", "valid_to", "importance", "authority", "scope");
   private static final Set<String> QUERY_FIELDS = Set.of("id", "owner", "asked_at", "text", "mode", "at", "scope",

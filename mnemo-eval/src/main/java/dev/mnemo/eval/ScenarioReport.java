@@ -65,7 +65,7 @@ public record ScenarioReport(List<QueryResult> results) {
     return o;
   }
 
-  /** The per-query lines of {@code SCENARIOS.md}, in run order. */
+  /** The per-query lines of {@code docs/scenarios.md}, in run order. */
   public List<ObjectNode> queryLines() {
     List<ObjectNode> out = new ArrayList<>(results.size());
     for (QueryResult r : results) out.add(queryLine(r, "policy", r.policy().code()));

@@ -12,6 +12,7 @@ import dev.langchain4j.memory.chat.ChatMemoryProvider;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.mnemo.Focus;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
 import dev.mnemo.RecallRequest;
@@ -187,6 +188,7 @@ public final class MnemoChatMemory implements ChatMemory {
     private int budgetTokens = RecallRequest.DEFAULT_BUDGET;
     private int k = RecallRequest.DEFAULT_K;
     private UnaryOperator<RecallRequest.Builder> request = UnaryOperator.identity();
+    private Function<String, Focus> focus = Focus::fromMessage;
     private String preface = "";
     private InstantSource clock = InstantSource.system();
 
@@ -212,6 +214,13 @@ public final class MnemoChatMemory implements ChatMemory {
 
     public Builder k(int v) { this.k = v; return this; }
 
+    /**
+     * The focus of a recall for a message (what it asks, apart from its chatter); default
+     * {@link Focus#fromMessage} (the message's questions, found by rule; a message that asks nothing
+     * is searched as it is). {@code m -> Focus.NONE} searches with the whole message.
+     */
+    public Builder focus(Function<String, Focus> v) { this.focus = Objects.requireNonNull(v, "focus"); return this; }
+
     /** Any other recall option (scope, categories, weights, ...). */
     public Builder request(UnaryOperator<RecallRequest.Builder> v) { this.request = Objects.requireNonNull(v, "request"); return this; }
 
@@ -229,6 +238,7 @@ public final class MnemoChatMemory implements ChatMemory {
       c.budgetTokens = budgetTokens;
       c.k = k;
       c.request = request;
+      c.focus = focus;
       c.preface = preface;
       c.clock = clock;
       return c;
@@ -253,7 +263,8 @@ public final class MnemoChatMemory implements ChatMemory {
     private String recall(String owner, String query) {
       if (query.isBlank()) return "";
       try {
-        return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)).build())
+        return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)
+                .focus(focus.apply(query))).build())
             .rendered();
       } catch (MnemoException e) {
         if (!e.retriable()) throw e;

@@ -6,6 +6,7 @@ import dev.langchain4j.rag.content.Content;
 import dev.langchain4j.rag.content.ContentMetadata;
 import dev.langchain4j.rag.content.retriever.ContentRetriever;
 import dev.langchain4j.rag.query.Query;
+import dev.mnemo.Focus;
 import dev.mnemo.Mnemo;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
@@ -39,6 +40,7 @@ public final class MnemoContentRetriever implements ContentRetriever {
   private final int k;
   private final TemporalMode mode;
   private final UnaryOperator<RecallRequest.Builder> request;
+  private final Function<String, Focus> focus;
 
   private MnemoContentRetriever(Builder b) {
     this.mnemo = b.mnemo;
@@ -48,6 +50,7 @@ public final class MnemoContentRetriever implements ContentRetriever {
     this.k = b.k;
     this.mode = b.mode;
     this.request = b.request;
+    this.focus = b.focus;
   }
 
   public static Builder builder(Mnemo mnemo) {
@@ -58,7 +61,7 @@ public final class MnemoContentRetriever implements ContentRetriever {
   public List<Content> retrieve(Query query) {
     Objects.requireNonNull(query, "query");
     RecallResult r = mnemo.recall(request.apply(RecallRequest.builder(ownerOf(query), query.text())
-        .budgetTokens(budgetTokens).k(k).mode(mode)).build());
+        .budgetTokens(budgetTokens).k(k).mode(mode).focus(focus.apply(query.text()))).build());
     if (r.selected().isEmpty()) return List.of();
     TextSegment block = TextSegment.from(r.rendered(), Metadata.from(Map.of("mnemo_ids", String.join(",", r.ids()))));
     return List.of(Content.from(block, Map.of(ContentMetadata.SCORE, r.selected().get(0).score())));
@@ -83,6 +86,7 @@ public final class MnemoContentRetriever implements ContentRetriever {
     private int k = RecallRequest.DEFAULT_K;
     private TemporalMode mode = TemporalMode.current();
     private UnaryOperator<RecallRequest.Builder> request = UnaryOperator.identity();
+    private Function<String, Focus> focus = Focus::fromMessage;
 
     private Builder(Mnemo mnemo) {
       this.mnemo = Objects.requireNonNull(mnemo, "mnemo");
@@ -101,6 +105,13 @@ public final class MnemoContentRetriever implements ContentRetriever {
 
     /** The temporal mode: current (default), valid at, or known at an instant. */
     public Builder mode(TemporalMode v) { this.mode = Objects.requireNonNull(v, "mode"); return this; }
+
+    /**
+     * The focus of a recall for a message (what it asks, apart from its chatter); default
+     * {@link Focus#fromMessage} (the message's questions, found by rule; a message that asks nothing
+     * is searched as it is). {@code m -> Focus.NONE} searches with the whole message.
+     */
+    public Builder focus(Function<String, Focus> v) { this.focus = Objects.requireNonNull(v, "focus"); return this; }
 
     /** Any other recall option (scope, categories, weights, ...), applied to every request. */
     public Builder request(UnaryOperator<RecallRequest.Builder> v) { this.request = Objects.requireNonNull(v, "request"); return this; }

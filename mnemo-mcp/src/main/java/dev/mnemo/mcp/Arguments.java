@@ -30,30 +30,36 @@ final class Arguments {
 
   /** The arguments as a JSON object without nulls, or an {@link InvalidRequestException} listing every violation. */
   static ObjectNode check(ObjectNode schema, Map<String, Object> arguments) {
-    ObjectNode args = JsonCodec.MAPPER.createObjectNode();
     List<Violation> v = new ArrayList<>();
     JsonNode given = JsonCodec.MAPPER.valueToTree(arguments == null ? Map.of() : arguments);
+    ObjectNode args = object("", schema, given, v);
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return args;
+  }
+
+  /** The fields of an object that obey the schema's properties; violations named {@code prefix + field}. */
+  private static ObjectNode object(String prefix, JsonNode schema, JsonNode given, List<Violation> v) {
+    ObjectNode args = JsonCodec.MAPPER.createObjectNode();
     JsonNode props = schema.get("properties");
     for (Map.Entry<String, JsonNode> e : given.properties()) {
-      String field = e.getKey();
+      String field = prefix + e.getKey();
       JsonNode value = e.getValue();
-      JsonNode rule = props.get(field);
+      JsonNode rule = props.get(e.getKey());
       if (rule == null) {
         List<String> known = new ArrayList<>();
         props.fieldNames().forEachRemaining(known::add);
         v.add(new Violation(field, field, "unknown field " + field + "; expected one of " + new TreeSet<>(known)));
       } else if (!value.isNull()) {
         JsonNode checked = value(field, value, rule, v);
-        if (checked != null) args.set(field, checked);
+        if (checked != null) args.set(e.getKey(), checked);
       }
     }
     for (JsonNode r : schema.path("required")) {
       String field = r.asText();
       if (!given.has(field) || given.get(field).isNull()) {
-        v.add(new Violation(field, null, field + " is required"));
+        v.add(new Violation(prefix + field, null, prefix + field + " is required"));
       }
     }
-    if (!v.isEmpty()) throw new InvalidRequestException(v);
     return args;
   }
 
@@ -99,6 +105,10 @@ final class Arguments {
           if (!item.isTextual()) wrongType(path, item, "a string", v);
           else enumeration(path, item, items, v);
         }
+      }
+      case "object" -> {
+        if (!value.isObject()) return wrongType(field, value, "an object", v);
+        value = object(field + ".", rule, value, v);
       }
       default -> throw new IllegalStateException("tools.json: property " + field + " has unsupported type '" + type + "'");
     }

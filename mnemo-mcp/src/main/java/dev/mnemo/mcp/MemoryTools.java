@@ -5,10 +5,12 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.Focus;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
+import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.json.JsonCodec;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -168,8 +170,19 @@ final class MemoryTools {
     return shown(JsonCodec.record(r, false), owner);
   }
 
+  /**
+   * The recall request of the tool's arguments. Without a {@code focus} argument, the focus is built
+   * from the query by rule ({@link Focus#fromMessage}): a model often passes the user's whole
+   * message, whose chatter would otherwise steer the search.
+   */
+  static RecallRequest recallRequest(ObjectNode args) {
+    RecallRequest request = JsonCodec.request(args, "");
+    if (!request.focus().isEmpty()) return request;
+    return request.toBuilder().focus(Focus.fromMessage(request.query())).build();
+  }
+
   private static ObjectNode recall(Mnemo mnemo, ObjectNode args, String owner) {
-    RecallResult r = mnemo.recall(JsonCodec.request(args, ""));
+    RecallResult r = mnemo.recall(recallRequest(args));
     ObjectNode full = JsonCodec.result(r);
     ObjectNode out = JsonCodec.MAPPER.createObjectNode();
     out.put("owner", owner);

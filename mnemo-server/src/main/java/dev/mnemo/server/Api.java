@@ -66,6 +66,8 @@ final class Api {
     r.get("/health/ready", this::ready, Access.PUBLIC);
     r.get("/metrics", this::metrics, Access.PUBLIC);
     r.get("/v1/openapi.json", this::openApi, Access.PUBLIC);
+    // A browser pointed at the server's address expects a page, not a JSON 404.
+    r.get("/", ctx -> ctx.redirect("/inspector", io.javalin.http.HttpStatus.FOUND), Access.PUBLIC);
     r.get("/inspector", inspector::page, Access.PUBLIC);
     r.get("/inspector/{asset}", inspector::asset, Access.PUBLIC);
 

@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -230,11 +231,22 @@ public final class MnemoServer implements AutoCloseable {
   }
 
   private void problem(Context ctx, Exception e) {
-    Problems.Problem p = Problems.of(e, ctx.path(), ctx.attribute(REQUEST_ID_ATTRIBUTE));
+    Problems.Problem p = Problems.of(e, ctx.path(), ctx.attribute(REQUEST_ID_ATTRIBUTE), writes(ctx.method().name(), ctx.path()));
     ctx.status(p.status());
     p.headers().forEach(ctx::header);
     ctx.contentType(Problems.CONTENT_TYPE);
     ctx.result(p.bytes());
+  }
+
+  /** Routes that take a body but never write: their refusals do not speak of writing. */
+  private static final Set<String> READ_ONLY_POSTS = Set.of("/v1/recall", "/v1/memories/validate");
+
+  /** Whether a request of this method and path may write. */
+  static boolean writes(String method, String path) {
+    return switch (method) {
+      case "GET", "HEAD", "OPTIONS" -> false;
+      default -> !(method.equals("POST") && READ_ONLY_POSTS.contains(path));
+    };
   }
 
   private void logged(Context ctx, Float ms) {

@@ -53,6 +53,15 @@ final class Problems {
   private Problems() {}
 
   static Problem of(Throwable t, String instance, String requestId) {
+    return of(t, instance, requestId, true);
+  }
+
+  /**
+   * The problem for {@code t}. {@code writes}: whether the request could have written (then a
+   * refused one says that nothing was written; a refused recall or validation has nothing to say
+   * about writing).
+   */
+  static Problem of(Throwable t, String instance, String requestId, boolean writes) {
     if (t instanceof ProblemException p) {
       Problem out = build(p.status, p.type, p.title, p.getMessage(), p.violations, p.headers, instance, requestId);
       p.extensions.properties().forEach(e -> {
@@ -61,7 +70,7 @@ final class Problems {
       return out;
     }
     if (t instanceof InvalidRequestException e) {
-      return build(422, "invalid-request", "Invalid request", e.getMessage() + "; nothing was written",
+      return build(422, "invalid-request", "Invalid request", e.getMessage() + (writes ? "; nothing was written" : ""),
           e.violations(), Map.of(), instance, requestId);
     }
     if (t instanceof HttpResponseException h) {

@@ -2,6 +2,8 @@ package dev.mnemo.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>What it needs (Node.js, playwright-core pinned in {@code src/test/e2e/package-lock.json},
  * {@code /usr/bin/chromium}) is installed by {@code bin/e2e-setup}, which {@code bin/test} runs
- * first; when something is still missing this test runs the script once itself, and then fails
- * naming what is missing. It never skips: a CI without a browser must say so.
+ * first; when something is still missing this test runs the script once itself. Still missing, it
+ * is skipped naming what is missing (a developer's machine without Chromium or Node.js), or fails
+ * when {@code MNEMO_BROWSER_TEST=required} (CI: {@code .ci/run} sets it, so a CI without a browser
+ * says so). {@code MNEMO_BROWSER_TEST=skip} skips it without looking.
  */
 class InspectorBrowserIT {
   private static final Path E2E = Path.of("src/test/e2e");
@@ -34,6 +38,8 @@ class InspectorBrowserIT {
 
   @Test
   void inspector_inHeadlessChromium_browsesRecallsForgets_andKeepsTenantsApart() throws Exception {
+    String mode = System.getenv().getOrDefault("MNEMO_BROWSER_TEST", "");
+    assumeFalse(mode.equals("skip"), "MNEMO_BROWSER_TEST=skip");
     String chromium = System.getenv().getOrDefault("MNEMO_CHROMIUM", "/usr/bin/chromium");
     List<String> missing = missing(chromium);
     if (!missing.isEmpty() && Files.isExecutable(SETUP)) {
@@ -41,6 +47,9 @@ class InspectorBrowserIT {
       missing = missing(chromium);
     }
     if (!missing.isEmpty()) {
+      String what = "the inspector's browser test cannot run; missing: " + String.join("; ", missing)
+          + ". Run bin/e2e-setup (as root to install chromium with apt-get), or see docs/inspector.md.";
+      assumeTrue(mode.equals("required"), what + " Skipped (MNEMO_BROWSER_TEST=required makes this a failure).");
       fail("the inspector's browser test cannot run; missing: " + String.join("; ", missing)
           + ". Run bin/e2e-setup (as root to install chromium with apt-get), or see docs/inspector.md.");
     }

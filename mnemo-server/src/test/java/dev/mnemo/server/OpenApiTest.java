@@ -120,6 +120,7 @@ class OpenApiTest {
       for (String body : bodies) {
         TestServer.Response r = s.send(method, path + query, auth, body);
         assertThat(String.valueOf(r.status())).as(op + " " + r).isEqualTo(expected);
+        if (successSchema == null) continue; // a redirect: no body
         String ctype = successSchema.fieldNames().next();
         assertThat(r.contentType()).as(op).startsWith(ctype);
         JsonNode schema = successSchema.get(ctype).get("schema");
@@ -169,7 +170,7 @@ class OpenApiTest {
   private static String successStatus(JsonNode o) {
     for (Iterator<String> it = o.get("responses").fieldNames(); it.hasNext(); ) {
       String c = it.next();
-      if (c.startsWith("2")) return c;
+      if (c.startsWith("2") || c.startsWith("3")) return c;
     }
     throw new AssertionError("no success response in " + o);
   }

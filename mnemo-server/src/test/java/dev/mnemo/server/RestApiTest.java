@@ -66,6 +66,23 @@ class RestApiTest {
     return out;
   }
 
+  @Test
+  void root_redirectsABrowserToTheInspector() {
+    TestServer.Response r = s.send("GET", "/", null, null);
+    assertThat(r.status()).isEqualTo(302);
+    assertThat(r.headers().firstValue("Location")).hasValue("/inspector");
+  }
+
+  @Test
+  void aRefusedRecallOrValidation_doesNotSpeakOfWriting_aRefusedWriteSaysNothingWasWritten() {
+    TestServer.Response recall = post("/v1/recall", "{\"owner\":\"alice\",\"text\":\"q\",\"k\":0}");
+    assertProblem(recall, 422, "k");
+    assertThat(recall.json().get("detail").asText()).doesNotContain("written");
+    TestServer.Response write = post("/v1/memories", "{\"owner\":\"alice\",\"text\":\"t\",\"importance\":1.5}");
+    assertProblem(write, 422, "importance");
+    assertThat(write.json().get("detail").asText()).endsWith("; nothing was written");
+  }
+
   private static void assertProblem(TestServer.Response r, int status, String field) {
     assertThat(r.status()).as(r.toString()).isEqualTo(status);
     assertThat(r.contentType()).startsWith("application/problem+json");

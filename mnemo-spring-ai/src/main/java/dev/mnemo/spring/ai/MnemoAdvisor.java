@@ -1,5 +1,6 @@
 package dev.mnemo.spring.ai;
 
+import dev.mnemo.Focus;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
 import dev.mnemo.RecallRequest;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.springframework.ai.chat.client.ChatClientRequest;
 import org.springframework.ai.chat.client.ChatClientResponse;
@@ -40,6 +42,11 @@ import org.springframework.ai.chat.messages.UserMessage;
  * is refused with an {@link IllegalArgumentException} (Mnemo never guesses an owner). The
  * conversation id, when given, is the episode the turns are recorded under.
  *
+ * <p><b>Focus.</b> What the recall is about, apart from the chatter of the user's message: the
+ * context's {@link #FOCUS} parameter (a {@link Focus}, e.g. the task the application knows), else
+ * the builder's {@code focus} function of the message, by default {@link Focus#fromMessage} (the
+ * message's questions, found by rule).
+ *
  * <p><b>Failures.</b> A retriable failure (a remote server down) does not fail the call: a failed
  * recall answers without long-term memory, a failed ingest keeps the turns and sends them with the
  * owner's next exchange; both log a warning. Other failures are thrown. Streaming goes through
@@ -50,6 +57,9 @@ public final class MnemoAdvisor implements BaseAdvisor {
   /** Context parameter naming the owner whose memory the call reads and writes. */
   public static final String OWNER = "mnemo_owner";
 
+  /** Context parameter holding this call's {@link Focus} (what the recall is about), instead of the built one. */
+  public static final String FOCUS = "mnemo_focus";
+
   private static final String USER_TURN = MnemoAdvisor.class.getName() + ".userTurn";
   private static final System.Logger LOG = System.getLogger(MnemoAdvisor.class.getName());
 
@@ -58,6 +68,7 @@ public final class MnemoAdvisor implements BaseAdvisor {
   private final int budgetTokens;
   private final int k;
   private final UnaryOperator<RecallRequest.Builder> request;
+  private final Function<String, Focus> focus;
   private final String preface;
   private final InstantSource clock;
   private final int order;
@@ -69,6 +80,7 @@ public final class MnemoAdvisor implements BaseAdvisor {
     this.budgetTokens = b.budgetTokens;
     this.k = b.k;
     this.request = b.request;
+    this.focus = b.focus;
     this.preface = b.preface;
     this.clock = b.clock;
     this.order = b.order;
@@ -95,7 +107,7 @@ public final class MnemoAdvisor implements BaseAdvisor {
     String text = user == null || user.getText() == null ? "" : user.getText();
     if (text.isBlank()) return req;
     Turn turn = turn(owner, episode(req.context()), Turn.Role.USER, text, clock.instant());
-    String block = recall(owner, text);
+    String block = recall(owner, text, req.context().get(FOCUS) instanceof Focus f ? f : focus.apply(text));
     ChatClientRequest.Builder out = req.mutate().context(USER_TURN, turn);
     if (!block.isEmpty()) {
       out.prompt(req.prompt().augmentSystemMessage(s -> {
@@ -136,9 +148,10 @@ public final class MnemoAdvisor implements BaseAdvisor {
     return c == null ? null : c.toString();
   }
 
-  private String recall(String owner, String query) {
+  private String recall(String owner, String query, Focus focus) {
     try {
-      return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)).build())
+      return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k).focus(focus))
+              .build())
           .rendered();
     } catch (MnemoException e) {
       if (!e.retriable()) throw e;
@@ -185,6 +198,7 @@ public final class MnemoAdvisor implements BaseAdvisor {
     private int budgetTokens = RecallRequest.DEFAULT_BUDGET;
     private int k = RecallRequest.DEFAULT_K;
     private UnaryOperator<RecallRequest.Builder> request = UnaryOperator.identity();
+    private Function<String, Focus> focus = Focus::fromMessage;
     private String preface = "";
     private InstantSource clock = InstantSource.system();
     private int order;
@@ -192,6 +206,12 @@ public final class MnemoAdvisor implements BaseAdvisor {
     private Builder(Mnemo mnemo) {
       this.mnemo = Objects.requireNonNull(mnemo, "mnemo");
     }
+
+    /**
+     * The focus of a recall for the user's message when the call's context has no {@link #FOCUS};
+     * default {@link Focus#fromMessage}. {@code m -> Focus.NONE} searches with the whole message.
+     */
+    public Builder focus(Function<String, Focus> v) { this.focus = Objects.requireNonNull(v, "focus"); return this; }
 
     /** The owner of calls that name none (a single-user application). */
     public Builder defaultOwner(String v) { this.defaultOwner = v; return this; }

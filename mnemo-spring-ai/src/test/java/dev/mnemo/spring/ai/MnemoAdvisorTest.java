@@ -118,4 +118,32 @@ class MnemoAdvisorTest {
     assertThat(ingested).singleElement().satisfies(turns -> assertThat(turns).extracting(Turn::text)
         .containsExactly("First question.", "Noted.", "Second question.", "Noted."));
   }
+
+  /** The real engine, with every recall request kept in {@code requests}. */
+  private Mnemo recording(List<dev.mnemo.RecallRequest> requests) {
+    return (Mnemo) Proxy.newProxyInstance(Mnemo.class.getClassLoader(), new Class<?>[] {Mnemo.class}, (p, m, args) -> {
+      if (m.getName().equals("recall")) requests.add((dev.mnemo.RecallRequest) args[0]);
+      try {
+        return m.invoke(mnemo, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    });
+  }
+
+  @Test
+  void theRecall_focusesOnTheMessagesQuestionsByDefault_orOnTheCallsFocus() {
+    String chatty = "Ugh, the weather is awful and my train was late again. Which editor does Maya use?";
+    List<dev.mnemo.RecallRequest> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ChatClient c = ChatClient.builder(model).defaultAdvisors(MnemoAdvisor.builder(recording(requests)).clock(clock).build()).build();
+    c.prompt().user(chatty).advisors(a -> a.param(MnemoAdvisor.OWNER, "maya")).call().content();
+    dev.mnemo.Focus task = new dev.mnemo.Focus(null, "set up Maya's laptop", null, List.of("Maya"));
+    c.prompt().user(chatty).advisors(a -> a.param(MnemoAdvisor.OWNER, "maya").param(MnemoAdvisor.FOCUS, task)).call().content();
+
+    assertThat(requests).hasSize(2);
+    assertThat(requests.get(0).query()).isEqualTo(chatty);
+    assertThat(requests.get(0).focus()).isEqualTo(dev.mnemo.Focus.fromMessage(chatty));
+    assertThat(requests.get(0).retrievalText()).startsWith("Which editor does Maya use?").doesNotContain("weather");
+    assertThat(requests.get(1).focus()).isEqualTo(task);
+  }
 }

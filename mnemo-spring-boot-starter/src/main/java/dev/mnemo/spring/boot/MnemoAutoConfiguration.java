@@ -27,6 +27,9 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass(Mnemo.class)
 @EnableConfigurationProperties(MnemoProperties.class)
 public class MnemoAutoConfiguration {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MnemoAutoConfiguration.class);
+  /** The embedder {@code Mnemo.builder()} picks by itself when its module is on the class path. */
+  static final String AUTO_EMBEDDER = "e5-small-v2-q";
 
   @Bean
   @ConditionalOnMissingBean
@@ -38,8 +41,17 @@ public class MnemoAutoConfiguration {
         String e = p.embedder().trim();
         if (e.equals("none")) {
           b.withoutEmbedder();
+          LOG.info("mnemo: embedded store in {}, without an embedder (mnemo.embedder=none): recall ranks by BM25 and entities",
+              p.directory().toAbsolutePath());
         } else if (!e.equals("auto")) {
           b.embedder(Providers.embedder(e, java.util.Map.of()));
+          LOG.info("mnemo: embedded store in {}, embedder {}", p.directory().toAbsolutePath(), e);
+        } else if (Providers.hasEmbedder(AUTO_EMBEDDER)) {
+          LOG.info("mnemo: embedded store in {}, local embedder {}", p.directory().toAbsolutePath(), AUTO_EMBEDDER);
+        } else {
+          LOG.warn("mnemo: no embedder on the class path (mnemo.embedder=auto): recall runs without its dense signal, on "
+              + "BM25 and entities only. Add dev.mnemo:mnemo-embed-onnx for the local e5 model, or set mnemo.embedder=none "
+              + "to say that this is meant");
         }
         yield b.build();
       }

@@ -77,6 +77,18 @@ class MnemoAutoConfigurationTest {
   }
 
   @Test
+  void embedded_byDefault_hasTheDenseSignal_becauseTheStarterBringsTheLocalEmbedder(@TempDir Path dir) {
+    runner.withPropertyValues("mnemo.directory=" + dir).run(ctx -> {
+      assertThat(ctx).hasNotFailed();
+      Mnemo mnemo = ctx.getBean(Mnemo.class);
+      mnemo.remember(dev.mnemo.NewMemory.builder("maya", "Maya's dog is called Biscuit.").build());
+      var r = mnemo.recall(dev.mnemo.RecallRequest.builder("maya", "What is the name of her puppy?").explain(true).build());
+      assertThat(r.trace().candidates()).isNotEmpty()
+          .allSatisfy(c -> assertThat(c.signals().dense()).as("dense signal").isPositive());
+    });
+  }
+
+  @Test
   void remote_fromProperties_sendsTheKey_recallsIntoThePrompt_andIngestsTheExchange() throws Exception {
     List<String> seen = new CopyOnWriteArrayList<>();
     HttpServer stub = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
