@@ -78,10 +78,14 @@ final class DemoCommand implements Callable<Integer> {
           TemporalMode.knownAt(Instant.parse("2026-05-20T00:00:00Z")));
       ask(m, out, "6. Same name, other owner: u-maya-lee's records are never candidates for u-maya", "u-maya",
           "What should I avoid cooking for Maya? Any allergy?", TemporalMode.current());
-      ask(m, out, "7. Time words: 'last week' becomes a date range that boosts records inside it", "u-maya",
+      ask(m, out, "7. Time words: 'last week' becomes a date range; only records inside it get recency and the time boost", "u-maya",
           "What did Maya do last week?", TemporalMode.current());
       ask(m, out, "8. Nothing relevant: the correct answer is nothing", "u-maya",
           "Convert 30 degrees Celsius to Fahrenheit", TemporalMode.current());
+      ask(m, out, "9. About Maya, but not in her memory: every record names her, none answers (the fetch gate)",
+          "u-maya", "What is Maya's favourite colour?", TemporalMode.current());
+      ask(m, out, "10. Small talk needs no memory: not searched at all", "u-maya", "Thanks Maya, that was helpful!",
+          TemporalMode.current());
     } finally {
       engine.closeEmbedder();
       if (keep == null) deleteTree(dir);
