@@ -176,7 +176,7 @@ public final class Engine implements Mnemo {
   public int importTurns(List<StoredTurn> turns) {
     List<InvalidRequestException.Violation> bad = new ArrayList<>();
     for (int i = 0; i < turns.size(); i++) {
-      bad.addAll(IngestPipeline.validate(turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "]."));
+      bad.addAll(IngestPipeline.validate(turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "].", null));
     }
     if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     List<StoredTurn> stored = turnLog.append(turns);
@@ -194,8 +194,18 @@ public final class Engine implements Mnemo {
         bad.add(new InvalidRequestException.Violation(p + "record", null, p + "record must not be null"));
       } else if (r.owner().isBlank() || r.text().isBlank()) {
         bad.add(new InvalidRequestException.Violation(p + "owner", r.owner(), p + "owner and text must not be blank"));
-      } else if (r.validTo() != null && !r.validTo().isAfter(r.validFrom())) {
-        bad.add(new InvalidRequestException.Violation(p + "valid_to", r.validTo(), p + "valid_to must be after valid_from"));
+      } else {
+        // a restored record keeps its times, but only those a store can represent
+        int before = bad.size();
+        dev.mnemo.InputRules.checkOwner(p + "owner", r.owner(), bad);
+        dev.mnemo.InputRules.checkTime(p + "recorded_at", r.recordedAt(), bad);
+        dev.mnemo.InputRules.checkTime(p + "expired_at", r.expiredAt(), bad);
+        dev.mnemo.InputRules.checkTime(p + "valid_from", r.validFrom(), bad);
+        dev.mnemo.InputRules.checkTime(p + "valid_to", r.validTo(), bad);
+        dev.mnemo.InputRules.checkTime(p + "last_accessed_at", r.lastAccessedAt(), bad);
+        if (bad.size() == before && r.validTo() != null && !r.validTo().isAfter(r.validFrom())) {
+          bad.add(new InvalidRequestException.Violation(p + "valid_to", r.validTo(), p + "valid_to must be after valid_from"));
+        }
       }
     }
     if (!bad.isEmpty()) throw new InvalidRequestException(bad);
@@ -426,8 +436,6 @@ public final class Engine implements Mnemo {
   }
 
   private static void requireOwner(String owner) {
-    if (owner == null || owner.isBlank()) {
-      throw new InvalidRequestException("owner", owner, "owner must not be blank, was " + owner);
-    }
+    dev.mnemo.InputRules.requireOwner("owner", owner);
   }
 }

@@ -102,6 +102,11 @@ final class IngestPipeline implements AutoCloseable {
   private final AtomicLong conflicts = new AtomicLong();
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final Map<String, Integer> retries = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Failures of a group outside the extractor, by its first turn: the dead-letter list's count. */
+  private final Map<String, Integer> failures = new java.util.concurrent.ConcurrentHashMap<>();
+  static final int RECENT_DEAD_LETTERS = 20;
+  private final AtomicLong deadLettered = new AtomicLong();
+  private final java.util.ArrayDeque<String> recentDeadLetters = new java.util.ArrayDeque<>();
 
   IngestPipeline(MemoryStore store, TurnLog log, WritePath writes,
       java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall,
@@ -133,9 +138,9 @@ final class IngestPipeline implements AutoCloseable {
   IngestReceipt ingest(List<Turn> turns) {
     Objects.requireNonNull(turns, "turns");
     List<Violation> bad = new ArrayList<>();
-    for (int i = 0; i < turns.size(); i++) bad.addAll(validate(turns.get(i), "turns[" + i + "]."));
-    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     Instant now = clock.instant();
+    for (int i = 0; i < turns.size(); i++) bad.addAll(validate(turns.get(i), "turns[" + i + "].", now));
+    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     List<StoredTurn> entries = new ArrayList<>(turns.size());
     for (Turn t : turns) {
       Turn dated = t.at() != null ? t : new Turn(t.id(), t.owner(), t.episode(), t.role(), t.speaker(), t.text(),
@@ -197,7 +202,14 @@ final class IngestPipeline implements AutoCloseable {
     }
     reserve(1);
     StoredTurn pending = t.with(State.PENDING, "accepted");
-    log.update(List.of(pending));
+    try {
+      log.update(List.of(pending));
+    } catch (RuntimeException e) {
+      release(1);
+      throw e;
+    } finally {
+      appended(); // else the worker never again trusts an empty log (queued > 0 forever)
+    }
     if (synchronous) return new IngestReceipt(List.of(id), List.of(), 0, process(List.of(pending)));
     signal();
     return new IngestReceipt(List.of(id), List.of(), 1, List.of());
@@ -207,7 +219,13 @@ final class IngestPipeline implements AutoCloseable {
     Map<State, Long> c = log.counts();
     return new IngestProgress(c.getOrDefault(State.PENDING, 0L), c.getOrDefault(State.EXTRACTED, 0L),
         c.getOrDefault(State.KEPT, 0L), c.getOrDefault(State.ERROR, 0L), recordsWritten.get(), merged.get(),
-        conflicts.get(), lastError.get());
+        conflicts.get(), lastError.get(), deadLettered.get(), recentDeadLetters());
+  }
+
+  private List<String> recentDeadLetters() {
+    synchronized (recentDeadLetters) {
+      return List.copyOf(recentDeadLetters);
+    }
   }
 
   /** Waits until no turn waits for extraction; false when {@code timeout} passed first. */
@@ -256,14 +274,20 @@ final class IngestPipeline implements AutoCloseable {
     };
   }
 
-  static List<Violation> validate(Turn t, String path) {
+  /** Every invalid field of a turn; {@code now} (null: no check) bounds its time from above. */
+  static List<Violation> validate(Turn t, String path, Instant now) {
     List<Violation> v = new ArrayList<>();
     if (t == null) {
       v.add(new Violation(path.substring(0, path.length() - 1), null, path.substring(0, path.length() - 1) + " must not be null"));
       return v;
     }
     if (t.id() == null || t.id().isBlank()) v.add(new Violation(path + "id", t.id(), path + "id must not be blank"));
-    if (t.owner() == null || t.owner().isBlank()) v.add(new Violation(path + "owner", t.owner(), path + "owner must not be blank"));
+    dev.mnemo.InputRules.checkOwner(path + "owner", t.owner(), v);
+    dev.mnemo.InputRules.checkLength(path + "id", t.id(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    dev.mnemo.InputRules.checkLength(path + "turn_id", t.turnId(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    dev.mnemo.InputRules.checkLength(path + "episode", t.episode(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    // a turn's time dates what it says ("last Saturday") and becomes its records' recorded time
+    dev.mnemo.InputRules.checkTransactionTime(path + "at", t.at(), now, v);
     if (t.text() == null || t.text().isBlank()) v.add(new Violation(path + "text", t.text(), path + "text must not be blank"));
     if (t.attempt() < 1) v.add(new Violation(path + "attempt", t.attempt(), path + "attempt must be >= 1, was " + t.attempt()));
     return v;
@@ -349,12 +373,58 @@ final class IngestPipeline implements AutoCloseable {
           } catch (RuntimeException e) {
             lastError.set(e.toString());
             if (closing) break;
-            pause(Duration.ofSeconds(1));
+            int n = failures.merge(batchKey(group), 1, Integer::sum);
+            if (n >= MAX_RETRIES) {
+              failures.remove(batchKey(group));
+              deadLetter(group, e, n);
+              continue;
+            }
+            pause(Duration.ofMillis(250L << Math.min(n, 6))); // 0.5, 1, 2, 4 s, then the dead-letter list
             break;
           }
         }
       } finally {
         setBusy(false);
+      }
+    }
+  }
+
+  private static String batchKey(List<StoredTurn> group) {
+    return key(group.get(0).turn());
+  }
+
+  /**
+   * A group that failed {@code attempts} times outside the extractor (a record the store refuses,
+   * a consolidator bug): each turn is tried alone once more, so that good turns are not held
+   * hostage, and those that still fail become {@code error} artifacts on the dead-letter list
+   * (counted in {@link IngestProgress#deadLettered()}, the latest listed) instead of stalling the
+   * queue after every restart. {@link #accept} makes one pending again.
+   */
+  private void deadLetter(List<StoredTurn> group, RuntimeException cause, int attempts) {
+    for (StoredTurn t : group) {
+      if (closing) return;
+      if (group.size() > 1) {
+        try {
+          process(List.of(t));
+          continue;
+        } catch (Retry r) {
+          continue; // an extractor's own retries: stays pending
+        } catch (RuntimeException e) {
+          cause = e;
+        }
+      }
+      String note = "dead letter after " + attempts + " failed attempts: " + cause;
+      try {
+        log.update(List.of(t.with(State.ERROR, note)));
+      } catch (RuntimeException e) {
+        lastError.set("cannot dead-letter turn " + t.turn().id() + ": " + e.getMessage());
+        return;
+      }
+      release(1);
+      deadLettered.incrementAndGet();
+      synchronized (recentDeadLetters) {
+        recentDeadLetters.addLast(t.turn().owner() + "/" + t.turn().id() + ": " + note);
+        while (recentDeadLetters.size() > RECENT_DEAD_LETTERS) recentDeadLetters.removeFirst();
       }
     }
   }

@@ -137,9 +137,16 @@ public final class LuceneMemoryStore implements MemoryStore {
   public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
     synchronized (writeLock) {
       checkWritable();
+      List<Document> docs = new ArrayList<>(upserts.size());
       try {
-        for (MemoryRecord r : upserts) {
-          writer.updateDocument(new Term(Schema.ID, r.id()), Schema.toDocument(r));
+        for (MemoryRecord r : upserts) docs.add(Schema.checkedDocument(r));
+      } catch (IllegalArgumentException e) {
+        // refused before the writer saw anything: the store stays writable
+        throw new MnemoException("write refused, nothing was written: " + e.getMessage(), false, e);
+      }
+      try {
+        for (int i = 0; i < docs.size(); i++) {
+          writer.updateDocument(new Term(Schema.ID, upserts.get(i).id()), docs.get(i));
         }
         for (String id : deleteIds) {
           writer.deleteDocuments(new Term(Schema.ID, id));

@@ -112,6 +112,7 @@ final class LuceneTurnLog implements TurnLog {
 
   @Override
   public List<StoredTurn> append(List<StoredTurn> entries) {
+    for (StoredTurn e : entries) checkTerms(e.turn());
     synchronized (writeLock) {
       List<StoredTurn> out = new ArrayList<>();
       Set<String> seen = new HashSet<>();
@@ -285,6 +286,19 @@ final class LuceneTurnLog implements TurnLog {
       }
     } catch (IOException e) {
       throw new MnemoException("reading the turn log failed: " + e.getMessage(), true, e);
+    }
+  }
+
+  /**
+   * Refuses, before the writer sees it, a turn whose keys Lucene would refuse inside the writer
+   * (a term over {@link IndexWriter#MAX_TERM_LENGTH} bytes), which would roll the log back.
+   */
+  private static void checkTerms(Turn t) {
+    for (String k : new String[] {key(t.owner(), t.id()), key(t.owner(), t.turnId())}) {
+      if (new org.apache.lucene.util.BytesRef(k).length > IndexWriter.MAX_TERM_LENGTH) {
+        throw new dev.mnemo.InvalidRequestException("id", t.id().length(), "a turn's owner and id (or turn_id) must "
+            + "together be at most " + IndexWriter.MAX_TERM_LENGTH + " bytes of UTF-8");
+      }
     }
   }
 
