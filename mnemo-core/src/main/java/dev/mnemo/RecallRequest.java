@@ -79,6 +79,13 @@ public record RecallRequest(
     List<InvalidRequestException.Violation> v = new ArrayList<>();
     InputRules.checkOwner("owner", owner, v);
     InputRules.checkTime("asked_at", askedAt, v);
+    InputRules.checkLength("scope", scope, InputRules.MAX_KEY_CHARS, v);
+    if (metadata != null) {
+      for (var e : metadata.entrySet()) {
+        InputRules.checkLength("metadata", e.getKey(), InputRules.MAX_KEY_CHARS, v);
+        InputRules.checkLength("metadata." + e.getKey(), e.getValue(), InputRules.MAX_METADATA_VALUE_CHARS, v);
+      }
+    }
     if (mode instanceof TemporalMode.ValidAt m) InputRules.checkTime("at", m.at(), v);
     if (mode instanceof TemporalMode.KnownAt m) InputRules.checkTime("at", m.at(), v);
     if (query == null) {

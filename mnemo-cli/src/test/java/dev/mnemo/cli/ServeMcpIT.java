@@ -234,7 +234,7 @@ class ServeMcpIT {
           .isGreaterThanOrEqualTo(1);
       assertThat(restRecall(acme, "alice", "Where does Alice live?").get("records")).isEmpty();
     }
-    assertThat(rest("GET", "/metrics", null, null).body()).contains("route=\"/mcp/*\"");
+    assertThat(rest("GET", "/metrics", ADMIN, null).body()).contains("route=\"/mcp/*\"");
   }
 
   @Test

@@ -88,6 +88,7 @@ public final class Engine implements Mnemo {
       int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
+    checkEmbeddingModel(store, embedder);
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
@@ -100,6 +101,18 @@ public final class Engine implements Mnemo {
         extractor != null ? extractor : new OfflineExtractor(options.entityFinder()),
         consolidator != null ? consolidator : new RuleConsolidator(), zone, clock, writeLock,
         options.synchronous() || own == null, options.queue(), 32, options.queueWait());
+  }
+
+  /** Refuses an embedder whose model differs from the one the store's vectors came from. */
+  private static void checkEmbeddingModel(MemoryStore store, Embedder embedder) {
+    if (embedder == null) return; // no dense signal: stored vectors are simply not used
+    Optional<String> stored = store.embeddingModel();
+    if (stored.isPresent() && !stored.get().isEmpty() && !stored.get().equals(embedder.modelId())) {
+      throw new dev.mnemo.MnemoException("the store holds vectors of embedding model '" + stored.get()
+          + "' but the engine embeds with '" + embedder.modelId() + "': recall would compare different vector spaces. "
+          + "Open it with the model it was written with, or re-embed it: ./mnemo reindex --data DIR --embedder ...",
+          false);
+    }
   }
 
   /** The store, for evaluation baselines and tools that need it directly. */
@@ -380,7 +393,7 @@ public final class Engine implements Mnemo {
   /** Deletes the owner's records and turns (every version, vector, turn and error artifact). */
   @Override
   public int forget(String owner) {
-    requireOwner(owner);
+    requireAnyOwner(owner);
     synchronized (writeLock) {
       int n = store.deleteOwner(owner);
       turnLog.deleteOwner(owner);
@@ -390,7 +403,7 @@ public final class Engine implements Mnemo {
 
   @Override
   public int forget(String owner, String id) {
-    requireOwner(owner);
+    requireAnyOwner(owner);
     synchronized (writeLock) {
       List<String> ids = store.lineage(owner, id).stream().map(MemoryRecord::id).toList();
       if (!ids.isEmpty()) store.apply(List.of(), ids);
@@ -432,6 +445,16 @@ public final class Engine implements Mnemo {
       store.close();
     } finally {
       if (embedder != null) embedder.close();
+    }
+  }
+
+  /**
+   * Forgetting needs only a non-blank owner: an owner written before the safe character set was
+   * enforced must stay erasable.
+   */
+  private static void requireAnyOwner(String owner) {
+    if (owner == null || owner.isBlank()) {
+      throw new InvalidRequestException("owner", owner, "owner must not be blank, was " + owner);
     }
   }
 

@@ -34,7 +34,12 @@ final class Api {
     /** A tenant's key: that tenant's memories. */
     TENANT,
     /** The admin key: tenants and keys. */
-    ADMIN
+    ADMIN,
+    /**
+     * {@code /metrics}: the admin key, or none when {@code metrics.public} is set (tenant count and
+     * data size are not for anyone who can reach the port).
+     */
+    METRICS
   }
 
   private static final String NDJSON = "application/x-ndjson";
@@ -64,7 +69,7 @@ final class Api {
   void register(RoutesConfig r) {
     r.get("/health/live", this::live, Access.PUBLIC);
     r.get("/health/ready", this::ready, Access.PUBLIC);
-    r.get("/metrics", this::metrics, Access.PUBLIC);
+    r.get("/metrics", this::metrics, Access.METRICS);
     r.get("/v1/openapi.json", this::openApi, Access.PUBLIC);
     r.get("/inspector", inspector::page, Access.PUBLIC);
     r.get("/inspector/{asset}", inspector::asset, Access.PUBLIC);
@@ -97,6 +102,13 @@ final class Api {
   /** Runs before every matched route: authenticates unless the route is public, and checks the role. */
   void authorize(Context ctx) {
     Set<RouteRole> roles = ctx.routeRoles();
+    if (roles.contains(Access.METRICS)) {
+      if (config.metricsPublic()) return;
+      KeyStore.Principal p = server.authenticate(ctx.header("Authorization"), ctx.ip());
+      ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
+      if (!p.admin()) throw ProblemException.forbidden("/metrics needs the admin key (or metrics.public: true)");
+      return;
+    }
     if (roles.contains(Access.PUBLIC)) return;
     long declared = ctx.req().getContentLengthLong();
     if (declared > config.maxRequestBytes()) {
@@ -104,7 +116,7 @@ final class Api {
       throw ProblemException.field(413, "too-large", "Content too large", "body", declared, "the request body has "
           + declared + " bytes; at most " + config.maxRequestBytes() + " (limits.max_request_bytes)");
     }
-    KeyStore.Principal p = server.authenticate(ctx.header("Authorization"));
+    KeyStore.Principal p = server.authenticate(ctx.header("Authorization"), ctx.ip());
     ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
     if (roles.contains(Access.ADMIN) && !p.admin()) {
       throw ProblemException.forbidden("this route needs the admin key");
@@ -388,10 +400,22 @@ final class Api {
 
   private JsonNode body(Context ctx) {
     String ct = ctx.contentType();
-    if (ct != null && !ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+    if (ct != null && !isJson(ct)) {
       throw ProblemException.field(415, "unsupported-media-type", "Unsupported media type", "Content-Type", ct,
-          "the body must be application/json, was '" + ct + "'");
+          "the body must be application/json (charset utf-8 if one is named), was '" + ct + "'");
     }
     return Wire.parse(ctx.bodyAsBytes());
+  }
+
+  /** Exactly {@code application/json}, with at most a {@code charset=utf-8} parameter (not {@code application/jsonx}). */
+  static boolean isJson(String contentType) {
+    String[] parts = contentType.toLowerCase(java.util.Locale.ROOT).split(";");
+    if (!parts[0].trim().equals("application/json")) return false;
+    for (int i = 1; i < parts.length; i++) {
+      String p = parts[i].trim();
+      if (p.isEmpty()) continue;
+      if (!p.replace("\"", "").replace(" ", "").equals("charset=utf-8")) return false;
+    }
+    return true;
   }
 }

@@ -97,10 +97,23 @@ final class LuceneTurnLog implements TurnLog {
     try {
       Files.createDirectories(dir);
       Directory d = FSDirectory.open(dir);
-      IndexWriterConfig cfg = new IndexWriterConfig(new KeywordAnalyzer());
-      cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      cfg.setCommitOnClose(true);
-      return new LuceneTurnLog(d, new IndexWriter(d, cfg));
+      IndexWriter w = null;
+      boolean success = false;
+      try {
+        IndexWriterConfig cfg = new IndexWriterConfig(new KeywordAnalyzer());
+        cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+        cfg.setCommitOnClose(true);
+        w = new IndexWriter(d, cfg);
+        LuceneTurnLog log = new LuceneTurnLog(d, w);
+        success = true;
+        return log;
+      } finally {
+        if (!success) {
+          // a failed open releases the write.lock and the directory (Lucene's success-flag idiom)
+          if (w != null) org.apache.lucene.util.IOUtils.closeWhileHandlingException(w::rollback);
+          org.apache.lucene.util.IOUtils.closeWhileHandlingException(d);
+        }
+      }
     } catch (IOException e) {
       throw new MnemoException("cannot open the turn log in " + dir + ": " + e.getMessage(), false, e);
     }

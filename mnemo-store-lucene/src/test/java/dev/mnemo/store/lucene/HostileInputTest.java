@@ -105,7 +105,8 @@ class HostileInputTest {
       for (String owner : List.of("a\u0000b", "admin\u202Egnp", "zero\u200Bwidth", "line\nbreak", "x".repeat(257))) {
         assertThat(refused(() -> m.remember(NewMemory.builder(owner, "text").build())).field()).isEqualTo("owner");
         assertThat(refused(() -> m.recall(RecallRequest.builder(owner, "text").build())).field()).isEqualTo("owner");
-        assertThat(refused(() -> m.forget(owner)).field()).isEqualTo("owner");
+        assertThat(refused(() -> m.history(owner, "k")).field()).isEqualTo("owner");
+        assertThat(m.forget(owner)).isZero(); // forgetting stays open to owners written before the rule
       }
       assertThat(m.remember(NewMemory.builder("Maya Łukasiewicz / team-7", "Names in any script are fine.").build()))
           .isNotNull();
