@@ -47,8 +47,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       are only {@code kept}: sources, never memories. The call returns once the log has
  *       committed.
  *   <li><b>Extract</b>: pending turns, oldest first, grouped by owner and episode into batches of
- *       at most {@code batchTurns}, go to the {@link Extractor}. Asynchronous by default (one
- *       background thread); synchronous (inside {@code ingest}) when configured or when the turn
+ *       at most {@code batchTurns}, go to the {@link Extractor}. Asynchronous by default (passes on
+ *       a small thread pool every pipeline of the process shares, none while idle); synchronous
+ *       (inside {@code ingest}) when configured or when the turn
  *       log is not durable. A failed extraction that is not retriable turns the batch's turns into
  *       {@code error} artifacts (kept, with the error); a retriable one (time-out, 429) is retried
  *       with back-off up to {@value #MAX_RETRIES} times.
@@ -95,7 +96,28 @@ final class IngestPipeline implements AutoCloseable {
   private int appending;
   private boolean busy;
   private volatile boolean closing;
-  private final Thread worker;
+  /** A pass of this pipeline is queued on, or running in, the shared executor. */
+  private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+  /** Set by every wake-up, cleared when a pass starts. */
+  private volatile boolean woken;
+  /** A pass is running (close waits for it). Guarded by queueLock. */
+  private boolean running;
+
+  /**
+   * The threads every pipeline of the process shares: as many as there are cores (at least two),
+   * daemon. A pipeline holds no thread while it has nothing to do, so ten thousand tenants cost no
+   * more threads than one; a pass of one pipeline never runs twice at once.
+   */
+  private static final java.util.concurrent.ScheduledExecutorService SHARED = sharedExecutor();
+
+  private static java.util.concurrent.ScheduledExecutorService sharedExecutor() {
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ScheduledThreadPoolExecutor pool = new java.util.concurrent.ScheduledThreadPoolExecutor(
+        Math.max(2, Runtime.getRuntime().availableProcessors()),
+        r -> Thread.ofPlatform().daemon().name("mnemo-ingest-" + n.incrementAndGet()).unstarted(r));
+    pool.setRemoveOnCancelPolicy(true);
+    return pool;
+  }
 
   private final AtomicLong recordsWritten = new AtomicLong();
   private final AtomicLong merged = new AtomicLong();
@@ -126,12 +148,10 @@ final class IngestPipeline implements AutoCloseable {
     this.batchTurns = batchTurns;
     this.queueWait = queueWait;
     if (synchronous) {
-      worker = null;
       drain(); // work left pending by an earlier asynchronous run
     } else {
       queued = log.counts().getOrDefault(State.PENDING, 0L);
-      worker = Thread.ofPlatform().daemon().name("mnemo-ingest").unstarted(this::run);
-      worker.start();
+      if (queued > 0) kick(0);
     }
   }
 
@@ -177,7 +197,7 @@ final class IngestPipeline implements AutoCloseable {
     return new IngestReceipt(accepted, duplicates, (int) pendingNew, List.of());
   }
 
-  /** Turns appended to the log directly (an import): extracts them now or wakes the worker. */
+  /** Turns appended to the log directly (an import): extracts them now or wakes the pipeline. */
   void added(long pending) {
     if (synchronous) {
       drain();
@@ -187,6 +207,7 @@ final class IngestPipeline implements AutoCloseable {
       queued += pending;
       queueLock.notifyAll();
     }
+    kick(0);
   }
 
   /** Makes a kept failed or partial attempt extractable. */
@@ -208,7 +229,7 @@ final class IngestPipeline implements AutoCloseable {
       release(1);
       throw e;
     } finally {
-      appended(); // else the worker never again trusts an empty log (queued > 0 forever)
+      appended(); // else no pass ever again trusts an empty log (queued > 0 forever)
     }
     if (synchronous) return new IngestReceipt(List.of(id), List.of(), 0, process(List.of(pending)));
     signal();
@@ -235,8 +256,10 @@ final class IngestPipeline implements AutoCloseable {
       while (queued > 0 || busy) {
         long left = deadline - System.nanoTime();
         if (left <= 0) return false;
+        // a pass re-reads the log, the truth: turns forgotten while queued leave no phantom count
+        if (!synchronous) kick(0);
         try {
-          queueLock.wait(Math.max(1, left / 1_000_000));
+          queueLock.wait(Math.max(1, Math.min(200, left / 1_000_000)));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return false;
@@ -246,16 +269,24 @@ final class IngestPipeline implements AutoCloseable {
     }
   }
 
-  /** Stops the worker after the batch in progress (whose result is discarded if it has not committed yet). */
+  /** Stops after the batch in progress (whose result is discarded if it has not committed yet). */
   @Override
   public void close() {
     closing = true;
-    if (worker == null) return;
-    signal();
-    try {
-      worker.join(Duration.ofSeconds(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (synchronous) return;
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    synchronized (queueLock) {
+      queueLock.notifyAll();
+      while (running) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) return;
+        try {
+          queueLock.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 
@@ -335,57 +366,92 @@ final class IngestPipeline implements AutoCloseable {
     synchronized (queueLock) {
       queueLock.notifyAll();
     }
+    kick(0);
   }
 
-  private void run() {
-    while (!closing) {
-      List<StoredTurn> pending;
+  /** Queues a pass on the shared executor in {@code delayMs}, unless one is queued or running. */
+  private void kick(long delayMs) {
+    if (synchronous || closing) return;
+    if (delayMs == 0) woken = true; // a pass that is finishing sees it and passes once more
+    if (scheduled.compareAndSet(false, true)) {
       try {
-        pending = log.pending(batchTurns * 8);
-      } catch (RuntimeException e) {
-        lastError.set("reading the turn log: " + e.getMessage());
-        pause(Duration.ofSeconds(1));
-        continue;
+        SHARED.schedule(this::pass, delayMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        scheduled.set(false);
       }
-      if (pending.isEmpty()) {
-        synchronized (queueLock) {
-          if (appending == 0) queued = 0; // the log is the truth: nothing pending, nothing on its way
-          queueLock.notifyAll();
-          try {
-            if (!closing && log.pending(1).isEmpty()) queueLock.wait(1000);
-          } catch (InterruptedException e) {
-            return;
-          } catch (RuntimeException e) {
-            // the store is closing under us; the loop re-checks
+    }
+  }
+
+  /** One pass on a shared thread: extracts what is pending, then queues the next pass if there is more. */
+  private void pass() {
+    synchronized (queueLock) {
+      if (closing) {
+        scheduled.set(false);
+        return;
+      }
+      running = true;
+    }
+    long next = -1;
+    woken = false;
+    try {
+      next = step();
+    } catch (RuntimeException e) {
+      lastError.set(e.toString());
+      next = 1000;
+    } finally {
+      synchronized (queueLock) {
+        running = false;
+        queueLock.notifyAll();
+      }
+      scheduled.set(false);
+    }
+    if (next >= 0) kick(next);
+    else if (woken) kick(0); // work arrived while this pass was ending: no lost wake-up
+  }
+
+  /**
+   * Extracts the pending turns read in one go. Returns when to pass again in milliseconds: 0 when
+   * more may be pending, a back-off after a failure, -1 when nothing was pending (idle until the
+   * next ingest, accept or import wakes it).
+   */
+  private long step() {
+    List<StoredTurn> pending;
+    try {
+      pending = log.pending(batchTurns * 8);
+    } catch (RuntimeException e) {
+      lastError.set("reading the turn log: " + e.getMessage());
+      return 1000;
+    }
+    if (pending.isEmpty()) {
+      synchronized (queueLock) {
+        if (appending == 0) queued = 0; // the log is the truth: nothing pending, nothing on its way
+        queueLock.notifyAll();
+      }
+      return -1;
+    }
+    setBusy(true);
+    try {
+      for (List<StoredTurn> group : groups(pending)) {
+        if (closing) return -1;
+        try {
+          process(group);
+        } catch (Retry r) {
+          return Math.max(1, r.wait.toMillis());
+        } catch (RuntimeException e) {
+          lastError.set(e.toString());
+          if (closing) return -1;
+          int n = failures.merge(batchKey(group), 1, Integer::sum);
+          if (n >= MAX_RETRIES) {
+            failures.remove(batchKey(group));
+            deadLetter(group, e, n);
+            continue;
           }
+          return 250L << Math.min(n, 6); // 0.5, 1, 2, 4 s, then the dead-letter list
         }
-        continue;
       }
-      setBusy(true);
-      try {
-        for (List<StoredTurn> group : groups(pending)) {
-          if (closing) break;
-          try {
-            process(group);
-          } catch (Retry r) {
-            pause(r.wait);
-            break;
-          } catch (RuntimeException e) {
-            lastError.set(e.toString());
-            if (closing) break;
-            int n = failures.merge(batchKey(group), 1, Integer::sum);
-            if (n >= MAX_RETRIES) {
-              failures.remove(batchKey(group));
-              deadLetter(group, e, n);
-              continue;
-            }
-            pause(Duration.ofMillis(250L << Math.min(n, 6))); // 0.5, 1, 2, 4 s, then the dead-letter list
-            break;
-          }
-        }
-      } finally {
-        setBusy(false);
-      }
+      return 0;
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -433,16 +499,6 @@ final class IngestPipeline implements AutoCloseable {
     synchronized (queueLock) {
       busy = b;
       queueLock.notifyAll();
-    }
-  }
-
-  private void pause(Duration d) {
-    synchronized (queueLock) {
-      try {
-        if (!closing) queueLock.wait(Math.max(1, d.toMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 
@@ -666,7 +722,7 @@ final class IngestPipeline implements AutoCloseable {
     return n;
   }
 
-  /** A retriable extraction failure: the worker pauses, the turns stay pending. */
+  /** A retriable extraction failure: the pipeline backs off, the turns stay pending. */
   private static final class Retry extends RuntimeException {
     final Duration wait;
 

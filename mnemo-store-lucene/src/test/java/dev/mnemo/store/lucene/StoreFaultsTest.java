@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StoreFaultsTest {
   @TempDir Path dir;
+  static final int WRITES = 150;
 
   /** Throws an IOException, with probability {@code p} once armed, on file writes, fsyncs and renames. */
   static final class FaultyDirectory extends FilterDirectory {
@@ -108,7 +109,7 @@ class StoreFaultsTest {
     FaultyDirectory fd = new FaultyDirectory(FSDirectory.open(index), random);
     LuceneMemoryStore store = LuceneMemoryStore.open(fd, index, LuceneMemoryStore.EXACT_SCAN_MAX);
     fd.p = 0.02;
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < WRITES; i++) {
       try {
         store.apply(List.of(record(i)), List.of());
         acked.add("r" + i);
@@ -142,7 +143,7 @@ class StoreFaultsTest {
     assertThat(faults).as("faults were injected (seed %d)", seed).isGreaterThan(0);
     assertThat(reopens).isEqualTo(refused.size());
     System.out.printf("fault injection: seed %d, %d writes, %d faults injected, %d refused, %d acknowledged, 0 lost%n",
-        seed, 300, faults, refused.size(), acked.size());
+        seed, WRITES, faults, refused.size(), acked.size());
   }
 
   @Test
