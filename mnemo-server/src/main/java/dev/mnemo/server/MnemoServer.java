@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * Mnemo as a service: the REST API {@code /v1} (see {@code /v1/openapi.json}), per-tenant API keys,
  * group commit, health and Prometheus metrics, on one Javalin (Jetty) server with virtual threads.
  *
- * <p>Lifecycle: {@link #builder} then {@link Builder#build()} opens the key store and every
- * tenant store on disk (a store that does not open fails the build); {@link #start()} listens;
+ * <p>Lifecycle: {@link #builder} then {@link Builder#build()} opens the key store (tenant stores
+ * open on first use and close when idle, see {@link Tenants}); {@link #start()} listens;
  * {@link #close()} stops listening, commits what is queued and closes the stores.
  *
  * <p>Tenancy: a key belongs to one tenant, a tenant has its own store (its own directory, its own
@@ -99,7 +99,6 @@ public final class MnemoServer implements AutoCloseable {
     this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics);
     t[0] = tenants;
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
-    tenants.openExisting();
     Api api = new Api(this, keys, tenants, config, metrics);
     Map<String, Servlet> mounts = Map.copyOf(b.mounts);
     this.app = Javalin.create(cfg -> {
@@ -346,7 +345,7 @@ public final class MnemoServer implements AutoCloseable {
 
     /**
      * Opens the key store (generating an admin key when there is none and {@code MNEMO_ADMIN_KEY}
-     * is unset) and every tenant store on disk; does not listen yet.
+     * is unset); tenant stores open on first use. Does not listen yet.
      *
      * @throws MnemoException when a store or the key store cannot be opened
      */
