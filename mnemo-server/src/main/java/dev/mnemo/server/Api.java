@@ -404,7 +404,38 @@ final class Api {
       throw ProblemException.field(415, "unsupported-media-type", "Unsupported media type", "Content-Type", ct,
           "the body must be application/json (charset utf-8 if one is named), was '" + ct + "'");
     }
-    return Wire.parse(ctx.bodyAsBytes());
+    return Wire.parse(readBody(ctx));
+  }
+
+  /**
+   * The request body, read within {@code limits.read_timeout_ms} in all and at most {@code
+   * limits.max_request_bytes}: Jetty's idle timeout only bounds the pause between two bytes, so a
+   * client sending a byte a second would otherwise hold the request forever. Over time: 408, over
+   * size (a chunked body declares none): 413; either way the connection is closed.
+   */
+  private byte[] readBody(Context ctx) {
+    long deadline = System.nanoTime() + config.readTimeout().toNanos();
+    long max = config.maxRequestBytes();
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    byte[] buf = new byte[16 * 1024];
+    try (InputStream in = ctx.req().getInputStream()) {
+      for (int n; (n = in.read(buf)) >= 0; ) {
+        out.write(buf, 0, n);
+        if (out.size() > max) {
+          ctx.header("Connection", "close");
+          throw ProblemException.field(413, "too-large", "Content too large", "body", out.size(), "the request body has "
+              + "more than " + max + " bytes (limits.max_request_bytes)");
+        }
+        if (System.nanoTime() > deadline) {
+          ctx.header("Connection", "close");
+          throw ProblemException.of(408, "timeout", "Request timeout", "the request body did not arrive within "
+              + config.readTimeout().toMillis() + " ms (limits.read_timeout_ms)");
+        }
+      }
+    } catch (IOException e) {
+      throw ProblemException.of(400, "bad-request", "Bad request", "the request body could not be read: " + e.getMessage());
+    }
+    return out.toByteArray();
   }
 
   /** Exactly {@code application/json}, with at most a {@code charset=utf-8} parameter (not {@code application/jsonx}). */

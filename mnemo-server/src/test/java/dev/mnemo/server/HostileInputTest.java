@@ -224,6 +224,39 @@ class HostileInputTest {
   }
 
   @Test
+  void aClientSendingAByteAtATime_isCutOffAtTheReadTimeout() throws Exception {
+    try (TestServer s = new TestServer(dir, c -> c.withReadTimeout(Duration.ofSeconds(1)), b -> b)) {
+      String key = s.key("acme");
+      URI u = URI.create(s.base);
+      try (Socket sock = new Socket(u.getHost(), u.getPort())) {
+        sock.setSoTimeout(10_000);
+        OutputStream out = sock.getOutputStream();
+        out.write(("POST /v1/memories HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+            + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        long t0 = System.nanoTime();
+        String answer = null;
+        for (int i = 0; i < 100 && answer == null; i++) {
+          try {
+            out.write('{');
+            out.flush();
+          } catch (IOException closed) {
+            break; // the server closed the connection
+          }
+          Thread.sleep(100);
+          if (sock.getInputStream().available() > 0) {
+            answer = new String(sock.getInputStream().readNBytes(sock.getInputStream().available()), StandardCharsets.UTF_8);
+          }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertThat(seconds).as("cut off near the 1 s read timeout, not after 100 bytes").isLessThan(5);
+        if (answer != null) assertThat(answer).startsWith("HTTP/1.1 408").contains("application/problem+json");
+      }
+      assertStillWrites(s, key);
+    }
+  }
+
+  @Test
   void mcpAndRestShareTheProblemShape_forJsonThatIsNotAnObject() {
     try (TestServer s = new TestServer(dir)) {
       String key = s.key("acme");
