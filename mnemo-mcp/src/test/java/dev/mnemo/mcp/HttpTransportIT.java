@@ -205,6 +205,19 @@ class HttpTransportIT {
   }
 
   @Test
+  void http_anExtremeDate_isAToolErrorNamingTheField_andWritesNothing() {
+    try (McpSyncClient client = client("key-a")) {
+      var r = client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("remember",
+          Map.of("owner", "dora", "text", "x", "valid_from", "-999999999-01-01T00:00:00Z")));
+      assertThat(r.isError()).isTrue();
+      assertThat(r.content().toString()).contains("valid_from");
+    }
+    java.util.List<String> owners = new java.util.ArrayList<>();
+    mnemo.export(null, rec -> owners.add(rec.owner()));
+    assertThat(owners).noneMatch(o -> o.endsWith("/dora"));
+  }
+
+  @Test
   void http_argumentsAsAString_isAnError_notAnEmptyReply() throws Exception {
     String s = session("key-a");
     HttpResponse<String> r = raw("POST", "key-a", s, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
