@@ -24,6 +24,7 @@ final class ReindexCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
   @Option(names = "--batch", defaultValue = "256", description = "Records per durable write (default: ${DEFAULT-VALUE}).")
   int batch;
+  @Option(names = "--json", description = "Print {reembedded, current, model} as JSON.") boolean json;
 
   @Override
   public Integer call() {
@@ -49,7 +50,12 @@ final class ReindexCommand implements Callable<Integer> {
     } finally {
       engine.closeEmbedder();
     }
-    System.out.println("re-embedded " + counts[0] + " records with " + model + " (" + counts[1] + " were current)");
+    if (json) {
+      System.out.println(dev.mnemo.json.JsonCodec.MAPPER.createObjectNode().put("reembedded", counts[0])
+          .put("current", counts[1]).put("model", model).toString());
+    } else {
+      System.out.println("re-embedded " + counts[0] + " records with " + model + " (" + counts[1] + " were current)");
+    }
     return 0;
   }
 
