@@ -106,6 +106,13 @@ public record MemoryRecord(
         accessCount, lastAccessedAt, embedding, embeddingModel, metadata);
   }
 
+  /** A copy with another embedding (vector and model id; both null: none), as a re-embedding writes it. */
+  public MemoryRecord withEmbedding(float[] vector, String model) {
+    return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, expiredAt,
+        validFrom, validTo, factKey, version, origin, importance, authority, conflictPolicy, entities,
+        accessCount, lastAccessedAt, vector, model, metadata);
+  }
+
   /** A copy with updated usage counters. */
   public MemoryRecord withUsage(long count, Instant lastAccessed) {
     return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, expiredAt,

@@ -81,9 +81,17 @@ public record RecallRequest(
 
   public RecallRequest {
     List<InvalidRequestException.Violation> v = new ArrayList<>();
-    if (owner == null || owner.isBlank()) {
-      v.add(new InvalidRequestException.Violation("owner", owner, "owner must not be blank, was " + quote(owner)));
+    InputRules.checkOwner("owner", owner, v);
+    InputRules.checkTime("asked_at", askedAt, v);
+    InputRules.checkLength("scope", scope, InputRules.MAX_KEY_CHARS, v);
+    if (metadata != null) {
+      for (var e : metadata.entrySet()) {
+        InputRules.checkLength("metadata", e.getKey(), InputRules.MAX_KEY_CHARS, v);
+        InputRules.checkLength("metadata." + e.getKey(), e.getValue(), InputRules.MAX_METADATA_VALUE_CHARS, v);
+      }
     }
+    if (mode instanceof TemporalMode.ValidAt m) InputRules.checkTime("at", m.at(), v);
+    if (mode instanceof TemporalMode.KnownAt m) InputRules.checkTime("at", m.at(), v);
     if (query == null) {
       v.add(new InvalidRequestException.Violation("query", null, "query must not be null"));
     } else if (query.length() > MAX_QUERY_CHARS) {
@@ -149,10 +157,6 @@ public record RecallRequest(
    */
   public String retrievalText() {
     return focus.question() == null && focus.task() == null && focus.artifact() == null ? query : focus.retrievalText();
-  }
-
-  private static String quote(String s) {
-    return s == null ? "null" : "'" + s + "'";
   }
 
   public static Builder builder(String owner, String query) {

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       RecallCommand.class,
       HistoryCommand.class, RetainCommand.class,
       ForgetCommand.class,
+      ReindexCommand.class,
       ImportCommand.class,
       IngestCommand.class,
       ExportCommand.class,

@@ -88,6 +88,7 @@ public final class Engine implements Mnemo {
       int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
+    checkEmbeddingModel(store, embedder);
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
@@ -100,6 +101,18 @@ public final class Engine implements Mnemo {
         extractor != null ? extractor : new OfflineExtractor(options.entityFinder()),
         consolidator != null ? consolidator : new RuleConsolidator(), zone, clock, writeLock,
         options.synchronous() || own == null, options.queue(), 32, options.queueWait());
+  }
+
+  /** Refuses an embedder whose model differs from the one the store's vectors came from. */
+  private static void checkEmbeddingModel(MemoryStore store, Embedder embedder) {
+    if (embedder == null) return; // no dense signal: stored vectors are simply not used
+    Optional<String> stored = store.embeddingModel();
+    if (stored.isPresent() && !stored.get().isEmpty() && !stored.get().equals(embedder.modelId())) {
+      throw new dev.mnemo.MnemoException("the store holds vectors of embedding model '" + stored.get()
+          + "' but the engine embeds with '" + embedder.modelId() + "': recall would compare different vector spaces. "
+          + "Open it with the model it was written with, or re-embed it: ./mnemo reindex --data DIR --embedder ...",
+          false);
+    }
   }
 
   /** The store, for evaluation baselines and tools that need it directly. */
@@ -176,7 +189,7 @@ public final class Engine implements Mnemo {
   public int importTurns(List<StoredTurn> turns) {
     List<InvalidRequestException.Violation> bad = new ArrayList<>();
     for (int i = 0; i < turns.size(); i++) {
-      bad.addAll(IngestPipeline.validate(turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "]."));
+      bad.addAll(IngestPipeline.validate(turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "].", null));
     }
     if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     List<StoredTurn> stored = turnLog.append(turns);
@@ -194,8 +207,18 @@ public final class Engine implements Mnemo {
         bad.add(new InvalidRequestException.Violation(p + "record", null, p + "record must not be null"));
       } else if (r.owner().isBlank() || r.text().isBlank()) {
         bad.add(new InvalidRequestException.Violation(p + "owner", r.owner(), p + "owner and text must not be blank"));
-      } else if (r.validTo() != null && !r.validTo().isAfter(r.validFrom())) {
-        bad.add(new InvalidRequestException.Violation(p + "valid_to", r.validTo(), p + "valid_to must be after valid_from"));
+      } else {
+        // a restored record keeps its times, but only those a store can represent
+        int before = bad.size();
+        dev.mnemo.InputRules.checkOwner(p + "owner", r.owner(), bad);
+        dev.mnemo.InputRules.checkTime(p + "recorded_at", r.recordedAt(), bad);
+        dev.mnemo.InputRules.checkTime(p + "expired_at", r.expiredAt(), bad);
+        dev.mnemo.InputRules.checkTime(p + "valid_from", r.validFrom(), bad);
+        dev.mnemo.InputRules.checkTime(p + "valid_to", r.validTo(), bad);
+        dev.mnemo.InputRules.checkTime(p + "last_accessed_at", r.lastAccessedAt(), bad);
+        if (bad.size() == before && r.validTo() != null && !r.validTo().isAfter(r.validFrom())) {
+          bad.add(new InvalidRequestException.Violation(p + "valid_to", r.validTo(), p + "valid_to must be after valid_from"));
+        }
       }
     }
     if (!bad.isEmpty()) throw new InvalidRequestException(bad);
@@ -370,7 +393,7 @@ public final class Engine implements Mnemo {
   /** Deletes the owner's records and turns (every version, vector, turn and error artifact). */
   @Override
   public int forget(String owner) {
-    requireOwner(owner);
+    requireAnyOwner(owner);
     synchronized (writeLock) {
       int n = store.deleteOwner(owner);
       turnLog.deleteOwner(owner);
@@ -380,7 +403,7 @@ public final class Engine implements Mnemo {
 
   @Override
   public int forget(String owner, String id) {
-    requireOwner(owner);
+    requireAnyOwner(owner);
     synchronized (writeLock) {
       List<String> ids = store.lineage(owner, id).stream().map(MemoryRecord::id).toList();
       if (!ids.isEmpty()) store.apply(List.of(), ids);
@@ -425,9 +448,17 @@ public final class Engine implements Mnemo {
     }
   }
 
-  private static void requireOwner(String owner) {
+  /**
+   * Forgetting needs only a non-blank owner: an owner written before the safe character set was
+   * enforced must stay erasable.
+   */
+  private static void requireAnyOwner(String owner) {
     if (owner == null || owner.isBlank()) {
       throw new InvalidRequestException("owner", owner, "owner must not be blank, was " + owner);
     }
+  }
+
+  private static void requireOwner(String owner) {
+    dev.mnemo.InputRules.requireOwner("owner", owner);
   }
 }

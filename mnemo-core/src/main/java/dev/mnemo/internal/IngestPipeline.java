@@ -47,8 +47,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       are only {@code kept}: sources, never memories. The call returns once the log has
  *       committed.
  *   <li><b>Extract</b>: pending turns, oldest first, grouped by owner and episode into batches of
- *       at most {@code batchTurns}, go to the {@link Extractor}. Asynchronous by default (one
- *       background thread); synchronous (inside {@code ingest}) when configured or when the turn
+ *       at most {@code batchTurns}, go to the {@link Extractor}. Asynchronous by default (passes on
+ *       a small thread pool every pipeline of the process shares, none while idle); synchronous
+ *       (inside {@code ingest}) when configured or when the turn
  *       log is not durable. A failed extraction that is not retriable turns the batch's turns into
  *       {@code error} artifacts (kept, with the error); a retriable one (time-out, 429) is retried
  *       with back-off up to {@value #MAX_RETRIES} times.
@@ -95,13 +96,39 @@ final class IngestPipeline implements AutoCloseable {
   private int appending;
   private boolean busy;
   private volatile boolean closing;
-  private final Thread worker;
+  /** A pass of this pipeline is queued on, or running in, the shared executor. */
+  private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+  /** Set by every wake-up, cleared when a pass starts. */
+  private volatile boolean woken;
+  /** A pass is running (close waits for it). Guarded by queueLock. */
+  private boolean running;
+
+  /**
+   * The threads every pipeline of the process shares: as many as there are cores (at least two),
+   * daemon. A pipeline holds no thread while it has nothing to do, so ten thousand tenants cost no
+   * more threads than one; a pass of one pipeline never runs twice at once.
+   */
+  private static final java.util.concurrent.ScheduledExecutorService SHARED = sharedExecutor();
+
+  private static java.util.concurrent.ScheduledExecutorService sharedExecutor() {
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ScheduledThreadPoolExecutor pool = new java.util.concurrent.ScheduledThreadPoolExecutor(
+        Math.max(2, Runtime.getRuntime().availableProcessors()),
+        r -> Thread.ofPlatform().daemon().name("mnemo-ingest-" + n.incrementAndGet()).unstarted(r));
+    pool.setRemoveOnCancelPolicy(true);
+    return pool;
+  }
 
   private final AtomicLong recordsWritten = new AtomicLong();
   private final AtomicLong merged = new AtomicLong();
   private final AtomicLong conflicts = new AtomicLong();
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final Map<String, Integer> retries = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Failures of a group outside the extractor, by its first turn: the dead-letter list's count. */
+  private final Map<String, Integer> failures = new java.util.concurrent.ConcurrentHashMap<>();
+  static final int RECENT_DEAD_LETTERS = 20;
+  private final AtomicLong deadLettered = new AtomicLong();
+  private final java.util.ArrayDeque<String> recentDeadLetters = new java.util.ArrayDeque<>();
 
   IngestPipeline(MemoryStore store, TurnLog log, WritePath writes,
       java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall,
@@ -121,21 +148,19 @@ final class IngestPipeline implements AutoCloseable {
     this.batchTurns = batchTurns;
     this.queueWait = queueWait;
     if (synchronous) {
-      worker = null;
       drain(); // work left pending by an earlier asynchronous run
     } else {
       queued = log.counts().getOrDefault(State.PENDING, 0L);
-      worker = Thread.ofPlatform().daemon().name("mnemo-ingest").unstarted(this::run);
-      worker.start();
+      if (queued > 0) kick(0);
     }
   }
 
   IngestReceipt ingest(List<Turn> turns) {
     Objects.requireNonNull(turns, "turns");
     List<Violation> bad = new ArrayList<>();
-    for (int i = 0; i < turns.size(); i++) bad.addAll(validate(turns.get(i), "turns[" + i + "]."));
-    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     Instant now = clock.instant();
+    for (int i = 0; i < turns.size(); i++) bad.addAll(validate(turns.get(i), "turns[" + i + "].", now));
+    if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     List<StoredTurn> entries = new ArrayList<>(turns.size());
     for (Turn t : turns) {
       Turn dated = t.at() != null ? t : new Turn(t.id(), t.owner(), t.episode(), t.role(), t.speaker(), t.text(),
@@ -172,7 +197,7 @@ final class IngestPipeline implements AutoCloseable {
     return new IngestReceipt(accepted, duplicates, (int) pendingNew, List.of());
   }
 
-  /** Turns appended to the log directly (an import): extracts them now or wakes the worker. */
+  /** Turns appended to the log directly (an import): extracts them now or wakes the pipeline. */
   void added(long pending) {
     if (synchronous) {
       drain();
@@ -182,6 +207,7 @@ final class IngestPipeline implements AutoCloseable {
       queued += pending;
       queueLock.notifyAll();
     }
+    kick(0);
   }
 
   /** Makes a kept failed or partial attempt extractable. */
@@ -197,7 +223,14 @@ final class IngestPipeline implements AutoCloseable {
     }
     reserve(1);
     StoredTurn pending = t.with(State.PENDING, "accepted");
-    log.update(List.of(pending));
+    try {
+      log.update(List.of(pending));
+    } catch (RuntimeException e) {
+      release(1);
+      throw e;
+    } finally {
+      appended(); // else no pass ever again trusts an empty log (queued > 0 forever)
+    }
     if (synchronous) return new IngestReceipt(List.of(id), List.of(), 0, process(List.of(pending)));
     signal();
     return new IngestReceipt(List.of(id), List.of(), 1, List.of());
@@ -207,7 +240,13 @@ final class IngestPipeline implements AutoCloseable {
     Map<State, Long> c = log.counts();
     return new IngestProgress(c.getOrDefault(State.PENDING, 0L), c.getOrDefault(State.EXTRACTED, 0L),
         c.getOrDefault(State.KEPT, 0L), c.getOrDefault(State.ERROR, 0L), recordsWritten.get(), merged.get(),
-        conflicts.get(), lastError.get());
+        conflicts.get(), lastError.get(), deadLettered.get(), recentDeadLetters());
+  }
+
+  private List<String> recentDeadLetters() {
+    synchronized (recentDeadLetters) {
+      return List.copyOf(recentDeadLetters);
+    }
   }
 
   /** Waits until no turn waits for extraction; false when {@code timeout} passed first. */
@@ -217,8 +256,10 @@ final class IngestPipeline implements AutoCloseable {
       while (queued > 0 || busy) {
         long left = deadline - System.nanoTime();
         if (left <= 0) return false;
+        // a pass re-reads the log, the truth: turns forgotten while queued leave no phantom count
+        if (!synchronous) kick(0);
         try {
-          queueLock.wait(Math.max(1, left / 1_000_000));
+          queueLock.wait(Math.max(1, Math.min(200, left / 1_000_000)));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return false;
@@ -228,16 +269,24 @@ final class IngestPipeline implements AutoCloseable {
     }
   }
 
-  /** Stops the worker after the batch in progress (whose result is discarded if it has not committed yet). */
+  /** Stops after the batch in progress (whose result is discarded if it has not committed yet). */
   @Override
   public void close() {
     closing = true;
-    if (worker == null) return;
-    signal();
-    try {
-      worker.join(Duration.ofSeconds(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (synchronous) return;
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    synchronized (queueLock) {
+      queueLock.notifyAll();
+      while (running) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) return;
+        try {
+          queueLock.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 
@@ -256,14 +305,20 @@ final class IngestPipeline implements AutoCloseable {
     };
   }
 
-  static List<Violation> validate(Turn t, String path) {
+  /** Every invalid field of a turn; {@code now} (null: no check) bounds its time from above. */
+  static List<Violation> validate(Turn t, String path, Instant now) {
     List<Violation> v = new ArrayList<>();
     if (t == null) {
       v.add(new Violation(path.substring(0, path.length() - 1), null, path.substring(0, path.length() - 1) + " must not be null"));
       return v;
     }
     if (t.id() == null || t.id().isBlank()) v.add(new Violation(path + "id", t.id(), path + "id must not be blank"));
-    if (t.owner() == null || t.owner().isBlank()) v.add(new Violation(path + "owner", t.owner(), path + "owner must not be blank"));
+    dev.mnemo.InputRules.checkOwner(path + "owner", t.owner(), v);
+    dev.mnemo.InputRules.checkLength(path + "id", t.id(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    dev.mnemo.InputRules.checkLength(path + "turn_id", t.turnId(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    dev.mnemo.InputRules.checkLength(path + "episode", t.episode(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    // a turn's time dates what it says ("last Saturday") and becomes its records' recorded time
+    dev.mnemo.InputRules.checkTransactionTime(path + "at", t.at(), now, v);
     if (t.text() == null || t.text().isBlank()) v.add(new Violation(path + "text", t.text(), path + "text must not be blank"));
     if (t.attempt() < 1) v.add(new Violation(path + "attempt", t.attempt(), path + "attempt must be >= 1, was " + t.attempt()));
     return v;
@@ -311,50 +366,131 @@ final class IngestPipeline implements AutoCloseable {
     synchronized (queueLock) {
       queueLock.notifyAll();
     }
+    kick(0);
   }
 
-  private void run() {
-    while (!closing) {
-      List<StoredTurn> pending;
+  /** Queues a pass on the shared executor in {@code delayMs}, unless one is queued or running. */
+  private void kick(long delayMs) {
+    if (synchronous || closing) return;
+    if (delayMs == 0) woken = true; // a pass that is finishing sees it and passes once more
+    if (scheduled.compareAndSet(false, true)) {
       try {
-        pending = log.pending(batchTurns * 8);
+        SHARED.schedule(this::pass, delayMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        scheduled.set(false);
+      }
+    }
+  }
+
+  /** One pass on a shared thread: extracts what is pending, then queues the next pass if there is more. */
+  private void pass() {
+    synchronized (queueLock) {
+      if (closing) {
+        scheduled.set(false);
+        return;
+      }
+      running = true;
+    }
+    long next = -1;
+    woken = false;
+    try {
+      next = step();
+    } catch (RuntimeException e) {
+      lastError.set(e.toString());
+      next = 1000;
+    } finally {
+      synchronized (queueLock) {
+        running = false;
+        queueLock.notifyAll();
+      }
+      scheduled.set(false);
+    }
+    if (next >= 0) kick(next);
+    else if (woken) kick(0); // work arrived while this pass was ending: no lost wake-up
+  }
+
+  /**
+   * Extracts the pending turns read in one go. Returns when to pass again in milliseconds: 0 when
+   * more may be pending, a back-off after a failure, -1 when nothing was pending (idle until the
+   * next ingest, accept or import wakes it).
+   */
+  private long step() {
+    List<StoredTurn> pending;
+    try {
+      pending = log.pending(batchTurns * 8);
+    } catch (RuntimeException e) {
+      lastError.set("reading the turn log: " + e.getMessage());
+      return 1000;
+    }
+    if (pending.isEmpty()) {
+      synchronized (queueLock) {
+        if (appending == 0) queued = 0; // the log is the truth: nothing pending, nothing on its way
+        queueLock.notifyAll();
+      }
+      return -1;
+    }
+    setBusy(true);
+    try {
+      for (List<StoredTurn> group : groups(pending)) {
+        if (closing) return -1;
+        try {
+          process(group);
+        } catch (Retry r) {
+          return Math.max(1, r.wait.toMillis());
+        } catch (RuntimeException e) {
+          lastError.set(e.toString());
+          if (closing) return -1;
+          int n = failures.merge(batchKey(group), 1, Integer::sum);
+          if (n >= MAX_RETRIES) {
+            failures.remove(batchKey(group));
+            deadLetter(group, e, n);
+            continue;
+          }
+          return 250L << Math.min(n, 6); // 0.5, 1, 2, 4 s, then the dead-letter list
+        }
+      }
+      return 0;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  private static String batchKey(List<StoredTurn> group) {
+    return key(group.get(0).turn());
+  }
+
+  /**
+   * A group that failed {@code attempts} times outside the extractor (a record the store refuses,
+   * a consolidator bug): each turn is tried alone once more, so that good turns are not held
+   * hostage, and those that still fail become {@code error} artifacts on the dead-letter list
+   * (counted in {@link IngestProgress#deadLettered()}, the latest listed) instead of stalling the
+   * queue after every restart. {@link #accept} makes one pending again.
+   */
+  private void deadLetter(List<StoredTurn> group, RuntimeException cause, int attempts) {
+    for (StoredTurn t : group) {
+      if (closing) return;
+      if (group.size() > 1) {
+        try {
+          process(List.of(t));
+          continue;
+        } catch (Retry r) {
+          continue; // an extractor's own retries: stays pending
+        } catch (RuntimeException e) {
+          cause = e;
+        }
+      }
+      String note = "dead letter after " + attempts + " failed attempts: " + cause;
+      try {
+        log.update(List.of(t.with(State.ERROR, note)));
       } catch (RuntimeException e) {
-        lastError.set("reading the turn log: " + e.getMessage());
-        pause(Duration.ofSeconds(1));
-        continue;
+        lastError.set("cannot dead-letter turn " + t.turn().id() + ": " + e.getMessage());
+        return;
       }
-      if (pending.isEmpty()) {
-        synchronized (queueLock) {
-          if (appending == 0) queued = 0; // the log is the truth: nothing pending, nothing on its way
-          queueLock.notifyAll();
-          try {
-            if (!closing && log.pending(1).isEmpty()) queueLock.wait(1000);
-          } catch (InterruptedException e) {
-            return;
-          } catch (RuntimeException e) {
-            // the store is closing under us; the loop re-checks
-          }
-        }
-        continue;
-      }
-      setBusy(true);
-      try {
-        for (List<StoredTurn> group : groups(pending)) {
-          if (closing) break;
-          try {
-            process(group);
-          } catch (Retry r) {
-            pause(r.wait);
-            break;
-          } catch (RuntimeException e) {
-            lastError.set(e.toString());
-            if (closing) break;
-            pause(Duration.ofSeconds(1));
-            break;
-          }
-        }
-      } finally {
-        setBusy(false);
+      release(1);
+      deadLettered.incrementAndGet();
+      synchronized (recentDeadLetters) {
+        recentDeadLetters.addLast(t.turn().owner() + "/" + t.turn().id() + ": " + note);
+        while (recentDeadLetters.size() > RECENT_DEAD_LETTERS) recentDeadLetters.removeFirst();
       }
     }
   }
@@ -363,16 +499,6 @@ final class IngestPipeline implements AutoCloseable {
     synchronized (queueLock) {
       busy = b;
       queueLock.notifyAll();
-    }
-  }
-
-  private void pause(Duration d) {
-    synchronized (queueLock) {
-      try {
-        if (!closing) queueLock.wait(Math.max(1, d.toMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 
@@ -596,7 +722,7 @@ final class IngestPipeline implements AutoCloseable {
     return n;
   }
 
-  /** A retriable extraction failure: the worker pauses, the turns stay pending. */
+  /** A retriable extraction failure: the pipeline backs off, the turns stay pending. */
   private static final class Retry extends RuntimeException {
     final Duration wait;
 

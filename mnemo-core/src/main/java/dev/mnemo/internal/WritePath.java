@@ -3,6 +3,7 @@ package dev.mnemo.internal;
 import dev.mnemo.Authority;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
+import dev.mnemo.InputRules;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.MemoryRecord;
@@ -169,11 +170,8 @@ final class WritePath {
       v.add(new Violation(p.isEmpty() ? "memory" : p.substring(0, p.length() - 1), null, p + "memory must not be null"));
       return;
     }
-    if (m.owner() == null || m.owner().isBlank()) {
-      v.add(new Violation(p + "owner", m.owner(), p + "owner must not be blank, was " + q(m.owner())));
-    } else if (m.owner().length() > 256) {
-      v.add(new Violation(p + "owner", m.owner().length(), p + "owner must be at most 256 characters, was " + m.owner().length()));
-    }
+    // Owner, times a store can represent, key lengths: the checks every door shares (InputRules).
+    InputRules.checkMemory(m, p, now, v);
     if (m.text() == null || m.text().isBlank()) {
       v.add(new Violation(p + "text", m.text(), p + "text must not be empty, was " + q(m.text())));
     } else if (m.text().length() > maxTextChars) {
@@ -198,7 +196,7 @@ final class WritePath {
     }
     Instant recorded = m.recordedAt() == null ? now : m.recordedAt();
     Instant from = m.validFrom() == null ? recorded : m.validFrom();
-    if (m.validTo() != null && !m.validTo().isAfter(from)) {
+    if (m.validTo() != null && InputRules.representable(from) && !m.validTo().isAfter(from)) {
       v.add(new Violation(p + "valid_to", m.validTo(), p + "valid_to must be after valid_from (" + from + "), was " + m.validTo()));
     }
     for (int i = 0; i < m.sources().size(); i++) {

@@ -70,6 +70,15 @@ public interface MemoryStore extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * The id of the embedding model whose vectors this store holds (as recorded by its last write),
+   * or empty when it holds none or does not track it. The engine refuses to open over a store whose
+   * model differs from its embedder's: one index must never mix vector spaces. Empty by default.
+   */
+  default Optional<String> embeddingModel() {
+    return Optional.empty();
+  }
+
   /** Number of records (all versions) stored. */
   long count();
 

@@ -199,7 +199,7 @@ public final class JsonCodec {
     return new StoredTurn(t, st[0], 0, note);
   }
 
-  /** Background extraction's progress: {@code {pending, extracted, kept, errors, records_written, duplicates_merged, conflicts, last_error}}. */
+  /** Background extraction's progress: {@code {pending, extracted, kept, errors, records_written, duplicates_merged, conflicts, last_error, dead_lettered, dead_letters}}. */
   public static ObjectNode progress(IngestProgress p) {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("pending", p.pending());
@@ -210,6 +210,9 @@ public final class JsonCodec {
     o.put("duplicates_merged", p.duplicatesMerged());
     o.put("conflicts", p.conflicts());
     putNullable(o, "last_error", p.lastError());
+    o.put("dead_lettered", p.deadLettered());
+    var dead = o.putArray("dead_letters");
+    p.deadLetters().forEach(dead::add);
     return o;
   }
 

@@ -66,6 +66,31 @@ public final class McpEndpoint {
     return new TenantGuard(transport, served);
   }
 
+  /**
+   * The optional request attribute naming the authenticated key (a {@code String} id, never the
+   * secret): when present, an MCP session is bound to the key that opened it, else to its tenant.
+   */
+  public static final String KEY_ID_ATTRIBUTE = "mnemo.key_id";
+
+  private static final String SESSION_HEADER = "Mcp-Session-Id";
+  /** Sessions tracked for their owner at most; beyond, new sessions are refused by the SDK's own limit or ours. */
+  private static final int MAX_SESSIONS = 100_000;
+
+  /** An RFC 9457 problem, the shape every error of the server has. */
+  static void problem(HttpServletResponse resp, int status, String type, String title, String detail) throws IOException {
+    resp.setStatus(status);
+    resp.setContentType("application/problem+json");
+    resp.setCharacterEncoding(StandardCharsets.UTF_8.name());
+    var o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+    o.put("type", "urn:mnemo:problem:" + type).put("title", title).put("status", status).put("detail", detail);
+    resp.getOutputStream().write(dev.mnemo.json.JsonCodec.MAPPER.writeValueAsBytes(o));
+  }
+
+  private static String printable(String s) {
+    String t = s.length() > 64 ? s.substring(0, 64) + "..." : s;
+    return t.replaceAll("[^\\x20-\\x7E]", "?");
+  }
+
   private static String tenant(HttpServletRequest req) {
     return req.getAttribute(TENANT_ATTRIBUTE) instanceof String s && !s.isBlank() ? s : null;
   }
@@ -91,17 +116,97 @@ public final class McpEndpoint {
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws ServletException, IOException {
-      if (tenant(req) == null) {
-        resp.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+      String tenant = tenant(req);
+      if (tenant == null) {
         resp.setHeader("WWW-Authenticate", "Bearer");
-        resp.setContentType("application/problem+json");
-        resp.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        resp.getWriter().write("{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
-            + "\"detail\":\"MCP needs an authenticated caller: send Authorization: Bearer KEY\"}");
+        problem(resp, 401, "unauthorized", "Unauthorized", "MCP needs an authenticated caller: send Authorization: Bearer KEY");
         return;
       }
-      transport.service(req, resp);
+      // A session belongs to the key that opened it: another key (even of the same tenant) gets
+      // the answer an unknown session gets, so it can neither read its stream nor end it.
+      String caller = tenant + "\u0000" + (req.getAttribute(KEY_ID_ATTRIBUTE) instanceof String k ? k : "");
+      String session = req.getHeader(SESSION_HEADER);
+      if (session != null) {
+        String bound = sessions.get(session);
+        if (bound == null || !bound.equals(caller)) {
+          problem(resp, 404, "not-found", "Not found", "no MCP session '" + printable(session)
+              + "' for this key; initialize a new one");
+          return;
+        }
+      }
+      if (!"POST".equals(req.getMethod()) && !"GET".equals(req.getMethod()) && !"DELETE".equals(req.getMethod())) {
+        resp.setHeader("Allow", "GET, POST, DELETE");
+        problem(resp, 405, "method-not-allowed", "Method not allowed", "MCP takes GET, POST and DELETE");
+        return;
+      }
+      HttpServletRequest forward = req;
+      if ("POST".equals(req.getMethod())) {
+        byte[] body = req.getInputStream().readNBytes(MAX_REQUEST_BYTES + 1);
+        if (body.length > MAX_REQUEST_BYTES) {
+          problem(resp, 413, "too-large", "Content too large", "an MCP message may hold at most " + MAX_REQUEST_BYTES + " bytes");
+          return;
+        }
+        McpMessages.Refusal refusal = McpMessages.check(body);
+        if (refusal != null) {
+          resp.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+          resp.setContentType("application/json");
+          resp.setCharacterEncoding(StandardCharsets.UTF_8.name());
+          resp.getOutputStream().write(refusal.body());
+          return;
+        }
+        forward = new Replayed(req, body);
+      }
+      transport.service(forward, resp);
+      if (session == null) {
+        String created = resp.getHeader(SESSION_HEADER);
+        if (created != null && sessions.size() < MAX_SESSIONS) sessions.put(created, caller);
+      } else if ("DELETE".equals(req.getMethod())) {
+        sessions.remove(session);
+      }
     }
+
+    /** A request whose body was read once for {@link McpMessages#check} and is served again to the SDK. */
+    private static final class Replayed extends jakarta.servlet.http.HttpServletRequestWrapper {
+      private final byte[] body;
+
+      Replayed(HttpServletRequest req, byte[] body) {
+        super(req);
+        this.body = body;
+      }
+
+      @Override
+      public jakarta.servlet.ServletInputStream getInputStream() {
+        java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(body);
+        return new jakarta.servlet.ServletInputStream() {
+          @Override public boolean isFinished() { return in.available() == 0; }
+          @Override public boolean isReady() { return true; }
+          @Override public void setReadListener(jakarta.servlet.ReadListener l) {
+            throw new UnsupportedOperationException("the MCP body is read synchronously");
+          }
+          @Override public int read() { return in.read(); }
+          @Override public int read(byte[] b, int off, int len) { return in.read(b, off, len); }
+        };
+      }
+
+      @Override
+      public java.io.BufferedReader getReader() {
+        return new java.io.BufferedReader(new java.io.InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+      }
+
+      @Override
+      public int getContentLength() {
+        return body.length;
+      }
+
+      @Override
+      public long getContentLengthLong() {
+        return body.length;
+      }
+    }
+
+    /** MCP sessions by id, and the caller (tenant and key id) that opened each. */
+    private final transient java.util.concurrent.ConcurrentHashMap<String, String> sessions =
+        new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public void destroy() {

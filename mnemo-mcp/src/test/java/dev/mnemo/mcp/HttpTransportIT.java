@@ -152,6 +152,80 @@ class HttpTransportIT {
     }
   }
 
+  /** A raw streamable-HTTP call: POST (or another method) with the key and an optional session id. */
+  static HttpResponse<String> raw(String method, String key, String session, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + McpEndpoint.PATH))
+        .header("Authorization", "Bearer " + key)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .timeout(Duration.ofSeconds(20));
+    if (session != null) b.header("Mcp-Session-Id", session);
+    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+      + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+  /** Opens a session with {@code key}; returns its id. */
+  static String session(String key) throws Exception {
+    HttpResponse<String> init = raw("POST", key, null, INITIALIZE);
+    assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
+    String id = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    assertThat(raw("POST", key, id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
+        .isBetween(200, 299);
+    return id;
+  }
+
+  @Test
+  void http_aSession_isBoundToTheKeyThatOpenedIt() throws Exception {
+    String a = session("key-a");
+    HttpResponse<String> stolenStream = raw("GET", "key-b", a, null);
+    assertThat(stolenStream.statusCode()).isEqualTo(404);
+    assertThat(stolenStream.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    assertThat(raw("DELETE", "key-b", a, null).statusCode()).isEqualTo(404);
+    HttpResponse<String> call = raw("POST", "key-b", a,
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+    assertThat(call.statusCode()).isEqualTo(404);
+    // the owner's session is untouched
+    HttpResponse<String> own = raw("POST", "key-a", a, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
+    assertThat(own.statusCode()).as(own.body()).isEqualTo(200);
+    assertThat(own.body()).contains("remember");
+    assertThat(raw("DELETE", "key-a", a, null).statusCode()).isBetween(200, 299);
+  }
+
+  @Test
+  void http_malformedMessages_getProtocolErrors_neverAStackTrace() throws Exception {
+    String s = session("key-a");
+    for (String body : McpCorpus.MALFORMED) {
+      HttpResponse<String> r = raw("POST", "key-a", s, body);
+      assertThat(r.statusCode()).as(body + " -> " + r.body()).isLessThan(500);
+      assertThat(r.body()).as(body).doesNotContain("\tat ", "Exception", ".java:");
+    }
+  }
+
+  @Test
+  void http_anExtremeDate_isAToolErrorNamingTheField_andWritesNothing() {
+    try (McpSyncClient client = client("key-a")) {
+      var r = client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("remember",
+          Map.of("owner", "dora", "text", "x", "valid_from", "-999999999-01-01T00:00:00Z")));
+      assertThat(r.isError()).isTrue();
+      assertThat(r.content().toString()).contains("valid_from");
+    }
+    java.util.List<String> owners = new java.util.ArrayList<>();
+    mnemo.export(null, rec -> owners.add(rec.owner()));
+    assertThat(owners).noneMatch(o -> o.endsWith("/dora"));
+  }
+
+  @Test
+  void http_argumentsAsAString_isAnError_notAnEmptyReply() throws Exception {
+    String s = session("key-a");
+    HttpResponse<String> r = raw("POST", "key-a", s, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+        + "\"params\":{\"name\":\"remember\",\"arguments\":\"{\\\"owner\\\":\\\"x\\\",\\\"text\\\":\\\"y\\\"}\"}}");
+    assertThat(r.body()).as(r.body()).contains("\"error\"").contains("arguments");
+    assertThat(r.body()).doesNotContain("\tat ", ".java:");
+  }
+
   @Test
   void http_unknownKey_isRefusedBeforeMcp() {
     assertThatThrownBy(() -> client("wrong-key")).isInstanceOf(RuntimeException.class);

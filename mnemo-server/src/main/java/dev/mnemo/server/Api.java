@@ -34,7 +34,12 @@ final class Api {
     /** A tenant's key: that tenant's memories. */
     TENANT,
     /** The admin key: tenants and keys. */
-    ADMIN
+    ADMIN,
+    /**
+     * {@code /metrics}: the admin key, or none when {@code metrics.public} is set (tenant count and
+     * data size are not for anyone who can reach the port).
+     */
+    METRICS
   }
 
   private static final String NDJSON = "application/x-ndjson";
@@ -64,7 +69,7 @@ final class Api {
   void register(RoutesConfig r) {
     r.get("/health/live", this::live, Access.PUBLIC);
     r.get("/health/ready", this::ready, Access.PUBLIC);
-    r.get("/metrics", this::metrics, Access.PUBLIC);
+    r.get("/metrics", this::metrics, Access.METRICS);
     r.get("/v1/openapi.json", this::openApi, Access.PUBLIC);
     // A browser pointed at the server's address expects a page, not a JSON 404.
     r.get("/", ctx -> ctx.redirect("/inspector", io.javalin.http.HttpStatus.FOUND), Access.PUBLIC);
@@ -99,6 +104,13 @@ final class Api {
   /** Runs before every matched route: authenticates unless the route is public, and checks the role. */
   void authorize(Context ctx) {
     Set<RouteRole> roles = ctx.routeRoles();
+    if (roles.contains(Access.METRICS)) {
+      if (config.metricsPublic()) return;
+      KeyStore.Principal p = server.authenticate(ctx.header("Authorization"), ctx.ip());
+      ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
+      if (!p.admin()) throw ProblemException.forbidden("/metrics needs the admin key (or metrics.public: true)");
+      return;
+    }
     if (roles.contains(Access.PUBLIC)) return;
     long declared = ctx.req().getContentLengthLong();
     if (declared > config.maxRequestBytes()) {
@@ -106,7 +118,7 @@ final class Api {
       throw ProblemException.field(413, "too-large", "Content too large", "body", declared, "the request body has "
           + declared + " bytes; at most " + config.maxRequestBytes() + " (limits.max_request_bytes)");
     }
-    KeyStore.Principal p = server.authenticate(ctx.header("Authorization"));
+    KeyStore.Principal p = server.authenticate(ctx.header("Authorization"), ctx.ip());
     ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
     if (roles.contains(Access.ADMIN) && !p.admin()) {
       throw ProblemException.forbidden("this route needs the admin key");
@@ -390,10 +402,53 @@ final class Api {
 
   private JsonNode body(Context ctx) {
     String ct = ctx.contentType();
-    if (ct != null && !ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+    if (ct != null && !isJson(ct)) {
       throw ProblemException.field(415, "unsupported-media-type", "Unsupported media type", "Content-Type", ct,
-          "the body must be application/json, was '" + ct + "'");
+          "the body must be application/json (charset utf-8 if one is named), was '" + ct + "'");
     }
-    return Wire.parse(ctx.bodyAsBytes());
+    return Wire.parse(readBody(ctx));
+  }
+
+  /**
+   * The request body, read within {@code limits.read_timeout_ms} in all and at most {@code
+   * limits.max_request_bytes}: Jetty's idle timeout only bounds the pause between two bytes, so a
+   * client sending a byte a second would otherwise hold the request forever. Over time: 408, over
+   * size (a chunked body declares none): 413; either way the connection is closed.
+   */
+  private byte[] readBody(Context ctx) {
+    long deadline = System.nanoTime() + config.readTimeout().toNanos();
+    long max = config.maxRequestBytes();
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    byte[] buf = new byte[16 * 1024];
+    try (InputStream in = ctx.req().getInputStream()) {
+      for (int n; (n = in.read(buf)) >= 0; ) {
+        out.write(buf, 0, n);
+        if (out.size() > max) {
+          ctx.header("Connection", "close");
+          throw ProblemException.field(413, "too-large", "Content too large", "body", out.size(), "the request body has "
+              + "more than " + max + " bytes (limits.max_request_bytes)");
+        }
+        if (System.nanoTime() > deadline) {
+          ctx.header("Connection", "close");
+          throw ProblemException.of(408, "timeout", "Request timeout", "the request body did not arrive within "
+              + config.readTimeout().toMillis() + " ms (limits.read_timeout_ms)");
+        }
+      }
+    } catch (IOException e) {
+      throw ProblemException.of(400, "bad-request", "Bad request", "the request body could not be read: " + e.getMessage());
+    }
+    return out.toByteArray();
+  }
+
+  /** Exactly {@code application/json}, with at most a {@code charset=utf-8} parameter (not {@code application/jsonx}). */
+  static boolean isJson(String contentType) {
+    String[] parts = contentType.toLowerCase(java.util.Locale.ROOT).split(";");
+    if (!parts[0].trim().equals("application/json")) return false;
+    for (int i = 1; i < parts.length; i++) {
+      String p = parts[i].trim();
+      if (p.isEmpty()) continue;
+      if (!p.replace("\"", "").replace(" ", "").equals("charset=utf-8")) return false;
+    }
+    return true;
   }
 }

@@ -74,9 +74,21 @@ final class Metrics {
         .serviceLevelObjectives(BUCKETS).register(registry);
   }
 
+  /** The methods that get their own label; anything else a client sends is {@code OTHER}. */
+  static final java.util.Set<String> METHODS = java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH",
+      "OPTIONS", "TRACE", "CONNECT");
+
+  /**
+   * Counts a request. Every label is bounded whatever a client sends: the method is one of {@link
+   * #METHODS} or {@code OTHER}, the route a registered template or {@code unmatched}, the status a
+   * three-digit code (else {@code other}), so no request can add label values without bound (each
+   * new value is a new time series in the heap and in every scrape).
+   */
   void request(String method, String route, int status, long nanos) {
+    String m = method != null && METHODS.contains(method) ? method : "OTHER";
+    String st = status >= 100 && status <= 599 ? Integer.toString(status) : "other";
     Timer.builder("mnemo.http.requests").description("HTTP requests by route")
-        .tags("method", method, "route", route, "status", Integer.toString(status))
+        .tags("method", m, "route", route == null ? "unmatched" : route, "status", st)
         .serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
   }
 

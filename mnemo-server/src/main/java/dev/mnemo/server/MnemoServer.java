@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * Mnemo as a service: the REST API {@code /v1} (see {@code /v1/openapi.json}), per-tenant API keys,
  * group commit, health and Prometheus metrics, on one Javalin (Jetty) server with virtual threads.
  *
- * <p>Lifecycle: {@link #builder} then {@link Builder#build()} opens the key store and every
- * tenant store on disk (a store that does not open fails the build); {@link #start()} listens;
+ * <p>Lifecycle: {@link #builder} then {@link Builder#build()} opens the key store (tenant stores
+ * open on first use and close when idle, see {@link Tenants}); {@link #start()} listens;
  * {@link #close()} stops listening, commits what is queued and closes the stores.
  *
  * <p>Tenancy: a key belongs to one tenant, a tenant has its own store (its own directory, its own
@@ -65,6 +65,9 @@ public final class MnemoServer implements AutoCloseable {
    */
   public static final String MEMORY_ATTRIBUTE = "dev.mnemo.server.memory";
 
+  /** Request attribute of an authenticated request under a mounted path: the key's public id (the MCP endpoint binds sessions to it). */
+  public static final String KEY_ID_ATTRIBUTE = "mnemo.key_id";
+
   /** Request attribute: the request id (also sent back as {@code X-Request-Id}). */
   public static final String REQUEST_ID_ATTRIBUTE = "dev.mnemo.server.request_id";
 
@@ -74,6 +77,7 @@ public final class MnemoServer implements AutoCloseable {
   private final Metrics metrics;
   private final KeyStore keys;
   private final Tenants tenants;
+  private final AuthThrottle authThrottle;
   private final Javalin app;
   private final List<String> routes = Collections.synchronizedList(new ArrayList<>());
   private volatile boolean started;
@@ -81,6 +85,7 @@ public final class MnemoServer implements AutoCloseable {
 
   private MnemoServer(Builder b) {
     this.config = b.config;
+    this.authThrottle = new AuthThrottle(config.authFailuresPerMinute());
     Path data = config.data();
     try {
       Files.createDirectories(data.resolve("tenants"));
@@ -95,7 +100,6 @@ public final class MnemoServer implements AutoCloseable {
     this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics);
     t[0] = tenants;
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
-    tenants.openExisting();
     Api api = new Api(this, keys, tenants, config, metrics);
     Map<String, Servlet> mounts = Map.copyOf(b.mounts);
     this.app = Javalin.create(cfg -> {
@@ -108,7 +112,10 @@ public final class MnemoServer implements AutoCloseable {
       cfg.jetty.modifyHttpConfiguration(h -> h.setUriCompliance(
           UriCompliance.DEFAULT.with("mnemo-owners", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
               UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
+      cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+      cfg.jetty.modifyHttpConfiguration(h -> h.setIdleTimeout(config.readTimeout().toMillis()));
       cfg.jetty.modifyServletContextHandler(h -> {
+        h.setErrorHandler(new ProblemErrorHandler.Servlet());
         h.getServletHandler().setDecodeAmbiguousURIs(true);
         mounts.forEach((path, servlet) -> {
           ServletHolder holder = new ServletHolder(servlet);
@@ -132,6 +139,9 @@ public final class MnemoServer implements AutoCloseable {
       cfg.routes.after(ctx -> TenantMemory.REQUEST_ID.remove());
       cfg.routes.beforeMatched(api::authorize);
       cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, e));
+      // Javalin answers its own HttpResponseExceptions (a chunked body over the limit: 413) in
+      // plain text unless they are mapped by their own class.
+      cfg.routes.exception(io.javalin.http.HttpResponseException.class, (e, ctx) -> problem(ctx, e));
       // Javalin answers unmatched routes and methods itself; give those the problem form too,
       // unless a handler already wrote one (a resource that was not found).
       for (int status : new int[] {404, 405}) {
@@ -208,8 +218,27 @@ public final class MnemoServer implements AutoCloseable {
     return List.copyOf(routes);
   }
 
-  /** The principal of an {@code Authorization: Bearer KEY} header; 401 otherwise. */
-  KeyStore.Principal authenticate(String authorization) {
+  /**
+   * The principal of an {@code Authorization: Bearer KEY} header; 401 otherwise, and 429 (before
+   * the key is looked at) for a client that failed too many checks lately ({@link AuthThrottle}).
+   * A missing header is not a failed check: it guesses nothing.
+   */
+  KeyStore.Principal authenticate(String authorization, String client) {
+    long wait = authThrottle.retryAfterSeconds(client);
+    if (wait > 0) {
+      throw new ProblemException(429, "too-many-requests", "Too many failed key checks", "this client sent too many "
+          + "invalid keys; retry in " + wait + " s (limits.auth_failures_per_minute = " + config.authFailuresPerMinute()
+          + ")", List.of(), Map.of("Retry-After", Long.toString(wait)));
+    }
+    try {
+      return authenticate(authorization);
+    } catch (ProblemException e) {
+      if (authorization != null && !authorization.isBlank()) authThrottle.failed(client);
+      throw e;
+    }
+  }
+
+  private KeyStore.Principal authenticate(String authorization) {
     if (authorization == null || authorization.isBlank()) {
       throw ProblemException.unauthorized("send an API key as 'Authorization: Bearer KEY'");
     }
@@ -328,7 +357,7 @@ public final class MnemoServer implements AutoCloseable {
 
     /**
      * Opens the key store (generating an admin key when there is none and {@code MNEMO_ADMIN_KEY}
-     * is unset) and every tenant store on disk; does not listen yet.
+     * is unset); tenant stores open on first use. Does not listen yet.
      *
      * @throws MnemoException when a store or the key store cannot be opened
      */

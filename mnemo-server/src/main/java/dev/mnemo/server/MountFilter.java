@@ -32,12 +32,13 @@ final class MountFilter extends HttpFilter {
     res.setHeader("X-Request-Id", requestId);
     KeyStore.Principal p = null;
     try {
-      p = server.authenticate(req.getHeader("Authorization"));
+      p = server.authenticate(req.getHeader("Authorization"), req.getRemoteAddr());
       if (p.admin()) {
         throw ProblemException.forbidden("the admin key manages keys; " + path + " needs a tenant key");
       }
       req.setAttribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
       req.setAttribute(MnemoServer.TENANT_ATTRIBUTE, p.tenant());
+      req.setAttribute(MnemoServer.KEY_ID_ATTRIBUTE, p.keyId());
       req.setAttribute(MnemoServer.MEMORY_ATTRIBUTE, server.memoryFor(p));
       TenantMemory.REQUEST_ID.set(requestId);
       chain.doFilter(req, res);

@@ -92,9 +92,55 @@ final class Problems {
       LOG.error("store failure request_id={} path={}", requestId, instance, m);
       return build(500, "store-failure", "Store failure", m.getMessage(), List.of(), Map.of(), instance, requestId);
     }
+    if (clientGone(t)) {
+      // The client hung up mid-answer: nothing is wrong with the server, and no one reads this reply.
+      LOG.debug("client closed the connection request_id={} path={}: {}", requestId, instance, t.toString());
+      return build(499, "client-closed", "Client closed the connection", "the client closed the connection",
+          List.of(), Map.of(), instance, requestId);
+    }
     LOG.error("internal error request_id={} path={}", requestId, instance, t);
     return build(500, "internal", "Internal error", "internal error; the server logged it under request id " + requestId,
         List.of(), Map.of(), instance, requestId);
+  }
+
+  /**
+   * The problem for a bare HTTP status that Jetty decided on (see {@link ProblemErrorHandler}):
+   * {@code reason} is Jetty's short reason ("URI too long", "Ambiguous URI path separator"), never a
+   * stack trace.
+   */
+  static Problem status(int status, String reason, String instance) {
+    String why = reason == null || reason.isBlank() ? "" : reason.replaceAll("[^\\x20-\\x7E]", "?");
+    return switch (status) {
+      case 400 -> build(400, "bad-request", "Bad request", why.isEmpty() ? "the request is malformed"
+          : "the request is malformed: " + why, List.of(), Map.of(), instance, null);
+      case 404 -> build(404, "not-found", "Not found", "no route " + (instance == null ? "" : instance), List.of(),
+          Map.of(), instance, null);
+      case 405 -> build(405, "method-not-allowed", "Method not allowed", "this route does not take this method",
+          List.of(), Map.of(), instance, null);
+      case 408 -> build(408, "timeout", "Request timeout", "the request was not received in time", List.of(), Map.of(),
+          instance, null);
+      case 413 -> build(413, "too-large", "Content too large", "the request body is over the limit"
+          + " (limits.max_request_bytes)", List.of(), Map.of(), instance, null);
+      case 414 -> build(414, "uri-too-long", "URI too long", "the request URI is over the limit (8 KB)", List.of(),
+          Map.of(), instance, null);
+      case 431 -> build(431, "headers-too-large", "Request header fields too large",
+          "the request headers are over the limit (8 KB)", List.of(), Map.of(), instance, null);
+      default -> build(status, "http-" + status, why.isEmpty() ? "HTTP " + status : why,
+          why.isEmpty() ? "HTTP " + status : why, List.of(), Map.of(), instance, null);
+    };
+  }
+
+  /** Whether {@code t} is a write to a connection the client closed (Jetty's EofException, a reset or broken pipe). */
+  static boolean clientGone(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof org.eclipse.jetty.io.EofException) return true;
+      if (c instanceof java.nio.channels.ClosedChannelException) return true;
+      if (c instanceof IOException && c.getMessage() != null) {
+        String m = c.getMessage().toLowerCase(java.util.Locale.ROOT);
+        if (m.contains("broken pipe") || m.contains("connection reset") || m.contains("closed")) return true;
+      }
+    }
+    return false;
   }
 
   private static Problem build(int status, String type, String title, String detail, List<Violation> violations,

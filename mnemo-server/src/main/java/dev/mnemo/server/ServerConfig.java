@@ -40,6 +40,13 @@ import java.util.TreeSet;
  *   <tr><td>group_commit.max_wait_ms</td><td>0</td><td>extra time a commit waits for company (0: none)</td></tr>
  *   <tr><td>log.requests</td><td>true</td><td>one log line per request</td></tr>
  *   <tr><td>log.trace_tenants</td><td>(none)</td><td>tenants whose every recall trace is logged</td></tr>
+ *   <tr><td>metrics.public</td><td>false</td><td>{@code /metrics} without a key; else it needs the admin key</td></tr>
+ *   <tr><td>limits.auth_failures_per_minute</td><td>60</td><td>failed key checks a client (an IP address) may make per
+ *       minute, in bursts of as many; then 429 until the budget refills</td></tr>
+ *   <tr><td>limits.read_timeout_ms</td><td>30000</td><td>a connection idle this long (a client sending a byte now and then
+ *       still counts as idle between bytes) is closed</td></tr>
+ *   <tr><td>tenants.idle_close_seconds</td><td>600</td><td>a tenant store unused this long is closed (0: never);
+ *       it reopens on the next request</td></tr>
  *   <tr><td>admin_key</td><td>(none)</td><td>environment only ({@code MNEMO_ADMIN_KEY}); never read from the file</td></tr>
  * </table>
  *
@@ -59,12 +66,20 @@ public record ServerConfig(
     Duration groupCommitMaxWait,
     boolean logRequests,
     Set<String> traceTenants,
-    String adminKey) {
+    String adminKey,
+    boolean metricsPublic,
+    int authFailuresPerMinute,
+    Duration readTimeout,
+    Duration tenantIdle) {
+
+  /** The shortest admin key accepted: 32 characters (128 bits as hex). */
+  public static final int MIN_ADMIN_KEY_CHARS = 32;
 
   /** Every key the file and the environment may set, in documentation order. */
   public static final List<String> KEYS = List.of("host", "port", "data", "embedder", "tokenizer",
       "limits.max_request_bytes", "limits.max_batch_records", "limits.max_text_chars", "group_commit.enabled",
-      "group_commit.max_records", "group_commit.max_wait_ms", "log.requests", "log.trace_tenants");
+      "group_commit.max_records", "group_commit.max_wait_ms", "log.requests", "log.trace_tenants", "metrics.public",
+      "limits.auth_failures_per_minute", "limits.read_timeout_ms", "tenants.idle_close_seconds");
 
   public ServerConfig {
     if (host == null || host.isBlank()) throw bad("host", host, "must not be blank");
@@ -81,12 +96,19 @@ public record ServerConfig(
     }
     traceTenants = traceTenants == null ? Set.of() : Set.copyOf(traceTenants);
     adminKey = adminKey == null || adminKey.isBlank() ? null : adminKey;
+    if (adminKey != null && adminKey.length() < MIN_ADMIN_KEY_CHARS) {
+      throw new IllegalArgumentException("MNEMO_ADMIN_KEY must be at least " + MIN_ADMIN_KEY_CHARS + " characters, was "
+          + adminKey.length() + "; generate one with: openssl rand -hex 32");
+    }
+    if (authFailuresPerMinute < 1) throw bad("limits.auth_failures_per_minute", authFailuresPerMinute, "must be >= 1");
+    if (readTimeout == null || readTimeout.toMillis() < 100) throw bad("limits.read_timeout_ms", readTimeout, "must be >= 100");
+    if (tenantIdle == null || tenantIdle.isNegative()) throw bad("tenants.idle_close_seconds", tenantIdle, "must be >= 0");
   }
 
   /** Every default, no admin key. */
   public static ServerConfig defaults() {
     return new ServerConfig("127.0.0.1", 8080, Path.of(".mnemo/server"), "e5-small-v2-q", "cl100k_base", 1_048_576, 256,
-        8_000, true, 1_024, Duration.ZERO, true, Set.of(), null);
+        8_000, true, 1_024, Duration.ZERO, true, Set.of(), null, false, 60, Duration.ofSeconds(30), Duration.ofMinutes(10));
   }
 
   /**
@@ -132,7 +154,11 @@ public record ServerConfig(
         Duration.ofMillis(r.longValue("group_commit.max_wait_ms", d.groupCommitMaxWait.toMillis())),
         r.bool("log.requests", d.logRequests),
         r.set("log.trace_tenants"),
-        env.get("MNEMO_ADMIN_KEY"));
+        env.get("MNEMO_ADMIN_KEY"),
+        r.bool("metrics.public", d.metricsPublic),
+        r.integer("limits.auth_failures_per_minute", d.authFailuresPerMinute),
+        Duration.ofMillis(r.longValue("limits.read_timeout_ms", d.readTimeout.toMillis())),
+        Duration.ofSeconds(r.longValue("tenants.idle_close_seconds", d.tenantIdle.toSeconds())));
   }
 
   /** The environment variable that overrides {@code key}. */
@@ -142,37 +168,61 @@ public record ServerConfig(
 
   public ServerConfig withPort(int v) {
     return new ServerConfig(host, v, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
   }
 
   public ServerConfig withData(Path v) {
     return new ServerConfig(host, port, v, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
   }
 
   public ServerConfig withAdminKey(String v) {
     return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, v);
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, v, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
   }
 
   public ServerConfig withGroupCommit(boolean v) {
     return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        v, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+        v, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
   }
 
   public ServerConfig withLimits(long requestBytes, int batchRecords, int textChars) {
     return new ServerConfig(host, port, data, embedder, tokenizer, requestBytes, batchRecords, textChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey);
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
   }
 
   public ServerConfig withTraceTenants(Set<String> v) {
     return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, v, adminKey);
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, v, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
   }
 
   public ServerConfig withLogRequests(boolean v) {
     return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, v, traceTenants, adminKey);
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, v, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+  }
+
+  public ServerConfig withMetricsPublic(boolean v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, v,
+        authFailuresPerMinute, readTimeout, tenantIdle);
+  }
+
+  public ServerConfig withAuthFailuresPerMinute(int v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, v,
+        readTimeout, tenantIdle);
+  }
+
+  public ServerConfig withReadTimeout(Duration v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic,
+        authFailuresPerMinute, v, tenantIdle);
+  }
+
+  public ServerConfig withTenantIdle(Duration v) {
+    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
+        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic,
+        authFailuresPerMinute, readTimeout, v);
   }
 
   @Override
@@ -182,7 +232,9 @@ public record ServerConfig(
         + ", max_text_chars=" + maxTextChars + ", group_commit=" + groupCommit + ", group_commit_max_records="
         + groupCommitMaxRecords + ", group_commit_max_wait=" + groupCommitMaxWait.toMillis() + "ms, log_requests="
         + logRequests + ", trace_tenants=" + new TreeSet<>(traceTenants) + ", admin_key="
-        + (adminKey == null ? "(unset)" : "(set)") + "]";
+        + (adminKey == null ? "(unset)" : "(set)") + ", metrics_public=" + metricsPublic + ", auth_failures_per_minute="
+        + authFailuresPerMinute + ", read_timeout=" + readTimeout.toMillis() + "ms, tenant_idle=" + tenantIdle.toSeconds()
+        + "s]";
   }
 
   private static IllegalArgumentException bad(String key, Object value, String rule) {

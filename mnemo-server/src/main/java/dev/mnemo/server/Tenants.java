@@ -15,17 +15,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tenants' engines: one store per tenant in {@code <data>/tenants/<name>/}, opened at start
- * for every tenant on disk (so that a store that does not open makes the server not ready at once,
- * not on some later request), and on first use for a new tenant.
+ * The tenants' engines: one store per tenant in {@code <data>/tenants/<name>/}, opened on first
+ * use and closed again once unused for {@code tenants.idle_close_seconds} (default 10 minutes)
+ * with nothing queued for a commit and nothing waiting for extraction. So a server holds file
+ * handles and memory for the tenants in use, not for every tenant on disk: ten thousand tenants
+ * do not exhaust the process's file handles (measured in docs/security.md).
  *
  * <p>Thread-safe. Tenant names are validated by the caller ({@link KeyStore#TENANT}).
  */
 final class Tenants implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Tenants.class);
 
-  /** One open tenant. */
-  record Tenant(String name, Mnemo engine, GroupCommitter committer, TenantMemory memory) {
+  /** One open tenant; {@code lastUsed} is {@link System#nanoTime()} of its latest request. */
+  record Tenant(String name, Mnemo engine, GroupCommitter committer, TenantMemory memory,
+      java.util.concurrent.atomic.AtomicLong lastUsed) {
+    boolean idle(long now, long idleNanos) {
+      // a store that refused a write (Lucene rolled it back) is reopened from its last commit once
+      // the failure is FAILED_REOPEN_AFTER old, even while in use: the next request reopens it
+      boolean failedLongAgo = memory.health().failure()
+          .map(f -> java.time.Duration.between(f.at(), java.time.Instant.now()).compareTo(FAILED_REOPEN_AFTER) >= 0)
+          .orElse(false);
+      if (!failedLongAgo && now - lastUsed.get() < idleNanos) return false;
+      if (committer != null && committer.depth() > 0) return false;
+      try {
+        return engine.ingestProgress().pending() == 0;
+      } catch (RuntimeException e) {
+        return false;
+      }
+    }
+
     void close() {
       try {
         if (committer != null) committer.close();
@@ -35,30 +53,54 @@ final class Tenants implements AutoCloseable {
     }
   }
 
+  /** How long a tenant whose store refused a write stays failed (and listed by readiness) before it is reopened. */
+  static final java.time.Duration FAILED_REOPEN_AFTER = java.time.Duration.ofSeconds(30);
+
   private final Path root;
   private final EngineFactory factory;
   private final ServerConfig config;
   private final Metrics metrics;
   private final ConcurrentHashMap<String, Tenant> open = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private final java.util.concurrent.ScheduledExecutorService reaper;
 
   Tenants(Path root, EngineFactory factory, ServerConfig config, Metrics metrics) {
     this.root = root;
     this.factory = factory;
     this.config = config;
     this.metrics = metrics;
+    long idle = config.tenantIdle().toMillis();
+    if (idle > 0) {
+      reaper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().daemon().name("mnemo-tenant-reaper").unstarted(r));
+      long period = Math.max(50, Math.min(30_000, idle / 4));
+      reaper.scheduleWithFixedDelay(this::closeIdle, period, period, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } else {
+      reaper = null;
+    }
   }
 
-  /** Opens every tenant store found on disk; a store that fails to open fails the start. */
-  void openExisting() {
-    if (!Files.isDirectory(root)) return;
-    try (Stream<Path> dirs = Files.list(root)) {
-      for (Path d : dirs.sorted().toList()) {
-        String name = d.getFileName().toString();
-        if (Files.isDirectory(d) && KeyStore.TENANT.matcher(name).matches()) get(name);
+  /** Closes the tenants unused for the idle time; they reopen on their next request. */
+  void closeIdle() {
+    long now = System.nanoTime();
+    long idleNanos = config.tenantIdle().toNanos();
+    for (String name : List.copyOf(open.keySet())) {
+      if (closed) return;
+      Tenant[] removed = new Tenant[1];
+      // atomic with get(): a request either touched the tenant first (then it stays) or reopens it
+      open.computeIfPresent(name, (k, t) -> {
+        if (!t.idle(now, idleNanos)) return t;
+        removed[0] = t;
+        return null;
+      });
+      if (removed[0] != null) {
+        try {
+          removed[0].close();
+          LOG.debug("closed idle tenant store tenant={}", name);
+        } catch (RuntimeException e) {
+          LOG.warn("closing the idle store of tenant {} failed: {}", name, e.toString());
+        }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the tenant stores in " + root, e);
     }
   }
 
@@ -69,7 +111,11 @@ final class Tenants implements AutoCloseable {
 
   private Tenant get(String tenant) {
     if (closed) throw new MnemoException("the server is shutting down", true);
-    return open.computeIfAbsent(tenant, this::openTenant);
+    return open.compute(tenant, (k, t) -> {
+      Tenant out = t != null ? t : openTenant(k);
+      out.lastUsed().set(System.nanoTime());
+      return out;
+    });
   }
 
   private Tenant openTenant(String name) {
@@ -80,7 +126,7 @@ final class Tenants implements AutoCloseable {
         : null;
     TenantMemory memory = new TenantMemory(name, engine, committer, metrics, config.traceTenants().contains(name));
     LOG.info("opened tenant store tenant={} dir={}", name, dir);
-    return new Tenant(name, engine, committer, memory);
+    return new Tenant(name, engine, committer, memory, new java.util.concurrent.atomic.AtomicLong(System.nanoTime()));
   }
 
   /** Closes the tenant's store (if open) and deletes its directory; true when there was one. */
@@ -150,6 +196,7 @@ final class Tenants implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    if (reaper != null) reaper.shutdownNow();
     List<RuntimeException> errors = new ArrayList<>();
     for (Tenant t : List.copyOf(open.values())) {
       try {

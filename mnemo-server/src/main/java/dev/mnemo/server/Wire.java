@@ -1,10 +1,6 @@
 package dev.mnemo.server;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.Category;
 import dev.mnemo.InvalidRequestException;
@@ -13,7 +9,6 @@ import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.json.JsonCodec;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -32,10 +27,6 @@ import java.util.Set;
  * {@code half_lives}, and the response shapes of the REST contract.
  */
 final class Wire {
-  private static final ObjectReader STRICT = JsonCodec.MAPPER.reader()
-      .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-      .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
   /** Most ids one mark-used request may name. */
   static final int MAX_IDS = 1_000;
 
@@ -43,23 +34,10 @@ final class Wire {
 
   /** The body as a JSON tree; 400 when it is not JSON. */
   static JsonNode parse(byte[] body) {
-    if (body == null || body.length == 0) {
-      throw ProblemException.of(400, "bad-json", "Malformed JSON", "the request body is empty; expected a JSON object");
-    }
     try {
-      JsonNode n = STRICT.readTree(body);
-      if (n == null || n.isMissingNode()) {
-        throw ProblemException.of(400, "bad-json", "Malformed JSON", "the request body is empty; expected a JSON object");
-      }
-      return n;
-    } catch (JsonProcessingException e) {
-      var loc = e.getLocation();
-      String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-      String why = e.getOriginalMessage().replaceAll("\\s*\\(start marker at \\[Source:[^]]*][^)]*\\)", "")
-          .replaceAll("\\s+", " ");
-      throw ProblemException.of(400, "bad-json", "Malformed JSON", "the request body is not valid JSON" + where + ": " + why);
-    } catch (IOException e) {
-      throw ProblemException.of(400, "bad-json", "Malformed JSON", "the request body could not be read: " + e.getMessage());
+      return dev.mnemo.json.StrictJson.read(body);
+    } catch (dev.mnemo.json.StrictJson.Malformed e) {
+      throw ProblemException.of(400, "bad-json", "Malformed JSON", e.getMessage());
     }
   }
 
@@ -157,7 +135,11 @@ final class Wire {
       for (Violation x : e.violations()) {
         // The contract calls the question "text" (the shared reader also takes "query").
         if (x.field().equals("query") && !n.has("query")) {
-          v.add(new Violation("text", x.value(), "text must be a string (the question), was " + x.value()));
+          // rename the field, keep the rule (a missing text, a wrong type, or one too long)
+          String message = x.message().startsWith("query must be at most")
+              ? "text" + x.message().substring("query".length())
+              : "text must be a string (the question), was " + x.value();
+          v.add(new Violation("text", x.value(), message));
         } else {
           v.add(x);
         }

@@ -114,7 +114,7 @@ class ConcurrencyTest {
       assertThat(batches.stream().mapToInt(Integer::intValue).sum()).isEqualTo(writers * each);
       // 80 requests against a 20 ms commit: they cannot all have committed alone.
       assertThat(batches.size()).as("commits for %d requests: %s", writers * each, batches).isLessThan(writers * each / 2);
-      String metrics = s.send("GET", "/metrics", null, null).body();
+      String metrics = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
       assertThat(metric(metrics, "mnemo_group_commit_requests_count")).isEqualTo(batches.size());
       assertThat(metric(metrics, "mnemo_group_commit_requests_sum")).isEqualTo(writers * each);
       assertThat(s.send("GET", "/v1/export", key, null).body().lines().count()).isEqualTo(writers * each);
@@ -132,10 +132,12 @@ class ConcurrencyTest {
     }).build().start();
     try (TestServer s = new TestServer(server)) {
       String key = s.key("acme");
-      // A fact recorded "in the future": a later write of the same key recorded earlier is refused,
-      // which only the store can tell, so it passes validation and reaches the shared commit.
+      // A fact recorded now (a minute ahead, inside the allowed clock skew): a later write of the
+      // same key recorded earlier is refused, which only the store can tell, so it passes
+      // validation and reaches the shared commit.
+      String now = java.time.Instant.now().plusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
       assertThat(s.send("POST", "/v1/memories", key,
-          "{\"owner\":\"alice\",\"text\":\"Alice lives in Oslo\",\"fact_key\":\"city\",\"recorded_at\":\"2099-01-01\"}").status())
+          "{\"owner\":\"alice\",\"text\":\"Alice lives in Oslo\",\"fact_key\":\"city\",\"recorded_at\":\"" + now + "\"}").status())
           .isEqualTo(201);
       Recording engine = engines.get(0);
       engine.batches.clear();
@@ -176,7 +178,7 @@ class ConcurrencyTest {
   private static void waitForQueue(TestServer s, int depth) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline) {
-      String m = s.send("GET", "/metrics", null, null).body();
+      String m = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
       if (metric(m, "mnemo_group_commit_queue_depth") == depth) return;
       Thread.sleep(10);
     }

@@ -44,7 +44,7 @@ class MountTest {
       assertThat(none.status()).isEqualTo(401);
       assertThat(none.contentType()).startsWith("application/problem+json");
       assertThat(s.send("POST", "/mcp", TestServer.ADMIN, "{}").status()).isEqualTo(403);
-      assertThat(s.send("GET", "/metrics", null, null).body()).contains("route=\"/mcp/*\"");
+      assertThat(s.send("GET", "/metrics", TestServer.ADMIN, null).body()).contains("route=\"/mcp/*\"");
     }
   }
 

@@ -120,7 +120,7 @@ class ReadinessTest {
       assertThat(p.get("failed_tenants").get(0).get("tenant").asText()).isEqualTo("acme");
       assertThat(p.get("failed_tenants").get(0).get("since").asText()).isNotBlank();
       assertThat(s.send("GET", "/health/live", null, null).status()).isEqualTo(200);
-      assertThat(s.send("GET", "/metrics", null, null).body()).contains("mnemo_tenants_failed 1.0");
+      assertThat(s.send("GET", "/metrics", TestServer.ADMIN, null).body()).contains("mnemo_tenants_failed 1.0");
 
       // The other tenant is unaffected; its validation errors do not count as store failures.
       assertThat(s.send("POST", "/v1/memories", beta, memory("bob", "Bob drinks espresso.")).status()).isEqualTo(201);
@@ -159,7 +159,7 @@ class ReadinessTest {
       assertThat(s.send("POST", "/v1/owners/alice/used", acme, "{\"ids\":[\"" + stored + "\"]}").status()).isLessThan(300);
       TestServer.Response ready = s.send("GET", "/health/ready", null, null);
       assertThat(ready.status()).as(ready.toString()).isEqualTo(200);
-      assertThat(s.send("GET", "/metrics", null, null).body()).contains("mnemo_tenants_failed 0.0");
+      assertThat(s.send("GET", "/metrics", TestServer.ADMIN, null).body()).contains("mnemo_tenants_failed 0.0");
     }
   }
 

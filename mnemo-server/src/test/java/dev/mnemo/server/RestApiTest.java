@@ -238,7 +238,7 @@ class RestApiTest {
     assertThat(s.send("GET", "/health/ready", null, null).json().get("status").asText()).isEqualTo("ready");
     remember("{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\"}");
     post("/v1/recall", "{\"owner\":\"alice\",\"text\":\"vegetarian\"}");
-    String m = s.send("GET", "/metrics", null, null).body();
+    String m = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
     assertThat(m).contains("mnemo_http_requests_seconds_count{method=\"POST\",route=\"/v1/recall\",status=\"200\"}")
         .contains("mnemo_recall_stage_seconds_count{stage=\"candidates\"}").contains("mnemo_group_commit_commits_total")
         .contains("mnemo_group_commit_queue_depth").contains("mnemo_index_bytes").doesNotContain(key);

@@ -38,15 +38,21 @@ class ServerConfigTest {
           trace_tenants: [acme, beta]
         """);
     ServerConfig c = ServerConfig.load(f, Map.of("MNEMO_PORT", "9100", "MNEMO_LIMITS_MAX_TEXT_CHARS", "4000",
-        "MNEMO_ADMIN_KEY", "s3cret-admin-key"), Map.of("port", "9200"));
+        "MNEMO_ADMIN_KEY", "s3cret-admin-key-0123456789abcdef"), Map.of("port", "9200"));
     assertThat(c.port()).isEqualTo(9200);
     assertThat(c.data()).isEqualTo(Path.of("/srv/mnemo"));
     assertThat(c.maxBatchRecords()).isEqualTo(64);
     assertThat(c.maxTextChars()).isEqualTo(4000);
     assertThat(c.groupCommitMaxWait()).isEqualTo(Duration.ofMillis(2));
     assertThat(c.traceTenants()).isEqualTo(Set.of("acme", "beta"));
-    assertThat(c.adminKey()).isEqualTo("s3cret-admin-key");
+    assertThat(c.adminKey()).isEqualTo("s3cret-admin-key-0123456789abcdef");
     assertThat(c.toString()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void aShortAdminKey_isRefused_naming_theMinimum() {
+    assertThatThrownBy(() -> ServerConfig.load(null, Map.of("MNEMO_ADMIN_KEY", "x"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 32 characters");
   }
 
   @Test

@@ -83,7 +83,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     this.writer = writer;
     this.analyzer = analyzer;
     this.searchers = new SearcherManager(writer, null);
+    this.embeddingModel = committedModel(writer);
   }
+
+  /** The embedding model of the vectors in the index, kept in the commit data; null when none was written. */
+  private volatile String embeddingModel;
 
   /** The folder of {@code dir} that holds the turn log (a second index; Lucene leaves folders it did not write alone). */
   static final String TURNS_DIR = "turns";
@@ -121,31 +125,92 @@ public final class LuceneMemoryStore implements MemoryStore {
   static LuceneMemoryStore open(Path dir, int exactScanMax) {
     try {
       Files.createDirectories(dir);
-      Directory d = FSDirectory.open(dir);
+      return open(FSDirectory.open(dir), dir, exactScanMax);
+    } catch (IOException e) {
+      throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
+    }
+  }
+
+  /**
+   * Opens the store over {@code d} (tests wrap it to inject faults), its turn log in {@code
+   * dir/turns}. Exception-safe in Lucene's way: whatever fails, everything opened so far is closed
+   * (the directory, the writer and its {@code write.lock}), so a failed open leaves no lock behind.
+   * The index's format version is checked first.
+   */
+  static LuceneMemoryStore open(Directory d, Path dir, int exactScanMax) throws IOException {
+    IndexWriter w = null;
+    LuceneTurnLog turns = null;
+    boolean success = false;
+    try {
+      checkFormat(d, dir);
       Analyzer analyzer = Analyzers.english();
       IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
-      IndexWriter w = new IndexWriter(d, cfg);
-      return new LuceneMemoryStore(d, w, analyzer, exactScanMax, LuceneTurnLog.open(dir.resolve(TURNS_DIR)));
-    } catch (IOException e) {
-      throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
+      w = new IndexWriter(d, cfg);
+      turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
+      LuceneMemoryStore store = new LuceneMemoryStore(d, w, analyzer, exactScanMax, turns);
+      success = true;
+      return store;
+    } finally {
+      if (!success) {
+        // rollback, not close: a failed open must not commit anything either
+        if (w != null) org.apache.lucene.util.IOUtils.closeWhileHandlingException(w::rollback);
+        java.io.Closeable log = turns == null ? null : turns::close;
+        org.apache.lucene.util.IOUtils.closeWhileHandlingException(log, d);
+      }
     }
+  }
+
+  /** Refuses an index written in another format than {@link Schema#FORMAT_VERSION}, saying what to do. */
+  private static void checkFormat(Directory d, Path dir) throws IOException {
+    if (!org.apache.lucene.index.DirectoryReader.indexExists(d)) return;
+    var commits = org.apache.lucene.index.DirectoryReader.listCommits(d);
+    String format = commits.get(commits.size() - 1).getUserData().get("format");
+    if (format != null && !format.equals(Schema.FORMAT_VERSION)) {
+      throw new MnemoException("the store in " + dir + " has index format " + format + "; this version of Mnemo reads "
+          + "format " + Schema.FORMAT_VERSION + ". Open it with the Mnemo that wrote it and move the data with "
+          + "./mnemo export, then ./mnemo import into a new directory", false);
+    }
+  }
+
+  @Override
+  public Optional<String> embeddingModel() {
+    return Optional.ofNullable(embeddingModel);
+  }
+
+  /** Reads the model id the last commit recorded (null: none yet). */
+  private static String committedModel(IndexWriter w) {
+    for (var e : w.getLiveCommitData() == null ? List.<Map.Entry<String, String>>of() : w.getLiveCommitData()) {
+      if (e.getKey().equals("embedding_model")) return e.getValue();
+    }
+    return null;
   }
 
   @Override
   public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
     synchronized (writeLock) {
       checkWritable();
+      List<Document> docs = new ArrayList<>(upserts.size());
       try {
-        for (MemoryRecord r : upserts) {
-          writer.updateDocument(new Term(Schema.ID, r.id()), Schema.toDocument(r));
+        for (MemoryRecord r : upserts) docs.add(Schema.checkedDocument(r));
+      } catch (IllegalArgumentException e) {
+        // refused before the writer saw anything: the store stays writable
+        throw new MnemoException("write refused, nothing was written: " + e.getMessage(), false, e);
+      }
+      try {
+        for (int i = 0; i < docs.size(); i++) {
+          writer.updateDocument(new Term(Schema.ID, upserts.get(i).id()), docs.get(i));
         }
         for (String id : deleteIds) {
           writer.deleteDocuments(new Term(Schema.ID, id));
         }
-        writer.setLiveCommitData(Map.of("format", Schema.FORMAT_VERSION).entrySet());
+        String model = embeddingModel;
+        for (MemoryRecord r : upserts) if (r.embeddingModel() != null && !r.embeddingModel().isEmpty()) model = r.embeddingModel();
+        writer.setLiveCommitData(model == null ? Map.of("format", Schema.FORMAT_VERSION).entrySet()
+            : Map.of("format", Schema.FORMAT_VERSION, "embedding_model", model).entrySet());
         writer.commit();
+        embeddingModel = model;
         searchers.maybeRefreshBlocking();
       } catch (IOException | RuntimeException e) {
         rollbackQuietly(e);
@@ -459,11 +524,10 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public void close() {
+    // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
+    // to close must not leave the index's write.lock held.
     try {
-      turns.close();
-      searchers.close();
-      if (!failed) writer.close();
-      directory.close();
+      org.apache.lucene.util.IOUtils.close(turns::close, searchers, failed ? null : writer, directory);
     } catch (IOException e) {
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
     }

@@ -97,10 +97,23 @@ final class LuceneTurnLog implements TurnLog {
     try {
       Files.createDirectories(dir);
       Directory d = FSDirectory.open(dir);
-      IndexWriterConfig cfg = new IndexWriterConfig(new KeywordAnalyzer());
-      cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      cfg.setCommitOnClose(true);
-      return new LuceneTurnLog(d, new IndexWriter(d, cfg));
+      IndexWriter w = null;
+      boolean success = false;
+      try {
+        IndexWriterConfig cfg = new IndexWriterConfig(new KeywordAnalyzer());
+        cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+        cfg.setCommitOnClose(true);
+        w = new IndexWriter(d, cfg);
+        LuceneTurnLog log = new LuceneTurnLog(d, w);
+        success = true;
+        return log;
+      } finally {
+        if (!success) {
+          // a failed open releases the write.lock and the directory (Lucene's success-flag idiom)
+          if (w != null) org.apache.lucene.util.IOUtils.closeWhileHandlingException(w::rollback);
+          org.apache.lucene.util.IOUtils.closeWhileHandlingException(d);
+        }
+      }
     } catch (IOException e) {
       throw new MnemoException("cannot open the turn log in " + dir + ": " + e.getMessage(), false, e);
     }
@@ -112,6 +125,7 @@ final class LuceneTurnLog implements TurnLog {
 
   @Override
   public List<StoredTurn> append(List<StoredTurn> entries) {
+    for (StoredTurn e : entries) checkTerms(e.turn());
     synchronized (writeLock) {
       List<StoredTurn> out = new ArrayList<>();
       Set<String> seen = new HashSet<>();
@@ -285,6 +299,19 @@ final class LuceneTurnLog implements TurnLog {
       }
     } catch (IOException e) {
       throw new MnemoException("reading the turn log failed: " + e.getMessage(), true, e);
+    }
+  }
+
+  /**
+   * Refuses, before the writer sees it, a turn whose keys Lucene would refuse inside the writer
+   * (a term over {@link IndexWriter#MAX_TERM_LENGTH} bytes), which would roll the log back.
+   */
+  private static void checkTerms(Turn t) {
+    for (String k : new String[] {key(t.owner(), t.id()), key(t.owner(), t.turnId())}) {
+      if (new org.apache.lucene.util.BytesRef(k).length > IndexWriter.MAX_TERM_LENGTH) {
+        throw new dev.mnemo.InvalidRequestException("id", t.id().length(), "a turn's owner and id (or turn_id) must "
+            + "together be at most " + IndexWriter.MAX_TERM_LENGTH + " bytes of UTF-8");
+      }
     }
   }
 

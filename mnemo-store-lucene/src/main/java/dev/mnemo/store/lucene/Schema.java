@@ -4,6 +4,7 @@ import dev.mnemo.Authority;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.MemoryRecord;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -99,6 +100,34 @@ final class Schema {
     for (var e : new java.util.TreeMap<>(r.metadata()).entrySet()) {
       d.add(new StringField(META, metaTerm(e.getKey(), e.getValue()), Field.Store.NO));
       d.add(new StoredField(META_STORED, e.getKey() + "\u0000" + e.getValue()));
+    }
+    return d;
+  }
+
+  /**
+   * The record's document, checked for what Lucene's writer would refuse (an indexed term over
+   * {@link org.apache.lucene.index.IndexWriter#MAX_TERM_LENGTH} bytes, a time beyond a long of
+   * milliseconds): building every document of a batch before the writer sees any means that one
+   * bad record fails the call alone, instead of failing inside the writer and rolling the store
+   * back to a state that refuses every later write.
+   *
+   * @throws IllegalArgumentException naming the field, with nothing written
+   */
+  static Document checkedDocument(MemoryRecord r) {
+    Document d;
+    try {
+      d = toDocument(r);
+    } catch (ArithmeticException | DateTimeException e) {
+      throw new IllegalArgumentException("record " + r.id() + " has a time the store cannot keep: " + e.getMessage(), e);
+    }
+    for (IndexableField f : d) {
+      if (f instanceof StringField sf) {
+        int bytes = new BytesRef(sf.stringValue()).length;
+        if (bytes > org.apache.lucene.index.IndexWriter.MAX_TERM_LENGTH) {
+          throw new IllegalArgumentException("record " + r.id() + ": field " + f.name() + " holds a term of " + bytes
+              + " bytes; at most " + org.apache.lucene.index.IndexWriter.MAX_TERM_LENGTH);
+        }
+      }
     }
     return d;
   }
