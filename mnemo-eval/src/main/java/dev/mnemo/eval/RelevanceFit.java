@@ -31,14 +31,14 @@ import org.tribuo.provenance.SimpleDataSourceProvenance;
 /**
  * Fits the fetch gate's relevance model: a logistic regression (Tribuo's linear SGD with the log
  * loss, AdaGrad, a fixed seed and a fixed row order, so the same data gives the same bytes) over
- * standardized features, each dataset weighted equally whatever its number of candidates; then
+ * standardized features, each question weighing the same whatever its number of candidates; then
  * the gate's thresholds, chosen on the scenario queries (generated dev histories and dev
  * scenarios) by simulating the selection: candidates in the read path's order, those at or above
  * the threshold, at most the question's k.
  *
  * <ul>
- *   <li>{@code min_relevance}: the threshold with the highest mean of precision, recall and
- *       abstention on those queries (all three are what the gate is for);
+ *   <li>{@code min_relevance}: the threshold with the highest F0.5 on those queries (precision
+ *       weighs twice as much as recall: an irrelevant memory is worse than a missing one);
  *   <li>{@code exhaustive_min_relevance}: the threshold with the highest F2 (recall weighed four
  *       times precision) on the LoCoMo and LongMemEval queries at k = 10, whose questions often
  *       have several evidence turns.
@@ -56,10 +56,6 @@ public final class RelevanceFit {
 
   /** The selection a threshold gives on a set of queries. */
   public record Operating(double threshold, double recall, double precision, double abstention, double selectedPerQuery) {
-    double mean() {
-      return (recall + (Double.isNaN(precision) ? 0 : precision) + (Double.isNaN(abstention) ? 0 : abstention)) / 3;
-    }
-
     double f(double beta) {
       double p = Double.isNaN(precision) ? 0 : precision;
       double b2 = beta * beta;
@@ -68,7 +64,7 @@ public final class RelevanceFit {
   }
 
   /**
-   * Fits on {@code train} (every dataset weighted equally), chooses {@code min_relevance} on
+   * Fits on {@code train} (every question weighing the same), chooses {@code min_relevance} on
    * {@code gate} queries and {@code exhaustive_min_relevance} on {@code exhaustive} queries.
    *
    * @param header comment lines for the model file (what data fitted it)
@@ -79,7 +75,7 @@ public final class RelevanceFit {
     Map<String, Double> datasetRows = new LinkedHashMap<>();
     for (Query q : train) datasetRows.merge(q.dataset(), (double) q.rows().size(), Double::sum);
     double total = datasetRows.values().stream().mapToDouble(Double::doubleValue).sum();
-    int datasets = datasetRows.size();
+    int datasets = (int) train.stream().filter(q -> !q.rows().isEmpty()).count();
     // Weighted mean and standard deviation of every feature.
     int d = names.size();
     double[] mean = new double[d];
@@ -149,7 +145,7 @@ public final class RelevanceFit {
     checkAgainstTribuo(draft, lr, train.get(0).rows().isEmpty() ? null : train.get(0).rows().get(0), names, mean, scale);
     List<Operating> gateCurve = curve(draft, gate, false);
     List<Operating> exhaustiveCurve = curve(draft, exhaustive, true);
-    Operating bestGate = gateCurve.stream().max((a, b) -> Double.compare(a.mean(), b.mean())).orElseThrow();
+    Operating bestGate = gateCurve.stream().max((a, b) -> Double.compare(a.f(0.5), b.f(0.5))).orElseThrow();
     Operating bestExhaustive = exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
     double min = bestGate.threshold();
     double ex = Math.min(bestExhaustive.threshold(), min);
@@ -157,9 +153,9 @@ public final class RelevanceFit {
     return new Fitted(RelevanceModel.parse(text), text, gateCurve, exhaustiveCurve);
   }
 
-  private static double weight(Query q, Map<String, Double> datasetRows, double total, int datasets) {
-    // Every dataset weighs the same in total; the mean weight of a row is 1.
-    return total / datasets / datasetRows.get(q.dataset());
+  private static double weight(Query q, Map<String, Double> datasetRows, double total, int questions) {
+    // Every question weighs the same, whatever its number of candidates; the mean weight of a row is 1.
+    return q.rows().isEmpty() ? 0 : total / questions / q.rows().size();
   }
 
   private static List<String> featureNames(List<Query> qs) {

@@ -295,8 +295,9 @@ public final class LuceneMemoryStore implements MemoryStore {
       if (q.timeRange() != null) {
         Query inRange = LongPoint.newRangeQuery(Schema.VALID_FROM, q.timeRange().from().toEpochMilli(),
             q.timeRange().to().toEpochMilli() - 1);
-        Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
-            new SortField(Schema.ID, SortField.Type.STRING));
+        // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
+        // cut (a conversation's turns share their session's time) would change from run to run.
+        Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
         TopDocs top = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
         rank(ranks, top, 3);
       }
