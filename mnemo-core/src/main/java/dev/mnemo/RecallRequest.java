@@ -35,6 +35,7 @@ import java.util.Set;
  *   <tr><td>candidates</td><td>50</td><td>candidates drawn per signal (bounds the cost of a read)</td></tr>
  *   <tr><td>explain</td><td>false</td><td>return the full trace</td></tr>
  *   <tr><td>focus</td><td>none</td><td>what the recall is about, apart from the message: see {@link Focus}</td></tr>
+ *   <tr><td>log</td><td>true</td><td>record this recall in the retrieval log when the engine keeps one (false: this one is not logged)</td></tr>
  * </table>
  */
 public record RecallRequest(
@@ -58,7 +59,8 @@ public record RecallRequest(
     double duplicateSimilarity,
     int candidates,
     boolean explain,
-    Focus focus) {
+    Focus focus,
+    boolean log) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -158,6 +160,7 @@ public record RecallRequest(
     b.k = k; b.budgetTokens = budgetTokens; b.threshold = threshold; b.relativeThreshold = relativeThreshold; b.fusion = fusion; b.packing = packing;
     b.timeFilter = timeFilter; b.weights = weights; b.halfLives = halfLives; b.mmrLambda = mmrLambda;
     b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain; b.focus = focus;
+    b.log = log;
     return b;
   }
 
@@ -184,6 +187,7 @@ public record RecallRequest(
     private int candidates = 50;
     private boolean explain;
     private Focus focus;
+    private boolean log = true;
 
     private Builder(String owner, String query) {
       this.owner = owner;
@@ -215,11 +219,13 @@ public record RecallRequest(
     public Builder explain(boolean v) { this.explain = v; return this; }
     /** What the recall is about, apart from the message: see {@link Focus}. */
     public Builder focus(Focus v) { this.focus = v; return this; }
+    /** Whether the engine's retrieval log records this recall (default true; false: not logged). */
+    public Builder log(boolean v) { this.log = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
           relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus);
+          focus, log);
     }
   }
 }

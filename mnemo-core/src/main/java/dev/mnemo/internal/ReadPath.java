@@ -103,6 +103,15 @@ final class ReadPath {
    * vector, computed once for its write, which saves one model call per candidate.
    */
   RecallResult recall(RecallRequest req, float[] queryVector) {
+    return recall(req, queryVector, false);
+  }
+
+  /**
+   * A recall that builds the trace when the request asks for {@code explain} or when {@code trace}
+   * is set (the retrieval log needs the candidates of every logged recall; the trace is collected
+   * from the stages' own data, so it costs only the objects that hold it).
+   */
+  RecallResult recall(RecallRequest req, float[] queryVector, boolean trace) {
     Map<String, Long> timings = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     // Stores keep milliseconds; so does the read path, so the store's filter and the reference
@@ -155,18 +164,18 @@ final class ReadPath {
 
     List<Recalled> out = new ArrayList<>();
     for (Scored s : selected) out.add(new Recalled(s.r, s.score, s.relevance, s.tokens, s.conflictsWith));
-    RecallTrace trace = null;
-    if (req.explain()) {
+    RecallTrace built = null;
+    if (req.explain() || trace) {
       List<CandidateTrace> ct = new ArrayList<>(scored.size());
       for (Scored s : scored) {
         ct.add(new CandidateTrace(s.r.id(), s.r.sources(), s.r.text(), s.r.factKey(), s.r.validFrom(), s.r.validTo(),
             s.r.recordedAt(), s.foundBy, signals(s), s.outcome, s.reason, s.tokens, List.copyOf(s.conflictsWith)));
       }
-      trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
+      built = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
           queryEntities, denseFloor[0], req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
           req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings);
     }
-    return new RecallResult(out, rendered, used, renderedTokens, trace);
+    return new RecallResult(out, rendered, used, renderedTokens, built);
   }
 
   private static Instant millis(Instant t) {

@@ -226,7 +226,7 @@ public final class JsonCodec {
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus");
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus", "log");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
@@ -265,6 +265,11 @@ public final class JsonCodec {
     if (explain != null && !explain.isNull()) {
       if (explain.isBoolean()) b.explain(explain.asBoolean());
       else v.add(new Violation(path + "explain", explain.toString(), path + "explain must be true or false, was " + explain));
+    }
+    JsonNode log = n.get("log");
+    if (log != null && !log.isNull()) {
+      if (log.isBoolean()) b.log(log.asBoolean());
+      else v.add(new Violation(path + "log", log.toString(), path + "log must be true or false, was " + log));
     }
     JsonNode hl = n.get("half_lives");
     if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v));
@@ -656,6 +661,7 @@ public final class JsonCodec {
     o.put("duplicate_similarity", r.duplicateSimilarity());
     o.put("candidates", r.candidates());
     o.put("explain", r.explain());
+    if (!r.log()) o.put("log", false);
     if (!r.focus().isEmpty()) {
       ObjectNode f = o.putObject("focus");
       putIfSet(f, "question", r.focus().question());

@@ -74,10 +74,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final Object writeLock = new Object();
   private volatile boolean failed;
   private final LuceneTurnLog turns;
+  private final LuceneRecallLog recalls;
 
   private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer, int exactScanMax,
-      LuceneTurnLog turns) throws IOException {
+      LuceneTurnLog turns, LuceneRecallLog recalls) throws IOException {
     this.turns = turns;
+    this.recalls = recalls;
     this.exactScanMax = exactScanMax;
     this.directory = directory;
     this.writer = writer;
@@ -92,6 +94,39 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public Optional<dev.mnemo.spi.TurnLog> turnLog() {
     return Optional.of(turns);
+  }
+
+  /** The folder of {@code dir} that holds the retrieval log (a third index). */
+  static final String RECALLS_DIR = "recalls";
+
+  /** The retrieval log kept beside the records, in {@code dir/recalls}. */
+  @Override
+  public Optional<dev.mnemo.spi.RecallLog> recallLog() {
+    return Optional.of(recalls);
+  }
+
+  /** A count query with the eligibility filter. */
+  @Override
+  public long count(Eligibility eligibility) {
+    IndexSearcher s = acquire();
+    try {
+      return s.count(Filters.of(eligibility));
+    } catch (IOException e) {
+      throw readFailed(e);
+    } finally {
+      release(s);
+    }
+  }
+
+  /** The version of the index reader searches see: it changes with every commit. */
+  @Override
+  public String state() {
+    IndexSearcher s = acquire();
+    try {
+      return "lucene:" + ((org.apache.lucene.index.DirectoryReader) s.getIndexReader()).getVersion();
+    } finally {
+      release(s);
+    }
   }
 
   /** Records naming any of the source ids: a term query on the indexed sources. */
@@ -127,7 +162,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
       IndexWriter w = new IndexWriter(d, cfg);
-      return new LuceneMemoryStore(d, w, analyzer, exactScanMax, LuceneTurnLog.open(dir.resolve(TURNS_DIR)));
+      return new LuceneMemoryStore(d, w, analyzer, exactScanMax, LuceneTurnLog.open(dir.resolve(TURNS_DIR)),
+          LuceneRecallLog.open(dir.resolve(RECALLS_DIR)));
     } catch (IOException e) {
       throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
     }
@@ -461,6 +497,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public void close() {
     try {
       turns.close();
+      recalls.close();
       searchers.close();
       if (!failed) writer.close();
       directory.close();
