@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
       RecallCommand.class,
       HistoryCommand.class, RetainCommand.class,
       ForgetCommand.class,
+      LogCommand.class,
+      ReplayCommand.class,
       ImportCommand.class,
       IngestCommand.class,
       ExportCommand.class,
