@@ -57,6 +57,7 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     if (cl.getSubcommands().containsKey("bench")) {
       cl.getSubcommands().get("bench").addSubcommand("load", new BenchLoadCommand());
+      cl.getSubcommands().get("bench").addSubcommand("log", new BenchLogCommand());
     }
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       PrintWriter err = cmd.getErr();
