@@ -58,12 +58,17 @@ final class BenchLogCommand implements Callable<Integer> {
           o.put("dropped", l.dropped());
           o.put("log_bytes", l.logBytes());
           put(o, "bytes_per_1000_recalls", l.bytesPer1000());
+          put(o, "on_cpu_mean_ms", l.onCpuMs());
+          put(o, "off_cpu_mean_ms", l.offCpuMs());
+          put(o, "writer_cpu_ms_per_recall", l.writerCpuMsPerRecall());
           say.printf(Locale.ROOT, "latency (%d pairs, alternating): log on p50 %.2f ms, p99 %.2f ms, mean %.2f ms | "
                   + "off p50 %.2f ms, p99 %.2f ms, mean %.2f ms | logged %d, dropped %d, %.0f KiB per 1,000 recalls%n",
               l.pairs(), RecallLogBench.Latency.percentile(l.on(), 0.5), RecallLogBench.Latency.percentile(l.on(), 0.99),
               RecallLogBench.Latency.mean(l.on()), RecallLogBench.Latency.percentile(l.off(), 0.5),
               RecallLogBench.Latency.percentile(l.off(), 0.99), RecallLogBench.Latency.mean(l.off()), l.logged(),
               l.dropped(), l.bytesPer1000() / 1024);
+          say.printf(Locale.ROOT, "cpu of the recalling thread: log on %.2f ms, off %.2f ms; the log writer's cpu: %.2f ms per recall%n",
+              l.onCpuMs(), l.offCpuMs(), l.writerCpuMsPerRecall());
         }
         report(say, out, a);
       }

@@ -451,6 +451,11 @@ public final class Engine implements Mnemo {
     return recallLogger == null || recallLogger.flush(timeout);
   }
 
+  /** CPU nanoseconds the retrieval log's writer thread has spent so far (0 when not logging): for benchmarks. */
+  public long recallLogWriterCpuNanos() {
+    return recallLogger == null ? 0 : recallLogger.writerCpuNanos();
+  }
+
   /** Bytes of the retrieval log's files (0 without one). */
   public long recallLogBytes() {
     return hasRecallLog() ? recallLog().sizeBytes() : 0;

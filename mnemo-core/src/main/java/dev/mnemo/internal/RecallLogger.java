@@ -37,6 +37,9 @@ final class RecallLogger implements AutoCloseable {
   /** Entries stored per commit at most. */
   static final int BATCH = 256;
   static final Duration RETENTION_EVERY = Duration.ofMinutes(10);
+  /** How long the writer waits for more entries before it commits a batch. */
+  static final Duration LINGER = Duration.ofSeconds(1);
+  private static final long POLL_SLICE_NANOS = 10_000_000;
 
   private sealed interface Task {}
 
@@ -55,9 +58,14 @@ final class RecallLogger implements AutoCloseable {
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
+  /** CPU time the writer spent building and storing entries (what logging costs the machine). */
+  private final AtomicLong writerCpuNanos = new AtomicLong();
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
   private final Object progress = new Object();
   private final Thread writer;
   private volatile boolean closing;
+  /** Someone waits in {@link #flush}: commit what is there without lingering. */
+  private final java.util.concurrent.atomic.AtomicInteger flushing = new java.util.concurrent.atomic.AtomicInteger();
   private Instant lastRetention = Instant.MIN;
 
   RecallLogger(RecallLog log, MemoryStore store, RecallLogOptions options, InstantSource clock,
@@ -110,6 +118,11 @@ final class RecallLogger implements AutoCloseable {
     return dropped.get();
   }
 
+  /** CPU nanoseconds the writer thread spent writing so far. */
+  long writerCpuNanos() {
+    return writerCpuNanos.get();
+  }
+
   long failed() {
     return failed.get();
   }
@@ -123,19 +136,24 @@ final class RecallLogger implements AutoCloseable {
   boolean flush(Duration timeout) {
     long target = offered.get();
     long deadline = System.nanoTime() + timeout.toNanos();
-    synchronized (progress) {
-      while (done.get() < target) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) return false;
-        try {
-          TimeUnit.NANOSECONDS.timedWait(progress, left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
+    flushing.incrementAndGet();
+    try {
+      synchronized (progress) {
+        while (done.get() < target) {
+          long left = deadline - System.nanoTime();
+          if (left <= 0) return false;
+          try {
+            TimeUnit.NANOSECONDS.timedWait(progress, left);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+          }
         }
       }
+      return true;
+    } finally {
+      flushing.decrementAndGet();
     }
-    return true;
   }
 
   /** Random start, so two engines (or runs) logging in the same millisecond do not collide. */
@@ -150,11 +168,25 @@ final class RecallLogger implements AutoCloseable {
     List<Task> batch = new ArrayList<>(BATCH);
     while (!closing || !queue.isEmpty()) {
       try {
-        Task first = queue.poll(1, TimeUnit.SECONDS);
+        Task first = queue.poll(100, TimeUnit.MILLISECONDS);
         if (first != null) {
           batch.add(first);
-          queue.drainTo(batch, BATCH - 1);
+          // Gather company for one commit: a commit (fsync) per recall would cost the machine more
+          // than the recalls themselves; an entry waits at most LINGER before it is durable.
+          long deadline = System.nanoTime() + LINGER.toNanos();
+          while (batch.size() < BATCH && !closing && flushing.get() == 0) {
+            queue.drainTo(batch, BATCH - batch.size());
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || batch.size() >= BATCH) break;
+            // short polls, so a flush or a close is noticed soon (never an interrupt: an
+            // interrupt during Lucene's file IO closes the index's channels)
+            Task next = queue.poll(Math.min(left, POLL_SLICE_NANOS), TimeUnit.NANOSECONDS);
+            if (next != null) batch.add(next);
+          }
+          queue.drainTo(batch, BATCH - batch.size());
+          long cpu0 = THREADS.getCurrentThreadCpuTime();
           write(batch);
+          writerCpuNanos.addAndGet(THREADS.getCurrentThreadCpuTime() - cpu0);
         }
         retain();
       } catch (InterruptedException e) {
@@ -234,7 +266,6 @@ final class RecallLogger implements AutoCloseable {
   public void close() {
     flush(Duration.ofSeconds(30));
     closing = true;
-    writer.interrupt();
     try {
       writer.join(30_000);
     } catch (InterruptedException e) {

@@ -54,8 +54,12 @@ public final class RecallLogBench {
    * @param logged entries the log holds at the end
    * @param dropped entries the logger dropped
    * @param logBytes bytes of the log's files at the end (after the writer drained)
+   * @param onCpuMs mean CPU time of the recalling thread, log on (machine load does not inflate it)
+   * @param offCpuMs the same, log off
+   * @param writerCpuMsPerRecall CPU time the log's writer thread spent per logged recall
    */
-  public record Latency(int pairs, List<Double> on, List<Double> off, long logged, long dropped, long logBytes) {
+  public record Latency(int pairs, List<Double> on, List<Double> off, long logged, long dropped, long logBytes,
+      double onCpuMs, double offCpuMs, double writerCpuMsPerRecall) {
     public double bytesPer1000() {
       return logged == 0 ? Double.NaN : logBytes * 1000.0 / logged;
     }
@@ -127,15 +131,17 @@ public final class RecallLogBench {
     for (RecallRequest r : requests) m.recall(r.toBuilder().log(false).build());
     List<Double> on = new ArrayList<>();
     List<Double> off = new ArrayList<>();
+    double[] cpu = new double[2];
+    long writer0 = m instanceof Engine e ? e.recallLogWriterCpuNanos() : 0;
     for (int i = 0; i < requests.size(); i++) {
       RecallRequest logged = requests.get(i).toBuilder().log(true).build();
       RecallRequest unlogged = requests.get(i).toBuilder().log(false).build();
       if (i % 2 == 0) {
-        on.add(time(m, logged));
-        off.add(time(m, unlogged));
+        on.add(time(m, logged, cpu, 0));
+        off.add(time(m, unlogged, cpu, 1));
       } else {
-        off.add(time(m, unlogged));
-        on.add(time(m, logged));
+        off.add(time(m, unlogged, cpu, 1));
+        on.add(time(m, logged, cpu, 0));
       }
     }
     m.flushRecallLog(Duration.ofMinutes(5));
@@ -143,7 +149,22 @@ public final class RecallLogBench {
     off.sort(Double::compare);
     RecallStats s = m.recallStats(RecallLogQuery.all(1));
     long bytes = m instanceof Engine e ? e.recallLogBytes() : -1;
-    return new Latency(requests.size(), on, off, s.recalls(), s.dropped(), bytes);
+    double writerMs = m instanceof Engine e ? (e.recallLogWriterCpuNanos() - writer0) / 1e6 : Double.NaN;
+    int n = requests.size();
+    return new Latency(n, on, off, s.recalls(), s.dropped(), bytes, cpu[0] / n, cpu[1] / n,
+        s.recalls() == 0 ? Double.NaN : writerMs / s.recalls());
+  }
+
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** Wall ms of one recall; its thread's CPU ms added to {@code cpu[slot]}. */
+  private static double time(Mnemo m, RecallRequest r, double[] cpu, int slot) {
+    long c0 = THREADS.getCurrentThreadCpuTime();
+    long t0 = System.nanoTime();
+    m.recall(r);
+    long t1 = System.nanoTime();
+    cpu[slot] += (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
+    return (t1 - t0) / 1e6;
   }
 
   private static double time(Mnemo m, RecallRequest r) {

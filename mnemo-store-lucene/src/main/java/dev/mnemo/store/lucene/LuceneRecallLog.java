@@ -21,6 +21,7 @@ import java.util.Optional;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.codecs.lucene103.Lucene103Codec;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongPoint;
@@ -101,6 +102,14 @@ final class LuceneRecallLog implements RecallLog {
       IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
+      // Entries are read rarely and are mostly JSON, which DEFLATE shrinks far more than the
+      // default LZ4: the smaller log is worth the slower read of one entry.
+      cfg.setCodec(new Lucene103Codec(Lucene103Codec.Mode.BEST_COMPRESSION));
+      // forceMergeDeletes must merge away every segment holding a deleted (forgotten) entry, not
+      // only those above the default 10 % of deletions
+      org.apache.lucene.index.TieredMergePolicy merges = new org.apache.lucene.index.TieredMergePolicy();
+      merges.setForceMergeDeletesPctAllowed(0);
+      cfg.setMergePolicy(merges);
       return new LuceneRecallLog(d, new IndexWriter(d, cfg), analyzer);
     } catch (IOException e) {
       throw new MnemoException("cannot open the retrieval log in " + dir + ": " + e.getMessage(), false, e);
@@ -245,17 +254,24 @@ final class LuceneRecallLog implements RecallLog {
 
   @Override
   public int deleteOwner(String owner) {
+    return deleteMatching(new TermQuery(new Term(OWNER, owner)), "forget");
+  }
+
+  /**
+   * Deletes the entries matching {@code q}, then merges the deleted documents away: forgotten (or
+   * expired) means gone from the files, not just hidden.
+   */
+  private int deleteMatching(Query q, String what) {
     synchronized (writeLock) {
       try {
-        Query q = new TermQuery(new Term(OWNER, owner));
         int n = withSearcher(s -> s.count(q));
+        if (n == 0) return 0;
         writer.deleteDocuments(q);
-        // forgotten means gone from the files, not just hidden: merge the deleted documents away
         writer.forceMergeDeletes(true);
         commit();
         return n;
       } catch (IOException | RuntimeException e) {
-        throw failed("forget", e);
+        throw failed(what, e);
       }
     }
   }
@@ -286,19 +302,7 @@ final class LuceneRecallLog implements RecallLog {
 
   @Override
   public int deleteBefore(Instant cutoff) {
-    synchronized (writeLock) {
-      try {
-        Query q = LongPoint.newRangeQuery(AT, Long.MIN_VALUE, cutoff.toEpochMilli() - 1);
-        int n = withSearcher(s -> s.count(q));
-        if (n == 0) return 0;
-        writer.deleteDocuments(q);
-        writer.forceMergeDeletes(true);
-        commit();
-        return n;
-      } catch (IOException | RuntimeException e) {
-        throw failed("retention", e);
-      }
-    }
+    return deleteMatching(LongPoint.newRangeQuery(AT, Long.MIN_VALUE, cutoff.toEpochMilli() - 1), "retention");
   }
 
   @Override

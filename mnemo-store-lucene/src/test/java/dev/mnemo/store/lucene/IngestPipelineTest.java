@@ -342,17 +342,7 @@ class IngestPipelineTest {
   }
 
   private boolean filesContain(String marker) throws IOException {
-    byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.filter(Files::isRegularFile).toList()) {
-        byte[] hay = Files.readAllBytes(p);
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-          for (int j = 0; j < needle.length; j++) if (hay[i + j] != needle[j]) continue outer;
-          return true;
-        }
-      }
-    }
-    return false;
+    return RecallLogTest.filesContain(dir, marker);
   }
+
 }
