@@ -92,21 +92,15 @@ public record LoggedRecall(
 
   /**
    * This entry with every trace of the records {@code ids} removed (a forgotten record): its
-   * candidate entry, its id among the selected, the used and every conflict list.
+   * candidate entry, its id among the selected, the used, every conflict list and reason.
    */
   public LoggedRecall without(Collection<String> ids) {
     Set<String> gone = new HashSet<>(ids);
     List<CandidateTrace> cands = new ArrayList<>();
     for (CandidateTrace c : trace.candidates()) {
-      if (gone.contains(c.id())) continue;
-      List<String> cw = c.conflictsWith().stream().filter(x -> !gone.contains(x)).toList();
-      cands.add(new CandidateTrace(c.id(), c.sources(), c.text(), c.factKey(), c.validFrom(), c.validTo(),
-          c.recordedAt(), c.foundBy(), c.signals(), c.outcome(), c.reason(), c.tokens(), cw));
+      if (!gone.contains(c.id())) cands.add(c.without(gone));
     }
-    RecallTrace t = new RecallTrace(trace.owner(), trace.query(), trace.askedAt(), trace.mode(), trace.validTime(),
-        trace.knownTime(), trace.timeRange(), trace.queryEntities(), trace.denseFloor(), trace.fusion(), trace.packing(),
-        trace.k(), trace.budgetTokens(), trace.threshold(), trace.weights(), trace.tokenizer(), trace.embeddingModel(),
-        cands, trace.tokensUsed(), trace.stageNanos());
+    RecallTrace t = trace.withCandidates(cands);
     return new LoggedRecall(id, loggedAt, request, t, selected.stream().filter(x -> !gone.contains(x)).toList(),
         renderedTokens, engine, storeState, ineligible, used.stream().filter(x -> !gone.contains(x)).toList());
   }

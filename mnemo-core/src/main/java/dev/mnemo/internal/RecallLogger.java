@@ -48,6 +48,9 @@ final class RecallLogger implements AutoCloseable {
 
   private record Used(String owner, List<String> ids, Instant at) implements Task {}
 
+  /** Wakes the writer at close, so that closing an engine does not wait for a poll to time out. */
+  private record Stop() implements Task {}
+
   private final RecallLog log;
   private final MemoryStore store;
   private final RecallLogOptions options;
@@ -211,6 +214,7 @@ final class RecallLogger implements AutoCloseable {
     for (Task t : batch) {
       switch (t) {
         case Recalled r -> entries.add(entry(r));
+        case Stop stop -> { }
         case Used u -> {
           if (!entries.isEmpty()) {
             log.append(entries);
@@ -266,6 +270,7 @@ final class RecallLogger implements AutoCloseable {
   public void close() {
     flush(Duration.ofSeconds(30));
     closing = true;
+    queue.offer(new Stop());
     try {
       writer.join(30_000);
     } catch (InterruptedException e) {

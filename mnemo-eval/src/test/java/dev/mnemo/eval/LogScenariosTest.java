@@ -29,7 +29,7 @@ class LogScenariosTest {
       m.remember(NewMemory.builder("maya", "Maya switched from Vim to Emacs.").factKey("editor").scope("work")
           .sources(java.util.List.of("e2")).build());
       m.remember(NewMemory.builder("maya", "Maya's cat is called Pixel.").build());
-      m.recall(RecallRequest.builder("maya", "Which editor does Maya use?").build());
+      m.recall(RecallRequest.builder("maya", "Did Maya switch her editor from Vim to Emacs?").build());
       m.recall(RecallRequest.builder("maya", "quantum chromodynamics").build());
       m.flushRecallLog(Duration.ofSeconds(10));
       var entries = m.recalls(RecallLogQuery.all(10));

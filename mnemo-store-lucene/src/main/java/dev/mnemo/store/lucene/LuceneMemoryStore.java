@@ -74,10 +74,10 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final Object writeLock = new Object();
   private volatile boolean failed;
   private final LuceneTurnLog turns;
-  private final LuceneRecallLog recalls;
+  private final LazyRecallLog recalls;
 
   private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer, int exactScanMax,
-      LuceneTurnLog turns, LuceneRecallLog recalls) throws IOException {
+      LuceneTurnLog turns, LazyRecallLog recalls) throws IOException {
     this.turns = turns;
     this.recalls = recalls;
     this.exactScanMax = exactScanMax;
@@ -99,7 +99,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** The folder of {@code dir} that holds the retrieval log (a third index). */
   static final String RECALLS_DIR = "recalls";
 
-  /** The retrieval log kept beside the records, in {@code dir/recalls}. */
+  /** The retrieval log kept beside the records, in {@code dir/recalls} (opened on first use). */
   @Override
   public Optional<dev.mnemo.spi.RecallLog> recallLog() {
     return Optional.of(recalls);
@@ -163,7 +163,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       cfg.setCommitOnClose(true);
       IndexWriter w = new IndexWriter(d, cfg);
       return new LuceneMemoryStore(d, w, analyzer, exactScanMax, LuceneTurnLog.open(dir.resolve(TURNS_DIR)),
-          LuceneRecallLog.open(dir.resolve(RECALLS_DIR)));
+          new LazyRecallLog(dir.resolve(RECALLS_DIR)));
     } catch (IOException e) {
       throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
     }
