@@ -35,16 +35,4 @@ public record CandidateTrace(
     Outcome outcome,
     String reason,
     int tokens,
-    List<String> conflictsWith) {
-
-  /**
-   * This candidate without any mention of the records {@code ids} (forgotten): they leave its
-   * conflict list, and its reason names them as {@code (forgotten)}.
-   */
-  public CandidateTrace without(java.util.Collection<String> ids) {
-    String r = reason;
-    for (String x : ids) if (r != null && r.contains(x)) r = r.replace(x, "(forgotten)");
-    return new CandidateTrace(id, sources, text, factKey, validFrom, validTo, recordedAt, foundBy, signals, outcome, r,
-        tokens, conflictsWith.stream().filter(x -> !ids.contains(x)).toList());
-  }
-}
+    List<String> conflictsWith) {}

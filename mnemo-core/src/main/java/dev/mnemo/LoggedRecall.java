@@ -3,12 +3,10 @@ package dev.mnemo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * One recall as the retrieval log keeps it: the whole request (with its "now" resolved), the engine
@@ -88,20 +86,5 @@ public record LoggedRecall(
     List<String> u = new ArrayList<>(used);
     for (String x : ids) if (selected.contains(x) && !u.contains(x)) u.add(x);
     return new LoggedRecall(id, loggedAt, request, trace, selected, renderedTokens, engine, storeState, ineligible, u);
-  }
-
-  /**
-   * This entry with every trace of the records {@code ids} removed (a forgotten record): its
-   * candidate entry, its id among the selected, the used, every conflict list and reason.
-   */
-  public LoggedRecall without(Collection<String> ids) {
-    Set<String> gone = new HashSet<>(ids);
-    List<CandidateTrace> cands = new ArrayList<>();
-    for (CandidateTrace c : trace.candidates()) {
-      if (!gone.contains(c.id())) cands.add(c.without(gone));
-    }
-    RecallTrace t = trace.withCandidates(cands);
-    return new LoggedRecall(id, loggedAt, request, t, selected.stream().filter(x -> !gone.contains(x)).toList(),
-        renderedTokens, engine, storeState, ineligible, used.stream().filter(x -> !gone.contains(x)).toList());
   }
 }

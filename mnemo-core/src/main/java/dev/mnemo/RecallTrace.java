@@ -55,12 +55,6 @@ public record RecallTrace(
     int tokensUsed,
     Map<String, Long> stageNanos) {
 
-  /** This trace with other candidates (the retrieval log removes forgotten records' lines). */
-  public RecallTrace withCandidates(List<CandidateTrace> cs) {
-    return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion,
-        packing, k, budgetTokens, threshold, weights, tokenizer, embeddingModel, List.copyOf(cs), tokensUsed, stageNanos);
-  }
-
   /** This trace without timings, for comparing two runs. */
   public RecallTrace withoutTimings() {
     return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion, packing,

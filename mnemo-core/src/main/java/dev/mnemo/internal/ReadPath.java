@@ -107,11 +107,11 @@ final class ReadPath {
   }
 
   /**
-   * A recall that builds the trace when the request asks for {@code explain} or when {@code trace}
+   * A recall that builds the trace when the request asks for {@code explain} or when {@code keepTrace}
    * is set (the retrieval log needs the candidates of every logged recall; the trace is collected
    * from the stages' own data, so it costs only the objects that hold it).
    */
-  RecallResult recall(RecallRequest req, float[] queryVector, boolean trace) {
+  RecallResult recall(RecallRequest req, float[] queryVector, boolean keepTrace) {
     Map<String, Long> timings = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     // Stores keep milliseconds; so does the read path, so the store's filter and the reference
@@ -164,18 +164,18 @@ final class ReadPath {
 
     List<Recalled> out = new ArrayList<>();
     for (Scored s : selected) out.add(new Recalled(s.r, s.score, s.relevance, s.tokens, s.conflictsWith));
-    RecallTrace built = null;
-    if (req.explain() || trace) {
+    RecallTrace trace = null;
+    if (req.explain() || keepTrace) {
       List<CandidateTrace> ct = new ArrayList<>(scored.size());
       for (Scored s : scored) {
         ct.add(new CandidateTrace(s.r.id(), s.r.sources(), s.r.text(), s.r.factKey(), s.r.validFrom(), s.r.validTo(),
             s.r.recordedAt(), s.foundBy, signals(s), s.outcome, s.reason, s.tokens, List.copyOf(s.conflictsWith)));
       }
-      built = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
+      trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
           queryEntities, denseFloor[0], req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
           req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings);
     }
-    return new RecallResult(out, rendered, used, renderedTokens, built);
+    return new RecallResult(out, rendered, used, renderedTokens, trace);
   }
 
   private static Instant millis(Instant t) {

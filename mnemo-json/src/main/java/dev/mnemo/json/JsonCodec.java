@@ -226,8 +226,24 @@ public final class JsonCodec {
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus", "log");
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
+  /** A request's fields and {@code log}, the retrieval log's switch (see {@link #logSwitch}). */
+  private static final Set<String> RECALL_FIELDS = union(REQUEST_FIELDS, "log");
+
+  private static Set<String> union(Set<String> a, String b) {
+    Set<String> out = new java.util.HashSet<>(a);
+    out.add(b);
+    return Set.copyOf(out);
+  }
+
+  /** {@code log: false} keeps a recall out of the retrieval log. */
+  private static void logSwitch(JsonNode n, String path, RecallRequest.Builder b, List<Violation> v) {
+    JsonNode log = n.get("log");
+    if (log == null || log.isNull()) return;
+    if (log.isBoolean()) b.log(log.asBoolean());
+    else v.add(new Violation(path + "log", log.toString(), path + "log must be true or false, was " + log));
+  }
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
   public static RecallRequest request(JsonNode n, String path) {
@@ -235,7 +251,7 @@ public final class JsonCodec {
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "request", null, path + "request must be a JSON object");
     }
-    unknown(n, REQUEST_FIELDS, path, v);
+    unknown(n, RECALL_FIELDS, path, v);
     String query = n.has("query") ? text(n, "query", path, v) : text(n, "text", path, v);
     RecallRequest.Builder b = RecallRequest.builder(text(n, "owner", path, v), query);
     b.askedAt(instant(n, "asked_at", path, v)).scope(text(n, "scope", path, v)).metadata(stringMap(n, "metadata", path, v));
@@ -266,11 +282,6 @@ public final class JsonCodec {
       if (explain.isBoolean()) b.explain(explain.asBoolean());
       else v.add(new Violation(path + "explain", explain.toString(), path + "explain must be true or false, was " + explain));
     }
-    JsonNode log = n.get("log");
-    if (log != null && !log.isNull()) {
-      if (log.isBoolean()) b.log(log.asBoolean());
-      else v.add(new Violation(path + "log", log.toString(), path + "log must be true or false, was " + log));
-    }
     JsonNode hl = n.get("half_lives");
     if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v));
     if (n.has("weights")) guard(() -> b.weights(weights(n.get("weights"), path + "weights.")), v);
@@ -285,6 +296,7 @@ public final class JsonCodec {
             text(focus, "artifact", fp, v), strings(focus, "entities", fp, v)));
       }
     }
+    logSwitch(n, path, b, v);
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     try {
       return b.build();

@@ -59,6 +59,43 @@ public final class RecallLogJson {
   }
 
   /**
+   * An entry's whole form without any mention of the records {@code ids} (forgotten): their
+   * candidate lines, their ids among the selected and used and in conflict lists, and their ids in
+   * other candidates' reasons (as {@code (forgotten)}). Works on the JSON, so fields this build does
+   * not know are kept as they are.
+   */
+  public static ObjectNode without(JsonNode entry, java.util.Collection<String> ids) {
+    java.util.Set<String> gone = new java.util.HashSet<>(ids);
+    ObjectNode o = ((ObjectNode) entry).deepCopy();
+    for (String f : List.of("selected", "used")) o.set(f, filtered(o.path(f), gone));
+    JsonNode cands = o.path("trace").path("candidates");
+    if (cands.isArray()) {
+      ArrayNode kept = JsonCodec.MAPPER.createArrayNode();
+      for (JsonNode c : cands) {
+        if (gone.contains(c.path("id").asText())) continue;
+        ObjectNode x = ((ObjectNode) c).deepCopy();
+        if (x.has("conflicts_with")) x.set("conflicts_with", filtered(x.get("conflicts_with"), gone));
+        if (x.hasNonNull("reason")) {
+          String reason = x.get("reason").asText();
+          for (String id : gone) {
+            reason = reason.replaceAll("(?<![\\w-])" + java.util.regex.Pattern.quote(id) + "(?![\\w-])", "(forgotten)");
+          }
+          x.put("reason", reason);
+        }
+        kept.add(x);
+      }
+      ((ObjectNode) o.get("trace")).set("candidates", kept);
+    }
+    return o;
+  }
+
+  private static ArrayNode filtered(JsonNode a, java.util.Set<String> gone) {
+    ArrayNode out = JsonCodec.MAPPER.createArrayNode();
+    for (JsonNode x : a) if (!gone.contains(x.asText())) out.add(x);
+    return out;
+  }
+
+  /**
    * The one-line form: {@code id}, {@code logged_at}, {@code owner}, {@code text}, {@code asked_at},
    * {@code mode}, {@code selected} (ids), {@code omitted} ({@code id}, {@code outcome}, {@code reason}),
    * {@code rendered_tokens}, {@code ineligible}, {@code used}.

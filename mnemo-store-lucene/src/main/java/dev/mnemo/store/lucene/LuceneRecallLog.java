@@ -1,6 +1,7 @@
 package dev.mnemo.store.lucene;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.mnemo.CandidateTrace;
 import dev.mnemo.LoggedRecall;
 import dev.mnemo.MnemoException;
@@ -121,6 +122,11 @@ final class LuceneRecallLog implements RecallLog {
   }
 
   private static Document document(LoggedRecall e) {
+    return document(e, RecallLogJson.entry(e));
+  }
+
+  /** The document of {@code e}, storing {@code json} (its whole form) as it is. */
+  private static Document document(LoggedRecall e, JsonNode json) {
     Document d = new Document();
     d.add(new StringField(ID, e.id(), Field.Store.NO));
     d.add(new SortedDocValuesField(ID, new BytesRef(e.id())));
@@ -140,7 +146,7 @@ final class LuceneRecallLog implements RecallLog {
     d.add(new NumericDocValuesField(N_USED, e.used().size()));
     d.add(new NumericDocValuesField(TOKENS, e.abstained() ? 0 : e.renderedTokens()));
     try {
-      d.add(new StoredField(JSON, JsonCodec.MAPPER.writeValueAsString(RecallLogJson.entry(e))));
+      d.add(new StoredField(JSON, JsonCodec.MAPPER.writeValueAsString(json)));
     } catch (JsonProcessingException x) {
       throw new UncheckedIOException(x);
     }
@@ -287,9 +293,10 @@ final class LuceneRecallLog implements RecallLog {
             .add(any.build(), Occur.FILTER).build();
         int n = withSearcher(s -> s.count(q));
         if (n == 0) return 0;
-        for (LoggedRecall e : find(q, 0, n)) {
-          LoggedRecall redacted = e.without(ids);
-          writer.updateDocument(new Term(ID, redacted.id()), document(redacted));
+        for (JsonNode json : findJson(q, 0, n)) {
+          JsonNode redacted = RecallLogJson.without(json, ids);
+          LoggedRecall e = RecallLogJson.entry(redacted);
+          writer.updateDocument(new Term(ID, e.id()), document(e, redacted));
         }
         writer.forceMergeDeletes(true);
         commit();
@@ -363,15 +370,19 @@ final class LuceneRecallLog implements RecallLog {
   }
 
   private List<LoggedRecall> find(Query q, int offset, int limit) {
+    return findJson(q, offset, limit).stream().map(RecallLogJson::entry).toList();
+  }
+
+  /** The stored whole forms of the matching entries, newest first. */
+  private List<JsonNode> findJson(Query q, int offset, int limit) {
     return withSearcher(s -> {
       Sort sort = new Sort(new SortField(AT_SORT, SortField.Type.LONG, true), new SortField(ID, SortField.Type.STRING, true));
       TopDocs top = s.search(q, Math.max(1, offset + limit), sort);
-      List<LoggedRecall> out = new ArrayList<>();
+      List<JsonNode> out = new ArrayList<>();
       var fields = s.storedFields();
       for (int i = offset; i < top.scoreDocs.length; i++) {
         ScoreDoc sd = top.scoreDocs[i];
-        String json = fields.document(sd.doc).get(JSON);
-        out.add(RecallLogJson.entry(JsonCodec.MAPPER.readTree(json)));
+        out.add(JsonCodec.MAPPER.readTree(fields.document(sd.doc).get(JSON)));
       }
       return out;
     });
