@@ -132,6 +132,20 @@ try {
   check(meter[0] > 0 && meter[1] === 300, 'budget meter: ' + meter);
   log(step + ` (${rows} candidates, ${meter[0]} of ${meter[1]} tokens)`);
 
+  step = "see the recall in the retrieval log: its candidates, a record's appearances, a replay";
+  // the log is written in the background: wait until the recall is there
+  for (let i = 0; i < 200 && (await api(KEY_A, 'GET', '/v1/recalls?owner=maya')).json.total < 1; i++) await page.waitForTimeout(25);
+  await page.click(`#records tr[data-id="${emacsId}"] button:has-text("Shown in")`);
+  await page.waitForSelector('#log tbody tr[data-id]');
+  check((await page.textContent('#log-record-note')).includes(emacsId), 'the log is not filtered by the record');
+  await page.click('#log tbody tr[data-id] button:has-text("Candidates")');
+  await page.waitForSelector('#log-detail:not([hidden])');
+  check(await page.locator('#log-candidates .badge.selected').count() >= 1, 'no selected candidate in the logged recall');
+  check((await page.textContent('#log-summary')).includes('Which editor does Maya use?'), 'the logged question is missing');
+  await page.click('#log-replay');
+  await page.waitForFunction(() => document.querySelector('#log-replay-result').textContent.includes('identical'));
+  log(step);
+
   step = 'save the screenshot';
   await page.screenshot({ path: SHOT, fullPage: true });
   log(step + ': ' + SHOT);

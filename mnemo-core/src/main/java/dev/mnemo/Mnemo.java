@@ -141,6 +141,47 @@ public interface Mnemo extends AutoCloseable {
     throw unsupported("recategorize");
   }
 
+  /**
+   * Logged recalls matching the query, newest first (the retrieval log: see {@link RecallLogOptions}).
+   *
+   * @throws UnsupportedOperationException when this Mnemo keeps no retrieval log
+   */
+  default List<LoggedRecall> recalls(RecallLogQuery query) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (recalls)");
+  }
+
+  /** How many logged recalls match the query, ignoring its paging. */
+  default long countRecalls(RecallLogQuery query) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (countRecalls)");
+  }
+
+  /** The logged recall with that id. */
+  default Optional<LoggedRecall> loggedRecall(String id) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (loggedRecall)");
+  }
+
+  /** Fetch, abstention, injected-token and use rates of the logged recalls matching the query. */
+  default RecallStats recallStats(RecallLogQuery query) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (recallStats)");
+  }
+
+  /**
+   * Runs the logged recall {@code id} again with its logged request (its "now", so the store as known
+   * then), optionally changed by {@code change}, and reports how the selection differs; empty when
+   * no such entry.
+   */
+  default Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (replay)");
+  }
+
+  /**
+   * Waits until every recall logged so far is stored (logging is asynchronous); false when the
+   * timeout passed first. True at once without a log.
+   */
+  default boolean flushRecallLog(java.time.Duration timeout) {
+    return true;
+  }
+
   private UnsupportedOperationException unsupported(String method) {
     return new UnsupportedOperationException(getClass().getSimpleName() + " keeps no turn log (" + method + ")");
   }
@@ -196,6 +237,8 @@ public interface Mnemo extends AutoCloseable {
     private int ingestQueue = 10_000;
     private Duration ingestQueueWait = Duration.ofSeconds(30);
     private java.util.function.Function<String, List<String>> entityFinder;
+    private dev.mnemo.spi.RecallLog recallLog;
+    private RecallLogOptions recallLogOptions = RecallLogOptions.DEFAULT;
 
     private Builder() {}
 
@@ -231,6 +274,12 @@ public interface Mnemo extends AutoCloseable {
       this.ingestQueueWait = Objects.requireNonNull(wait, "wait");
       return this;
     }
+
+    /** The retrieval log to keep (null: the store's own, if it keeps one); {@link Mnemo#close()} closes it. */
+    public Builder recallLog(dev.mnemo.spi.RecallLog v) { this.recallLog = v; return this; }
+
+    /** How recalls are logged: sampling, retention, queue; {@link RecallLogOptions#OFF} logs none. */
+    public Builder recallLogOptions(RecallLogOptions v) { this.recallLogOptions = Objects.requireNonNull(v, "options"); return this; }
 
     /** Use this store (the caller keeps no other handle to it; {@link Mnemo#close()} closes it). */
     public Builder store(MemoryStore v) { this.store = v; return this; }
@@ -276,7 +325,8 @@ public interface Mnemo extends AutoCloseable {
       }
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
       return new Engine(s, e, t, clock, zone, maxTextChars, extractor, consolidator,
-          new Engine.IngestOptions(turnLog, synchronousIngest, ingestQueue, ingestQueueWait, entityFinder));
+          new Engine.IngestOptions(turnLog, synchronousIngest, ingestQueue, ingestQueueWait, entityFinder), recallLog,
+          recallLogOptions);
     }
   }
 }

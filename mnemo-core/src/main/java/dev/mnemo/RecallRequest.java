@@ -37,6 +37,7 @@ import java.util.Set;
  *   <tr><td>focus</td><td>none</td><td>what the recall is about, apart from the message: see {@link Focus}</td></tr>
  *   <tr><td>minRelevance</td><td>the relevance model's</td><td>the fetch gate: minimum probability that a record helps answer the message; 0 turns the gate off</td></tr>
  *   <tr><td>exhaustive</td><td>auto</td><td>aggregation questions: the gate's lower threshold, no relative threshold</td></tr>
+ *   <tr><td>log</td><td>true</td><td>record this recall in the retrieval log when the engine keeps one (false: this one is not logged)</td></tr>
  * </table>
  */
 public record RecallRequest(
@@ -62,7 +63,8 @@ public record RecallRequest(
     boolean explain,
     Focus focus,
     Double minRelevance,
-    Boolean exhaustive) {
+    Boolean exhaustive,
+    boolean log) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -171,6 +173,7 @@ public record RecallRequest(
     b.timeFilter = timeFilter; b.weights = weights; b.halfLives = halfLives; b.mmrLambda = mmrLambda;
     b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain; b.focus = focus;
     b.minRelevance = minRelevance; b.exhaustive = exhaustive;
+    b.log = log;
     return b;
   }
 
@@ -199,6 +202,7 @@ public record RecallRequest(
     private Focus focus;
     private Double minRelevance;
     private Boolean exhaustive;
+    private boolean log = true;
 
     private Builder(String owner, String query) {
       this.owner = owner;
@@ -243,11 +247,13 @@ public record RecallRequest(
      * the relative threshold is off. Null (default): on when the question asks to count or list.
      */
     public Builder exhaustive(Boolean v) { this.exhaustive = v; return this; }
+    /** Whether the engine's retrieval log records this recall (default true; false: not logged). */
+    public Builder log(boolean v) { this.log = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
           relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus, minRelevance, exhaustive);
+          focus, minRelevance, exhaustive, log);
     }
   }
 }

@@ -83,6 +83,38 @@ public final class EngineOptions {
           + "heuristic's names confirmed by OpenNLP's English part-of-speech model).")
   String entities;
 
+  @Option(names = "--recall-log", paramLabel = "on|off", defaultValue = "${env:MNEMO_RECALL_LOG:-on}",
+      description = "Record every recall in the retrieval log beside the store (./mnemo log; default ${DEFAULT-VALUE}, or $MNEMO_RECALL_LOG).")
+  String recallLog = "on";
+  @Option(names = "--recall-log-sample", paramLabel = "SHARE", defaultValue = "${env:MNEMO_RECALL_LOG_SAMPLE:-1}",
+      description = "Share of recalls logged, in (0, 1] (default ${DEFAULT-VALUE}, or $MNEMO_RECALL_LOG_SAMPLE).")
+  double recallLogSample = 1;
+  @Option(names = "--recall-log-retention", paramLabel = "DURATION", defaultValue = "${env:MNEMO_RECALL_LOG_RETENTION:-P30D}",
+      description = "Logged recalls older than this are deleted: an ISO-8601 duration, or 'forever' (default ${DEFAULT-VALUE}, or $MNEMO_RECALL_LOG_RETENTION).")
+  String recallLogRetention = "P30D";
+
+  /** The retrieval log options from {@code --recall-log*}; a bad value is an error naming the option. */
+  public dev.mnemo.RecallLogOptions recallLogOptions() {
+    boolean on = switch (recallLog == null ? "on" : recallLog) {
+      case "on", "true" -> true;
+      case "off", "false" -> false;
+      default -> throw new dev.mnemo.InvalidRequestException("recall_log", recallLog,
+          "--recall-log must be on or off, was '" + recallLog + "'");
+    };
+    java.time.Duration retention;
+    if (recallLogRetention == null || recallLogRetention.equals("forever")) {
+      retention = null;
+    } else {
+      try {
+        retention = java.time.Duration.parse(recallLogRetention);
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new dev.mnemo.InvalidRequestException("recall_log.retention", recallLogRetention,
+            "--recall-log-retention must be an ISO-8601 duration (P30D, PT12H) or 'forever', was '" + recallLogRetention + "'");
+      }
+    }
+    return new dev.mnemo.RecallLogOptions(on, recallLogSample, retention, dev.mnemo.RecallLogOptions.DEFAULT.queue());
+  }
+
   private Embedder shared;
   private dev.mnemo.nlp.OpenNlpEntities openNlp;
 
@@ -134,7 +166,8 @@ public final class EngineOptions {
   public Mnemo open(Path dir) {
     Embedder e = embedder();
     // the write path first: a missing model opens no store
-    Mnemo.Builder b = writePath(Mnemo.builder()).tokenizer(tokenizer()).entities(entityFinder());
+    Mnemo.Builder b = writePath(Mnemo.builder()).tokenizer(tokenizer()).entities(entityFinder())
+        .recallLogOptions(recallLogOptions());
     if (e == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(e));
     return b.store(store(dir)).build();

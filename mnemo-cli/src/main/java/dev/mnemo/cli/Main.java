@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
       HistoryCommand.class, RetainCommand.class,
       ForgetCommand.class,
       ReindexCommand.class,
+      LogCommand.class,
+      ReplayCommand.class,
       ImportCommand.class,
       IngestCommand.class,
       ExportCommand.class,
@@ -68,6 +70,7 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     if (cl.getSubcommands().containsKey("bench")) {
       cl.getSubcommands().get("bench").addSubcommand("load", new BenchLoadCommand());
+      cl.getSubcommands().get("bench").addSubcommand("log", new BenchLogCommand());
     }
     ServeCommand.describeDataOption(cl.getSubcommands().get("serve"));
     HelpLayout.apply(cl);

@@ -46,13 +46,14 @@ final class RecallCommand implements Callable<Integer> {
   @Option(names = "--time-filter", description = "boost (default), filter or off.", defaultValue = "boost") String timeFilter;
   @Option(names = "--explain", description = "Print every candidate's signals, outcome and reason.") boolean explain;
   @Option(names = "--json", description = "JSON output (with the trace when --explain).") boolean json;
+  @Option(names = "--no-log", description = "Do not record this recall in the retrieval log (./mnemo log).") boolean noLog;
 
   @Override
   public Integer call() throws Exception {
     RecallRequest.Builder b = RecallRequest.builder(owner, query).k(k).budgetTokens(budget)
         .mode(TemporalMode.of(mode, Times.parse("at", at))).askedAt(Times.parse("asked_at", askedAt)).scope(scope)
         .metadata(metadata).fusion(Fusion.of(fusion)).packing(Packing.fromCode(packing))
-        .timeFilter(TimeFilter.fromCode(timeFilter)).explain(explain);
+        .timeFilter(TimeFilter.fromCode(timeFilter)).explain(explain).log(!noLog);
     if (threshold != null) b.threshold(threshold);
     if (relativeThreshold != null) b.relativeThreshold(relativeThreshold);
     if (minRelevance != null) b.minRelevance(minRelevance);

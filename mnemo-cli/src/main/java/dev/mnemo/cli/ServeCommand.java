@@ -80,6 +80,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     engine.embedder = c.embedder();
     engine.tokenizer = c.tokenizer();
+    engine.recallLogOptions(); // a bad --recall-log* value stops the start, not the first tenant's open
     Embedder shared = engine.embedder(); // loaded once, before listening: the first request is not slow
     SolrClient solr = engine.solr() ? SolrStoreProvider.client(engine.solrConfig()) : null;
 
@@ -131,7 +132,7 @@ final class ServeCommand implements Callable<Integer> {
 
   private Mnemo open(String tenant, Path dir, SolrClient solr, Embedder shared, int maxTextChars) {
     Mnemo.Builder b = engine.writePath(Mnemo.builder()).store(store(tenant, dir, solr)).tokenizer(engine.tokenizer())
-        .maxTextChars(maxTextChars);
+        .maxTextChars(maxTextChars).recallLogOptions(engine.recallLogOptions());
     if (shared == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(shared));
     return b.build();

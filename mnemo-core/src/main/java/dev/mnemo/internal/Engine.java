@@ -12,12 +12,19 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.LoggedRecall;
+import dev.mnemo.RecallLogOptions;
+import dev.mnemo.RecallLogQuery;
+import dev.mnemo.RecallStats;
+import dev.mnemo.RecallTrace;
+import dev.mnemo.Replay;
 import dev.mnemo.StoredTurn;
 import dev.mnemo.Turn;
 import dev.mnemo.spi.Consolidator;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.Extractor;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.RecallLog;
 import dev.mnemo.spi.Tokenizer;
 import dev.mnemo.spi.TurnLog;
 import dev.mnemo.write.OfflineExtractor;
@@ -54,6 +61,11 @@ public final class Engine implements Mnemo {
   private final TurnLog turnLog;
   private final boolean ownsTurnLog;
   private final IngestPipeline ingest;
+  /** Null when recalls are not logged. */
+  private final RecallLogger recallLogger;
+  /** The log when logging is off but one exists (still searchable and forgettable), else null. */
+  private final RecallLog idleRecallLog;
+  private final boolean ownsRecallLog;
 
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars) {
@@ -83,9 +95,22 @@ public final class Engine implements Mnemo {
     }
   }
 
-  /** The full constructor. */
+  /** With the retrieval log the store offers (if any), kept with the default options. */
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options) {
+    this(store, embedder, tokenizer, clock, zone, maxTextChars, extractor, consolidator, options, null,
+        RecallLogOptions.DEFAULT);
+  }
+
+  /**
+   * The full constructor.
+   *
+   * @param recallLog the retrieval log; null = the store's own, if it keeps one (else none)
+   * @param logOptions how recalls are logged ({@link RecallLogOptions#OFF}: not at all)
+   */
+  public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+      int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options, RecallLog recallLog,
+      RecallLogOptions logOptions) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     checkEmbeddingModel(store, embedder);
@@ -101,6 +126,35 @@ public final class Engine implements Mnemo {
         extractor != null ? extractor : new OfflineExtractor(options.entityFinder()),
         consolidator != null ? consolidator : new RuleConsolidator(), zone, clock, writeLock,
         options.synchronous() || own == null, options.queue(), 32, options.queueWait());
+    RecallLog rl = recallLog != null ? recallLog : store.recallLog().orElse(null);
+    this.ownsRecallLog = recallLog != null;
+    this.recallLogger = rl == null || !logOptions.enabled() ? null
+        : new RecallLogger(rl, store, logOptions, clock, identities());
+    this.idleRecallLog = recallLogger == null ? rl : null;
+  }
+
+  /** The identities of the parts that answer a recall, as the retrieval log records them. */
+  private Map<String, String> identities() {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    if (embedder != null) m.put("embedder", embedder.modelId());
+    m.put("tokenizer", tokenizer.name());
+    m.put("mnemo_version", VERSION);
+    return m;
+  }
+
+  /** This build's version (from the filtered {@code version.properties}), or {@code unknown}. */
+  static final String VERSION = readVersion();
+
+  private static String readVersion() {
+    try (var in = Engine.class.getResourceAsStream("/dev/mnemo/version.properties")) {
+      if (in == null) return "unknown";
+      var p = new java.util.Properties();
+      p.load(in);
+      String v = p.getProperty("version", "unknown");
+      return v.startsWith("${") ? "unknown" : v;
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
   }
 
   /** Refuses an embedder whose model differs from the one the store's vectors came from. */
@@ -369,7 +423,83 @@ public final class Engine implements Mnemo {
   @Override
   public RecallResult recall(RecallRequest request) {
     Objects.requireNonNull(request, "request");
-    return reads.recall(request);
+    RecallLogger logger = recallLogger;
+    if (logger == null || !request.log() || !logger.sampled()) return reads.recall(request);
+    String state = store.state();
+    RecallResult r = reads.recall(request, null, true);
+    logger.offer(request, r, state);
+    return request.explain() ? r : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
+  }
+
+  /** The eligibility a logged recall ran with (its resolved instants and time range). */
+  static dev.mnemo.spi.Eligibility eligibilityOf(RecallRequest req, RecallTrace t) {
+    return ReadPath.eligibility(req, t.validTime(), t.knownTime(), t.timeRange());
+  }
+
+  private RecallLog recallLog() {
+    RecallLog log = recallLogger != null ? recallLogger.log() : idleRecallLog;
+    if (log == null) throw new UnsupportedOperationException("this engine keeps no retrieval log (its store offers none)");
+    return log;
+  }
+
+  /** Whether this engine keeps a retrieval log (its store offers one, or its builder was given one). */
+  public boolean hasRecallLog() {
+    return recallLogger != null || idleRecallLog != null;
+  }
+
+  @Override
+  public List<LoggedRecall> recalls(RecallLogQuery query) {
+    return recallLog().search(Objects.requireNonNull(query, "query"));
+  }
+
+  @Override
+  public long countRecalls(RecallLogQuery query) {
+    return recallLog().count(Objects.requireNonNull(query, "query"));
+  }
+
+  @Override
+  public Optional<LoggedRecall> loggedRecall(String id) {
+    return id == null || id.isBlank() ? Optional.empty() : recallLog().get(id);
+  }
+
+  @Override
+  public RecallStats recallStats(RecallLogQuery query) {
+    RecallStats s = recallLog().stats(Objects.requireNonNull(query, "query"));
+    long dropped = recallLogger == null ? 0 : recallLogger.dropped();
+    return new RecallStats(s.recalls(), s.fetched(), s.selected(), s.used(), s.injectedTokens(), dropped);
+  }
+
+  @Override
+  public boolean flushRecallLog(Duration timeout) {
+    return recallLogger == null || recallLogger.flush(timeout);
+  }
+
+  /** CPU nanoseconds the retrieval log's writer thread has spent so far (0 when not logging): for benchmarks. */
+  public long recallLogWriterCpuNanos() {
+    return recallLogger == null ? 0 : recallLogger.writerCpuNanos();
+  }
+
+  /** Bytes of the retrieval log's files (0 without one). */
+  public long recallLogBytes() {
+    return hasRecallLog() ? recallLog().sizeBytes() : 0;
+  }
+
+  /**
+   * Runs a logged recall again: its request as logged (its "now", hence the store as known then,
+   * and every setting), changed by {@code change} when given (to see what other weights or
+   * thresholds would have selected), against this engine; the replay itself is not logged.
+   */
+  @Override
+  public Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
+    Optional<LoggedRecall> found = loggedRecall(id);
+    if (found.isEmpty()) return Optional.empty();
+    LoggedRecall then = found.get();
+    RecallRequest.Builder b = then.request().toBuilder().explain(true).log(false);
+    if (change != null) b = change.apply(b);
+    long t0 = System.nanoTime();
+    RecallResult now = reads.recall(b.build(), null, true);
+    long nanos = System.nanoTime() - t0;
+    return Optional.of(Replays.diff(then, now, identities(), nanos));
   }
 
   @Override
@@ -397,6 +527,7 @@ public final class Engine implements Mnemo {
     synchronized (writeLock) {
       int n = store.deleteOwner(owner);
       turnLog.deleteOwner(owner);
+      forgetInLog(owner, null);
       return n;
     }
   }
@@ -407,6 +538,10 @@ public final class Engine implements Mnemo {
     synchronized (writeLock) {
       List<String> ids = store.lineage(owner, id).stream().map(MemoryRecord::id).toList();
       if (!ids.isEmpty()) store.apply(List.of(), ids);
+      // also a record no longer in the store (forgotten before) may still be shown by the log
+      List<String> gone = new ArrayList<>(ids);
+      if (id != null && !gone.contains(id)) gone.add(id);
+      forgetInLog(owner, gone);
       return ids.size();
     }
   }
@@ -421,6 +556,7 @@ public final class Engine implements Mnemo {
         store.get(owner, id).ifPresent(r -> updated.add(r.withUsage(r.accessCount() + 1, now)));
       }
       if (!updated.isEmpty()) store.apply(updated, List.of());
+      if (recallLogger != null && !updated.isEmpty()) recallLogger.used(owner, updated.stream().map(MemoryRecord::id).toList());
       return updated.size();
     }
   }
@@ -430,11 +566,24 @@ public final class Engine implements Mnemo {
     store.export(owner, sink);
   }
 
+  /**
+   * Removes an owner (ids null) or some of its records from the retrieval log, after the writer has
+   * stored what was queued before, so an entry still in the queue cannot bring them back.
+   */
+  private void forgetInLog(String owner, List<String> ids) {
+    if (!hasRecallLog()) return;
+    if (recallLogger != null) recallLogger.flush(Duration.ofSeconds(30));
+    if (ids == null) recallLog().deleteOwner(owner);
+    else if (!ids.isEmpty()) recallLog().forget(owner, ids);
+  }
+
   @Override
   public void close() {
     try {
       ingest.close();
+      if (recallLogger != null) recallLogger.close();
       if (ownsTurnLog) turnLog.close();
+      if (ownsRecallLog) (recallLogger != null ? recallLogger.log() : idleRecallLog).close();
     } finally {
       closeStore();
     }

@@ -116,6 +116,15 @@ final class ReadPath {
    * vector, computed once for its write, which saves one model call per candidate.
    */
   RecallResult recall(RecallRequest req, float[] queryVector) {
+    return recall(req, queryVector, false);
+  }
+
+  /**
+   * A recall that builds the trace when the request asks for {@code explain} or when {@code keepTrace}
+   * is set (the retrieval log needs the candidates of every logged recall; the trace is collected
+   * from the stages' own data, so it costs only the objects that hold it).
+   */
+  RecallResult recall(RecallRequest req, float[] queryVector, boolean keepTrace) {
     Map<String, Long> timings = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     // Stores keep milliseconds; so does the read path, so the store's filter and the reference
@@ -185,7 +194,7 @@ final class ReadPath {
     List<Recalled> out = new ArrayList<>();
     for (Scored s : selected) out.add(new Recalled(s.r, s.score, s.relevance, s.tokens, s.conflictsWith));
     RecallTrace trace = null;
-    if (req.explain()) {
+    if (req.explain() || keepTrace) {
       List<CandidateTrace> ct = new ArrayList<>(scored.size());
       for (Scored s : scored) {
         ct.add(new CandidateTrace(s.r.id(), s.r.sources(), s.r.text(), s.r.factKey(), s.r.validFrom(), s.r.validTo(),

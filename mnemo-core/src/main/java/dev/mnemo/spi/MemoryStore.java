@@ -79,6 +79,27 @@ public interface MemoryStore extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * The durable retrieval log this store keeps beside its records, if any; the store closes it.
+   * Empty by default: the engine then logs to the log its builder was given, or not at all.
+   */
+  default Optional<RecallLog> recallLog() {
+    return Optional.empty();
+  }
+
+  /**
+   * How many records pass the eligibility filter (the retrieval log counts what eligibility
+   * removed). The default lists them through {@link #latest}; a store that can count should override it.
+   */
+  default long count(Eligibility eligibility) {
+    return latest(eligibility, Integer.MAX_VALUE).size();
+  }
+
+  /** The store's state as a short string that changes with every commit (a generation), or null if unknown. */
+  default String state() {
+    return null;
+  }
+
   /** Number of records (all versions) stored. */
   long count();
 

@@ -58,7 +58,8 @@ class DevSuiteExpectationsIT {
     List<LongMemEvalQuestion> questions = LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(file));
     // no embedder, as ./mnemo eval longmemeval --embedder none --rankings bm25
     LongMemEvalReport report = new LongMemEvalRunner(
-        d -> Mnemo.builder().store(LuceneMemoryStore.open(d)).withoutEmbedder().build(),
+        d -> Mnemo.builder().store(LuceneMemoryStore.open(d)).withoutEmbedder()
+        .recallLogOptions(dev.mnemo.RecallLogOptions.OFF).build(),
         true, 50, List.of(LocomoRunner.Ranking.BM25), line -> { }).run(questions);
     ExpectationCheck.Result r = ExpectationCheck.check(expectations("longmemeval-dev-bm25.json"), report.toJson(),
         "longmemeval-dev-bm25.json");

@@ -231,6 +231,22 @@ public final class JsonCodec {
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
       "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus", "min_relevance", "exhaustive");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
+  /** A request's fields and {@code log}, the retrieval log's switch (see {@link #logSwitch}). */
+  private static final Set<String> RECALL_FIELDS = union(REQUEST_FIELDS, "log");
+
+  private static Set<String> union(Set<String> a, String b) {
+    Set<String> out = new java.util.HashSet<>(a);
+    out.add(b);
+    return Set.copyOf(out);
+  }
+
+  /** {@code log: false} keeps a recall out of the retrieval log. */
+  private static void logSwitch(JsonNode n, String path, RecallRequest.Builder b, List<Violation> v) {
+    JsonNode log = n.get("log");
+    if (log == null || log.isNull()) return;
+    if (log.isBoolean()) b.log(log.asBoolean());
+    else v.add(new Violation(path + "log", log.toString(), path + "log must be true or false, was " + log));
+  }
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
   public static RecallRequest request(JsonNode n, String path) {
@@ -238,7 +254,7 @@ public final class JsonCodec {
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "request", null, path + "request must be a JSON object");
     }
-    unknown(n, REQUEST_FIELDS, path, v);
+    unknown(n, RECALL_FIELDS, path, v);
     String query = n.has("query") ? text(n, "query", path, v) : text(n, "text", path, v);
     RecallRequest.Builder b = RecallRequest.builder(text(n, "owner", path, v), query);
     b.askedAt(instant(n, "asked_at", path, v)).scope(text(n, "scope", path, v)).metadata(stringMap(n, "metadata", path, v));
@@ -290,6 +306,7 @@ public final class JsonCodec {
             text(focus, "artifact", fp, v), strings(focus, "entities", fp, v)));
       }
     }
+    logSwitch(n, path, b, v);
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     try {
       return b.build();
@@ -684,6 +701,7 @@ public final class JsonCodec {
     o.put("duplicate_similarity", r.duplicateSimilarity());
     o.put("candidates", r.candidates());
     o.put("explain", r.explain());
+    if (!r.log()) o.put("log", false);
     if (!r.focus().isEmpty()) {
       ObjectNode f = o.putObject("focus");
       putIfSet(f, "question", r.focus().question());

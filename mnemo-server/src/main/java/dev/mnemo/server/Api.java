@@ -79,6 +79,11 @@ final class Api {
     r.post("/v1/memories", this::remember, Access.TENANT);
     r.post("/v1/memories/validate", this::validate, Access.TENANT);
     r.post("/v1/recall", this::recall, Access.TENANT);
+    r.get("/v1/recalls", ctx -> ctx.json(RecallLogRoutes.search(ctx, memory(ctx))), Access.TENANT);
+    r.get("/v1/recalls/stats", ctx -> ctx.json(RecallLogRoutes.stats(ctx, memory(ctx))), Access.TENANT);
+    r.get("/v1/recalls/{id}", ctx -> ctx.json(RecallLogRoutes.get(ctx, memory(ctx))), Access.TENANT);
+    r.post("/v1/recalls/{id}/replay", ctx -> ctx.json(RecallLogRoutes.replay(ctx, memory(ctx),
+        ctx.bodyAsBytes().length == 0 ? null : body(ctx))), Access.TENANT);
     r.post("/v1/ingest", this::ingest, Access.TENANT);
     r.get("/v1/ingest/progress", this::ingestProgress, Access.TENANT);
     r.post("/v1/owners/{owner}/turns/{id}/accept", this::acceptTurn, Access.TENANT);

@@ -109,7 +109,7 @@ final class Browse {
   }
 
   /** The {@code q}, {@code offset} and {@code limit} query parameters, checked. */
-  private record Paging(String q, int offset, int limit) {
+  record Paging(String q, int offset, int limit) {
     static Paging of(Context ctx, Set<String> extra) {
       for (String name : ctx.queryParamMap().keySet()) {
         if (!Set.of("q", "offset", "limit").contains(name) && !extra.contains(name)) {

@@ -99,6 +99,7 @@ public final class MnemoServer implements AutoCloseable {
         () -> t[0].failures().size());
     this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics);
     t[0] = tenants;
+    metrics.recallRates(tenants::recallStats);
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
     Api api = new Api(this, keys, tenants, config, metrics);
     Map<String, Servlet> mounts = Map.copyOf(b.mounts);

@@ -223,6 +223,37 @@ final class TenantMemory implements Mnemo {
     return tracked(() -> engine.markUsed(owner, ids), n -> n > 0);
   }
 
+  @Override
+  public List<dev.mnemo.LoggedRecall> recalls(dev.mnemo.RecallLogQuery query) {
+    return engine.recalls(query);
+  }
+
+  @Override
+  public long countRecalls(dev.mnemo.RecallLogQuery query) {
+    return engine.countRecalls(query);
+  }
+
+  @Override
+  public Optional<dev.mnemo.LoggedRecall> loggedRecall(String id) {
+    return engine.loggedRecall(id);
+  }
+
+  @Override
+  public dev.mnemo.RecallStats recallStats(dev.mnemo.RecallLogQuery query) {
+    return engine.recallStats(query);
+  }
+
+  @Override
+  public Optional<dev.mnemo.Replay> replay(String id,
+      java.util.function.UnaryOperator<RecallRequest.Builder> change) {
+    return engine.replay(id, change);
+  }
+
+  @Override
+  public boolean flushRecallLog(java.time.Duration timeout) {
+    return engine.flushRecallLog(timeout);
+  }
+
   /** Every record of the owner, or of the whole tenant when {@code owner} is null (its own store). */
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {

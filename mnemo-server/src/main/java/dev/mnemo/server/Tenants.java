@@ -167,6 +167,21 @@ final class Tenants implements AutoCloseable {
     return open.size();
   }
 
+  /** The retrieval log's rates of each open tenant (tenants whose store keeps no log are left out). */
+  java.util.SortedMap<String, dev.mnemo.RecallStats> recallStats() {
+    java.util.SortedMap<String, dev.mnemo.RecallStats> out = new java.util.TreeMap<>();
+    for (Tenant t : open.values()) {
+      try {
+        out.put(t.name(), t.memory().recallStats(dev.mnemo.RecallLogQuery.all(1)));
+      } catch (UnsupportedOperationException noLog) {
+        // a store without a retrieval log (SolrCloud): no rates
+      } catch (RuntimeException e) {
+        // a scrape must not fail for one tenant's unreadable log; its rates are missing from this scrape
+      }
+    }
+    return out;
+  }
+
   int queueDepth() {
     int n = 0;
     for (Tenant t : open.values()) if (t.committer() != null) n += t.committer().depth();

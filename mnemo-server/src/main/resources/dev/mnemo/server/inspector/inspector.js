@@ -157,6 +157,18 @@ async function selectOwner(owner) {
     else b.removeAttribute('aria-current');
   }
   await loadRecords();
+  state.logOffset = 0;
+  $('#log-detail').hidden = true;
+  $('#log-q').value = '';
+  $('#log-record').value = '';
+  $('#log-outcome').value = '';
+  $('#log-record-note').textContent = '';
+  try {
+    await loadLog();
+  } catch (e) {
+    // a store without a retrieval log (SolrCloud) answers 501; the rest of the page still works
+    $('#log-stats').textContent = 'No retrieval log: ' + (e.message || e);
+  }
   $('#owner-title').focus();
 }
 
@@ -187,6 +199,8 @@ function recordRow(r) {
     el('td', {}, el('div', { class: 'actions' },
       el('button', { type: 'button', onclick: () => guarded(() => showTimeline(r)),
         'aria-label': 'Versions of ' + (r.fact_key || 'record ' + r.id) }, 'Versions'),
+      el('button', { type: 'button', onclick: () => guarded(() => showAppearances(r)),
+        'aria-label': 'Recalls that showed record ' + r.id }, 'Shown in…'),
       el('button', { type: 'button', class: 'danger', onclick: () => guarded(() => forgetRecord(r)),
         'aria-label': 'Forget record ' + r.id }, 'Forget…'))));
 }
@@ -397,6 +411,76 @@ function showTrace(trace) {
   }));
 }
 
+// ---- retrieval log ----------------------------------------------------------------------------
+
+async function loadLog() {
+  const params = { owner: state.owner, offset: state.logOffset || 0, limit: PAGE };
+  const q = $('#log-q').value.trim();
+  const record = $('#log-record').value.trim();
+  const outcome = $('#log-outcome').value;
+  if (q) params.q = q;
+  if (record) params.record = record;
+  if (outcome) params.outcome = outcome;
+  const page = await api('GET', '/v1/recalls?' + new URLSearchParams(params));
+  const body = $('#log tbody');
+  body.replaceChildren(...page.recalls.map((e) => el('tr', { 'data-id': e.id },
+    el('td', {}, fmt(e.logged_at)),
+    el('td', {}, e.text, el('code', { class: 'id' }, e.id)),
+    el('td', { class: 'num' }, String(e.selected.length)),
+    el('td', { class: 'num' }, String(e.omitted.length)),
+    el('td', { class: 'num' }, String(e.rendered_tokens)),
+    el('td', {}, el('button', { type: 'button', onclick: () => guarded(() => showLogged(e.id)),
+      'aria-label': 'Candidates and reasons of recall ' + e.id }, 'Candidates')))));
+  if (page.recalls.length === 0) body.append(el('tr', {}, el('td', { colspan: 6 }, 'No logged recalls match.')));
+  pager('#log-pager', page, (off) => { state.logOffset = off; return loadLog(); });
+  const stats = await api('GET', '/v1/recalls/stats?' + new URLSearchParams({ owner: state.owner }));
+  const pct = (x) => (x === null ? '—' : (100 * x).toFixed(1) + ' %');
+  $('#log-stats').textContent = stats.recalls + ' logged recalls: fetch rate ' + pct(stats.fetch_rate)
+    + ', abstention rate ' + pct(stats.abstention_rate) + ', mean injected tokens '
+    + (stats.mean_injected_tokens === null ? '—' : stats.mean_injected_tokens.toFixed(1)) + ', use rate ' + pct(stats.use_rate) + '.';
+}
+
+/** A record's appearances: the recalls in which it was a candidate, with its outcome there. */
+async function showAppearances(r) {
+  $('#log-record').value = r.id;
+  $('#log-outcome').value = '';
+  $('#log-record-note').textContent = 'Showing the recalls in which record ' + r.id + ' was a candidate.';
+  state.logOffset = 0;
+  await loadLog();
+  $('#log-h').scrollIntoView();
+}
+
+async function showLogged(id) {
+  const e = await api('GET', '/v1/recalls/' + encodeURIComponent(id));
+  state.logged = id;
+  $('#log-detail').hidden = false;
+  $('#log-replay-result').textContent = '';
+  $('#log-detail-h').textContent = 'Logged recall ' + id;
+  const removed = Object.entries(e.ineligible).filter(([k]) => k !== 'eligible').map(([k, v]) => k.replaceAll('_', ' ') + ' ' + v);
+  const rows = [['question', e.request.query], ['asked at', fmt(e.trace.asked_at)], ['mode', e.trace.mode],
+    ['k / budget', e.trace.k + ' / ' + e.trace.budget_tokens + ' tokens'], ['threshold', e.trace.threshold],
+    ['eligible records', e.ineligible.eligible === undefined ? '—' : e.ineligible.eligible],
+    ['removed by eligibility', removed.join(', ') || '—'],
+    ['engine', Object.entries(e.engine).map(([k, v]) => k + ' ' + v).join(', ')],
+    ['reported used', e.used.join(', ') || '—']];
+  $('#log-summary').replaceChildren(...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]));
+  $('#log-candidates tbody').replaceChildren(...e.trace.candidates.map((c) => el('tr', { class: 'outcome-' + c.outcome, 'data-id': c.id },
+    el('td', {}, el('span', { class: 'badge ' + c.outcome }, c.outcome.replace('_', ' '))),
+    el('td', {}, c.text, el('code', { class: 'id' }, c.id)),
+    el('td', { class: 'num' }, (c.signals.final || 0).toFixed(3)),
+    el('td', { class: 'num' }, (c.signals.relevance || 0).toFixed(3)),
+    el('td', {}, c.reason || '—'))));
+  say('Logged recall ' + id + ': ' + e.selected.length + ' selected of ' + e.trace.candidates.length + ' candidates.');
+}
+
+async function replayLogged() {
+  const r = await api('POST', '/v1/recalls/' + encodeURIComponent(state.logged) + '/replay');
+  $('#log-replay-result').textContent = r.identical
+    ? 'Replay: identical selection (' + r.selected_now.length + ' records) in ' + r.replay_ms + ' ms.'
+    : 'Replay differs: added ' + (r.added.join(', ') || 'none') + '; removed ' + (r.removed.join(', ') || 'none')
+      + '; ' + r.changes.length + ' candidates changed.';
+}
+
 // ---- start ------------------------------------------------------------------------------------
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -410,6 +494,10 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#current-only').addEventListener('change', () => { state.recordOffset = 0; guarded(loadRecords); });
   $('#forget-owner').addEventListener('click', () => guarded(forgetOwner));
   $('#recall-form').addEventListener('submit', recall);
+  $('#log-search').addEventListener('submit', (ev) => {
+    ev.preventDefault(); state.logOffset = 0; $('#log-record-note').textContent = ''; guarded(loadLog);
+  });
+  $('#log-replay').addEventListener('click', () => guarded(replayLogged));
   $('#owner-title').setAttribute('tabindex', '-1');
   if (key()) guarded(enter);
   else $('#key').focus();

@@ -74,10 +74,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final Object writeLock = new Object();
   private volatile boolean failed;
   private final LuceneTurnLog turns;
+  private final LazyRecallLog recalls;
 
   private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer, int exactScanMax,
-      LuceneTurnLog turns) throws IOException {
+      LuceneTurnLog turns, LazyRecallLog recalls) throws IOException {
     this.turns = turns;
+    this.recalls = recalls;
     this.exactScanMax = exactScanMax;
     this.directory = directory;
     this.writer = writer;
@@ -96,6 +98,39 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public Optional<dev.mnemo.spi.TurnLog> turnLog() {
     return Optional.of(turns);
+  }
+
+  /** The folder of {@code dir} that holds the retrieval log (a third index). */
+  static final String RECALLS_DIR = "recalls";
+
+  /** The retrieval log kept beside the records, in {@code dir/recalls} (opened on first use). */
+  @Override
+  public Optional<dev.mnemo.spi.RecallLog> recallLog() {
+    return Optional.of(recalls);
+  }
+
+  /** A count query with the eligibility filter. */
+  @Override
+  public long count(Eligibility eligibility) {
+    IndexSearcher s = acquire();
+    try {
+      return s.count(Filters.of(eligibility));
+    } catch (IOException e) {
+      throw readFailed(e);
+    } finally {
+      release(s);
+    }
+  }
+
+  /** The version of the index reader searches see: it changes with every commit. */
+  @Override
+  public String state() {
+    IndexSearcher s = acquire();
+    try {
+      return "lucene:" + ((org.apache.lucene.index.DirectoryReader) s.getIndexReader()).getVersion();
+    } finally {
+      release(s);
+    }
   }
 
   /** Records naming any of the source ids: a term query on the indexed sources. */
@@ -149,7 +184,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       cfg.setCommitOnClose(true);
       w = new IndexWriter(d, cfg);
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
-      LuceneMemoryStore store = new LuceneMemoryStore(d, w, analyzer, exactScanMax, turns);
+      LuceneMemoryStore store = new LuceneMemoryStore(d, w, analyzer, exactScanMax, turns,
+          new LazyRecallLog(dir.resolve(RECALLS_DIR)));
       success = true;
       return store;
     } finally {
@@ -528,7 +564,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
     try {
-      org.apache.lucene.util.IOUtils.close(turns::close, searchers, failed ? null : writer, directory);
+      org.apache.lucene.util.IOUtils.close(turns::close, recalls::close, searchers, failed ? null : writer, directory);
     } catch (IOException e) {
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
     }

@@ -232,7 +232,9 @@ class EngineProperties {
         throw new UncheckedIOException(e);
       }
       mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
-          .clock(MutableClock.at("2026-06-01T00:00:00Z")).build();
+          .clock(MutableClock.at("2026-06-01T00:00:00Z"))
+          // the invariants here are the read path's; the retrieval log has its own tests (RecallLogTest)
+          .recallLogOptions(dev.mnemo.RecallLogOptions.OFF).build();
     }
 
     @Override

@@ -17,8 +17,6 @@ import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.testkit.MutableClock;
 import dev.mnemo.write.OfflineExtractor;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +27,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -342,17 +339,7 @@ class IngestPipelineTest {
   }
 
   private boolean filesContain(String marker) throws IOException {
-    byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.filter(Files::isRegularFile).toList()) {
-        byte[] hay = Files.readAllBytes(p);
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-          for (int j = 0; j < needle.length; j++) if (hay[i + j] != needle[j]) continue outer;
-          return true;
-        }
-      }
-    }
-    return false;
+    return RecallLogTest.filesContain(dir, marker);
   }
+
 }
