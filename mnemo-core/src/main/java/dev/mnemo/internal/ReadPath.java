@@ -536,13 +536,22 @@ final class ReadPath {
         if (used + sib.tokens <= req.budgetTokens()) {
           used += sib.tokens;
           sib.outcome = Outcome.SELECTED;
-          sib.reason = "conflicts with selected " + s.r.id() + " (same fact key '" + key + "')";
+          sib.reason = "conflicts with selected " + s.r.id() + " (same fact key '" + key + "'"
+              + (v.authority() != s.r.authority() ? "; " + lowerOf(v, s.r) + ": lower authority kept beside higher" : "")
+              + ")";
           sib.conflictsWith.add(s.r.id());
           out.add(sib);
         }
       }
     }
     return out;
+  }
+
+  /** "derived X kept beside verified Y": which of two records of different authority is the lower one. */
+  private static String lowerOf(MemoryRecord a, MemoryRecord b) {
+    MemoryRecord lo = a.authority().below(b.authority()) ? a : b;
+    MemoryRecord hi = lo == a ? b : a;
+    return lo.authority().code() + " " + lo.id() + " vs " + hi.authority().code() + " " + hi.id();
   }
 
   private static Signals signals(Scored s) {

@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * Stage 8, render: the prompt block. Newest first (by valid start), one line per record, each dated:
  * {@code [2026-02-08]} for an episode, {@code [since 2026-06-01]} for an open fact,
- * {@code [2026-03-01 to 2026-06-01]} for a closed one; conflicting records say so. Capped at the
+ * {@code [2026-03-01 to 2026-06-01]} for a closed one; conflicting records say so, with their
+ * authority ({@code verified}, {@code explicit}, {@code derived}). Capped at the
  * budget plus 16 tokens per line and 16 for the header (the dates and markup), whole lines only.
  */
 final class Renderer {
@@ -33,7 +34,8 @@ final class Renderer {
     int used = tokenizer.count(HEADER);
     for (ReadPath.Scored s : lines) {
       String line = "\n- " + dates(s.r) + " " + s.r.text().strip().replace('\n', ' ')
-          + (s.conflictsWith.isEmpty() ? "" : " (conflicting records of '" + s.r.factKey() + "': engine cannot tell which holds)");
+          + (s.conflictsWith.isEmpty() ? "" : " (conflicting records of '" + s.r.factKey() + "', this one "
+              + s.r.authority().code() + ": engine cannot tell which holds)");
       int t = tokenizer.count(line);
       if (used + t > cap) break;
       used += t;

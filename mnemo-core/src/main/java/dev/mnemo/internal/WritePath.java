@@ -5,6 +5,7 @@ import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.LowerAuthority;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.NewMemory;
 import dev.mnemo.spi.Embedder;
@@ -250,8 +251,11 @@ final class WritePath {
         if (!k.isEmpty()) entities.add(k);
       }
       ConflictPolicy policy = m.conflictPolicy() == null ? ConflictPolicy.SUPERSEDE : m.conflictPolicy();
+      Authority authority = m.authority() == null ? Authority.EXPLICIT : m.authority();
+      String id = ids.get();
       int version = 0;
       List<MemoryRecord> changes = new ArrayList<>();
+      List<String> notes = new ArrayList<>();
       if (m.factKey() != null) {
         Map<String, MemoryRecord> known = versionsOf(m.owner(), m.factKey());
         Instant latest = known.values().stream().map(MemoryRecord::recordedAt).max(Comparator.naturalOrder()).orElse(null);
@@ -262,25 +266,72 @@ final class WritePath {
           return null;
         }
         version = known.values().stream().mapToInt(MemoryRecord::version).max().orElse(0) + 1;
-        if (policy == ConflictPolicy.SUPERSEDE) {
-          for (MemoryRecord old : List.copyOf(known.values())) {
-            if (old.expiredAt() != null || !overlaps(old, from, to)) continue;
-            changes.add(old.withExpiredAt(recorded));
-            if (old.validFrom().isBefore(from)) {
-              changes.add(old.clippedCopy(ids.get(), old.validFrom(), from, recorded));
-            }
-            if (to != null && (old.validTo() == null || old.validTo().isAfter(to))) {
-              changes.add(old.clippedCopy(ids.get(), to, old.validTo(), recorded));
-            }
+        List<MemoryRecord> current = known.values().stream().filter(r -> r.expiredAt() == null).toList();
+        if (policy == ConflictPolicy.SUPERSEDE && to == null) {
+          // Rule 1, the back-fill: an open-ended version that starts before a current version is
+          // history, not a correction; it ends where the earliest such version begins.
+          MemoryRecord next = null;
+          for (MemoryRecord r : current) {
+            if (r.validFrom().isAfter(from) && (next == null || r.validFrom().isBefore(next.validFrom()))) next = r;
+          }
+          if (next != null) {
+            to = next.validFrom();
+            notes.add("backfill: starts before current version " + next.id() + ", so it ends where that one begins ("
+                + to + ")");
           }
         }
+        ConflictPolicy written = policy;
+        List<MemoryRecord> replaced = new ArrayList<>();
+        for (MemoryRecord old : current) {
+          if (!overlaps(old, from, to)) continue;
+          if (policy == ConflictPolicy.KEEP_BOTH) {
+            notes.add("keep_both: kept beside " + old.id() + " as a conflict (requested)");
+            continue;
+          }
+          if (authority.below(old.authority())) {
+            // Rule 2, authority before age: a lower-authority record never supersedes a higher one.
+            String why = authority.code() + " does not supersede " + old.authority().code() + " version " + old.id()
+                + " of fact_key '" + m.factKey() + "'";
+            if (m.lowerAuthority() == LowerAuthority.REFUSE) {
+              violations.add(new Violation(p + "authority", authority.code(), p + "authority " + why
+                  + " (lower_authority = refuse): write it with authority " + old.authority().code()
+                  + " or higher, or with lower_authority keep_both to keep both as a conflict"));
+              return null;
+            }
+            notes.add("authority: " + why + "; kept beside it as a conflict");
+            written = ConflictPolicy.KEEP_BOTH;
+            continue;
+          }
+          replaced.add(old);
+        }
+        for (MemoryRecord old : replaced) {
+          changes.add(old.withExpiredAt(recorded));
+          String clip = "clipped: the part of " + (old.origin() != null ? old.origin() : old.id())
+              + " that version " + id + " did not replace";
+          if (old.validFrom().isBefore(from)) {
+            changes.add(Records.noted(old.clippedCopy(ids.get(), old.validFrom(), from, recorded), clip));
+          }
+          if (to != null && (old.validTo() == null || old.validTo().isAfter(to))) {
+            changes.add(Records.noted(old.clippedCopy(ids.get(), to, old.validTo(), recorded), clip));
+          }
+        }
+        if (!replaced.isEmpty()) {
+          notes.add((policy == ConflictPolicy.CORRECT ? "correct" : "supersede") + ": replaces "
+              + String.join(", ", replaced.stream().map(MemoryRecord::id).toList()) + " for the overlap");
+        }
+        policy = written;
+      }
+      Map<String, String> metadata = m.metadata();
+      if (!notes.isEmpty()) {
+        metadata = new LinkedHashMap<>(metadata);
+        metadata.put(MemoryRecord.RESOLUTION, String.join("; ", notes));
       }
       MemoryRecord rec = new MemoryRecord(
-          ids.get(), m.owner(), m.scope(), m.category() == null ? Category.SEMANTIC : m.category(), m.text(),
+          id, m.owner(), m.scope(), m.category() == null ? Category.SEMANTIC : m.category(), m.text(),
           m.context(), m.sources(), m.episode(), m.seq() == null ? -1 : m.seq(), recorded, null, from, to,
           m.factKey(), version, null, m.importance() == null ? 0.5 : m.importance(),
-          m.authority() == null ? Authority.EXPLICIT : m.authority(), policy, List.copyOf(entities), 0, null, vector,
-          vector == null ? null : embedder.modelId(), m.metadata());
+          authority, policy, List.copyOf(entities), 0, null, vector,
+          vector == null ? null : embedder.modelId(), metadata);
       changes.add(rec);
       for (MemoryRecord c : changes) {
         upserts.put(c.id(), c);
