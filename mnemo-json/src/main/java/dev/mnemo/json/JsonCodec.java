@@ -8,6 +8,7 @@ import dev.mnemo.Authority;
 import dev.mnemo.CandidateTrace;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
+import dev.mnemo.LowerAuthority;
 import dev.mnemo.Fusion;
 import dev.mnemo.IngestProgress;
 import dev.mnemo.IngestReceipt;
@@ -53,7 +54,7 @@ public final class JsonCodec {
 
   private static final Set<String> MEMORY_FIELDS = Set.of("id", "owner", "text", "scope", "category", "context",
       "sources", "source", "episode", "seq", "recorded_at", "valid_from", "valid_to", "fact_key", "importance",
-      "authority", "conflict_policy", "entities", "metadata");
+      "authority", "conflict_policy", "lower_authority", "entities", "metadata");
 
   /**
    * A memory to write from its JSON form. {@code id} (the source event id, as in scenario files) and
@@ -87,6 +88,8 @@ public final class JsonCodec {
     if (auth != null) guard(() -> b.authority(Authority.fromCode(path + "authority", auth)), v);
     String policy = text(n, "conflict_policy", path, v);
     if (policy != null) guard(() -> b.conflictPolicy(ConflictPolicy.fromCode(path + "conflict_policy", policy)), v);
+    String lower = text(n, "lower_authority", path, v);
+    if (lower != null) guard(() -> b.lowerAuthority(LowerAuthority.fromCode(path + "lower_authority", lower)), v);
     Double imp = number(n, "importance", path, v);
     if (imp != null) b.importance(imp);
     String episode = text(n, "episode", path, v);
@@ -621,6 +624,7 @@ public final class JsonCodec {
     if (m.importance() != null) o.put("importance", m.importance());
     if (m.authority() != null) o.put("authority", m.authority().code());
     if (m.conflictPolicy() != null) o.put("conflict_policy", m.conflictPolicy().code());
+    if (m.lowerAuthority() != null) o.put("lower_authority", m.lowerAuthority().code());
     if (!m.entities().isEmpty()) m.entities().forEach(o.putArray("entities")::add);
     if (!m.metadata().isEmpty()) new java.util.TreeMap<>(m.metadata()).forEach(o.putObject("metadata")::put);
     return o;

@@ -143,6 +143,47 @@ class RestApiTest {
   }
 
   @Test
+  void remember_backfill_endsWhereTheCurrentVersionBegins_andSaysWhichRuleDecided() {
+    TestServer.Response emacs = post("/v1/memories", "{\"owner\":\"maya\",\"text\":\"Maya switched from Vim to Emacs.\","
+        + "\"fact_key\":\"editor\"}");
+    assertThat(emacs.status()).as(emacs.toString()).isEqualTo(201);
+    JsonNode current = emacs.json().get("records").get(0);
+    TestServer.Response vim = post("/v1/memories", "{\"owner\":\"maya\",\"text\":\"Maya writes all her code in Vim.\","
+        + "\"fact_key\":\"editor\",\"valid_from\":\"2025-01-01\"}");
+    assertThat(vim.status()).as(vim.toString()).isEqualTo(201);
+    JsonNode older = vim.json().get("records").get(0);
+    assertThat(older.get("valid_to").asText()).isEqualTo(current.get("valid_from").asText());
+    assertThat(older.get("metadata").get("resolution").asText())
+        .startsWith("backfill: starts before current version " + current.get("id").asText());
+    JsonNode now = post("/v1/recall", "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0}").json();
+    assertThat(now.get("block").asText()).contains("Emacs").doesNotContain("all her code in Vim");
+    JsonNode then = post("/v1/recall", "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0,"
+        + "\"mode\":\"valid_at\",\"at\":\"2025-06-01\"}").json();
+    assertThat(then.get("block").asText()).contains("all her code in Vim").doesNotContain("Emacs");
+  }
+
+  @Test
+  void remember_lowerAuthority_keptAsAConflict_orRefusedWithTheReasonAnd422() {
+    String verified = remember("{\"owner\":\"alex\",\"text\":\"Alex is allergic to peanuts.\",\"fact_key\":\"allergy\","
+        + "\"authority\":\"verified\"}");
+    TestServer.Response refused = post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
+        + "\"fact_key\":\"allergy\",\"authority\":\"derived\",\"lower_authority\":\"refuse\"}");
+    assertProblem(refused, 422, "authority");
+    assertThat(refused.json().get("detail").asText()).contains("derived does not supersede verified version " + verified);
+    assertProblem(post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"x\",\"lower_authority\":\"sometimes\"}"), 422,
+        "lower_authority");
+    assertThat(get("/v1/owners/alex/history?fact_key=allergy").json().get("versions")).hasSize(1);
+
+    TestServer.Response kept = post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
+        + "\"fact_key\":\"allergy\",\"authority\":\"derived\"}");
+    assertThat(kept.status()).as(kept.toString()).isEqualTo(201);
+    assertThat(kept.json().get("records").get(0).get("conflict_policy").asText()).isEqualTo("keep_both");
+    JsonNode both = post("/v1/recall", "{\"owner\":\"alex\",\"text\":\"What is Alex allergic to?\",\"explain\":true}").json();
+    assertThat(both.get("block").asText()).contains("peanuts").contains("cashews").contains("this one verified")
+        .contains("this one derived");
+  }
+
+  @Test
   void markUsed_countsAndForgetRecord_removesIt() {
     String id = remember("{\"owner\":\"alice\",\"text\":\"Alice plays chess\"}");
     TestServer.Response u = post("/v1/owners/alice/used", "{\"ids\":[\"" + id + "\",\"unknown-id\"]}");
