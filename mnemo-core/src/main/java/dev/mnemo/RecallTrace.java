@@ -31,6 +31,8 @@ import java.util.Map;
  * @param embeddingModel the embedder's model id, or null
  * @param candidates every candidate, best first
  * @param tokensUsed tokens of the selected texts
+ * @param blockTokens tokens of the rendered block (header, dates and markers included): what the
+ *     budget bounds
  * @param stageNanos wall time per stage (embed, candidates, fuse, rank, pack, render)
  */
 public record RecallTrace(
@@ -53,11 +55,12 @@ public record RecallTrace(
     String embeddingModel,
     List<CandidateTrace> candidates,
     int tokensUsed,
+    int blockTokens,
     Map<String, Long> stageNanos) {
 
   /** This trace without timings, for comparing two runs. */
   public RecallTrace withoutTimings() {
     return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion, packing,
-        k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, Map.of());
+        k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, blockTokens, Map.of());
   }
 }

@@ -83,6 +83,8 @@ final class ReadPath {
     double timeMatch;
     double score;
     int tokens = -1;
+    /** Tokens of the record's rendered line (its share of the block), or -1 when not packed. */
+    int lineTokens = -1;
     Outcome outcome;
     String reason;
     final List<String> conflictsWith = new ArrayList<>();
@@ -146,9 +148,9 @@ final class ReadPath {
     long t5 = System.nanoTime();
     timings.put("pack", t5 - t4);
 
+    String rendered = fitBlock(selected, req);
+    int renderedTokens = rendered.isEmpty() ? 0 : tokenizer.count(rendered);
     int used = selected.stream().mapToInt(s -> s.tokens).sum();
-    String rendered = Renderer.render(selected, req, tokenizer);
-    int renderedTokens = tokenizer.count(rendered);
     long t6 = System.nanoTime();
     timings.put("render", t6 - t5);
     timings.put("total", t6 - t0);
@@ -164,7 +166,7 @@ final class ReadPath {
       }
       trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
           queryEntities, denseFloor[0], req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
-          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings);
+          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, renderedTokens, timings);
     }
     return new RecallResult(out, rendered, used, renderedTokens, trace);
   }
@@ -402,9 +404,11 @@ final class ReadPath {
   }
 
   /**
-   * Stage 6, packing into the token budget (texts counted with the configured tokenizer), at most k
-   * records. Greedy: best score first; a record that does not fit the remaining budget is
-   * {@code over_budget} and smaller ones may still fit. Coverage (MMR): each step takes the record
+   * Stage 6, packing into the token budget, at most k records. The budget bounds the rendered block:
+   * the {@link Renderer#HEADER} once plus each record's rendered line (dates and markup included,
+   * {@link Renderer#line}), counted with the configured tokenizer. Greedy: best score first; a
+   * record whose line does not fit the remaining budget is {@code over_budget} and smaller ones may
+   * still fit. Coverage (MMR): each step takes the record
    * maximizing {@code lambda * score - (1 - lambda) * maxSim}, where maxSim is its highest cosine to
    * a record already chosen; one at or above {@code duplicateSimilarity} is a {@code duplicate}.
    */
@@ -413,10 +417,14 @@ final class ReadPath {
     for (Scored s : scored) {
       // tokens are counted for what may be packed (and for the trace), not for every candidate
       if (s.outcome == null || req.explain()) s.tokens = tokenizer.count(s.r.text());
-      if (s.outcome == null) pool.add(s);
+      if (s.outcome == null) {
+        s.lineTokens = tokenizer.count(Renderer.line(s.r, false));
+        pool.add(s);
+      }
     }
     List<Scored> chosen = new ArrayList<>();
-    int used = 0;
+    int header = tokenizer.count(Renderer.HEADER);
+    int used = 0; // block tokens: the header once something is chosen, then each line
     while (!pool.isEmpty()) {
       Scored next;
       double maxSim = 0;
@@ -449,12 +457,14 @@ final class ReadPath {
             req.duplicateSimilarity());
         continue;
       }
-      if (used + next.tokens > req.budgetTokens()) {
+      int cost = next.lineTokens + (chosen.isEmpty() ? header : 0);
+      if (used + cost > req.budgetTokens()) {
         next.outcome = Outcome.OVER_BUDGET;
-        next.reason = next.tokens + " tokens > " + (req.budgetTokens() - used) + " left of " + req.budgetTokens();
+        next.reason = cost + " tokens as a line of the block > " + (req.budgetTokens() - used) + " left of "
+            + req.budgetTokens();
         continue;
       }
-      used += next.tokens;
+      used += cost;
       next.outcome = Outcome.SELECTED;
       next.reason = "selected";
       chosen.add(next);
@@ -494,7 +504,7 @@ final class ReadPath {
   private List<Scored> surfaceConflicts(List<Scored> selected, List<Scored> scored, RecallRequest req,
       Eligibility eligibility) {
     List<Scored> out = new ArrayList<>(selected);
-    int used = selected.stream().mapToInt(s -> s.tokens).sum();
+    int used = selected.isEmpty() ? 0 : tokenizer.count(Renderer.HEADER) + selected.stream().mapToInt(s -> s.lineTokens).sum();
     Map<String, Scored> byId = new LinkedHashMap<>();
     for (Scored s : scored) byId.put(s.r.id(), s);
     Set<String> seenKeys = new HashSet<>();
@@ -528,13 +538,14 @@ final class ReadPath {
           byId.put(v.id(), sib);
         }
         if (sib.tokens < 0) sib.tokens = tokenizer.count(v.text());
+        sib.lineTokens = tokenizer.count(Renderer.line(v, true));
         s.conflictsWith.add(v.id());
         if (sib.outcome == Outcome.SELECTED) {
           sib.conflictsWith.add(s.r.id());
           continue;
         }
-        if (used + sib.tokens <= req.budgetTokens()) {
-          used += sib.tokens;
+        if (used + sib.lineTokens <= req.budgetTokens()) {
+          used += sib.lineTokens;
           sib.outcome = Outcome.SELECTED;
           sib.reason = "conflicts with selected " + s.r.id() + " (same fact key '" + key + "'"
               + (v.authority() != s.r.authority() ? "; " + lowerOf(v, s.r) + ": lower authority kept beside higher" : "")
@@ -552,6 +563,25 @@ final class ReadPath {
     MemoryRecord lo = a.authority().below(b.authority()) ? a : b;
     MemoryRecord hi = lo == a ? b : a;
     return lo.authority().code() + " " + lo.id() + " vs " + hi.authority().code() + " " + hi.id();
+  }
+
+  /**
+   * Renders the block and makes sure it fits the budget as the tokenizer counts the whole text:
+   * packing added line costs, which conflict markers and token merges across lines can make
+   * inexact. While the block is over the budget the lowest-scored selected record leaves it
+   * ({@code over_budget}, "the rendered block ... exceeds the budget"). Usually a single render.
+   */
+  private String fitBlock(List<Scored> selected, RecallRequest req) {
+    while (true) {
+      String block = Renderer.render(selected);
+      int tokens = block.isEmpty() ? 0 : tokenizer.count(block);
+      if (tokens <= req.budgetTokens()) return block;
+      Scored last = selected.stream().min(Comparator.<Scored>comparingDouble(x -> x.score).thenComparing(TIE_BREAK.reversed()))
+          .orElseThrow();
+      selected.remove(last);
+      last.outcome = Outcome.OVER_BUDGET;
+      last.reason = "the rendered block with it (" + tokens + " tokens) exceeds the budget of " + req.budgetTokens();
+    }
   }
 
   private static Signals signals(Scored s) {

@@ -510,6 +510,7 @@ public final class JsonCodec {
     o.put("tokenizer", t.tokenizer());
     putNullable(o, "embedding_model", t.embeddingModel());
     o.put("tokens_used", t.tokensUsed());
+    o.put("block_tokens", t.blockTokens());
     ArrayNode cands = o.putArray("candidates");
     for (CandidateTrace c : t.candidates()) {
       ObjectNode x = cands.addObject();
@@ -741,7 +742,7 @@ public final class JsonCodec {
         x.number("dense_floor"), x.required("fusion"), x.required("packing"), n.path("k").asInt(),
         n.path("budget_tokens").asInt(), n.path("threshold").asDouble(),
         n.hasNonNull("weights") ? weights(n.get("weights"), "trace.weights.") : Weights.DEFAULT, x.required("tokenizer"),
-        x.text("embedding_model"), candidates, n.path("tokens_used").asInt(), stages));
+        x.text("embedding_model"), candidates, n.path("tokens_used").asInt(), n.path("block_tokens").asInt(), stages));
   }
 
   private static Signals signals(JsonNode n) {

@@ -331,15 +331,37 @@ public abstract class MemoryStoreContract {
         + "benchmark tables, methodology, caveats and links to all raw data for every weekly report.").source("m2")
         .importance(0.9).build());
 
-    RecallResult r = mnemo.recall(RecallRequest.builder("u", "weekly status reports for Lee").budgetTokens(20)
+    RecallResult r = mnemo.recall(RecallRequest.builder("u", "weekly status reports for Lee").budgetTokens(40)
         .threshold(0).relativeThreshold(0).explain(true).build());
 
     assertThat(sources(r)).containsExactly("m1");
-    assertThat(r.tokensUsed()).isLessThanOrEqualTo(20);
+    assertThat(r.renderedTokens()).isLessThanOrEqualTo(40);
+    assertThat(r.trace().blockTokens()).isEqualTo(r.renderedTokens());
+    assertThat(r.trace().tokensUsed()).isEqualTo(r.tokensUsed()).isLessThan(r.renderedTokens());
     assertThat(r.trace().candidates()).anySatisfy(c -> {
       assertThat(c.sources()).containsExactly("m2");
       assertThat(c.outcome()).isEqualTo(Outcome.OVER_BUDGET);
     });
+  }
+
+  @Test
+  void budget_boundsTheRenderedBlock_headerDatesAndMarkersIncluded() {
+    mnemo.remember(NewMemory.builder("u", "Lee likes tea.").factKey("drink").source("b1").recordedAt(t("2026-02-01")).build());
+    mnemo.remember(NewMemory.builder("u", "Lee likes coffee.").factKey("drink").source("b2").recordedAt(t("2026-03-01"))
+        .conflictPolicy(ConflictPolicy.KEEP_BOTH).build());
+    mnemo.remember(NewMemory.builder("u", "Lee drinks water at lunch.").source("b3").build());
+    JTokkitTokenizer tok = JTokkitTokenizer.cl100k();
+    for (int budget : new int[] {0, 10, 28, 40, 56, 80, 400}) {
+      RecallResult r = mnemo.recall(RecallRequest.builder("u", "What does Lee like to drink, tea or coffee?").budgetTokens(budget)
+          .threshold(0).relativeThreshold(0).explain(true).build());
+      assertThat(r.renderedTokens()).as("budget %d: %s", budget, r.rendered()).isLessThanOrEqualTo(budget)
+          .isEqualTo(r.rendered().isEmpty() ? 0 : tok.count(r.rendered()));
+      assertThat(r.trace().blockTokens()).isEqualTo(r.renderedTokens());
+      r.selected().forEach(x -> assertThat(r.rendered()).contains(x.record().text()));
+    }
+    RecallResult all = mnemo.recall(RecallRequest.builder("u", "What does Lee like to drink, tea or coffee?").budgetTokens(400)
+        .threshold(0).relativeThreshold(0).build());
+    assertThat(all.rendered()).contains("conflicting");
   }
 
   @Test

@@ -234,8 +234,8 @@ class EngineProperties {
   // ---- budget -----------------------------------------------------------------------------------
 
   @Property(tries = 40)
-  void packedTexts_neverExceedTheBudget(@ForAll("multiOwnerWrites") List<Write> writes,
-      @ForAll @IntRange(min = 0, max = 40) int budget, @ForAll @IntRange(min = 1, max = 10) int k,
+  void renderedBlock_neverExceedsTheBudget(@ForAll("multiOwnerWrites") List<Write> writes,
+      @ForAll @IntRange(min = 0, max = 80) int budget, @ForAll @IntRange(min = 1, max = 10) int k,
       @ForAll boolean coverage) {
     JTokkitTokenizer tok = JTokkitTokenizer.cl100k();
     try (Store s = new Store()) {
@@ -244,8 +244,12 @@ class EngineProperties {
         RecallResult r = s.mnemo.recall(RecallRequest.builder(owner, String.join(" ", WORDS)).threshold(0).relativeThreshold(0)
             .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150)).build());
         int sum = r.selected().stream().mapToInt(x -> tok.count(x.record().text())).sum();
+        assertThat(r.renderedTokens()).isEqualTo(r.rendered().isEmpty() ? 0 : tok.count(r.rendered()));
+        assertThat(r.renderedTokens()).isLessThanOrEqualTo(budget);
         assertThat(sum).isLessThanOrEqualTo(budget);
         assertThat(r.tokensUsed()).isEqualTo(sum);
+        assertThat(r.rendered().isEmpty()).isEqualTo(r.selected().isEmpty());
+        for (Recalled x : r.selected()) assertThat(r.rendered()).contains(x.record().text());
         assertThat(r.selected().size()).isLessThanOrEqualTo(k);
       }
     }
