@@ -103,6 +103,34 @@ abstract class MnemoBehaviourContract {
   }
 
   @Test
+  void contradictionWithoutAFactKey_isFound_theNewerWins_andTheOlderStaysInHistory() {
+    Mnemo m = mnemo();
+    MemoryRecord before = m.remember(NewMemory.builder("maths", "I do not like maths.").validFrom(MARCH).build());
+    MemoryRecord after = m.remember(NewMemory.builder("maths", "I have come to enjoy maths.").validFrom(JUNE).build());
+    MemoryRecord other = m.remember(NewMemory.builder("maths", "I like hiking.").build());
+    assertThat(after.factKey()).isEqualTo("auto/" + before.id());
+    assertThat(after.resolution()).startsWith("same fact: contradicts " + before.id() + " (subject+attribute)");
+    assertThat(other.factKey()).isNull();
+    assertThat(m.history("maths", after.factKey())).extracting(MemoryRecord::text).contains(before.text(), after.text());
+    RecallResult now = m.recall(RecallRequest.builder("maths", "Does the user like maths?").build());
+    assertThat(now.selected()).extracting(s -> s.record().text()).contains(after.text()).doesNotContain(before.text());
+    RecallResult april = m.recall(RecallRequest.builder("maths", "Does the user like maths?")
+        .mode(TemporalMode.validAt(Instant.parse("2026-04-01T00:00:00Z"))).build());
+    assertThat(april.selected()).extracting(s -> s.record().text()).containsExactly(before.text());
+  }
+
+  @Test
+  void contradictionWithoutAFactKey_keepBoth_showsBothWithDates() {
+    Mnemo m = mnemo();
+    m.remember(NewMemory.builder("maths2", "I do not like maths.").validFrom(MARCH).build());
+    m.remember(NewMemory.builder("maths2", "I have come to enjoy maths.").validFrom(JUNE)
+        .conflictPolicy(dev.mnemo.ConflictPolicy.KEEP_BOTH).build());
+    RecallResult now = m.recall(RecallRequest.builder("maths2", "Does the user like maths?").build());
+    assertThat(now.selected()).hasSize(2).allSatisfy(s -> assertThat(s.conflictsWith()).hasSize(1));
+    assertThat(now.rendered()).contains("[since 2026-03-01]").contains("[since 2026-06-01]").contains("conflicting");
+  }
+
+  @Test
   void recall_neverReturnsAnotherOwnersRecord() {
     mnemo().remember(NewMemory.builder("iso-a", "Alice's locker code is 4312.").build());
     mnemo().remember(NewMemory.builder("iso-b", "Bob's locker code is 9876.").build());

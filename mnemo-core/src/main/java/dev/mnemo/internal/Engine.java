@@ -112,6 +112,15 @@ public final class Engine implements Mnemo {
     return embedder;
   }
 
+  /**
+   * What a record costs in a recall's budget: the tokens of the line it renders to in the prompt
+   * block (dates and markup included), plus the block's header when {@code first}. For baselines
+   * that pack records themselves at the same budget as the read path (evaluation).
+   */
+  public int blockTokens(MemoryRecord r, boolean first) {
+    return tokenizer.count(Renderer.line(r, false)) + (first ? tokenizer.count(Renderer.HEADER) : 0);
+  }
+
   public Tokenizer tokenizer() {
     return tokenizer;
   }

@@ -8,9 +8,12 @@ import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.LowerAuthority;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.NewMemory;
+import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.text.Entities;
+import dev.mnemo.write.SameFact;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -42,6 +45,8 @@ final class WritePath {
   private final InstantSource clock;
   private final int maxTextChars;
   private final Supplier<String> ids;
+  /** Candidates per signal the same-fact rules look at. */
+  static final int SAME_FACT_CANDIDATES = 20;
   private final java.util.function.Function<String, List<String>> entityFinder;
 
   WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars) {
@@ -75,8 +80,8 @@ final class WritePath {
       Plan plan = new Plan();
       List<MemoryRecord> created = new ArrayList<>();
       for (int i = 0; i < batch.size(); i++) {
-        created.add(plan.add(batch.get(i), vectors == null ? null : vectors.get(i), now,
-            single ? "" : "memories[" + i + "].", violations));
+        created.add(plan.add(plan.sameFact(batch.get(i), vectors == null ? null : vectors.get(i), now),
+            vectors == null ? null : vectors.get(i), now, single ? "" : "memories[" + i + "].", violations));
       }
       if (!violations.isEmpty()) throw new InvalidRequestException(violations);
       store.apply(List.copyOf(plan.upserts.values()), List.of());
@@ -240,6 +245,51 @@ final class WritePath {
       });
     }
 
+    /** The note of the same-fact rule that gave the next record its derived fact key, or null. */
+    private String sameFactNote;
+
+    /**
+     * Conflicts without a fact key: a record without one (and not an episode) that restates or
+     * contradicts a current non-episodic record of the owner ({@link SameFact}: subject +
+     * attribute, near-duplicate text) gets that record's fact key, or {@code auto/<its id>}, which
+     * the matched record then carries too; the rules of {@link #add} then apply (newer wins, or
+     * both are kept with policy {@code keep_both}). Candidates: the owner's current records the
+     * store finds for the text (BM25, dense, {@value #SAME_FACT_CANDIDATES} per signal) and the
+     * batch's own, newest first; the first that matches decides.
+     */
+    NewMemory sameFact(NewMemory m, float[] vector, Instant now) {
+      sameFactNote = null;
+      if (m == null || m.factKey() != null || m.owner() == null || m.text() == null
+          || m.category() == Category.EPISODIC) {
+        return m;
+      }
+      Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
+      List<MemoryRecord> pool = new ArrayList<>();
+      List<MemoryRecord> staged = new ArrayList<>(upserts.values());
+      java.util.Collections.reverse(staged);
+      pool.addAll(staged);
+      Eligibility current = new Eligibility(m.owner(), m.scope(), Set.of(), Map.of(), recorded, recorded, null);
+      for (var c : store.candidates(new CandidateQuery(current, vector, m.text(), Set.of(), null, SAME_FACT_CANDIDATES))
+          .candidates()) {
+        pool.add(upserts.getOrDefault(c.record().id(), c.record()));
+      }
+      Set<String> seen = new java.util.HashSet<>();
+      for (MemoryRecord r : pool) {
+        if (!seen.add(r.id()) || !r.owner().equals(m.owner()) || r.expiredAt() != null
+            || r.category() == Category.EPISODIC || r.recordedAt().isAfter(recorded) || !r.validAt(recorded)) {
+          continue;
+        }
+        var match = SameFact.match(m.text(), r.text());
+        if (match.isEmpty()) continue;
+        String key = r.factKey() != null ? r.factKey() : "auto/" + r.id();
+        if (r.factKey() == null) put(Records.with(r, r.sources(), key, r.importance()));
+        sameFactNote = "same fact: " + match.get().kind().code() + " " + r.id() + " (" + match.get().rule()
+            + "), fact_key '" + key + "'";
+        return Records.with(m, key, m.conflictPolicy(), m.recordedAt());
+      }
+      return m;
+    }
+
     MemoryRecord add(NewMemory m, float[] vector, Instant now, String p, List<Violation> violations) {
       // Stores keep milliseconds: truncate here so the record returned equals the record stored.
       Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
@@ -256,6 +306,8 @@ final class WritePath {
       int version = 0;
       List<MemoryRecord> changes = new ArrayList<>();
       List<String> notes = new ArrayList<>();
+      if (sameFactNote != null) notes.add(sameFactNote);
+      sameFactNote = null;
       if (m.factKey() != null) {
         Map<String, MemoryRecord> known = versionsOf(m.owner(), m.factKey());
         Instant latest = known.values().stream().map(MemoryRecord::recordedAt).max(Comparator.naturalOrder()).orElse(null);
