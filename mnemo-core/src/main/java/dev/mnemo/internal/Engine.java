@@ -83,16 +83,24 @@ public final class Engine implements Mnemo {
     }
   }
 
-  /** The full constructor. */
+  /** With the default {@link dev.mnemo.Freshness}. */
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options) {
+    this(store, embedder, tokenizer, clock, zone, maxTextChars, extractor, consolidator, options,
+        dev.mnemo.Freshness.DEFAULT);
+  }
+
+  /** The full constructor; {@code freshness}: the store's half-lives and maximum ages per fact kind. */
+  public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+      int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options,
+      dev.mnemo.Freshness freshness) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
     this.maxTextChars = maxTextChars;
-    this.reads = new ReadPath(store, embedder, tokenizer, clock, zone);
+    this.reads = new ReadPath(store, embedder, tokenizer, clock, zone, Objects.requireNonNull(freshness, "freshness"));
     TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
     this.ownsTurnLog = options.turnLog() != null;
     this.turnLog = own != null ? own : new InMemoryTurnLog();

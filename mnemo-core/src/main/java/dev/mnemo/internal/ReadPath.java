@@ -46,14 +46,24 @@ final class ReadPath {
   static final String SPEAKER = "speaker";
   /** Metadata key of the conversation role a record was said in (user, assistant): the speaker signal reads it. */
   static final String ROLE = "role";
+  /** Metadata key of a record's fact kind (preference, plan, status, ...): {@link dev.mnemo.Freshness} reads it. */
+  static final String KIND = "kind";
   private final MemoryStore store;
   private final Embedder embedder;
   private final Tokenizer tokenizer;
   private final InstantSource clock;
   private final ZoneId zone;
   private final DenseCalibration calibration;
+  /** The store's freshness, under each request's. */
+  private final dev.mnemo.Freshness freshness;
 
   ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
+    this(store, embedder, tokenizer, clock, zone, dev.mnemo.Freshness.DEFAULT);
+  }
+
+  ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+      dev.mnemo.Freshness freshness) {
+    this.freshness = freshness;
     this.store = store;
     this.embedder = embedder;
     this.tokenizer = tokenizer;
@@ -139,7 +149,9 @@ final class ReadPath {
     long t3 = System.nanoTime();
     timings.put("fuse", t3 - t2);
 
-    rank(scored, req, validTime, range, queryKeys);
+    dev.mnemo.Freshness fresh = req.freshness() == null ? freshness : req.freshness().over(freshness);
+    rank(scored, req, validTime, range, queryKeys, fresh);
+    authorityFirst(scored);
     long t4 = System.nanoTime();
     timings.put("rank", t4 - t3);
 
@@ -281,6 +293,28 @@ final class ReadPath {
     return List.copyOf(specificity.keySet());
   }
 
+  /**
+   * Freshness never overrides authority: among candidates of one fact key (a lower-authority
+   * version kept beside a higher one, docs/write-path.md), the more trusted one
+   * comes first whatever recency did to the scores; each fact's versions keep the positions the
+   * fact had, so other records do not move. Greedy packing follows this order.
+   */
+  private static void authorityFirst(List<Scored> scored) {
+    Map<String, List<Integer>> positions = new LinkedHashMap<>();
+    for (int i = 0; i < scored.size(); i++) {
+      String key = scored.get(i).r.factKey();
+      if (key != null) positions.computeIfAbsent(key, x -> new ArrayList<>()).add(i);
+    }
+    for (List<Integer> at : positions.values()) {
+      if (at.size() < 2) continue;
+      List<Scored> group = new ArrayList<>();
+      for (int i : at) group.add(scored.get(i));
+      group.sort(Comparator.<Scored>comparingInt(x -> -x.r.authority().rank()).thenComparing(
+          Comparator.<Scored>comparingDouble(x -> x.score).reversed()).thenComparing(TIE_BREAK));
+      for (int j = 0; j < at.size(); j++) scored.set(at.get(j), group.get(j));
+    }
+  }
+
   /** Episode neighbours on each side that the windowed dense signal reads. */
   static final int WINDOW_SPAN = 2;
   /** The record's own weight in its window, against 1 for each neighbour. */
@@ -355,7 +389,9 @@ final class ReadPath {
    * ({@link QueryPerson}: "what did I buy?" asks about the user's turns, "what did you
    * recommend?" about the assistant's).
    * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
-   * recorded start to the mode's valid instant, with the half-life of its category. Frequency is
+   * recorded start to the mode's valid instant, with the half-life of its fact kind ({@code kind}
+   * metadata) when the request's {@link dev.mnemo.Freshness} has one, else of its category; a record
+   * older than its kind's (or category's) maximum age is {@code too_old}. Frequency is
    * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
    * the record's valid time starts inside the query's time range. Then stage 5, the threshold:
    * relevance below the absolute threshold, or below {@code relativeThreshold} times the best
@@ -363,15 +399,22 @@ final class ReadPath {
    * is more likely noise than a second answer). Sorted by score, then newer first, then text, then id.
    */
   private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range,
-      List<String> queryKeys) {
+      List<String> queryKeys, dev.mnemo.Freshness fresh) {
     Weights w = req.weights();
     String askedRole = QueryPerson.role(req.retrievalText());
     for (Scored s : scored) {
       MemoryRecord r = s.r;
       Instant start = r.recordedAt().isAfter(r.validFrom()) ? r.recordedAt() : r.validFrom();
       if (start.isAfter(validTime)) start = validTime;
-      Duration half = req.halfLives().get(r.category());
+      String kind = r.metadata().get(KIND);
+      Duration half = fresh.halfLife(kind, req.halfLives().get(r.category()));
       double ageDays = Duration.between(start, validTime).toMillis() / 86_400_000.0;
+      Duration maxAge = fresh.maxAge(kind, r.category());
+      if (maxAge != null && Duration.between(start, validTime).compareTo(maxAge) > 0) {
+        s.outcome = Outcome.TOO_OLD;
+        s.reason = String.format(java.util.Locale.ROOT, "age %.0f d > max age %d d of %s", ageDays, maxAge.toDays(),
+            kind != null && fresh.maxAges().containsKey(kind) ? "kind '" + kind + "'" : "category " + r.category().code());
+      }
       s.recency = Math.pow(0.5, ageDays / (half.toMillis() / 86_400_000.0));
       s.frequency = r.accessCount() / (r.accessCount() + 3.0);
       s.authority = switch (r.authority()) {
@@ -392,6 +435,7 @@ final class ReadPath {
     for (Scored s : scored) best = Math.max(best, s.relevance);
     double relativeFloor = req.relativeThreshold() * best;
     for (Scored s : scored) {
+      if (s.outcome == Outcome.TOO_OLD) continue;
       if (s.relevance < req.threshold()) {
         s.outcome = Outcome.BELOW_THRESHOLD;
         s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < threshold %.3f", s.relevance, req.threshold());

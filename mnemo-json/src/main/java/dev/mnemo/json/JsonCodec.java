@@ -229,7 +229,7 @@ public final class JsonCodec {
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus");
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "max_ages", "focus");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
 
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
@@ -270,7 +270,14 @@ public final class JsonCodec {
       else v.add(new Violation(path + "explain", explain.toString(), path + "explain must be true or false, was " + explain));
     }
     JsonNode hl = n.get("half_lives");
-    if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v));
+    Map<String, java.time.Duration> kindHalfLives = new java.util.TreeMap<>();
+    if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v, kindHalfLives));
+    JsonNode max = n.get("max_ages");
+    Map<String, java.time.Duration> maxAges = new java.util.TreeMap<>();
+    if (max != null && !max.isNull()) durations(max, path + "max_ages", v, maxAges);
+    if (!kindHalfLives.isEmpty() || !maxAges.isEmpty()) {
+      guard(() -> b.freshness(new dev.mnemo.Freshness(kindHalfLives, maxAges)), v);
+    }
     if (n.has("weights")) guard(() -> b.weights(weights(n.get("weights"), path + "weights.")), v);
     JsonNode focus = n.get("focus");
     if (focus != null && !focus.isNull()) {
@@ -291,34 +298,47 @@ public final class JsonCodec {
     }
   }
 
-  /** Half-lives per category: a number of days, or an ISO-8601 duration such as {@code "P30D"}. */
-  private static Map<Category, java.time.Duration> halfLives(JsonNode n, String path, List<Violation> v) {
+  /**
+   * Half-lives per category (a category code) or per fact kind (any other key, into {@code kinds}):
+   * a number of days, or an ISO-8601 duration such as {@code "P30D"}.
+   */
+  private static Map<Category, java.time.Duration> halfLives(JsonNode n, String path, List<Violation> v,
+      Map<String, java.time.Duration> kinds) {
     Map<Category, java.time.Duration> out = new java.util.EnumMap<>(Category.class);
+    Map<String, java.time.Duration> all = new java.util.LinkedHashMap<>();
+    durations(n, path, v, all);
+    for (var e : all.entrySet()) {
+      Category c = null;
+      for (Category x : Category.values()) if (x.code().equals(e.getKey())) c = x;
+      if (c != null) out.put(c, e.getValue());
+      else kinds.put(e.getKey(), e.getValue());
+    }
+    return out;
+  }
+
+  /** An object of key -> a number of days or an ISO-8601 duration, into {@code out}. */
+  private static void durations(JsonNode n, String path, List<Violation> v, Map<String, java.time.Duration> out) {
     if (!n.isObject()) {
-      v.add(new Violation(path, n.toString(), path + " must be an object of category -> days, was " + n));
-      return out;
+      v.add(new Violation(path, n.toString(), path + " must be an object of category or fact kind -> days, was " + n));
+      return;
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
       var e = it.next();
       String f = path + "." + e.getKey();
+      JsonNode x = e.getValue();
       try {
-        Category c = Category.fromCode(f, e.getKey());
-        JsonNode x = e.getValue();
         if (x.isNumber()) {
-          out.put(c, java.time.Duration.ofMillis(Math.round(x.asDouble() * 86_400_000L)));
+          out.put(e.getKey(), java.time.Duration.ofMillis(Math.round(x.asDouble() * 86_400_000L)));
         } else if (x.isTextual()) {
-          out.put(c, java.time.Duration.parse(x.asText()));
+          out.put(e.getKey(), java.time.Duration.parse(x.asText()));
         } else {
           v.add(new Violation(f, x.toString(), f + " must be a number of days or an ISO-8601 duration, was " + x));
         }
-      } catch (InvalidRequestException ex) {
-        v.addAll(ex.violations());
-      } catch (java.time.format.DateTimeParseException ex) {
-        v.add(new Violation(f, e.getValue().asText(), f + " must be a number of days or an ISO-8601 duration (P30D), was '"
-            + e.getValue().asText() + "'"));
+      } catch (java.time.format.DateTimeParseException | ArithmeticException ex) {
+        v.add(new Violation(f, x.asText(), f + " must be a number of days or an ISO-8601 duration (P30D), was '"
+            + x.asText() + "'"));
       }
     }
-    return out;
   }
 
   /** Weights from JSON; absent fields keep their defaults. */
@@ -657,6 +677,13 @@ public final class JsonCodec {
     o.set("weights", MAPPER.valueToTree(weightsMap(r.weights())));
     ObjectNode hl = o.putObject("half_lives");
     new java.util.TreeMap<>(r.halfLives()).forEach((c, d) -> hl.put(c.code(), d.toString()));
+    if (r.freshness() != null) {
+      r.freshness().halfLives().forEach((k, d) -> hl.put(k, d.toString()));
+      if (!r.freshness().maxAges().isEmpty()) {
+        ObjectNode max = o.putObject("max_ages");
+        r.freshness().maxAges().forEach((k, d) -> max.put(k, d.toString()));
+      }
+    }
     o.put("mmr_lambda", r.mmrLambda());
     o.put("duplicate_similarity", r.duplicateSimilarity());
     o.put("candidates", r.candidates());

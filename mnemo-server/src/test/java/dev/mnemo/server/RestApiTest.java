@@ -184,6 +184,23 @@ class RestApiTest {
   }
 
   @Test
+  void recall_freshnessPerKind_maxAgeDropsAStaleStatus_andARequestCanChangeIt() {
+    remember("{\"owner\":\"pm\",\"text\":\"The Apollo project status is blocked.\",\"metadata\":{\"kind\":\"status\"},"
+        + "\"recorded_at\":\"2020-01-01T00:00:00Z\"}");
+    JsonNode stale = post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
+        + "\"explain\":true}").json();
+    assertThat(stale.get("records")).isEmpty();
+    assertThat(stale.get("trace").get("candidates").get(0).get("outcome").asText()).isEqualTo("too_old");
+    JsonNode kept = post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
+        + "\"half_lives\":{\"status\":\"P7D\",\"semantic\":30},\"max_ages\":{\"status\":\"P36500D\"}}").json();
+    assertThat(kept.get("records")).hasSize(1);
+    assertProblem(post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"soon\"}}"), 422,
+        "max_ages.status");
+    assertProblem(post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"-P1D\"}}"), 422,
+        "freshness.max_ages.status");
+  }
+
+  @Test
   void markUsed_countsAndForgetRecord_removesIt() {
     String id = remember("{\"owner\":\"alice\",\"text\":\"Alice plays chess\"}");
     TestServer.Response u = post("/v1/owners/alice/used", "{\"ids\":[\"" + id + "\",\"unknown-id\"]}");

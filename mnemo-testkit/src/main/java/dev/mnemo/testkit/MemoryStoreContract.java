@@ -389,8 +389,9 @@ public abstract class MemoryStoreContract {
 
   @Test
   void coveragePacking_omitsNearDuplicates() {
-    mnemo.remember(NewMemory.builder("u", "The cat is called Miso.").source("c1").build());
-    mnemo.remember(NewMemory.builder("u", "The cat is called Miso!").source("c2").build());
+    // episodes: two records of one fact without a fact key would be one fact (docs/write-path.md)
+    mnemo.remember(NewMemory.builder("u", "The cat is called Miso.").category(Category.EPISODIC).source("c1").build());
+    mnemo.remember(NewMemory.builder("u", "The cat is called Miso!").category(Category.EPISODIC).source("c2").build());
     mnemo.remember(NewMemory.builder("u", "The cat sleeps on the sofa.").source("c3").build());
 
     RecallResult r = mnemo.recall(RecallRequest.builder("u", "the cat").packing(Packing.COVERAGE).threshold(0).relativeThreshold(0)

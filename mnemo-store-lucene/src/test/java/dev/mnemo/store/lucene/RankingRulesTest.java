@@ -69,7 +69,8 @@ class RankingRulesTest {
   }
 
   private MemoryRecord write(String source, UnaryOperator<NewMemory.Builder> f) {
-    return mnemo.remember(f.apply(NewMemory.builder("u", TEXT).source(source)).build());
+    // each its own fact key: two keyless records with one text would be one fact (docs/write-path.md)
+    return mnemo.remember(f.apply(NewMemory.builder("u", TEXT).source(source).factKey("fact-" + source)).build());
   }
 
   @Test
