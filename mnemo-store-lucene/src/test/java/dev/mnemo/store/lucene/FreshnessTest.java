@@ -86,9 +86,11 @@ class FreshnessTest {
       m.remember(NewMemory.builder("u", "The Apollo project status is red.").factKey("apollo").source("derived")
           .authority(Authority.DERIVED).metadata(Map.of("kind", "status")).recordedAt(ASKED.minus(Duration.ofDays(1)))
           .build());
-      // a one-day half-life makes the derived record's score the higher one
+      // a one-day half-life and a strong recency weight make the derived record's score the higher one
       Freshness shortLived = new Freshness(Map.of("status", Duration.ofDays(1)), Map.of());
-      RecallResult r = recall(m, shortLived);
+      RecallResult r = m.recall(RecallRequest.builder("u", "What is the status of the Apollo project?").askedAt(ASKED)
+          .threshold(0).relativeThreshold(0).freshness(shortLived).weights(dev.mnemo.Weights.DEFAULT.withRecency(1.0))
+          .explain(true).build());
       assertThat(candidate(r, "derived").signals().finalScore()).isGreaterThan(candidate(r, "verified").signals().finalScore());
       assertThat(r.trace().candidates()).extracting(c -> c.sources().get(0)).containsSubsequence("verified", "derived");
       assertThat(r.selected()).extracting(s -> s.record().sources().get(0)).containsExactly("verified", "derived");
