@@ -5,6 +5,10 @@ import java.util.Locale;
 
 /**
  * How far a record can be trusted; trust is not recency. The code is what gets persisted.
+ *
+ * <p>Authority comes before age: {@code verified} > {@code explicit} > {@code derived}. A write of
+ * lower authority never supersedes a current version of higher authority (see
+ * {@link LowerAuthority}); ranking adds a small bonus by authority as well.
  */
 public enum Authority {
   /** The owner said it; the default. */
@@ -22,6 +26,20 @@ public enum Authority {
 
   public String code() {
     return code;
+  }
+
+  /** The order of trust: 0 derived, 1 explicit, 2 verified (not persisted; the code is). */
+  public int rank() {
+    return switch (this) {
+      case DERIVED -> 0;
+      case EXPLICIT -> 1;
+      case VERIFIED -> 2;
+    };
+  }
+
+  /** Whether this authority is lower than {@code other}'s. */
+  public boolean below(Authority other) {
+    return rank() < other.rank();
   }
 
   /** Parses a code, case-insensitively; an unknown code is an {@link InvalidRequestException}. */

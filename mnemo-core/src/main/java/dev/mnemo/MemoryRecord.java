@@ -21,6 +21,12 @@ import java.util.Objects;
  * {@link Mnemo#markUsed} updates them in place without a new version. Collections are unmodifiable;
  * nullable fields are documented per component.
  *
+ * <p>The metadata key {@value #RESOLUTION} is the engine's: when a write's rules changed what the
+ * record or the versions before it say (a back-fill ended where a later version begins, versions
+ * superseded, a lower-authority record kept beside a higher one, a clipped copy), the write path
+ * notes there which rule decided, e.g. {@code "backfill: ends where current version 7f3.. begins
+ * (2026-12-02T00:00:00Z)"}; see {@link #resolution()}.
+ *
  * @param id engine-assigned, stable
  * @param owner the tenant/user id; the first boundary
  * @param scope optional task/project scope, or null
@@ -75,6 +81,9 @@ public record MemoryRecord(
     String embeddingModel,
     Map<String, String> metadata) {
 
+  /** The metadata key where the write path notes which rule decided (see the class comment). */
+  public static final String RESOLUTION = "resolution";
+
   public MemoryRecord {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(owner, "owner");
@@ -87,6 +96,11 @@ public record MemoryRecord(
     sources = List.copyOf(sources == null ? List.of() : sources);
     entities = List.copyOf(entities == null ? List.of() : entities);
     metadata = Map.copyOf(metadata == null ? Map.of() : metadata);
+  }
+
+  /** Which write rule decided this version's interval or its effect on others, or null when none applied. */
+  public String resolution() {
+    return metadata.get(RESOLUTION);
   }
 
   /** Whether the fact holds at valid time {@code t}. */

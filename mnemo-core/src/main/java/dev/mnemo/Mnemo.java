@@ -239,8 +239,15 @@ public interface Mnemo extends AutoCloseable {
     private java.util.function.Function<String, List<String>> entityFinder;
     private dev.mnemo.spi.RecallLog recallLog;
     private RecallLogOptions recallLogOptions = RecallLogOptions.DEFAULT;
+    private Freshness freshness = Freshness.DEFAULT;
 
     private Builder() {}
+
+    /**
+     * This store's half-lives and maximum ages per fact kind (default {@link Freshness#DEFAULT}); a
+     * request's {@link RecallRequest#freshness()} overrides them key by key.
+     */
+    public Builder freshness(Freshness v) { this.freshness = Objects.requireNonNull(v, "freshness"); return this; }
 
     /**
      * The durable turn log {@link Mnemo#ingest} writes to (closed with the engine). Default: the
@@ -326,7 +333,7 @@ public interface Mnemo extends AutoCloseable {
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
       return new Engine(s, e, t, clock, zone, maxTextChars, extractor, consolidator,
           new Engine.IngestOptions(turnLog, synchronousIngest, ingestQueue, ingestQueueWait, entityFinder), recallLog,
-          recallLogOptions);
+          recallLogOptions, freshness);
     }
   }
 }

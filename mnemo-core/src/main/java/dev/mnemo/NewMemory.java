@@ -11,7 +11,10 @@ import java.util.Map;
  * Values are checked by the engine when written (so that every invalid field of a batch is
  * reported at once); this record only holds them. Defaults: category semantic, importance 0.5,
  * authority explicit, recordedAt = the engine's clock, validFrom = recordedAt, validTo open,
- * conflict policy supersede.
+ * conflict policy supersede, lower authority kept beside a higher one as a conflict.
+ *
+ * @param lowerAuthority what happens when this record would supersede a version of higher
+ *     authority: kept beside it as a conflict (null: the default) or refused
  */
 public record NewMemory(
     String owner,
@@ -30,12 +33,22 @@ public record NewMemory(
     Authority authority,
     ConflictPolicy conflictPolicy,
     List<String> entities,
-    Map<String, String> metadata) {
+    Map<String, String> metadata,
+    LowerAuthority lowerAuthority) {
 
   public NewMemory {
     sources = sources == null ? List.of() : List.copyOf(sources);
     entities = entities == null ? List.of() : List.copyOf(entities);
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+  }
+
+  /** A memory with the default treatment of lower authority. */
+  public NewMemory(String owner, String text, String scope, Category category, String context, List<String> sources,
+      String episode, Integer seq, Instant recordedAt, Instant validFrom, Instant validTo, String factKey,
+      Double importance, Authority authority, ConflictPolicy conflictPolicy, List<String> entities,
+      Map<String, String> metadata) {
+    this(owner, text, scope, category, context, sources, episode, seq, recordedAt, validFrom, validTo, factKey,
+        importance, authority, conflictPolicy, entities, metadata, null);
   }
 
   public static Builder builder(String owner, String text) {
@@ -61,6 +74,7 @@ public record NewMemory(
     private ConflictPolicy conflictPolicy;
     private List<String> entities;
     private Map<String, String> metadata;
+    private LowerAuthority lowerAuthority;
 
     private Builder(String owner, String text) {
       this.owner = owner;
@@ -82,10 +96,11 @@ public record NewMemory(
     public Builder conflictPolicy(ConflictPolicy v) { this.conflictPolicy = v; return this; }
     public Builder entities(List<String> v) { this.entities = v; return this; }
     public Builder metadata(Map<String, String> v) { this.metadata = v; return this; }
+    public Builder lowerAuthority(LowerAuthority v) { this.lowerAuthority = v; return this; }
 
     public NewMemory build() {
       return new NewMemory(owner, text, scope, category, context, sources, episode, seq, recordedAt, validFrom,
-          validTo, factKey, importance, authority, conflictPolicy, entities, metadata);
+          validTo, factKey, importance, authority, conflictPolicy, entities, metadata, lowerAuthority);
     }
   }
 }

@@ -10,7 +10,9 @@ public enum Outcome {
   /** Would not fit the remaining token budget. */
   OVER_BUDGET("over_budget"),
   /** A near-duplicate of a selected record (coverage packing). */
-  DUPLICATE("duplicate");
+  DUPLICATE("duplicate"),
+  /** Older than the maximum age of its fact kind or category ({@link Freshness}). */
+  TOO_OLD("too_old");
 
   private final String code;
 

@@ -22,7 +22,7 @@ import java.util.Set;
  *   <tr><td>categories</td><td>all</td><td>only records of these categories</td></tr>
  *   <tr><td>metadata</td><td>none</td><td>only records whose metadata has every given key=value</td></tr>
  *   <tr><td>k</td><td>5</td><td>at most this many records</td></tr>
- *   <tr><td>budgetTokens</td><td>400</td><td>the selected texts fit this many tokens</td></tr>
+ *   <tr><td>budgetTokens</td><td>400</td><td>the rendered block (header, dates, markers included) fits this many tokens</td></tr>
  *   <tr><td>threshold</td><td>{@value #DEFAULT_THRESHOLD}</td><td>minimum relevance (0..1)</td></tr>
  *   <tr><td>relativeThreshold</td><td>{@value #DEFAULT_RELATIVE_THRESHOLD}</td><td>minimum relevance as a share of the best candidate's</td></tr>
  *   <tr><td>fusion</td><td>weighted</td><td>see {@link Fusion}</td></tr>
@@ -30,6 +30,7 @@ import java.util.Set;
  *   <tr><td>timeFilter</td><td>boost</td><td>see {@link TimeFilter}</td></tr>
  *   <tr><td>weights</td><td>{@link Weights#DEFAULT}</td><td>every signal's weight</td></tr>
  *   <tr><td>halfLives</td><td>episodic 30 d, task 14 d, semantic and procedural 365 d</td><td>recency decay</td></tr>
+ *   <tr><td>freshness</td><td>the store's ({@link Freshness#DEFAULT} unless configured)</td><td>half-life and maximum age per fact kind</td></tr>
  *   <tr><td>mmrLambda</td><td>0.7</td><td>relevance vs. novelty in coverage packing</td></tr>
  *   <tr><td>duplicateSimilarity</td><td>0.95</td><td>cosine at or above which coverage packing omits a record as a duplicate</td></tr>
  *   <tr><td>candidates</td><td>50</td><td>candidates drawn per signal (bounds the cost of a read)</td></tr>
@@ -64,7 +65,8 @@ public record RecallRequest(
     Focus focus,
     Double minRelevance,
     Boolean exhaustive,
-    boolean log) {
+    boolean log,
+    Freshness freshness) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -174,6 +176,7 @@ public record RecallRequest(
     b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain; b.focus = focus;
     b.minRelevance = minRelevance; b.exhaustive = exhaustive;
     b.log = log;
+    b.freshness = freshness;
     return b;
   }
 
@@ -203,6 +206,7 @@ public record RecallRequest(
     private Double minRelevance;
     private Boolean exhaustive;
     private boolean log = true;
+    private Freshness freshness;
 
     private Builder(String owner, String query) {
       this.owner = owner;
@@ -249,11 +253,13 @@ public record RecallRequest(
     public Builder exhaustive(Boolean v) { this.exhaustive = v; return this; }
     /** Whether the engine's retrieval log records this recall (default true; false: not logged). */
     public Builder log(boolean v) { this.log = v; return this; }
+    /** Half-lives and maximum ages per fact kind, over the store's ({@link Freshness}); null: the store's. */
+    public Builder freshness(Freshness v) { this.freshness = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
           relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus, minRelevance, exhaustive, log);
+          focus, minRelevance, exhaustive, log, freshness);
     }
   }
 }

@@ -8,8 +8,9 @@ import java.util.List;
  *
  * @param selected selected records, best first
  * @param rendered the prompt block: newest first, each line dated; empty when nothing was selected
- * @param tokensUsed tokens of the selected texts (what the budget bounds)
- * @param renderedTokens tokens of the rendered block
+ * @param tokensUsed tokens of the selected texts
+ * @param renderedTokens tokens of the rendered block, header, dates and markers included: at most
+ *     the request's budget
  * @param trace the full trace when the request asked for {@code explain}, else null
  */
 public record RecallResult(List<Recalled> selected, String rendered, int tokensUsed, int renderedTokens, RecallTrace trace) {

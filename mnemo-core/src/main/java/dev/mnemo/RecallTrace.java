@@ -31,6 +31,8 @@ import java.util.Map;
  * @param embeddingModel the embedder's model id, or null
  * @param candidates every candidate, best first
  * @param tokensUsed tokens of the selected texts
+ * @param blockTokens tokens of the rendered block (header, dates and markers included): what the
+ *     budget bounds
  * @param stageNanos wall time per stage (embed, candidates, fuse, rank, pack, render)
  * @param gate the fetch gate as it ran: the fetch decision, the threshold on the relevance
  *     probability, exhaustive mode and the relevance model's id (null where no gate ran)
@@ -55,6 +57,7 @@ public record RecallTrace(
     String embeddingModel,
     List<CandidateTrace> candidates,
     int tokensUsed,
+    int blockTokens,
     Map<String, Long> stageNanos,
     Gate gate) {
 
@@ -73,14 +76,14 @@ public record RecallTrace(
   public RecallTrace(String owner, String query, Instant askedAt, String mode, Instant validTime, Instant knownTime,
       TimeRange timeRange, List<String> queryEntities, double denseFloor, String fusion, String packing, int k,
       int budgetTokens, double threshold, Weights weights, String tokenizer, String embeddingModel,
-      List<CandidateTrace> candidates, int tokensUsed, Map<String, Long> stageNanos) {
+      List<CandidateTrace> candidates, int tokensUsed, int blockTokens, Map<String, Long> stageNanos) {
     this(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion, packing, k,
-        budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, stageNanos, null);
+        budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, blockTokens, stageNanos, null);
   }
 
   /** This trace without timings, for comparing two runs. */
   public RecallTrace withoutTimings() {
     return new RecallTrace(owner, query, askedAt, mode, validTime, knownTime, timeRange, queryEntities, denseFloor, fusion, packing,
-        k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, Map.of(), gate);
+        k, budgetTokens, threshold, weights, tokenizer, embeddingModel, candidates, tokensUsed, blockTokens, Map.of(), gate);
   }
 }

@@ -36,7 +36,9 @@ final class HistoryCommand implements Callable<Integer> {
       System.out.printf("%-3s %-24s %-24s %-24s %-24s %s%n", "v", "valid_from", "valid_to", "recorded_at", "expired_at", "text");
       for (MemoryRecord r : h) {
         System.out.printf("%-3d %-24s %-24s %-24s %-24s %s%s%n", r.version(), r.validFrom(), str(r.validTo()),
-            r.recordedAt(), str(r.expiredAt()), r.text(), r.origin() == null ? "" : "  (clipped from " + r.origin() + ")");
+            r.recordedAt(), str(r.expiredAt()), r.text(),
+            (r.origin() == null ? "" : "  (clipped from " + r.origin() + ")")
+                + (r.resolution() == null ? "" : "  [" + r.resolution() + "]"));
       }
     }
     return 0;

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       RememberCommand.class,
       RecallCommand.class,
-      HistoryCommand.class, RetainCommand.class,
+      HistoryCommand.class, RetainCommand.class, SummarizeCommand.class, RecategorizeCommand.class,
       ForgetCommand.class,
       ReindexCommand.class,
       LogCommand.class,

@@ -32,6 +32,8 @@ final class RememberCommand implements Callable<Integer> {
   @Option(names = "--recorded-at", paramLabel = "INSTANT", description = "Transaction time (default: now).") String recordedAt;
   @Option(names = "--source", description = "Source event id(s).") List<String> sources;
   @Option(names = "--keep-both", description = "Keep earlier versions of the fact key as a conflict instead of superseding them.") boolean keepBoth;
+  @Option(names = "--correct", description = "A retroactive correction: replace every overlapping version, even one that starts after --valid-from (by default an older open-ended fact is history and ends where the current version begins).") boolean correct;
+  @Option(names = "--lower-authority", paramLabel = "POLICY", description = "When a current version has higher authority: keep_both (default: kept beside it as a conflict) or refuse.") String lowerAuthority;
   @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "Metadata entries.") Map<String, String> metadata;
   @Option(names = "--json", description = "Print the stored record as JSON.") boolean json;
 
@@ -43,7 +45,11 @@ final class RememberCommand implements Callable<Integer> {
     if (category != null) b.category(Category.fromCode("category", category));
     if (authority != null) b.authority(Authority.fromCode("authority", authority));
     if (importance != null) b.importance(importance);
+    if (keepBoth && correct) throw new dev.mnemo.InvalidRequestException("conflict_policy", "keep_both, correct",
+        "give --keep-both or --correct, not both");
     if (keepBoth) b.conflictPolicy(ConflictPolicy.KEEP_BOTH);
+    if (correct) b.conflictPolicy(ConflictPolicy.CORRECT);
+    if (lowerAuthority != null) b.lowerAuthority(dev.mnemo.LowerAuthority.fromCode("lower_authority", lowerAuthority));
     try (Mnemo m = engine.open()) {
       MemoryRecord r = m.remember(b.build());
       System.out.println(json ? JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonCodec.record(r, false)) : r.id());

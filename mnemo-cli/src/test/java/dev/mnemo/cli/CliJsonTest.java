@@ -101,6 +101,30 @@ class CliJsonTest {
   }
 
   @Test
+  void summarizeAndRecategorize_fromTheCommandLine() throws Exception {
+    JsonNode a = json(0, engine("import", "--json", write(dir.resolve("episode.jsonl"),
+        "{\"owner\":\"u\",\"text\":\"Decided to move the launch to May.\",\"episode\":\"s1\",\"seq\":0,\"source\":\"t1\",\"importance\":0.8}",
+        "{\"owner\":\"u\",\"text\":\"Ana will write the release notes.\",\"episode\":\"s1\",\"seq\":1,\"source\":\"t2\"}")));
+    assertThat(a.toString()).contains("2");
+    JsonNode summary = json(0, engine("summarize", "--json", "--owner", "u", "--episode", "s1"));
+    assertThat(summary.get("text").asText()).startsWith("Summary of s1:").contains("launch").contains("release notes");
+    assertThat(summary.get("sources").toString()).contains("t1").contains("t2");
+    assertThat(json(0, engine("summarize", "--json", "--owner", "u", "--episode", "none")).isNull()).isTrue();
+
+    JsonNode moved = json(0, engine("recategorize", "--json", "--owner", "u", "--id", summary.get("id").asText(),
+        "--category", "procedural"));
+    assertThat(moved.get("category").asText()).isEqualTo("procedural");
+    assertThat(moved.get("version").asInt()).isEqualTo(2);
+    JsonNode history = json(0, engine("history", "--json", "--owner", "u", "--fact-key", moved.get("fact_key").asText()));
+    assertThat(history.toString()).contains("semantic").contains("procedural");
+  }
+
+  private static String write(Path file, String... lines) throws Exception {
+    java.nio.file.Files.writeString(file, String.join("\n", lines) + "\n");
+    return file.toString();
+  }
+
+  @Test
   void import_json_reportsWrittenAndInvalid_andProgressGoesToStderr() throws Exception {
     Path good = dir.resolve("good.jsonl");
     Files.writeString(good, """

@@ -71,6 +71,66 @@ abstract class MnemoBehaviourContract {
   }
 
   @Test
+  void backfill_olderOpenEndedFact_isHistory_theCurrentVersionStaysCurrent() {
+    Mnemo m = mnemo();
+    MemoryRecord emacs = m.remember(NewMemory.builder("back", "Maya switched from Vim to Emacs.").factKey("editor").build());
+    MemoryRecord vim = m.remember(NewMemory.builder("back", "Maya writes all her code in Vim.").factKey("editor")
+        .validFrom(Instant.parse("2025-01-01T00:00:00Z")).build());
+    assertThat(vim.validTo()).isEqualTo(emacs.validFrom());
+    assertThat(vim.resolution()).startsWith("backfill: ");
+    assertThat(m.get("back", emacs.id()).orElseThrow().expiredAt()).isNull();
+    RecallResult now = m.recall(RecallRequest.builder("back", "Which editor does Maya use?").build());
+    assertThat(now.selected()).extracting(s -> s.record().text()).contains(emacs.text()).doesNotContain(vim.text());
+    RecallResult then = m.recall(RecallRequest.builder("back", "Which editor does Maya use?")
+        .mode(TemporalMode.validAt(Instant.parse("2025-06-01T00:00:00Z"))).build());
+    assertThat(then.selected()).extracting(s -> s.record().text()).containsExactly(vim.text());
+  }
+
+  @Test
+  void lowerAuthority_isKeptBesideTheHigherOne_orRefused() {
+    Mnemo m = mnemo();
+    MemoryRecord verified = m.remember(NewMemory.builder("trust", "Alex is allergic to peanuts.").factKey("allergy")
+        .authority(dev.mnemo.Authority.VERIFIED).build());
+    assertThatThrownBy(() -> m.remember(NewMemory.builder("trust", "Alex is allergic to cashews.").factKey("allergy")
+        .authority(dev.mnemo.Authority.DERIVED).lowerAuthority(dev.mnemo.LowerAuthority.REFUSE).build()))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("authority"));
+    MemoryRecord derived = m.remember(NewMemory.builder("trust", "Alex is allergic to cashews.").factKey("allergy")
+        .authority(dev.mnemo.Authority.DERIVED).build());
+    assertThat(derived.resolution()).startsWith("authority: derived does not supersede verified version " + verified.id());
+    RecallResult r = m.recall(RecallRequest.builder("trust", "What is Alex allergic to?").build());
+    assertThat(r.selected()).extracting(s -> s.record().id()).contains(verified.id(), derived.id());
+    assertThat(r.rendered()).contains("this one verified").contains("this one derived");
+  }
+
+  @Test
+  void contradictionWithoutAFactKey_isFound_theNewerWins_andTheOlderStaysInHistory() {
+    Mnemo m = mnemo();
+    MemoryRecord before = m.remember(NewMemory.builder("maths", "I do not like maths.").validFrom(MARCH).build());
+    MemoryRecord after = m.remember(NewMemory.builder("maths", "I have come to enjoy maths.").validFrom(JUNE).build());
+    MemoryRecord other = m.remember(NewMemory.builder("maths", "I like hiking.").build());
+    assertThat(after.factKey()).isEqualTo("auto/" + before.id());
+    assertThat(after.resolution()).startsWith("same fact: contradicts " + before.id() + " (subject+attribute)");
+    assertThat(other.factKey()).isNull();
+    assertThat(m.history("maths", after.factKey())).extracting(MemoryRecord::text).contains(before.text(), after.text());
+    RecallResult now = m.recall(RecallRequest.builder("maths", "Does the user like maths?").build());
+    assertThat(now.selected()).extracting(s -> s.record().text()).contains(after.text()).doesNotContain(before.text());
+    RecallResult april = m.recall(RecallRequest.builder("maths", "Does the user like maths?")
+        .mode(TemporalMode.validAt(Instant.parse("2026-04-01T00:00:00Z"))).build());
+    assertThat(april.selected()).extracting(s -> s.record().text()).containsExactly(before.text());
+  }
+
+  @Test
+  void contradictionWithoutAFactKey_keepBoth_showsBothWithDates() {
+    Mnemo m = mnemo();
+    m.remember(NewMemory.builder("maths2", "I do not like maths.").validFrom(MARCH).build());
+    m.remember(NewMemory.builder("maths2", "I have come to enjoy maths.").validFrom(JUNE)
+        .conflictPolicy(dev.mnemo.ConflictPolicy.KEEP_BOTH).build());
+    RecallResult now = m.recall(RecallRequest.builder("maths2", "Does the user like maths?").build());
+    assertThat(now.selected()).hasSize(2).allSatisfy(s -> assertThat(s.conflictsWith()).hasSize(1));
+    assertThat(now.rendered()).contains("[since 2026-03-01]").contains("[since 2026-06-01]").contains("conflicting");
+  }
+
+  @Test
   void recall_neverReturnsAnotherOwnersRecord() {
     mnemo().remember(NewMemory.builder("iso-a", "Alice's locker code is 4312.").build());
     mnemo().remember(NewMemory.builder("iso-b", "Bob's locker code is 9876.").build());

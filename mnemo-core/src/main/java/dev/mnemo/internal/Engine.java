@@ -95,11 +95,11 @@ public final class Engine implements Mnemo {
     }
   }
 
-  /** With the retrieval log the store offers (if any), kept with the default options. */
+  /** With the retrieval log the store offers (if any), kept with the default options, and the default freshness. */
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options) {
     this(store, embedder, tokenizer, clock, zone, maxTextChars, extractor, consolidator, options, null,
-        RecallLogOptions.DEFAULT);
+        RecallLogOptions.DEFAULT, dev.mnemo.Freshness.DEFAULT);
   }
 
   /**
@@ -107,10 +107,11 @@ public final class Engine implements Mnemo {
    *
    * @param recallLog the retrieval log; null = the store's own, if it keeps one (else none)
    * @param logOptions how recalls are logged ({@link RecallLogOptions#OFF}: not at all)
+   * @param freshness the store's half-lives and maximum ages per fact kind
    */
   public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options, RecallLog recallLog,
-      RecallLogOptions logOptions) {
+      RecallLogOptions logOptions, dev.mnemo.Freshness freshness) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     checkEmbeddingModel(store, embedder);
@@ -118,7 +119,7 @@ public final class Engine implements Mnemo {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
     this.maxTextChars = maxTextChars;
-    this.reads = new ReadPath(store, embedder, tokenizer, clock, zone);
+    this.reads = new ReadPath(store, embedder, tokenizer, clock, zone, Objects.requireNonNull(freshness, "freshness"));
     TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
     this.ownsTurnLog = options.turnLog() != null;
     this.turnLog = own != null ? own : new InMemoryTurnLog();
@@ -177,6 +178,15 @@ public final class Engine implements Mnemo {
   /** The embedder, or null. */
   public Embedder embedder() {
     return embedder;
+  }
+
+  /**
+   * What a record costs in a recall's budget: the tokens of the line it renders to in the prompt
+   * block (dates and markup included), plus the block's header when {@code first}. For baselines
+   * that pack records themselves at the same budget as the read path (evaluation).
+   */
+  public int blockTokens(MemoryRecord r, boolean first) {
+    return tokenizer.count(Renderer.line(r, false)) + (first ? tokenizer.count(Renderer.HEADER) : 0);
   }
 
   public Tokenizer tokenizer() {

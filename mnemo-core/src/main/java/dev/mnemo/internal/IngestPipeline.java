@@ -648,7 +648,9 @@ final class IngestPipeline implements AutoCloseable {
             Instant rec = c.recordedAt() == null ? session.now() : c.recordedAt();
             Instant latest = latestRecorded(session, c.owner(), key);
             if (latest != null && rec.isBefore(latest)) rec = latest; // transaction time only moves forward
-            NewMemory versioned = Records.with(c, key, conflict ? ConflictPolicy.KEEP_BOTH : ConflictPolicy.SUPERSEDE, rec);
+            // The consolidator judged the candidate a new version of the target's fact: a correction,
+            // even when the candidate's own date ("moved last Saturday") precedes the target's start.
+            NewMemory versioned = Records.with(c, key, conflict ? ConflictPolicy.KEEP_BOTH : ConflictPolicy.CORRECT, rec);
             yield session.add(versioned, v, "");
           }
         };

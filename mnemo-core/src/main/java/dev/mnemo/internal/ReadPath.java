@@ -49,6 +49,8 @@ final class ReadPath {
   static final String SPEAKER = "speaker";
   /** Metadata key of the conversation role a record was said in (user, assistant): the speaker signal reads it. */
   static final String ROLE = "role";
+  /** Metadata key of a record's fact kind (preference, plan, status, ...): {@link dev.mnemo.Freshness} reads it. */
+  static final String KIND = "kind";
   private final MemoryStore store;
   private final Embedder embedder;
   private final Tokenizer tokenizer;
@@ -56,14 +58,22 @@ final class ReadPath {
   private final ZoneId zone;
   private final DenseCalibration calibration;
   private final RelevanceModel relevanceModel;
+  /** The store's freshness, under each request's. */
+  private final dev.mnemo.Freshness freshness;
 
   ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
-    this(store, embedder, tokenizer, clock, zone, RelevanceModel.defaultModel());
+    this(store, embedder, tokenizer, clock, zone, dev.mnemo.Freshness.DEFAULT, RelevanceModel.defaultModel());
   }
 
   ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
-      RelevanceModel relevanceModel) {
+      dev.mnemo.Freshness freshness) {
+    this(store, embedder, tokenizer, clock, zone, freshness, RelevanceModel.defaultModel());
+  }
+
+  ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+      dev.mnemo.Freshness freshness, RelevanceModel relevanceModel) {
     this.relevanceModel = relevanceModel;
+    this.freshness = freshness;
     this.store = store;
     this.embedder = embedder;
     this.tokenizer = tokenizer;
@@ -93,6 +103,8 @@ final class ReadPath {
     double timeMatch;
     double score;
     int tokens = -1;
+    /** Tokens of the record's rendered line (its share of the block), or -1 when not packed. */
+    int lineTokens = -1;
     Outcome outcome;
     String reason;
     /** The relevance model's features (see {@link RelevanceFeatures}) and probability. */
@@ -139,11 +151,11 @@ final class ReadPath {
     RecallTrace.Gate gate = gate(req, text);
     if (gate.fetch().equals(SKIP)) {
       timings.put("total", System.nanoTime() - t0);
-      String rendered = Renderer.render(List.of(), req, tokenizer);
+      String rendered = Renderer.render(List.of());
       RecallTrace trace = !req.explain() ? null : new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(),
           validTime, knownTime, range, List.of(), Double.NaN, req.fusion().code(), req.packing().code(), req.k(),
           req.budgetTokens(), req.threshold(), req.weights(), tokenizer.name(),
-          embedder == null ? null : embedder.modelId(), List.of(), 0, timings, gate);
+          embedder == null ? null : embedder.modelId(), List.of(), 0, tokenizer.count(rendered), timings, gate);
       return new RecallResult(List.of(), rendered, 0, tokenizer.count(rendered), trace);
     }
     Eligibility eligibility = eligibility(req, validTime, knownTime, range);
@@ -169,7 +181,9 @@ final class ReadPath {
     long t3 = System.nanoTime();
     timings.put("fuse", t3 - t2);
 
-    rank(scored, req, validTime, range, queryKeys, gate.exhaustive());
+    dev.mnemo.Freshness fresh = req.freshness() == null ? freshness : req.freshness().over(freshness);
+    rank(scored, req, validTime, range, queryKeys, fresh, gate.exhaustive());
+    authorityFirst(scored);
     Set<String> names = new HashSet<>(Entities.nameKeys(text));
     names.addAll(req.focus().nameKeys());
     RelevanceFeatures.compute(scored, new RelevanceFeatures.QueryContext(text, vector,
@@ -184,9 +198,9 @@ final class ReadPath {
     long t5 = System.nanoTime();
     timings.put("pack", t5 - t4);
 
+    String rendered = fitBlock(selected, req);
+    int renderedTokens = rendered.isEmpty() ? 0 : tokenizer.count(rendered);
     int used = selected.stream().mapToInt(s -> s.tokens).sum();
-    String rendered = Renderer.render(selected, req, tokenizer);
-    int renderedTokens = tokenizer.count(rendered);
     long t6 = System.nanoTime();
     timings.put("render", t6 - t5);
     timings.put("total", t6 - t0);
@@ -204,7 +218,7 @@ final class ReadPath {
       }
       trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
           queryEntities, denseFloor[0], req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
-          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, timings, gate);
+          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, renderedTokens, timings, gate);
     }
     return new RecallResult(out, rendered, used, renderedTokens, trace);
   }
@@ -368,6 +382,28 @@ final class ReadPath {
     return List.copyOf(specificity.keySet());
   }
 
+  /**
+   * Freshness never overrides authority: among candidates of one fact key (a lower-authority
+   * version kept beside a higher one, docs/write-path.md), the more trusted one
+   * comes first whatever recency did to the scores; each fact's versions keep the positions the
+   * fact had, so other records do not move. Greedy packing follows this order.
+   */
+  private static void authorityFirst(List<Scored> scored) {
+    Map<String, List<Integer>> positions = new LinkedHashMap<>();
+    for (int i = 0; i < scored.size(); i++) {
+      String key = scored.get(i).r.factKey();
+      if (key != null) positions.computeIfAbsent(key, x -> new ArrayList<>()).add(i);
+    }
+    for (List<Integer> at : positions.values()) {
+      if (at.size() < 2) continue;
+      List<Scored> group = new ArrayList<>();
+      for (int i : at) group.add(scored.get(i));
+      group.sort(Comparator.<Scored>comparingInt(x -> -x.r.authority().rank()).thenComparing(
+          Comparator.<Scored>comparingDouble(x -> x.score).reversed()).thenComparing(TIE_BREAK));
+      for (int j = 0; j < at.size(); j++) scored.set(at.get(j), group.get(j));
+    }
+  }
+
   /** Episode neighbours on each side that the windowed dense signal reads. */
   static final int WINDOW_SPAN = 2;
   /** The record's own weight in its window, against 1 for each neighbour. */
@@ -442,8 +478,10 @@ final class ReadPath {
    * ({@link QueryPerson}: "what did I buy?" asks about the user's turns, "what did you
    * recommend?" about the assistant's).
    * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
-   * recorded start to the mode's valid instant, with the half-life of its category; when the query
-   * names a time, recency is 0 for records outside it (it orders only inside the constraint). Frequency is
+   * recorded start to the mode's valid instant, with the half-life of its fact kind ({@code kind}
+   * metadata) when the request's {@link dev.mnemo.Freshness} has one, else of its category; when the
+   * query names a time, recency is 0 for records outside it (it orders only inside the constraint); a
+   * record older than its kind's (or category's) maximum age is {@code too_old}. Frequency is
    * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
    * the record's valid time starts inside the query's time range. Then stage 5, the threshold:
    * relevance below the absolute threshold, or below {@code relativeThreshold} times the best
@@ -451,15 +489,22 @@ final class ReadPath {
    * is more likely noise than a second answer). Sorted by score, then newer first, then text, then id.
    */
   private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range,
-      List<String> queryKeys, boolean exhaustive) {
+      List<String> queryKeys, dev.mnemo.Freshness fresh, boolean exhaustive) {
     Weights w = req.weights();
     String askedRole = QueryPerson.role(req.retrievalText());
     for (Scored s : scored) {
       MemoryRecord r = s.r;
       Instant start = r.recordedAt().isAfter(r.validFrom()) ? r.recordedAt() : r.validFrom();
       if (start.isAfter(validTime)) start = validTime;
-      Duration half = req.halfLives().get(r.category());
+      String kind = r.metadata().get(KIND);
+      Duration half = fresh.halfLife(kind, req.halfLives().get(r.category()));
       double ageDays = Duration.between(start, validTime).toMillis() / 86_400_000.0;
+      Duration maxAge = fresh.maxAge(kind, r.category());
+      if (maxAge != null && Duration.between(start, validTime).compareTo(maxAge) > 0) {
+        s.outcome = Outcome.TOO_OLD;
+        s.reason = String.format(java.util.Locale.ROOT, "age %.0f d > max age %d d of %s", ageDays, maxAge.toDays(),
+            kind != null && fresh.maxAges().containsKey(kind) ? "kind '" + kind + "'" : "category " + r.category().code());
+      }
       s.recency = Math.pow(0.5, ageDays / (half.toMillis() / 86_400_000.0));
       s.frequency = r.accessCount() / (r.accessCount() + 3.0);
       s.authority = switch (r.authority()) {
@@ -484,6 +529,7 @@ final class ReadPath {
     double relative = exhaustive ? 0 : req.relativeThreshold();
     double relativeFloor = relative * best;
     for (Scored s : scored) {
+      if (s.outcome == Outcome.TOO_OLD) continue;
       if (s.relevance < req.threshold()) {
         s.outcome = Outcome.BELOW_THRESHOLD;
         s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < threshold %.3f", s.relevance, req.threshold());
@@ -496,9 +542,11 @@ final class ReadPath {
   }
 
   /**
-   * Stage 6, packing into the token budget (texts counted with the configured tokenizer), at most k
-   * records. Greedy: best score first; a record that does not fit the remaining budget is
-   * {@code over_budget} and smaller ones may still fit. Coverage (MMR): each step takes the record
+   * Stage 6, packing into the token budget, at most k records. The budget bounds the rendered block:
+   * the {@link Renderer#HEADER} once plus each record's rendered line (dates and markup included,
+   * {@link Renderer#line}), counted with the configured tokenizer. Greedy: best score first; a
+   * record whose line does not fit the remaining budget is {@code over_budget} and smaller ones may
+   * still fit. Coverage (MMR): each step takes the record
    * maximizing {@code lambda * score - (1 - lambda) * maxSim}, where maxSim is its highest cosine to
    * a record already chosen; one at or above {@code duplicateSimilarity} is a {@code duplicate}.
    */
@@ -507,10 +555,14 @@ final class ReadPath {
     for (Scored s : scored) {
       // tokens are counted for what may be packed (and for the trace), not for every candidate
       if (s.outcome == null || req.explain()) s.tokens = tokenizer.count(s.r.text());
-      if (s.outcome == null) pool.add(s);
+      if (s.outcome == null) {
+        s.lineTokens = tokenizer.count(Renderer.line(s.r, false));
+        pool.add(s);
+      }
     }
     List<Scored> chosen = new ArrayList<>();
-    int used = 0;
+    int header = tokenizer.count(Renderer.HEADER);
+    int used = 0; // block tokens: the header once something is chosen, then each line
     while (!pool.isEmpty()) {
       Scored next;
       double maxSim = 0;
@@ -543,12 +595,14 @@ final class ReadPath {
             req.duplicateSimilarity());
         continue;
       }
-      if (used + next.tokens > req.budgetTokens()) {
+      int cost = next.lineTokens + (chosen.isEmpty() ? header : 0);
+      if (used + cost > req.budgetTokens()) {
         next.outcome = Outcome.OVER_BUDGET;
-        next.reason = next.tokens + " tokens > " + (req.budgetTokens() - used) + " left of " + req.budgetTokens();
+        next.reason = cost + " tokens as a line of the block > " + (req.budgetTokens() - used) + " left of "
+            + req.budgetTokens();
         continue;
       }
-      used += next.tokens;
+      used += cost;
       next.outcome = Outcome.SELECTED;
       next.reason = "selected";
       chosen.add(next);
@@ -588,7 +642,7 @@ final class ReadPath {
   private List<Scored> surfaceConflicts(List<Scored> selected, List<Scored> scored, RecallRequest req,
       Eligibility eligibility) {
     List<Scored> out = new ArrayList<>(selected);
-    int used = selected.stream().mapToInt(s -> s.tokens).sum();
+    int used = selected.isEmpty() ? 0 : tokenizer.count(Renderer.HEADER) + selected.stream().mapToInt(s -> s.lineTokens).sum();
     Map<String, Scored> byId = new LinkedHashMap<>();
     for (Scored s : scored) byId.put(s.r.id(), s);
     Set<String> seenKeys = new HashSet<>();
@@ -622,21 +676,50 @@ final class ReadPath {
           byId.put(v.id(), sib);
         }
         if (sib.tokens < 0) sib.tokens = tokenizer.count(v.text());
+        sib.lineTokens = tokenizer.count(Renderer.line(v, true));
         s.conflictsWith.add(v.id());
         if (sib.outcome == Outcome.SELECTED) {
           sib.conflictsWith.add(s.r.id());
           continue;
         }
-        if (used + sib.tokens <= req.budgetTokens()) {
-          used += sib.tokens;
+        if (used + sib.lineTokens <= req.budgetTokens()) {
+          used += sib.lineTokens;
           sib.outcome = Outcome.SELECTED;
-          sib.reason = "conflicts with selected " + s.r.id() + " (same fact key '" + key + "')";
+          sib.reason = "conflicts with selected " + s.r.id() + " (same fact key '" + key + "'"
+              + (v.authority() != s.r.authority() ? "; " + lowerOf(v, s.r) + ": lower authority kept beside higher" : "")
+              + ")";
           sib.conflictsWith.add(s.r.id());
           out.add(sib);
         }
       }
     }
     return out;
+  }
+
+  /** "derived X kept beside verified Y": which of two records of different authority is the lower one. */
+  private static String lowerOf(MemoryRecord a, MemoryRecord b) {
+    MemoryRecord lo = a.authority().below(b.authority()) ? a : b;
+    MemoryRecord hi = lo == a ? b : a;
+    return lo.authority().code() + " " + lo.id() + " vs " + hi.authority().code() + " " + hi.id();
+  }
+
+  /**
+   * Renders the block and makes sure it fits the budget as the tokenizer counts the whole text:
+   * packing added line costs, which conflict markers and token merges across lines can make
+   * inexact. While the block is over the budget the lowest-scored selected record leaves it
+   * ({@code over_budget}, "the rendered block ... exceeds the budget"). Usually a single render.
+   */
+  private String fitBlock(List<Scored> selected, RecallRequest req) {
+    while (true) {
+      String block = Renderer.render(selected);
+      int tokens = block.isEmpty() ? 0 : tokenizer.count(block);
+      if (tokens <= req.budgetTokens()) return block;
+      Scored last = selected.stream().min(Comparator.<Scored>comparingDouble(x -> x.score).thenComparing(TIE_BREAK.reversed()))
+          .orElseThrow();
+      selected.remove(last);
+      last.outcome = Outcome.OVER_BUDGET;
+      last.reason = "the rendered block with it (" + tokens + " tokens) exceeds the budget of " + req.budgetTokens();
+    }
   }
 
   private static Signals signals(Scored s) {

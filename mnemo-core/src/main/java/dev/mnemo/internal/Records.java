@@ -30,6 +30,17 @@ final class Records {
   static NewMemory with(NewMemory m, String factKey, ConflictPolicy policy, Instant recordedAt) {
     return new NewMemory(m.owner(), m.text(), m.scope(), m.category(), m.context(), m.sources(), m.episode(), m.seq(),
         recordedAt, m.validFrom(), m.validTo(), factKey, m.importance(), m.authority(), policy, m.entities(),
-        m.metadata());
+        m.metadata(), m.lowerAuthority());
+  }
+
+  /** The same record with the write path's {@link MemoryRecord#RESOLUTION} note set (null: unchanged). */
+  static MemoryRecord noted(MemoryRecord r, String note) {
+    if (note == null) return r;
+    java.util.Map<String, String> meta = new java.util.LinkedHashMap<>(r.metadata());
+    meta.put(MemoryRecord.RESOLUTION, note);
+    return new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(), r.sources(), r.episode(),
+        r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), r.factKey(), r.version(), r.origin(),
+        r.importance(), r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(), r.lastAccessedAt(),
+        r.embedding(), r.embeddingModel(), meta);
   }
 }

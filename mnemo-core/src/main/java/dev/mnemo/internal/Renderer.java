@@ -2,8 +2,6 @@ package dev.mnemo.internal;
 
 import dev.mnemo.Category;
 import dev.mnemo.MemoryRecord;
-import dev.mnemo.RecallRequest;
-import dev.mnemo.spi.Tokenizer;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -14,8 +12,11 @@ import java.util.List;
 /**
  * Stage 8, render: the prompt block. Newest first (by valid start), one line per record, each dated:
  * {@code [2026-02-08]} for an episode, {@code [since 2026-06-01]} for an open fact,
- * {@code [2026-03-01 to 2026-06-01]} for a closed one; conflicting records say so. Capped at the
- * budget plus 16 tokens per line and 16 for the header (the dates and markup), whole lines only.
+ * {@code [2026-03-01 to 2026-06-01]} for a closed one; conflicting records say so, with their
+ * authority ({@code verified}, {@code explicit}, {@code derived}). The budget bounds this block, header,
+ * dates and markers included: packing counts each record as the line it renders to ({@link #line})
+ * plus the {@link #HEADER} once, and the read path checks the block itself (see
+ * {@code ReadPath.fitBlock}), so the renderer renders every selected record.
  */
 final class Renderer {
   private Renderer() {}
@@ -23,23 +24,21 @@ final class Renderer {
   static final String HEADER = "Relevant memories (newest first):";
   private static final DateTimeFormatter DAY = DateTimeFormatter.ISO_LOCAL_DATE.withZone(ZoneOffset.UTC);
 
-  static String render(List<ReadPath.Scored> selected, RecallRequest req, Tokenizer tokenizer) {
+  static String render(List<ReadPath.Scored> selected) {
     if (selected.isEmpty()) return "";
     List<ReadPath.Scored> lines = new ArrayList<>(selected);
     lines.sort(Comparator.<ReadPath.Scored, Instant>comparing(s -> s.r.validFrom()).reversed()
         .thenComparing(s -> s.r.id()));
-    int cap = req.budgetTokens() + 16 * lines.size() + 16;
     StringBuilder sb = new StringBuilder(HEADER);
-    int used = tokenizer.count(HEADER);
-    for (ReadPath.Scored s : lines) {
-      String line = "\n- " + dates(s.r) + " " + s.r.text().strip().replace('\n', ' ')
-          + (s.conflictsWith.isEmpty() ? "" : " (conflicting records of '" + s.r.factKey() + "': engine cannot tell which holds)");
-      int t = tokenizer.count(line);
-      if (used + t > cap) break;
-      used += t;
-      sb.append(line);
-    }
+    for (ReadPath.Scored s : lines) sb.append(line(s.r, !s.conflictsWith.isEmpty()));
     return sb.toString();
+  }
+
+  /** The line a record renders to, with its leading newline; {@code conflict}: marked as conflicting. */
+  static String line(MemoryRecord r, boolean conflict) {
+    return "\n- " + dates(r) + " " + r.text().strip().replace('\n', ' ')
+        + (conflict ? " (conflicting records of '" + r.factKey() + "', this one " + r.authority().code()
+            + ": engine cannot tell which holds)" : "");
   }
 
   /** The date label of a record. */

@@ -6,11 +6,15 @@ import dev.mnemo.ConflictPolicy;
 import dev.mnemo.InputRules;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.LowerAuthority;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.NewMemory;
+import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.text.Entities;
+import dev.mnemo.write.SameFact;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -42,6 +46,8 @@ final class WritePath {
   private final InstantSource clock;
   private final int maxTextChars;
   private final Supplier<String> ids;
+  /** Candidates per signal the same-fact rules look at. */
+  static final int SAME_FACT_CANDIDATES = 20;
   private final java.util.function.Function<String, List<String>> entityFinder;
 
   WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars) {
@@ -75,8 +81,8 @@ final class WritePath {
       Plan plan = new Plan();
       List<MemoryRecord> created = new ArrayList<>();
       for (int i = 0; i < batch.size(); i++) {
-        created.add(plan.add(batch.get(i), vectors == null ? null : vectors.get(i), now,
-            single ? "" : "memories[" + i + "].", violations));
+        created.add(plan.add(plan.sameFact(batch.get(i), vectors == null ? null : vectors.get(i), now),
+            vectors == null ? null : vectors.get(i), now, single ? "" : "memories[" + i + "].", violations));
       }
       if (!violations.isEmpty()) throw new InvalidRequestException(violations);
       store.apply(List.copyOf(plan.upserts.values()), List.of());
@@ -237,6 +243,51 @@ final class WritePath {
       });
     }
 
+    /** The note of the same-fact rule that gave the next record its derived fact key, or null. */
+    private String sameFactNote;
+
+    /**
+     * Conflicts without a fact key: a record without one (and not an episode) that restates or
+     * contradicts a current non-episodic record of the owner ({@link SameFact}: subject +
+     * attribute, near-duplicate text) gets that record's fact key, or {@code auto/<its id>}, which
+     * the matched record then carries too; the rules of {@link #add} then apply (newer wins, or
+     * both are kept with policy {@code keep_both}). Candidates: the owner's current records the
+     * store finds for the text (BM25, dense, {@value #SAME_FACT_CANDIDATES} per signal) and the
+     * batch's own, newest first; the first that matches decides.
+     */
+    NewMemory sameFact(NewMemory m, float[] vector, Instant now) {
+      sameFactNote = null;
+      if (m == null || m.factKey() != null || m.owner() == null || m.text() == null
+          || m.category() == Category.EPISODIC) {
+        return m;
+      }
+      Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
+      List<MemoryRecord> pool = new ArrayList<>();
+      List<MemoryRecord> staged = new ArrayList<>(upserts.values());
+      java.util.Collections.reverse(staged);
+      pool.addAll(staged);
+      Eligibility current = new Eligibility(m.owner(), m.scope(), Set.of(), Map.of(), recorded, recorded, null);
+      for (var c : store.candidates(new CandidateQuery(current, vector, m.text(), Set.of(), null, SAME_FACT_CANDIDATES))
+          .candidates()) {
+        pool.add(upserts.getOrDefault(c.record().id(), c.record()));
+      }
+      Set<String> seen = new java.util.HashSet<>();
+      for (MemoryRecord r : pool) {
+        if (!seen.add(r.id()) || !r.owner().equals(m.owner()) || r.expiredAt() != null
+            || r.category() == Category.EPISODIC || r.recordedAt().isAfter(recorded) || !r.validAt(recorded)) {
+          continue;
+        }
+        var match = SameFact.match(m.text(), r.text());
+        if (match.isEmpty()) continue;
+        String key = r.factKey() != null ? r.factKey() : "auto/" + r.id();
+        if (r.factKey() == null) put(Records.with(r, r.sources(), key, r.importance()));
+        sameFactNote = "same fact: " + match.get().kind().code() + " " + r.id() + " (" + match.get().rule()
+            + "), fact_key '" + key + "'";
+        return Records.with(m, key, m.conflictPolicy(), m.recordedAt());
+      }
+      return m;
+    }
+
     MemoryRecord add(NewMemory m, float[] vector, Instant now, String p, List<Violation> violations) {
       // Stores keep milliseconds: truncate here so the record returned equals the record stored.
       Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
@@ -248,8 +299,13 @@ final class WritePath {
         if (!k.isEmpty()) entities.add(k);
       }
       ConflictPolicy policy = m.conflictPolicy() == null ? ConflictPolicy.SUPERSEDE : m.conflictPolicy();
+      Authority authority = m.authority() == null ? Authority.EXPLICIT : m.authority();
+      String id = ids.get();
       int version = 0;
       List<MemoryRecord> changes = new ArrayList<>();
+      List<String> notes = new ArrayList<>();
+      if (sameFactNote != null) notes.add(sameFactNote);
+      sameFactNote = null;
       if (m.factKey() != null) {
         Map<String, MemoryRecord> known = versionsOf(m.owner(), m.factKey());
         Instant latest = known.values().stream().map(MemoryRecord::recordedAt).max(Comparator.naturalOrder()).orElse(null);
@@ -260,25 +316,72 @@ final class WritePath {
           return null;
         }
         version = known.values().stream().mapToInt(MemoryRecord::version).max().orElse(0) + 1;
-        if (policy == ConflictPolicy.SUPERSEDE) {
-          for (MemoryRecord old : List.copyOf(known.values())) {
-            if (old.expiredAt() != null || !overlaps(old, from, to)) continue;
-            changes.add(old.withExpiredAt(recorded));
-            if (old.validFrom().isBefore(from)) {
-              changes.add(old.clippedCopy(ids.get(), old.validFrom(), from, recorded));
-            }
-            if (to != null && (old.validTo() == null || old.validTo().isAfter(to))) {
-              changes.add(old.clippedCopy(ids.get(), to, old.validTo(), recorded));
-            }
+        List<MemoryRecord> current = known.values().stream().filter(r -> r.expiredAt() == null).toList();
+        if (policy == ConflictPolicy.SUPERSEDE && to == null) {
+          // Rule 1, the back-fill: an open-ended version that starts before a current version is
+          // history, not a correction; it ends where the earliest such version begins.
+          MemoryRecord next = null;
+          for (MemoryRecord r : current) {
+            if (r.validFrom().isAfter(from) && (next == null || r.validFrom().isBefore(next.validFrom()))) next = r;
+          }
+          if (next != null) {
+            to = next.validFrom();
+            notes.add("backfill: starts before current version " + next.id() + ", so it ends where that one begins ("
+                + to + ")");
           }
         }
+        ConflictPolicy written = policy;
+        List<MemoryRecord> replaced = new ArrayList<>();
+        for (MemoryRecord old : current) {
+          if (!overlaps(old, from, to)) continue;
+          if (policy == ConflictPolicy.KEEP_BOTH) {
+            notes.add("keep_both: kept beside " + old.id() + " as a conflict (requested)");
+            continue;
+          }
+          if (authority.below(old.authority())) {
+            // Rule 2, authority before age: a lower-authority record never supersedes a higher one.
+            String why = authority.code() + " does not supersede " + old.authority().code() + " version " + old.id()
+                + " of fact_key '" + m.factKey() + "'";
+            if (m.lowerAuthority() == LowerAuthority.REFUSE) {
+              violations.add(new Violation(p + "authority", authority.code(), p + "authority " + why
+                  + " (lower_authority = refuse): write it with authority " + old.authority().code()
+                  + " or higher, or with lower_authority keep_both to keep both as a conflict"));
+              return null;
+            }
+            notes.add("authority: " + why + "; kept beside it as a conflict");
+            written = ConflictPolicy.KEEP_BOTH;
+            continue;
+          }
+          replaced.add(old);
+        }
+        for (MemoryRecord old : replaced) {
+          changes.add(old.withExpiredAt(recorded));
+          String clip = "clipped: the part of " + (old.origin() != null ? old.origin() : old.id())
+              + " that version " + id + " did not replace";
+          if (old.validFrom().isBefore(from)) {
+            changes.add(Records.noted(old.clippedCopy(ids.get(), old.validFrom(), from, recorded), clip));
+          }
+          if (to != null && (old.validTo() == null || old.validTo().isAfter(to))) {
+            changes.add(Records.noted(old.clippedCopy(ids.get(), to, old.validTo(), recorded), clip));
+          }
+        }
+        if (!replaced.isEmpty()) {
+          notes.add((policy == ConflictPolicy.CORRECT ? "correct" : "supersede") + ": replaces "
+              + String.join(", ", replaced.stream().map(MemoryRecord::id).toList()) + " for the overlap");
+        }
+        policy = written;
+      }
+      Map<String, String> metadata = m.metadata();
+      if (!notes.isEmpty()) {
+        metadata = new LinkedHashMap<>(metadata);
+        metadata.put(MemoryRecord.RESOLUTION, String.join("; ", notes));
       }
       MemoryRecord rec = new MemoryRecord(
-          ids.get(), m.owner(), m.scope(), m.category() == null ? Category.SEMANTIC : m.category(), m.text(),
+          id, m.owner(), m.scope(), m.category() == null ? Category.SEMANTIC : m.category(), m.text(),
           m.context(), m.sources(), m.episode(), m.seq() == null ? -1 : m.seq(), recorded, null, from, to,
           m.factKey(), version, null, m.importance() == null ? 0.5 : m.importance(),
-          m.authority() == null ? Authority.EXPLICIT : m.authority(), policy, List.copyOf(entities), 0, null, vector,
-          vector == null ? null : embedder.modelId(), m.metadata());
+          authority, policy, List.copyOf(entities), 0, null, vector,
+          vector == null ? null : embedder.modelId(), metadata);
       changes.add(rec);
       for (MemoryRecord c : changes) {
         upserts.put(c.id(), c);

@@ -111,6 +111,18 @@ public final class HistoryGenerator {
     }
   }
 
+  /**
+   * Statements without a fact key for {@code owners} owners of {@code split}: restatement and
+   * contradiction pairs among distractors ({@link SameFactPairs}), from this generator's seed.
+   */
+  public List<SameFactPairs.Statement> sameFactPairs(String split, int owners) {
+    if (!split.equals("dev") && !split.equals("heldout")) {
+      throw new IllegalArgumentException("split must be dev or heldout, was '" + split + "'");
+    }
+    checkCount("owners", owners);
+    return SameFactPairs.generate(seed, split, owners);
+  }
+
   private static String join(List<String> lines) {
     StringBuilder sb = new StringBuilder();
     // "\n", not the platform's separator: the same seed gives the same bytes everywhere.

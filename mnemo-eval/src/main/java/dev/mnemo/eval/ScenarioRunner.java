@@ -13,7 +13,6 @@ import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
-import dev.mnemo.spi.Tokenizer;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -199,7 +198,7 @@ public final class ScenarioRunner {
         q.mode().validTime(asked).truncatedTo(ChronoUnit.MILLIS), q.mode().knownTime(asked).truncatedTo(ChronoUnit.MILLIS),
         null);
     List<MemoryRecord> newest = e.store().latest(el, POOL);
-    return pack(newest, newest.size(), q, e.tokenizer());
+    return pack(newest, newest.size(), q, e);
   }
 
   private static Selection unfiltered(Engine e, ScenarioQuery q) {
@@ -213,21 +212,28 @@ public final class ScenarioRunner {
     // Ties: newer first, then the source id, so that a run does not depend on random record ids.
     found.sort(bySimilarity.thenComparing((Candidate c) -> c.record().recordedAt(), Comparator.reverseOrder())
         .thenComparing(c -> String.join(",", c.record().sources())));
-    return pack(found.stream().map(Candidate::record).toList(), found.size(), q, e.tokenizer());
+    return pack(found.stream().map(Candidate::record).toList(), found.size(), q, e);
   }
 
-  /** Greedy packing in the given order: skip what does not fit the remaining budget, stop at k. */
-  private static Selection pack(List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Tokenizer tokenizer) {
+  /**
+   * Greedy packing in the given order: skip what does not fit the remaining budget, stop at k. The
+   * budget counts what the read path's does, the rendered block ({@link Engine#blockTokens}), so the
+   * policies compare at an equal budget; the selection reports the texts' tokens, as a recall does.
+   */
+  private static Selection pack(List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Engine e) {
     List<MemoryRecord> chosen = new ArrayList<>();
     List<Integer> tokens = new ArrayList<>();
+    int block = 0;
     int used = 0;
     for (MemoryRecord r : ordered) {
       if (chosen.size() >= q.k()) break;
-      int t = tokenizer.count(r.text());
-      if (used + t > q.budgetTokens()) continue;
-      used += t;
+      int t = e.blockTokens(r, chosen.isEmpty());
+      if (block + t > q.budgetTokens()) continue;
+      block += t;
+      int n = e.tokenizer().count(r.text());
+      used += n;
       chosen.add(r);
-      tokens.add(t);
+      tokens.add(n);
     }
     return new Selection(chosen, candidates, used, tokens);
   }

@@ -47,12 +47,12 @@ class ScenarioRunnerTest {
         {"id":"new","owner":"u","recorded_at":"2026-01-03T00:00:00Z","text":"four five"},\
         {"id":"later","owner":"u","recorded_at":"2026-03-01T00:00:00Z","text":"not yet known"},\
         {"id":"other","owner":"v","recorded_at":"2026-01-04T00:00:00Z","text":"someone else"}],\
-        "queries":[{"id":"q","owner":"u","asked_at":"2026-02-01T00:00:00Z","text":"anything","k":2,"budget_tokens":20}]}"""
+        "queries":[{"id":"q","owner":"u","asked_at":"2026-02-01T00:00:00Z","text":"anything","k":2,"budget_tokens":40}]}"""
         .formatted("word ".repeat(40).trim())));
     QueryResult recent = rs.stream().filter(x -> x.policy() == Policy.RECENT).findFirst().orElseThrow();
     // "later" is not known yet, "other" is another owner's, "long" does not fit the budget
     assertThat(recent.selected()).containsExactly("new", "old");
-    assertThat(recent.tokensUsed()).isLessThanOrEqualTo(20);
+    assertThat(recent.tokensUsed()).isLessThanOrEqualTo(40);
   }
 
   @Test

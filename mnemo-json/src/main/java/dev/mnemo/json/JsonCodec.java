@@ -8,6 +8,7 @@ import dev.mnemo.Authority;
 import dev.mnemo.CandidateTrace;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
+import dev.mnemo.LowerAuthority;
 import dev.mnemo.Fusion;
 import dev.mnemo.IngestProgress;
 import dev.mnemo.IngestReceipt;
@@ -53,7 +54,7 @@ public final class JsonCodec {
 
   private static final Set<String> MEMORY_FIELDS = Set.of("id", "owner", "text", "scope", "category", "context",
       "sources", "source", "episode", "seq", "recorded_at", "valid_from", "valid_to", "fact_key", "importance",
-      "authority", "conflict_policy", "entities", "metadata");
+      "authority", "conflict_policy", "lower_authority", "entities", "metadata");
 
   /**
    * A memory to write from its JSON form. {@code id} (the source event id, as in scenario files) and
@@ -87,6 +88,8 @@ public final class JsonCodec {
     if (auth != null) guard(() -> b.authority(Authority.fromCode(path + "authority", auth)), v);
     String policy = text(n, "conflict_policy", path, v);
     if (policy != null) guard(() -> b.conflictPolicy(ConflictPolicy.fromCode(path + "conflict_policy", policy)), v);
+    String lower = text(n, "lower_authority", path, v);
+    if (lower != null) guard(() -> b.lowerAuthority(LowerAuthority.fromCode(path + "lower_authority", lower)), v);
     Double imp = number(n, "importance", path, v);
     if (imp != null) b.importance(imp);
     String episode = text(n, "episode", path, v);
@@ -229,7 +232,8 @@ public final class JsonCodec {
 
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "focus", "min_relevance", "exhaustive");
+      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "max_ages", "focus", "min_relevance",
+      "exhaustive");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
   /** A request's fields and {@code log}, the retrieval log's switch (see {@link #logSwitch}). */
   private static final Set<String> RECALL_FIELDS = union(REQUEST_FIELDS, "log");
@@ -293,7 +297,14 @@ public final class JsonCodec {
           path + "exhaustive must be true or false (or absent: on for questions that count or list), was " + exhaustive));
     }
     JsonNode hl = n.get("half_lives");
-    if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v));
+    Map<String, java.time.Duration> kindHalfLives = new java.util.TreeMap<>();
+    if (hl != null && !hl.isNull()) b.halfLives(halfLives(hl, path + "half_lives", v, kindHalfLives));
+    JsonNode max = n.get("max_ages");
+    Map<String, java.time.Duration> maxAges = new java.util.TreeMap<>();
+    if (max != null && !max.isNull()) durations(max, path + "max_ages", v, maxAges);
+    if (!kindHalfLives.isEmpty() || !maxAges.isEmpty()) {
+      guard(() -> b.freshness(new dev.mnemo.Freshness(kindHalfLives, maxAges)), v);
+    }
     if (n.has("weights")) guard(() -> b.weights(weights(n.get("weights"), path + "weights.")), v);
     JsonNode focus = n.get("focus");
     if (focus != null && !focus.isNull()) {
@@ -315,34 +326,47 @@ public final class JsonCodec {
     }
   }
 
-  /** Half-lives per category: a number of days, or an ISO-8601 duration such as {@code "P30D"}. */
-  private static Map<Category, java.time.Duration> halfLives(JsonNode n, String path, List<Violation> v) {
+  /**
+   * Half-lives per category (a category code) or per fact kind (any other key, into {@code kinds}):
+   * a number of days, or an ISO-8601 duration such as {@code "P30D"}.
+   */
+  private static Map<Category, java.time.Duration> halfLives(JsonNode n, String path, List<Violation> v,
+      Map<String, java.time.Duration> kinds) {
     Map<Category, java.time.Duration> out = new java.util.EnumMap<>(Category.class);
+    Map<String, java.time.Duration> all = new java.util.LinkedHashMap<>();
+    durations(n, path, v, all);
+    for (var e : all.entrySet()) {
+      Category c = null;
+      for (Category x : Category.values()) if (x.code().equals(e.getKey())) c = x;
+      if (c != null) out.put(c, e.getValue());
+      else kinds.put(e.getKey(), e.getValue());
+    }
+    return out;
+  }
+
+  /** An object of key -> a number of days or an ISO-8601 duration, into {@code out}. */
+  private static void durations(JsonNode n, String path, List<Violation> v, Map<String, java.time.Duration> out) {
     if (!n.isObject()) {
-      v.add(new Violation(path, n.toString(), path + " must be an object of category -> days, was " + n));
-      return out;
+      v.add(new Violation(path, n.toString(), path + " must be an object of category or fact kind -> days, was " + n));
+      return;
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
       var e = it.next();
       String f = path + "." + e.getKey();
+      JsonNode x = e.getValue();
       try {
-        Category c = Category.fromCode(f, e.getKey());
-        JsonNode x = e.getValue();
         if (x.isNumber()) {
-          out.put(c, java.time.Duration.ofMillis(Math.round(x.asDouble() * 86_400_000L)));
+          out.put(e.getKey(), java.time.Duration.ofMillis(Math.round(x.asDouble() * 86_400_000L)));
         } else if (x.isTextual()) {
-          out.put(c, java.time.Duration.parse(x.asText()));
+          out.put(e.getKey(), java.time.Duration.parse(x.asText()));
         } else {
           v.add(new Violation(f, x.toString(), f + " must be a number of days or an ISO-8601 duration, was " + x));
         }
-      } catch (InvalidRequestException ex) {
-        v.addAll(ex.violations());
-      } catch (java.time.format.DateTimeParseException ex) {
-        v.add(new Violation(f, e.getValue().asText(), f + " must be a number of days or an ISO-8601 duration (P30D), was '"
-            + e.getValue().asText() + "'"));
+      } catch (java.time.format.DateTimeParseException | ArithmeticException ex) {
+        v.add(new Violation(f, x.asText(), f + " must be a number of days or an ISO-8601 duration (P30D), was '"
+            + x.asText() + "'"));
       }
     }
-    return out;
   }
 
   /** Weights from JSON; absent fields keep their defaults. */
@@ -542,6 +566,7 @@ public final class JsonCodec {
       g.put("exhaustive", t.gate().exhaustive());
       g.put("model", t.gate().model());
     }
+    o.put("block_tokens", t.blockTokens());
     ArrayNode cands = o.putArray("candidates");
     for (CandidateTrace c : t.candidates()) {
       ObjectNode x = cands.addObject();
@@ -664,6 +689,7 @@ public final class JsonCodec {
     if (m.importance() != null) o.put("importance", m.importance());
     if (m.authority() != null) o.put("authority", m.authority().code());
     if (m.conflictPolicy() != null) o.put("conflict_policy", m.conflictPolicy().code());
+    if (m.lowerAuthority() != null) o.put("lower_authority", m.lowerAuthority().code());
     if (!m.entities().isEmpty()) m.entities().forEach(o.putArray("entities")::add);
     if (!m.metadata().isEmpty()) new java.util.TreeMap<>(m.metadata()).forEach(o.putObject("metadata")::put);
     return o;
@@ -697,6 +723,13 @@ public final class JsonCodec {
     o.set("weights", MAPPER.valueToTree(weightsMap(r.weights())));
     ObjectNode hl = o.putObject("half_lives");
     new java.util.TreeMap<>(r.halfLives()).forEach((c, d) -> hl.put(c.code(), d.toString()));
+    if (r.freshness() != null) {
+      r.freshness().halfLives().forEach((k, d) -> hl.put(k, d.toString()));
+      if (!r.freshness().maxAges().isEmpty()) {
+        ObjectNode max = o.putObject("max_ages");
+        r.freshness().maxAges().forEach((k, d) -> max.put(k, d.toString()));
+      }
+    }
     o.put("mmr_lambda", r.mmrLambda());
     o.put("duplicate_similarity", r.duplicateSimilarity());
     o.put("candidates", r.candidates());
@@ -783,7 +816,8 @@ public final class JsonCodec {
         x.number("dense_floor"), x.required("fusion"), x.required("packing"), n.path("k").asInt(),
         n.path("budget_tokens").asInt(), n.path("threshold").asDouble(),
         n.hasNonNull("weights") ? weights(n.get("weights"), "trace.weights.") : Weights.DEFAULT, x.required("tokenizer"),
-        x.text("embedding_model"), candidates, n.path("tokens_used").asInt(), stages, gate(n.get("gate"))));
+        x.text("embedding_model"), candidates, n.path("tokens_used").asInt(), n.path("block_tokens").asInt(), stages,
+        gate(n.get("gate"))));
   }
 
   private static RecallTrace.Gate gate(JsonNode g) {

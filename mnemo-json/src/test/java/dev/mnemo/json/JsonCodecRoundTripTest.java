@@ -106,7 +106,7 @@ class JsonCodecRoundTripTest {
         List.of());
     RecallTrace trace = new RecallTrace("maya", "Which editor in March?", T0, "valid_at", T0, T0,
         new TimeRange(T0.minusSeconds(86_400), T0, "in March"), List.of("maya"), Double.NaN, "weighted", "greedy", 5,
-        400, 0.06, Weights.DEFAULT, "cl100k_base", null, List.of(selected, omitted, unranked), 9,
+        400, 0.06, Weights.DEFAULT, "cl100k_base", null, List.of(selected, omitted, unranked), 9, 14,
         Map.of("embed", 1_500_000L, "pack", 0L));
     RecallResult result = new RecallResult(List.of(new Recalled(record("r1", null), 0.8125, 0.6, 9, List.of("r0"))),
         "- [since 2026-03-01] Maya switched from Vim to Emacs.", 9, 14, trace);

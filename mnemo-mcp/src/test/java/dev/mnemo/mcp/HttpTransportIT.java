@@ -123,6 +123,7 @@ class HttpTransportIT {
       assertThat(client.getServerInfo().name()).isEqualTo("mnemo");
       ToolScenario.listsTheFourToolsWithSchemas(client);
       ToolScenario.lifecycle(client, "alice");
+      ToolScenario.backfillAndAuthority(client, "lena");
       ToolScenario.emptyRecallIsAValidAnswer(client, "nobody");
       ToolScenario.invalidArgumentsAreToolErrorsAndWriteNothing(client, "carol");
     }

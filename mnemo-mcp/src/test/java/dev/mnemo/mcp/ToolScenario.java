@@ -105,6 +105,41 @@ final class ToolScenario {
     assertThat(gone.get("note").asText()).contains("home_city");
   }
 
+  /**
+   * The write rules of docs/write-path.md through the tools: an older open-ended fact written after
+   * the current one is history (it ends where the current one begins), and a lower-authority memory
+   * never supersedes a higher one (kept beside it as a conflict, or refused with the reason).
+   */
+  static void backfillAndAuthority(McpSyncClient client, String owner) {
+    java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+    JsonNode vegetarian = ok(client, "remember", Map.of("owner", owner, "text", "Lena is vegetarian.",
+        "fact_key", "diet"));
+    JsonNode vegan = ok(client, "remember", Map.of("owner", owner, "text", "Lena became vegan.",
+        "fact_key", "diet", "valid_from", today.minusDays(60).toString()));
+    assertThat(vegan.get("valid_to").asText()).isEqualTo(vegetarian.get("valid_from").asText());
+    assertThat(vegan.get("metadata").get("resolution").asText())
+        .startsWith("backfill: starts before current version " + vegetarian.get("id").asText());
+    assertThat(ok(client, "recall", Map.of("owner", owner, "query", "Is Lena vegetarian or vegan?")).get("block").asText())
+        .contains("Lena is vegetarian.").doesNotContain("vegan.");
+    assertThat(ok(client, "recall", Map.of("owner", owner, "query", "Is Lena vegetarian or vegan?", "mode", "valid_at",
+        "at", today.minusDays(30).toString())).get("block").asText())
+        .contains("Lena became vegan.").doesNotContain("Lena is vegetarian.");
+
+    JsonNode verified = ok(client, "remember", Map.of("owner", owner, "text", "Lena is allergic to peanuts.",
+        "fact_key", "allergy", "authority", "verified"));
+    JsonNode derived = ok(client, "remember", Map.of("owner", owner, "text", "Lena is allergic to cashews.",
+        "fact_key", "allergy", "authority", "derived"));
+    assertThat(derived.get("conflict_policy").asText()).isEqualTo("keep_both");
+    assertThat(derived.get("metadata").get("resolution").asText()).startsWith("authority: derived does not supersede verified");
+    JsonNode both = ok(client, "recall", Map.of("owner", owner, "query", "What is Lena allergic to?"));
+    assertThat(both.get("block").asText()).contains("peanuts").contains("cashews").contains("this one verified");
+    assertThat(ids(both)).contains(verified.get("id").asText(), derived.get("id").asText());
+    assertThat(error(client, "remember", Map.of("owner", owner, "text", "Lena is allergic to nothing.",
+        "fact_key", "allergy", "authority", "explicit", "lower_authority", "refuse")))
+        .contains("explicit does not supersede verified version " + verified.get("id").asText());
+    assertThat(ok(client, "history", Map.of("owner", owner, "fact_key", "allergy")).get("versions")).hasSize(2);
+  }
+
   /** An owner with nothing stored gets an empty answer, which is not an error. */
   static void emptyRecallIsAValidAnswer(McpSyncClient client, String owner) {
     JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What is Zed's favourite colour?"));

@@ -160,6 +160,64 @@ class RestApiTest {
   }
 
   @Test
+  void remember_backfill_endsWhereTheCurrentVersionBegins_andSaysWhichRuleDecided() {
+    TestServer.Response emacs = post("/v1/memories", "{\"owner\":\"maya\",\"text\":\"Maya switched from Vim to Emacs.\","
+        + "\"fact_key\":\"editor\"}");
+    assertThat(emacs.status()).as(emacs.toString()).isEqualTo(201);
+    JsonNode current = emacs.json().get("records").get(0);
+    TestServer.Response vim = post("/v1/memories", "{\"owner\":\"maya\",\"text\":\"Maya writes all her code in Vim.\","
+        + "\"fact_key\":\"editor\",\"valid_from\":\"2025-01-01\"}");
+    assertThat(vim.status()).as(vim.toString()).isEqualTo(201);
+    JsonNode older = vim.json().get("records").get(0);
+    assertThat(older.get("valid_to").asText()).isEqualTo(current.get("valid_from").asText());
+    assertThat(older.get("metadata").get("resolution").asText())
+        .startsWith("backfill: starts before current version " + current.get("id").asText());
+    JsonNode now = post("/v1/recall", "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0}").json();
+    assertThat(now.get("block").asText()).contains("Emacs").doesNotContain("all her code in Vim");
+    JsonNode then = post("/v1/recall", "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0,"
+        + "\"mode\":\"valid_at\",\"at\":\"2025-06-01\"}").json();
+    assertThat(then.get("block").asText()).contains("all her code in Vim").doesNotContain("Emacs");
+  }
+
+  @Test
+  void remember_lowerAuthority_keptAsAConflict_orRefusedWithTheReasonAnd422() {
+    String verified = remember("{\"owner\":\"alex\",\"text\":\"Alex is allergic to peanuts.\",\"fact_key\":\"allergy\","
+        + "\"authority\":\"verified\"}");
+    TestServer.Response refused = post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
+        + "\"fact_key\":\"allergy\",\"authority\":\"derived\",\"lower_authority\":\"refuse\"}");
+    assertProblem(refused, 422, "authority");
+    assertThat(refused.json().get("detail").asText()).contains("derived does not supersede verified version " + verified);
+    assertProblem(post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"x\",\"lower_authority\":\"sometimes\"}"), 422,
+        "lower_authority");
+    assertThat(get("/v1/owners/alex/history?fact_key=allergy").json().get("versions")).hasSize(1);
+
+    TestServer.Response kept = post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
+        + "\"fact_key\":\"allergy\",\"authority\":\"derived\"}");
+    assertThat(kept.status()).as(kept.toString()).isEqualTo(201);
+    assertThat(kept.json().get("records").get(0).get("conflict_policy").asText()).isEqualTo("keep_both");
+    JsonNode both = post("/v1/recall", "{\"owner\":\"alex\",\"text\":\"What is Alex allergic to?\",\"explain\":true}").json();
+    assertThat(both.get("block").asText()).contains("peanuts").contains("cashews").contains("this one verified")
+        .contains("this one derived");
+  }
+
+  @Test
+  void recall_freshnessPerKind_maxAgeDropsAStaleStatus_andARequestCanChangeIt() {
+    remember("{\"owner\":\"pm\",\"text\":\"The Apollo project status is blocked.\",\"metadata\":{\"kind\":\"status\"},"
+        + "\"recorded_at\":\"2020-01-01T00:00:00Z\"}");
+    JsonNode stale = post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
+        + "\"explain\":true}").json();
+    assertThat(stale.get("records")).isEmpty();
+    assertThat(stale.get("trace").get("candidates").get(0).get("outcome").asText()).isEqualTo("too_old");
+    JsonNode kept = post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
+        + "\"half_lives\":{\"status\":\"P7D\",\"semantic\":30},\"max_ages\":{\"status\":\"P36500D\"}}").json();
+    assertThat(kept.get("records")).hasSize(1);
+    assertProblem(post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"soon\"}}"), 422,
+        "max_ages.status");
+    assertProblem(post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"-P1D\"}}"), 422,
+        "freshness.max_ages.status");
+  }
+
+  @Test
   void markUsed_countsAndForgetRecord_removesIt() {
     String id = remember("{\"owner\":\"alice\",\"text\":\"Alice plays chess\"}");
     TestServer.Response u = post("/v1/owners/alice/used", "{\"ids\":[\"" + id + "\",\"unknown-id\"]}");

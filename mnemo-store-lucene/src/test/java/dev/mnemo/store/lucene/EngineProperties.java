@@ -98,13 +98,23 @@ class EngineProperties {
 
   // ---- bitemporal correctness -----------------------------------------------------------------
 
-  record FactWrite(int recordedDay, int validFromDay, Integer validToDay) {}
+  /**
+   * One write of the fact: recorded on {@code recordedDay}, valid from {@code validFromDay} to
+   * {@code validToDay} (null: open), with an authority rank (0 derived, 1 explicit, 2 verified),
+   * policy {@code correct} instead of {@code supersede}, and lower_authority {@code refuse}.
+   */
+  record FactWrite(int recordedDay, int validFromDay, Integer validToDay, int authority, boolean correct,
+      boolean refuse) {}
 
   @Provide
   Arbitrary<List<FactWrite>> factWrites() {
+    Arbitrary<Integer> authority = Arbitraries.frequency(
+        net.jqwik.api.Tuple.of(1, 0), net.jqwik.api.Tuple.of(4, 1), net.jqwik.api.Tuple.of(1, 2));
     return Combinators.combine(Arbitraries.integers().between(1, 10), Arbitraries.integers().between(-40, 20),
-            Arbitraries.integers().between(1, 60).injectNull(0.6))
-        .as((gap, validOffset, length) -> new int[] {gap, validOffset, length == null ? -1 : length})
+            Arbitraries.integers().between(1, 60).injectNull(0.6), authority,
+            Arbitraries.integers().between(0, 3), Arbitraries.integers().between(0, 3))
+        .as((gap, validOffset, length, auth, correct, refuse) ->
+            new int[] {gap, validOffset, length == null ? -1 : length, auth, correct == 0 ? 1 : 0, refuse == 0 ? 1 : 0})
         .list().ofMinSize(1).ofMaxSize(10)
         .map(raw -> {
           List<FactWrite> out = new ArrayList<>();
@@ -112,64 +122,120 @@ class EngineProperties {
           for (int[] r : raw) {
             day += r[0];
             int from = day + r[1];
-            out.add(new FactWrite(day, from, r[2] < 0 ? null : from + r[2]));
+            out.add(new FactWrite(day, from, r[2] < 0 ? null : from + r[2], r[3], r[4] == 1, r[5] == 1));
           }
           return out;
         });
   }
 
+  private static final dev.mnemo.Authority[] AUTHORITY = {
+      dev.mnemo.Authority.DERIVED, dev.mnemo.Authority.EXPLICIT, dev.mnemo.Authority.VERIFIED};
+
   @Property(tries = 60)
-  void everyMode_returnsExactlyTheVersionTheReferenceModelSays(@ForAll("factWrites") List<FactWrite> writes,
+  void everyMode_returnsExactlyTheVersionsTheReferenceModelSays(@ForAll("factWrites") List<FactWrite> writes,
       @ForAll @Size(min = 1, max = 12) List<@IntRange(min = -50, max = 120) Integer> validDays,
       @ForAll @Size(min = 1, max = 6) List<@IntRange(min = 0, max = 120) Integer> knownDays) {
+    Reference model = new Reference(writes);
     try (Store s = new Store()) {
       for (int i = 0; i < writes.size(); i++) {
         FactWrite w = writes.get(i);
-        s.mnemo.remember(NewMemory.builder("owner", "fact version " + i).factKey("key").source("w" + i)
+        NewMemory m = NewMemory.builder("owner", "fact version " + i).factKey("key").source("w" + i)
             .recordedAt(day(w.recordedDay())).validFrom(day(w.validFromDay()))
-            .validTo(w.validToDay() == null ? null : day(w.validToDay())).build());
+            .validTo(w.validToDay() == null ? null : day(w.validToDay())).authority(AUTHORITY[w.authority()])
+            .conflictPolicy(w.correct() ? dev.mnemo.ConflictPolicy.CORRECT : dev.mnemo.ConflictPolicy.SUPERSEDE)
+            .lowerAuthority(w.refuse() ? dev.mnemo.LowerAuthority.REFUSE : dev.mnemo.LowerAuthority.KEEP_BOTH).build();
+        if (model.refused.get(i)) {
+          org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.mnemo.remember(m))
+              .as("write %d is refused", i).isInstanceOf(dev.mnemo.InvalidRequestException.class);
+        } else {
+          s.mnemo.remember(m);
+        }
       }
       MemoryStoreAccess store = new MemoryStoreAccess(s.mnemo);
       for (int known : knownDays) {
         for (int valid : validDays) {
-          String expected = reference(writes, valid, known);
           List<String> actual = store.eligibleSources("owner", day(valid), day(known));
-          if (expected == null) {
-            assertThat(actual).as("valid day %d known day %d", valid, known).isEmpty();
-          } else {
-            assertThat(actual).as("valid day %d known day %d", valid, known).containsExactly(expected);
-          }
+          assertThat(actual).as("valid day %d known day %d", valid, known)
+              .containsExactlyInAnyOrderElementsOf(model.at(valid, known));
         }
         // the same through the read path: current, valid_at and known_at
         int valid = validDays.get(0);
-        String expectKnownAt = reference(writes, known, known);
-        RecallResult r = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).minRelevance(0.0).k(20)
-            .askedAt(day(200)).mode(TemporalMode.knownAt(day(known))).build());
-        assertThat(r.sourceIds()).isEqualTo(expectKnownAt == null ? List.of() : List.of(expectKnownAt));
-        String expectValidAt = reference(writes, valid, 200);
-        RecallResult h = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).minRelevance(0.0).k(20)
-            .askedAt(day(200)).mode(TemporalMode.validAt(day(valid))).build());
-        assertThat(h.sourceIds()).isEqualTo(expectValidAt == null ? List.of() : List.of(expectValidAt));
+        RecallResult r = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).minRelevance(0.0)
+            .k(20).packing(Packing.GREEDY).askedAt(day(200)).mode(TemporalMode.knownAt(day(known))).build());
+        assertThat(r.sourceIds()).containsExactlyInAnyOrderElementsOf(model.at(known, known));
+        RecallResult h = s.mnemo.recall(RecallRequest.builder("owner", "fact version").threshold(0).relativeThreshold(0).minRelevance(0.0)
+            .k(20).packing(Packing.GREEDY).askedAt(day(200)).mode(TemporalMode.validAt(day(valid))).build());
+        assertThat(h.sourceIds()).containsExactlyInAnyOrderElementsOf(model.at(valid, 200));
       }
     }
   }
 
-  /** The reference model: the latest write recorded by {@code known} whose interval covers {@code valid}. */
-  private static String reference(List<FactWrite> writes, int valid, int known) {
-    String answer = null;
-    for (int i = 0; i < writes.size(); i++) {
-      FactWrite w = writes.get(i);
-      if (w.recordedDay() > known) break;
-      if (w.validFromDay() <= valid && (w.validToDay() == null || valid < w.validToDay())) answer = "w" + i;
+  /**
+   * The reference model of the write rules (docs/write-path.md), written as a person would apply
+   * them to a timeline: after each write, the believed pieces of valid time and whose they are.
+   * A write open-ended with policy supersede ends where the earliest believed piece starting after
+   * it begins (back-fill); then each believed piece it overlaps is replaced for the overlap, unless
+   * the piece has higher authority: then the write is refused (refuse) or both stay (keep_both).
+   */
+  static final class Reference {
+    record Piece(String source, int from, Integer to, int authority) {
+      boolean covers(int day) {
+        return from <= day && (to == null || day < to);
+      }
+
+      boolean overlaps(int f, Integer t) {
+        return (t == null || from < t) && (to == null || to > f);
+      }
     }
-    return answer;
+
+    final List<Integer> recordedDays = new ArrayList<>();
+    final List<List<Piece>> states = new ArrayList<>();
+    final List<Boolean> refused = new ArrayList<>();
+
+    Reference(List<FactWrite> writes) {
+      List<Piece> believed = new ArrayList<>();
+      for (int i = 0; i < writes.size(); i++) {
+        FactWrite w = writes.get(i);
+        Integer to = w.validToDay();
+        if (!w.correct() && to == null) {
+          for (Piece p : believed) if (p.from() > w.validFromDay() && (to == null || p.from() < to)) to = p.from();
+        }
+        List<Piece> replaced = new ArrayList<>();
+        boolean refuse = false;
+        for (Piece p : believed) {
+          if (!p.overlaps(w.validFromDay(), to)) continue;
+          if (w.authority() < p.authority()) refuse |= w.refuse();
+          else replaced.add(p);
+        }
+        refused.add(refuse);
+        if (!refuse) {
+          List<Piece> next = new ArrayList<>(believed);
+          next.removeAll(replaced);
+          for (Piece p : replaced) {
+            if (p.from() < w.validFromDay()) next.add(new Piece(p.source(), p.from(), w.validFromDay(), p.authority()));
+            if (to != null && (p.to() == null || p.to() > to)) next.add(new Piece(p.source(), to, p.to(), p.authority()));
+          }
+          next.add(new Piece("w" + i, w.validFromDay(), to, w.authority()));
+          believed = next;
+        }
+        recordedDays.add(w.recordedDay());
+        states.add(List.copyOf(believed));
+      }
+    }
+
+    /** The sources believed on {@code known} to hold on {@code valid}. */
+    List<String> at(int valid, int known) {
+      List<Piece> state = List.of();
+      for (int i = 0; i < states.size() && recordedDays.get(i) <= known; i++) state = states.get(i);
+      return state.stream().filter(p -> p.covers(valid)).map(Piece::source).toList();
+    }
   }
 
   // ---- budget -----------------------------------------------------------------------------------
 
   @Property(tries = 40)
-  void packedTexts_neverExceedTheBudget(@ForAll("multiOwnerWrites") List<Write> writes,
-      @ForAll @IntRange(min = 0, max = 40) int budget, @ForAll @IntRange(min = 1, max = 10) int k,
+  void renderedBlock_neverExceedsTheBudget(@ForAll("multiOwnerWrites") List<Write> writes,
+      @ForAll @IntRange(min = 0, max = 80) int budget, @ForAll @IntRange(min = 1, max = 10) int k,
       @ForAll boolean coverage) {
     JTokkitTokenizer tok = JTokkitTokenizer.cl100k();
     try (Store s = new Store()) {
@@ -178,8 +244,12 @@ class EngineProperties {
         RecallResult r = s.mnemo.recall(RecallRequest.builder(owner, String.join(" ", WORDS)).threshold(0).relativeThreshold(0).minRelevance(0.0)
             .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150)).build());
         int sum = r.selected().stream().mapToInt(x -> tok.count(x.record().text())).sum();
+        assertThat(r.renderedTokens()).isEqualTo(r.rendered().isEmpty() ? 0 : tok.count(r.rendered()));
+        assertThat(r.renderedTokens()).isLessThanOrEqualTo(budget);
         assertThat(sum).isLessThanOrEqualTo(budget);
         assertThat(r.tokensUsed()).isEqualTo(sum);
+        assertThat(r.rendered().isEmpty()).isEqualTo(r.selected().isEmpty());
+        for (Recalled x : r.selected()) assertThat(r.rendered()).contains(x.record().text());
         assertThat(r.selected().size()).isLessThanOrEqualTo(k);
       }
     }
