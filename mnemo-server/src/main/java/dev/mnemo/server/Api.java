@@ -82,8 +82,8 @@ final class Api {
     r.get("/v1/recalls", ctx -> ctx.json(RecallLogRoutes.search(ctx, memory(ctx))), Access.TENANT);
     r.get("/v1/recalls/stats", ctx -> ctx.json(RecallLogRoutes.stats(ctx, memory(ctx))), Access.TENANT);
     r.get("/v1/recalls/{id}", ctx -> ctx.json(RecallLogRoutes.get(ctx, memory(ctx))), Access.TENANT);
-    r.post("/v1/recalls/{id}/replay", ctx -> ctx.json(RecallLogRoutes.replay(ctx, memory(ctx),
-        ctx.bodyAsBytes().length == 0 ? null : body(ctx))), Access.TENANT);
+    r.post("/v1/recalls/{id}/replay", ctx -> ctx.json(RecallLogRoutes.replay(ctx, memory(ctx), optionalBody(ctx))),
+        Access.TENANT);
     r.post("/v1/ingest", this::ingest, Access.TENANT);
     r.get("/v1/ingest/progress", this::ingestProgress, Access.TENANT);
     r.post("/v1/owners/{owner}/turns/{id}/accept", this::acceptTurn, Access.TENANT);
@@ -405,12 +405,24 @@ final class Api {
 
   // ---- helpers --------------------------------------------------------------------------------
 
-  private JsonNode body(Context ctx) {
+  /** The body as JSON, or null when the request has none (read once, within the same limits as {@link #body}). */
+  private JsonNode optionalBody(Context ctx) {
+    byte[] bytes = readBody(ctx);
+    if (bytes.length == 0) return null;
+    checkJsonType(ctx);
+    return Wire.parse(bytes);
+  }
+
+  private void checkJsonType(Context ctx) {
     String ct = ctx.contentType();
     if (ct != null && !isJson(ct)) {
       throw ProblemException.field(415, "unsupported-media-type", "Unsupported media type", "Content-Type", ct,
           "the body must be application/json (charset utf-8 if one is named), was '" + ct + "'");
     }
+  }
+
+  private JsonNode body(Context ctx) {
+    checkJsonType(ctx);
     return Wire.parse(readBody(ctx));
   }
 

@@ -66,7 +66,7 @@ class RecallLogApiTest {
       JsonNode stats = s.send("GET", "/v1/recalls/stats", acme, null).json();
       assertThat(stats.get("recalls").asInt()).isEqualTo(1);
       assertThat(stats.get("fetch_rate").asDouble()).isEqualTo(1.0);
-      String metrics = s.send("GET", "/metrics", null, null).body();
+      String metrics = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
       assertThat(metrics).contains("mnemo_recall_log_fetch_rate{tenant=\"acme\"} 1.0")
           .contains("mnemo_recall_log_recalls{tenant=\"other\"}");
 
