@@ -29,10 +29,16 @@ import java.util.regex.Pattern;
  * content words, beyond background names, that the record's text holds ({@code coverage}).
  *
  * <p>Names are stable (the model file refers to them); a feature that does not apply is 0 with an
- * indicator where that matters ({@code has_episode}, {@code has_cosine}). Stateless.
+ * indicator where that matters ({@code has_episode}, {@code has_cosine}). There are no rank features:
+ * a rank jumps between two nearly tied candidates (1 against 1/2), which made the model select the
+ * first of two equally good records and drop the second (a dev scenario's "gift idea for Sam");
+ * leads and ratios move smoothly. Stateless.
  */
 final class RelevanceFeatures {
   private RelevanceFeatures() {}
+
+  /** Pseudo-records the candidates' mean vector is shrunk towards zero with, before centering. */
+  static final int CENTER_PRIOR = 8;
 
   /** A name mentioned by at least this share of the owner's eligible records is background. */
   static final double BACKGROUND_SHARE = 0.5;
@@ -89,8 +95,6 @@ final class RelevanceFeatures {
     double[] cosTop = top2(scored, s -> s.cosine);
     double[] ccosTop = top2(centered);
     double[] scoreTop = top2(scored, s -> s.score);
-    Map<Scored, Integer> cosRank = rankBy(scored, s -> Double.isNaN(s.cosine) ? Double.NEGATIVE_INFINITY : s.cosine);
-    Map<Scored, Integer> scoreRank = rankBy(scored, s -> s.score);
     double bestRelevance = 0;
     double bestScore = 0;
     for (Scored s : scored) {
@@ -117,7 +121,6 @@ final class RelevanceFeatures {
       f.put("cos_gap", hasCos ? maxCos - s.cosine : 0.2);
       f.put("ccos", Double.isNaN(centered[i]) ? 0 : centered[i]);
       f.put("ccos_gap", Double.isNaN(centered[i]) ? 1 : maxCentered - centered[i]);
-      f.put("cos_rrank", hasCos ? 1.0 / cosRank.get(s) : 0);
       // How far this record stands out from every other candidate (negative below the best).
       f.put("cos_lead", hasCos ? lead(s.cosine, cosTop) : -0.2);
       f.put("ccos_lead", Double.isNaN(centered[i]) ? -1 : lead(centered[i], ccosTop));
@@ -151,7 +154,6 @@ final class RelevanceFeatures {
       f.put("relevance", s.relevance);
       f.put("rel_ratio", bestRelevance <= 0 ? 0 : s.relevance / bestRelevance);
       f.put("score_ratio", bestScore <= 0 ? 0 : s.score / bestScore);
-      f.put("score_rrank", 1.0 / scoreRank.get(s));
       f.put("cat_episodic", r.category() == Category.EPISODIC ? 1.0 : 0.0);
       f.put("cat_semantic", r.category() == Category.SEMANTIC ? 1.0 : 0.0);
       f.put("q_terms", qTerms);
@@ -186,7 +188,10 @@ final class RelevanceFeatures {
       m++;
     }
     if (m < 2) return out;
-    for (int j = 0; j < d; j++) mean[j] /= m;
+    // Shrunk towards zero by CENTER_PRIOR pseudo-records: with two candidates the plain mean makes
+    // their centered vectors exact opposites (one looks relevant, the other irrelevant, however
+    // close they are); a handful of records says little about what all of the owner's share.
+    for (int j = 0; j < d; j++) mean[j] /= m + CENTER_PRIOR;
     double qn = 0;
     double[] qc = new double[d];
     for (int j = 0; j < d; j++) {
@@ -238,11 +243,5 @@ final class RelevanceFeatures {
     return Double.isInfinite(other) ? 0 : v - other;
   }
 
-  private static Map<Scored, Integer> rankBy(List<Scored> scored, java.util.function.ToDoubleFunction<Scored> key) {
-    List<Scored> sorted = new ArrayList<>(scored);
-    sorted.sort(Comparator.comparingDouble(key).reversed());
-    Map<Scored, Integer> out = new java.util.IdentityHashMap<>();
-    for (int i = 0; i < sorted.size(); i++) out.put(sorted.get(i), i + 1);
-    return out;
-  }
+
 }
