@@ -79,8 +79,15 @@ final class RecallLogger implements AutoCloseable {
     this.clock = clock;
     this.engine = Map.copyOf(engine);
     this.queue = new ArrayBlockingQueue<>(options.queue());
-    this.writer = Thread.ofPlatform().daemon().name("mnemo-recall-log").unstarted(this::run);
-    writer.start();
+    // A virtual thread, started on the first recall logged: a server holds thousands of tenants'
+    // engines, and an engine never recalled from (or idle) must cost no platform thread.
+    this.writer = Thread.ofVirtual().name("mnemo-recall-log").unstarted(this::run);
+  }
+
+  private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+
+  private void startWriter() {
+    if (started.compareAndSet(false, true)) writer.start();
   }
 
   RecallLog log() {
@@ -110,6 +117,7 @@ final class RecallLogger implements AutoCloseable {
 
   private boolean enqueue(Task t) {
     if (closing) return false;
+    startWriter();
     offered.incrementAndGet();
     if (queue.offer(t)) return true;
     offered.decrementAndGet();
@@ -268,6 +276,10 @@ final class RecallLogger implements AutoCloseable {
   /** Writes what is queued, then stops the writer. The log itself is closed by its owner. */
   @Override
   public void close() {
+    if (!started.get()) {
+      closing = true;
+      return;
+    }
     flush(Duration.ofSeconds(30));
     closing = true;
     queue.offer(new Stop());
