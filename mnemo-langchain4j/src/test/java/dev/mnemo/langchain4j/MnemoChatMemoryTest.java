@@ -113,7 +113,8 @@ class MnemoChatMemoryTest {
   @Test
   void usedDirectly_theMemoryRecallsForTheUsersPendingQuestion() {
     mnemo.remember(NewMemory.builder("maya", "Maya's locker code is 4312.").build());
-    MnemoChatMemory memory = MnemoChatMemory.builder(mnemo).preface("What you remember:\n").build(Conversation.of("maya", "c9"));
+    MnemoChatMemory memory = MnemoChatMemory.builder(mnemo).clock(clock).preface("What you remember:\n")
+        .build(Conversation.of("maya", "c9"));
     memory.add(SystemMessage.from("Be brief."));
     memory.add(UserMessage.from("What is my locker code?"));
     List<ChatMessage> prompt = memory.messages();
