@@ -139,6 +139,7 @@ public final class Engine implements Mnemo {
     Map<String, String> m = new java.util.LinkedHashMap<>();
     if (embedder != null) m.put("embedder", embedder.modelId());
     m.put("tokenizer", tokenizer.name());
+    m.put("relevance_model", dev.mnemo.RelevanceModel.defaultModel().id());
     m.put("mnemo_version", VERSION);
     return m;
   }

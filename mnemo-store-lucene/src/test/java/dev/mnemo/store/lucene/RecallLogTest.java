@@ -81,7 +81,7 @@ class RecallLogTest {
     assertThat(e.trace().candidates()).isNotEmpty();
     assertThat(e.trace().candidates()).allSatisfy(c -> assertThat(c.outcome()).isNotNull());
     assertThat(e.renderedTokens()).isEqualTo(r.renderedTokens());
-    assertThat(e.engine()).containsKeys("embedder", "tokenizer", "mnemo_version");
+    assertThat(e.engine()).containsKeys("embedder", "tokenizer", "relevance_model", "mnemo_version");
     assertThat(e.storeState()).startsWith("lucene:");
     // the Vim version is superseded; the aquarium is of another scope; Tom is not counted at all
     assertThat(e.ineligible()).containsEntry(LoggedRecall.NOT_KNOWN, 1L).containsEntry(LoggedRecall.OTHER_SCOPE, 1L)
