@@ -111,7 +111,8 @@ class MnemoAdvisorTest {
         throw e.getCause();
       }
     });
-    ChatClient client = ChatClient.builder(model).defaultAdvisors(MnemoAdvisor.builder(flaky).defaultOwner("maya").build()).build();
+    ChatClient client = ChatClient.builder(model)
+        .defaultAdvisors(MnemoAdvisor.builder(flaky).clock(clock).defaultOwner("maya").build()).build();
     client.prompt().user("First question.").call().content();
     assertThat(ingested).isEmpty();
     client.prompt().user("Second question.").call().content();
