@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
     description = "Move a record to another category: a new version supersedes it, so history shows both.")
 final class RecategorizeCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", required = true) String owner;
+  @Option(names = "--owner", required = true, description = "Whose records.") String owner;
   @Option(names = "--id", required = true, description = "The record to move.") String id;
   @Option(names = "--category", required = true, description = "episodic, semantic, procedural or task.") String category;
   @Option(names = "--json", description = "Print the new version as JSON.") boolean json;

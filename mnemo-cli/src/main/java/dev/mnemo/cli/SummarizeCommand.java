@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
     description = "Summarize an episode (a session) into one semantic record that inherits every source of its records.")
 final class SummarizeCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", required = true) String owner;
+  @Option(names = "--owner", required = true, description = "Whose records.") String owner;
   @Option(names = "--episode", required = true, description = "The episode (session) id.") String episode;
   @Option(names = "--json", description = "Print the summary record as JSON (null when the episode has no records).") boolean json;
 

@@ -155,7 +155,7 @@ class CliJsonTest {
     assertThat(demo.get("written").size()).isPositive();
     assertThat(demo.get("history").size()).isGreaterThanOrEqualTo(2);
     JsonNode recalls = demo.get("recalls");
-    assertThat(recalls.size()).isEqualTo(6);
+    assertThat(recalls.size()).isEqualTo(8);
     assertThat(recalls.get(1).get("mode").asText()).isEqualTo("valid_at");
     assertThat(recalls.get(1).get("at").asText()).startsWith("2026-04-15");
     assertThat(recalls.get(0).get("result").get("trace").get("candidates").isArray()).isTrue();

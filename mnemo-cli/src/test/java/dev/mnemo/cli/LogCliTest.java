@@ -82,7 +82,7 @@ class LogCliTest {
     assertThat(read).hasSize(1);
     assertThat(read.get(0).queries().get(0).text()).isEqualTo("Which editor does Maya use, Emacs?");
 
-    assertThat(run(with("forget", "--owner", "u"))).isZero();
+    assertThat(run(with("forget", "--owner", "u", "--yes"))).isZero();
     assertThat(run(with("log", "--json"))).isZero();
     assertThat(lines()).isEmpty();
   }

@@ -35,7 +35,7 @@ class ServeCommandTest {
     assertThat(ServeCommand.adminKeyNotice("mnemo_abc_def", c)).hasValueSatisfying(l -> assertThat(l).endsWith(": mnemo_abc_def"));
     assertThat(ServeCommand.adminKeyNotice(null, c)).hasValueSatisfying(l -> assertThat(l)
         .contains("the one printed at the first start").contains("keys.json").contains("MNEMO_ADMIN_KEY"));
-    ServerConfig withEnv = ServerConfig.load(null, Map.of("MNEMO_ADMIN_KEY", "secret"), Map.of("data", dir.toString()));
+    ServerConfig withEnv = ServerConfig.load(null, Map.of("MNEMO_ADMIN_KEY", "0123456789abcdef0123456789abcdef"), Map.of("data", dir.toString()));
     assertThat(ServeCommand.adminKeyNotice(null, withEnv)).isEmpty();
   }
 
