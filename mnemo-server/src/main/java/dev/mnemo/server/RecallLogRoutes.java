@@ -29,9 +29,12 @@ final class RecallLogRoutes {
   /** {@code GET /v1/recalls?owner=&from=&to=&outcome=&q=&record=&offset=&limit=}. */
   static ObjectNode search(Context ctx, TenantMemory m) {
     RecallLogQuery q = query(ctx);
+    // Counted before listing: the log's reader only moves forward, so the page never holds fewer
+    // entries than the total says exist (listing first could miss a commit that the count sees).
+    long total = logged(() -> m.countRecalls(q));
     var entries = logged(() -> m.recalls(q));
     ObjectNode o = JsonCodec.MAPPER.createObjectNode();
-    o.put("total", logged(() -> m.countRecalls(q)));
+    o.put("total", total);
     o.put("offset", q.offset());
     o.put("limit", q.limit());
     ArrayNode arr = o.putArray("recalls");
