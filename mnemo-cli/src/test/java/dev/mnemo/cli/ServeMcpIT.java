@@ -291,7 +291,8 @@ class ServeMcpIT {
 
     // Auth is per request, not per session: a live session whose requests lose the key is refused.
     AtomicReference<String> key = new AtomicReference<>(acme);
-    try (McpSyncClient client = client(key)) {
+    McpSyncClient client = client(key);
+    try {
       for (String wrong : new String[] {null, "not-a-key", ADMIN}) {
         key.set(wrong);
         assertThatThrownBy(() -> client.callTool(McpSchema.CallToolRequest.builder("remember")
@@ -304,6 +305,14 @@ class ServeMcpIT {
       key.set(beta);
       assertThatThrownBy(() -> call(client, "remember", Map.of("owner", "carol", "text", "Carol writes with beta's key.")))
           .isInstanceOf(RuntimeException.class);
+    } finally {
+      try {
+        client.close();
+      } catch (NullPointerException sdkQuirk) {
+        // The MCP SDK's client, told its session is unknown, drops the session while it
+        // re-initializes; closing it in that window throws inside the SDK. The server is what is
+        // under test here, and its answers were asserted above.
+      }
     }
 
     assertThat(export(acme)).hasSize(acmeBefore).noneMatch(r -> r.get("owner").asText().equals("mallory"));
