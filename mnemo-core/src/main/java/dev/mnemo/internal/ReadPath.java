@@ -184,10 +184,9 @@ final class ReadPath {
     dev.mnemo.Freshness fresh = req.freshness() == null ? freshness : req.freshness().over(freshness);
     rank(scored, req, validTime, range, queryKeys, fresh, gate.exhaustive());
     authorityFirst(scored);
-    Set<String> names = new HashSet<>(Entities.nameKeys(text));
-    names.addAll(req.focus().nameKeys());
     RelevanceFeatures.compute(scored, new RelevanceFeatures.QueryContext(text, vector,
-        Double.isNaN(denseFloor[0]) ? 0 : denseFloor[0], range, found.eligibleCount(), found.entityFrequencies(), names));
+        Double.isNaN(denseFloor[0]) ? 0 : denseFloor[0], range, found.eligibleCount(), found.entityFrequencies(),
+        queryNames(req)));
     for (Scored s : scored) s.probability = relevanceModel.probability(s.features);
     applyGate(scored, gate);
     long t4 = System.nanoTime();
@@ -317,8 +316,7 @@ final class ReadPath {
     Map<String, Double> specificity = new LinkedHashMap<>();
     long n = set.eligibleCount();
     // Every content word of the query finds entity candidates; only its names weigh (see Entities.nameKeys).
-    Set<String> names = new HashSet<>(Entities.nameKeys(req.retrievalText()));
-    names.addAll(req.focus().nameKeys());
+    Set<String> names = queryNames(req);
     for (var e : set.entityFrequencies().entrySet()) {
       if (!names.contains(e.getKey())) continue;
       long df = Math.max(1, e.getValue());
@@ -402,6 +400,13 @@ final class ReadPath {
           Comparator.<Scored>comparingDouble(x -> x.score).reversed()).thenComparing(TIE_BREAK));
       for (int j = 0; j < at.size(); j++) scored.set(at.get(j), group.get(j));
     }
+  }
+
+  /** The query's names that weigh ({@link Entities#nameKeys} of the retrieval text) and the focus's entities. */
+  private static Set<String> queryNames(RecallRequest req) {
+    Set<String> names = new HashSet<>(Entities.nameKeys(req.retrievalText()));
+    names.addAll(req.focus().nameKeys());
+    return names;
   }
 
   /** Episode neighbours on each side that the windowed dense signal reads. */

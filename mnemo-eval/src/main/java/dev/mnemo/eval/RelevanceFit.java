@@ -7,7 +7,6 @@ import dev.mnemo.eval.RelevanceData.Query;
 import dev.mnemo.eval.RelevanceData.Row;
 import dev.mnemo.json.JsonCodec;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -72,17 +71,16 @@ public final class RelevanceFit {
   public static Fitted fit(List<Query> train, List<Query> gate, List<Query> exhaustive, String embedder,
       List<String> header) {
     List<String> names = new ArrayList<>(new TreeSet<>(featureNames(train)));
-    Map<String, Double> datasetRows = new LinkedHashMap<>();
-    for (Query q : train) datasetRows.merge(q.dataset(), (double) q.rows().size(), Double::sum);
-    double total = datasetRows.values().stream().mapToDouble(Double::doubleValue).sum();
-    int datasets = (int) train.stream().filter(q -> !q.rows().isEmpty()).count();
+    long rows = train.stream().mapToLong(q -> q.rows().size()).sum();
+    long questions = train.stream().filter(q -> !q.rows().isEmpty()).count();
+    double rowsPerQuestion = questions == 0 ? 0 : (double) rows / questions;
     // Weighted mean and standard deviation of every feature.
     int d = names.size();
     double[] mean = new double[d];
     double[] sq = new double[d];
     double wsum = 0;
     for (Query q : train) {
-      double w = weight(q, datasetRows, total, datasets);
+      double w = weight(q, rowsPerQuestion);
       for (Row r : q.rows()) {
         for (int i = 0; i < d; i++) {
           double v = r.features().getOrDefault(names.get(i), 0.0);
@@ -106,7 +104,7 @@ public final class RelevanceFit {
     List<org.tribuo.Example<Label>> examples = new ArrayList<>();
     String[] featureArray = names.toArray(String[]::new);
     for (Query q : train) {
-      float w = (float) weight(q, datasetRows, total, datasets);
+      float w = (float) weight(q, rowsPerQuestion);
       for (Row r : q.rows()) {
         double[] x = new double[d];
         for (int i = 0; i < d; i++) x[i] = (r.features().getOrDefault(names.get(i), 0.0) - mean[i]) / scale[i];
@@ -143,8 +141,8 @@ public final class RelevanceFit {
     RelevanceModel draft = RelevanceModel.parse(RelevanceModel.format(MODEL_ID, embedder, names, mean, scale, weight,
         bias, 0.5, 0.5, List.of()));
     checkAgainstTribuo(draft, lr, train.get(0).rows().isEmpty() ? null : train.get(0).rows().get(0), names, mean, scale);
-    List<Operating> gateCurve = curve(draft, gate, false);
-    List<Operating> exhaustiveCurve = curve(draft, exhaustive, true);
+    List<Operating> gateCurve = curve(draft, gate);
+    List<Operating> exhaustiveCurve = curve(draft, exhaustive);
     Operating bestGate = gateCurve.stream().max((a, b) -> Double.compare(a.f(0.5), b.f(0.5))).orElseThrow();
     Operating bestExhaustive = exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
     double min = bestGate.threshold();
@@ -153,9 +151,9 @@ public final class RelevanceFit {
     return new Fitted(RelevanceModel.parse(text), text, gateCurve, exhaustiveCurve);
   }
 
-  private static double weight(Query q, Map<String, Double> datasetRows, double total, int questions) {
+  private static double weight(Query q, double rowsPerQuestion) {
     // Every question weighs the same, whatever its number of candidates; the mean weight of a row is 1.
-    return q.rows().isEmpty() ? 0 : total / questions / q.rows().size();
+    return q.rows().isEmpty() ? 0 : rowsPerQuestion / q.rows().size();
   }
 
   private static List<String> featureNames(List<Query> qs) {
@@ -179,7 +177,7 @@ public final class RelevanceFit {
   }
 
   /** Selection at each threshold 0.01..0.99: candidates in order with p >= t, at most the query's k. */
-  static List<Operating> curve(RelevanceModel m, List<Query> qs, boolean exhaustive) {
+  static List<Operating> curve(RelevanceModel m, List<Query> qs) {
     List<Operating> out = new ArrayList<>();
     for (int i = 1; i <= 99; i++) out.add(operate(m, qs, i / 100.0));
     return out;
