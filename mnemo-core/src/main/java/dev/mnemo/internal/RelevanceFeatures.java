@@ -123,7 +123,7 @@ final class RelevanceFeatures {
       f.put("ccos_lead", Double.isNaN(centered[i]) ? -1 : lead(centered[i], ccosTop));
       f.put("score_lead", scoreTop[0] <= 0 ? 0 : lead(s.score, scoreTop) / scoreTop[0]);
       f.put("bm25", s.bm25);
-      Set<String> recordStems = Words.stems(r.text());
+      Set<String> recordStems = Words.stems(Words.withFactKey(r.factKey(), r.text()));
       int covered = 0;
       for (String t : terms) if (recordStems.contains(t)) covered++;
       double coverage = terms.isEmpty() ? 0 : (double) covered / terms.size();

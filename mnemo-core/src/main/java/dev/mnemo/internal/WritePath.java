@@ -13,6 +13,7 @@ import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.text.Words;
 import dev.mnemo.text.Entities;
 import dev.mnemo.write.SameFact;
 import java.time.Instant;
@@ -156,7 +157,7 @@ final class WritePath {
     // Only the text is embedded; the context (neighbouring turns) is indexed for BM25 alone.
     // Measured on the LoCoMo dev split: embedding turn + neighbours as one text diluted the turn
     // (dense evidence recall@10 0.710 -> 0.653) while BM25 over the context at 0.2 weight gained.
-    for (NewMemory m : batch) inputs.add(m.text());
+    for (NewMemory m : batch) inputs.add(Words.withFactKey(m.factKey(), m.text()));
     List<float[]> out = embedder.embedPassages(inputs);
     if (out.size() != inputs.size()) {
       throw new IllegalStateException("embedder " + embedder.modelId() + " returned " + out.size() + " vectors for "

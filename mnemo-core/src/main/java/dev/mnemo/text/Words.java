@@ -111,6 +111,35 @@ public final class Words {
     return out;
   }
 
+  private static final Pattern KEY_PART = Pattern.compile(
+      "\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?[\\p{Ll}\\p{N}]+|[\\p{Lu}\\p{N}]+");
+
+  /**
+   * A fact key as words ("home_city", "homeCity", "user.home-city" -> "home city", "preferredIDE" -> "preferred ide"; "user" and
+   * parts holding a digit dropped, so an opaque key such as "k17" or a UUID gives "", and so does a
+   * key the write path derived, {@code auto/<record id>}): the name of
+   * the attribute a record states, which the read path matches a question against as well as the
+   * record's text ("where does Maya live?" and "home city: Maya rents a flat in Porto").
+   */
+  public static String factKeyWords(String key) {
+    if (key == null || key.startsWith("auto/")) return "";
+    StringBuilder out = new StringBuilder();
+    Matcher m = KEY_PART.matcher(key);
+    while (m.find()) {
+      String part = m.group().toLowerCase(Locale.ROOT);
+      if (part.chars().anyMatch(Character::isDigit) || part.equals("user")) continue;
+      if (!out.isEmpty()) out.append(' ');
+      out.append(part);
+    }
+    return out.toString();
+  }
+
+  /** What a record is matched on: its fact key's words ({@link #factKeyWords}), a colon, its text. */
+  public static String withFactKey(String factKey, String text) {
+    String key = factKeyWords(factKey);
+    return key.isEmpty() ? text : key + ": " + text;
+  }
+
   /** The stems of a text's words, for matching against {@link #contentStems}. */
   public static Set<String> stems(String text) {
     Set<String> out = new LinkedHashSet<>();

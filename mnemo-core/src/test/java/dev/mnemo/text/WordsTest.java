@@ -8,6 +8,23 @@ import org.junit.jupiter.api.Test;
 class WordsTest {
 
   @Test
+  void aFactKeyReadsAsTheWordsOfItsAttribute() {
+    assertThat(Words.factKeyWords("home_city")).isEqualTo("home city");
+    assertThat(Words.factKeyWords("homeCity")).isEqualTo("home city");
+    assertThat(Words.factKeyWords("user.home-city")).isEqualTo("home city");
+    assertThat(Words.factKeyWords("maya/diet")).isEqualTo("maya diet");
+    assertThat(Words.factKeyWords("preferredIDE")).isEqualTo("preferred ide");
+    assertThat(Words.factKeyWords("HTTPServer")).isEqualTo("http server");
+    // Opaque and derived keys say nothing about the attribute.
+    assertThat(Words.factKeyWords("k17")).isEmpty();
+    assertThat(Words.factKeyWords("3f2a9c1e-77b0-4c1d-9a55-0e4b1f6d2c10")).isEmpty();
+    assertThat(Words.factKeyWords("auto/mem_7f3a")).isEmpty();
+    assertThat(Words.factKeyWords(null)).isEmpty();
+    assertThat(Words.withFactKey("diet", "Maya eats fish but no meat.")).isEqualTo("diet: Maya eats fish but no meat.");
+    assertThat(Words.withFactKey(null, "Maya eats fish.")).isEqualTo("Maya eats fish.");
+  }
+
+  @Test
   void greetingsThanksAndAcknowledgementsAreSmallTalk() {
     assertThat(Words.isSmallTalk("Hi!")).isTrue();
     assertThat(Words.isSmallTalk("Thanks, that was helpful.")).isTrue();

@@ -149,4 +149,27 @@ class FetchGateTest {
     assertThat(may.signals().recency()).isZero();
     assertThat(r.selected().get(0).record().text()).contains("Alps");
   }
+
+  @Test
+  void aNamedTimeIsAConstraint_everyRecordInsideItRanksBeforeAnyOutside_inTheCurrentMode() {
+    // "Maya lives in Porto." shares nothing with the question's time; "Maya went hiking near the
+    // coast." shares its words; only the Alps hike started in March.
+    RecallResult r = ask(RecallRequest.builder("u", "What did Maya do in March near the coast?").minRelevance(0.0)
+        .threshold(0).relativeThreshold(0).k(10));
+    assertThat(r.selected().get(0).record().text()).contains("Alps");
+    // The same words without a named time: the coast hike, which matches them, is first.
+    RecallResult plain = ask(RecallRequest.builder("u", "What did Maya do near the coast?").minRelevance(0.0)
+        .threshold(0).relativeThreshold(0).k(10));
+    assertThat(plain.selected().get(0).record().text()).contains("coast");
+  }
+
+  @Test
+  void withItsOwnValidTime_theRequestsNamedTimeStaysABoost() {
+    // valid_at says which version of a fact is asked for: a record that merely started in the named
+    // month does not jump ahead of the one that matches the question.
+    RecallResult r = ask(RecallRequest.builder("u", "What did Maya do in March near the coast?")
+        .mode(dev.mnemo.TemporalMode.of("valid_at", Instant.parse("2026-05-31T00:00:00Z"))).minRelevance(0.0)
+        .threshold(0).relativeThreshold(0).k(10));
+    assertThat(r.selected().get(0).record().text()).contains("coast");
+  }
 }
