@@ -113,7 +113,10 @@ public final class MnemoServer implements AutoCloseable {
       cfg.jetty.modifyHttpConfiguration(h -> h.setUriCompliance(
           UriCompliance.DEFAULT.with("mnemo-owners", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
               UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
-      cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+      cfg.jetty.modifyServer(server -> {
+        server.setErrorHandler(new ProblemErrorHandler());
+        server.addBean(new HeaderDeadline(server, config.readTimeout()));
+      });
       cfg.jetty.modifyHttpConfiguration(h -> h.setIdleTimeout(config.readTimeout().toMillis()));
       cfg.jetty.modifyServletContextHandler(h -> {
         h.setErrorHandler(new ProblemErrorHandler.Servlet());
