@@ -254,6 +254,8 @@ final class Tenants implements AutoCloseable {
     if (t != null) t.close();
     Path dir = root.resolve(tenant);
     if (!Files.exists(dir)) return t != null;
+    factory.purge(tenant, dir); // data kept elsewhere (Solr) first: a failure keeps the directory, and the tenant
+
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
     } catch (IOException e) {
