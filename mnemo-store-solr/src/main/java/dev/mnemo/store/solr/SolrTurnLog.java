@@ -287,7 +287,8 @@ public final class SolrTurnLog implements TurnLog {
         if (out.size() < limit) out.add(fromDocument(d));
       }
       String next = r.getNextCursorMark();
-      if (next == null || next.equals(cursor)) break;
+      // a page shorter than asked for is the last: no query only to learn that
+      if (next == null || next.equals(cursor) || r.getResults().size() < q.getRows()) break;
       cursor = next;
     }
     return out;
