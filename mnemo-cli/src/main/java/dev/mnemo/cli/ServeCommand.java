@@ -9,6 +9,7 @@ import dev.mnemo.server.ServerConfig;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
+import dev.mnemo.store.solr.SolrCollections;
 import dev.mnemo.store.solr.SolrMemoryStore;
 import dev.mnemo.store.solr.SolrStoreProvider;
 import java.nio.file.Files;
@@ -84,7 +85,30 @@ final class ServeCommand implements Callable<Integer> {
     Embedder shared = engine.embedder(); // loaded once, before listening: the first request is not slow
     SolrClient solr = engine.solr() ? SolrStoreProvider.client(engine.solrConfig()) : null;
 
-    MnemoServer server = server(c, (tenant, dir, maxTextChars) -> open(tenant, dir, solr, shared, maxTextChars));
+    if (solr != null) {
+      // the turn log's collection beside the records' (created here for a collection made before it existed)
+      String turns = SolrCollections.turnLogName(engine.collection);
+      if (SolrCollections.ensureTurnLog(solr, turns, replicationFactor(solr, engine.collection))) {
+        System.out.println("mnemo: created the Solr turn log collection " + turns);
+      }
+    }
+    MnemoServer server = server(c, new EngineFactory() {
+      @Override
+      public Mnemo open(String tenant, Path dir, int maxTextChars) {
+        return ServeCommand.this.open(tenant, dir, solr, shared, maxTextChars);
+      }
+
+      @Override
+      public void purge(String tenant, Path dir) {
+        if (solr == null) return; // a Lucene store lives in dir, which the server deletes
+        SolrMemoryStore store = SolrStoreProvider.open(solr, false, solrConfig(tenant));
+        try {
+          store.deleteAll(); // records and turns, merged away
+        } finally {
+          store.close();
+        }
+      }
+    });
     // The key is generated (and stored hashed) when the server is built: show it before binding, so
     // a start that still fails to bind (a port taken since the check above) does not lose it.
     adminKeyNotice(server.generatedAdminKey().orElse(null), c).ifPresent(System.out::println);
@@ -139,16 +163,37 @@ final class ServeCommand implements Callable<Integer> {
   }
 
 
+  /** The Solr store's settings for {@code tenant}: the collection and its turn log's collection. */
+  private Map<String, String> solrConfig(String tenant) {
+    Map<String, String> cfg = new HashMap<>(Map.of("tenant", tenant));
+    cfg.put("collection", engine.collection);
+    cfg.put("turn_log", SolrCollections.turnLogName(engine.collection));
+    return cfg;
+  }
+
+  /** The records collection's replicas per shard (the turn log gets as many), 1 when unknown. */
+  private static int replicationFactor(SolrClient solr, String collection) {
+    try {
+      if (solr instanceof org.apache.solr.client.solrj.impl.CloudSolrClient cloud) {
+        Integer rf = cloud.getClusterState().getCollection(collection).getReplicationFactor();
+        if (rf != null && rf > 0) return rf;
+      }
+    } catch (RuntimeException e) {
+      // no cluster state (the collection is missing): the store's first request says so
+    }
+    return 1;
+  }
+
   /**
    * The tenant's store. On Solr the tenant's directory holds no data but marks the tenant as
-   * existing (the server finds tenants by directory); a tenant without one is new, or was deleted,
-   * and any records the collection still holds under its name are removed before it is used.
+   * existing (the server finds tenants by directory); deleting a tenant purges its records and
+   * turns at once ({@link EngineFactory#purge}); a tenant without a directory is new (or its
+   * deletion was cut short), and anything the collections still hold under its name is removed
+   * before it is used.
    */
   private MemoryStore store(String tenant, Path dir, SolrClient solr) {
     if (solr == null) return LuceneMemoryStore.open(dir);
-    Map<String, String> cfg = new HashMap<>(Map.of("tenant", tenant));
-    cfg.put("collection", engine.collection);
-    SolrMemoryStore store = SolrStoreProvider.open(solr, false, cfg);
+    SolrMemoryStore store = SolrStoreProvider.open(solr, false, solrConfig(tenant));
     try {
       if (!Files.isDirectory(dir)) {
         store.deleteAll();

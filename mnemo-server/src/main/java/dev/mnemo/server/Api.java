@@ -101,6 +101,7 @@ final class Api {
 
     r.get("/v1/tenants", this::listTenants, Access.ADMIN);
     r.delete("/v1/tenants/{tenant}", this::deleteTenant, Access.ADMIN);
+    r.post("/v1/tenants/{tenant}/reopen", this::reopenTenant, Access.ADMIN);
     r.post("/v1/tenants/{tenant}/keys", this::createKey, Access.ADMIN);
     r.get("/v1/tenants/{tenant}/keys", this::listKeys, Access.ADMIN);
     r.delete("/v1/tenants/{tenant}/keys/{key_id}", this::revokeKey, Access.ADMIN);
@@ -141,29 +142,22 @@ final class Api {
   }
 
   /**
-   * Ready: started, not stopping, and no open tenant's store has refused a write since (see {@link
-   * WriteHealth}). A failed store is named in {@code detail} and listed in {@code failed_tenants}.
+   * Ready: started and not stopping, 200. The body lists each tenant whose store is unusable
+   * ({@code failed_tenants}: why, since when, the next attempt to reopen it): one broken tenant is
+   * that tenant's problem, and the others are served, so the server stays ready.
    */
   private void ready(Context ctx) {
     if (!server.ready()) {
       throw ProblemException.of(503, "not-ready", "Not ready", "the server is starting or stopping");
     }
     var failures = tenants.failures();
-    if (!failures.isEmpty()) {
-      ObjectNode ext = JsonCodec.MAPPER.createObjectNode();
-      ArrayNode list = ext.putArray("failed_tenants");
-      StringBuilder detail = new StringBuilder("the store of tenant");
-      detail.append(failures.size() == 1 ? " " : "s ");
-      failures.forEach((tenant, f) -> {
-        list.addObject().put("tenant", tenant).put("since", f.at().toString()).put("error", f.message());
-        detail.append('\'').append(tenant).append("' (").append(f.message()).append("), ");
-      });
-      detail.setLength(detail.length() - 2);
-      detail.append(failures.size() == 1 ? " refuses writes; restart the server to reopen it"
-          : " refuse writes; restart the server to reopen them").append(" from the last commit");
-      throw new ProblemException(503, "not-ready", "Not ready", detail.toString(), List.of(), Map.of(), ext);
-    }
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("status", "ready").put("tenants_open", tenants.openCount()));
+    ObjectNode o = JsonCodec.MAPPER.createObjectNode().put("status", "ready").put("tenants_open", tenants.openCount())
+        .put("tenants_failed", failures.size());
+    ArrayNode list = o.putArray("failed_tenants");
+    failures.values().forEach(f -> list.addObject().put("tenant", f.tenant()).put("failure", f.kind())
+        .put("since", f.since().toString()).put("error", f.error()).put("attempts", f.attempts())
+        .put("next_attempt", f.nextAttempt().toString()));
+    ctx.json(o);
   }
 
   private void metrics(Context ctx) {
@@ -401,6 +395,14 @@ final class Api {
     if (revoked == 0 && !deleted) throw ProblemException.notFound("no tenant '" + tenant + "'");
     ctx.json(JsonCodec.MAPPER.createObjectNode().put("tenant", tenant).put("keys_revoked", revoked)
         .put("store_deleted", deleted));
+  }
+
+  /** Closes the tenant's store and opens it again now (after fixing what broke it); 503 when it still cannot open. */
+  private void reopenTenant(Context ctx) {
+    String tenant = tenant(ctx);
+    if (!tenants.known(tenant)) throw ProblemException.notFound("no store of tenant '" + tenant + "'");
+    tenants.reopen(tenant);
+    ctx.json(JsonCodec.MAPPER.createObjectNode().put("tenant", tenant).put("status", "open"));
   }
 
   // ---- helpers --------------------------------------------------------------------------------

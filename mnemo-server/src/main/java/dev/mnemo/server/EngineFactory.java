@@ -21,4 +21,14 @@ public interface EngineFactory {
    * @param maxTextChars the server's limit on a record's text, for {@link Mnemo.Builder#maxTextChars}
    */
   Mnemo open(String tenant, Path directory, int maxTextChars);
+
+  /**
+   * Deletes the tenant's data that lives outside {@code directory} (a shared SolrCloud collection's
+   * records and turns), at once; called when the tenant is deleted, after its engine is closed and
+   * before its directory is removed. The default does nothing: a store in {@code directory} goes
+   * with it.
+   *
+   * @throws dev.mnemo.MnemoException when it cannot (the tenant's directory is then kept)
+   */
+  default void purge(String tenant, Path directory) {}
 }

@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  *   <li>{@code mnemo_group_commit_*}: commits, requests and records per commit, commit latency, and
  *       {@code mnemo_group_commit_queue_depth} (requests waiting);
  *   <li>{@code mnemo_index_bytes} (the data directory on disk), {@code mnemo_tenants_open},
- *       {@code mnemo_tenants_failed} (stores that refused a write; {@code /health/ready} is 503 then);
+ *       {@code mnemo_tenants_failed} (stores that refused a write or cannot be opened; {@code /health/ready} lists them);
  *   <li>{@code mnemo_recall_log_*{tenant}}: the retrieval log's runtime rates per tenant, computed
  *       from each open tenant's log at scrape time: {@code recalls}, {@code fetch_rate},
  *       {@code abstention_rate}, {@code mean_injected_tokens}, {@code use_rate} (with usage

@@ -97,7 +97,7 @@ public final class MnemoServer implements AutoCloseable {
     Tenants[] t = new Tenants[1];
     this.metrics = new Metrics(() -> t[0].queueDepth(), () -> t[0].diskBytes(), () -> t[0].openCount(),
         () -> t[0].failures().size());
-    this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics);
+    this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics, b.reopenBackoff);
     t[0] = tenants;
     metrics.recallRates(tenants::recallStats);
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
@@ -113,7 +113,10 @@ public final class MnemoServer implements AutoCloseable {
       cfg.jetty.modifyHttpConfiguration(h -> h.setUriCompliance(
           UriCompliance.DEFAULT.with("mnemo-owners", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
               UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
-      cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+      cfg.jetty.modifyServer(server -> {
+        server.setErrorHandler(new ProblemErrorHandler());
+        server.addBean(new HeaderDeadline(server, config.readTimeout()));
+      });
       cfg.jetty.modifyHttpConfiguration(h -> h.setIdleTimeout(config.readTimeout().toMillis()));
       cfg.jetty.modifyServletContextHandler(h -> {
         h.setErrorHandler(new ProblemErrorHandler.Servlet());
@@ -207,8 +210,8 @@ public final class MnemoServer implements AutoCloseable {
   }
 
   /**
-   * Whether the server serves requests: started, not stopping, its stores open. (A tenant store that
-   * refuses writes also makes {@code /health/ready} answer 503; see {@link WriteHealth}.)
+   * Whether the server serves requests: started and not stopping. (A tenant whose store failed is
+   * listed by {@code /health/ready} but does not make the server unready; see {@link Tenants}.)
    */
   boolean ready() {
     return started && !stopping && !tenants.closed();
@@ -324,6 +327,14 @@ public final class MnemoServer implements AutoCloseable {
     private final ServerConfig config;
     private final EngineFactory engines;
     private final Map<String, Servlet> mounts = new LinkedHashMap<>();
+    private java.time.Duration reopenBackoff = java.time.Duration.ofSeconds(1);
+
+    /** The wait before a failed tenant store is first reopened (doubling per failed attempt); tests shorten it. */
+    Builder reopenBackoff(java.time.Duration v) {
+      if (v == null || v.isNegative()) throw new IllegalArgumentException("reopenBackoff must be >= 0");
+      this.reopenBackoff = v;
+      return this;
+    }
 
     private Builder(ServerConfig config, EngineFactory engines) {
       this.config = Objects.requireNonNull(config, "config");

@@ -43,8 +43,9 @@ import java.util.TreeSet;
  *   <tr><td>metrics.public</td><td>false</td><td>{@code /metrics} without a key; else it needs the admin key</td></tr>
  *   <tr><td>limits.auth_failures_per_minute</td><td>60</td><td>failed key checks a client (an IP address) may make per
  *       minute, in bursts of as many; then 429 until the budget refills</td></tr>
- *   <tr><td>limits.read_timeout_ms</td><td>30000</td><td>a connection idle this long (a client sending a byte now and then
- *       still counts as idle between bytes) is closed</td></tr>
+ *   <tr><td>limits.read_timeout_ms</td><td>30000</td><td>a request's headers must arrive within this of its first
+ *       byte (else the connection is closed) and its body within this in all (else 408); a connection idle this
+ *       long is closed</td></tr>
  *   <tr><td>tenants.idle_close_seconds</td><td>600</td><td>a tenant store unused this long is closed (0: never);
  *       it reopens on the next request</td></tr>
  *   <tr><td>admin_key</td><td>(none)</td><td>environment only ({@code MNEMO_ADMIN_KEY}); never read from the file</td></tr>

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,21 +23,26 @@ import org.slf4j.LoggerFactory;
  * handles and memory for the tenants in use, not for every tenant on disk: ten thousand tenants
  * do not exhaust the process's file handles (measured in docs/security.md).
  *
+ * <p>One tenant's broken store concerns that tenant only ({@link #failures()}, which readiness
+ * lists). A store that refused a write keeps serving reads from its last commit and is reopened
+ * by the first request after a back-off; a store that cannot be opened answers 503 until the
+ * back-off has passed and the next request tries again. The back-off starts at {@code
+ * reopenBackoff} (1 s by default) and doubles with each failed attempt, up to {@link
+ * #MAX_REOPEN_BACKOFF}; {@link #reopen} tries at once.
+ *
  * <p>Thread-safe. Tenant names are validated by the caller ({@link KeyStore#TENANT}).
  */
 final class Tenants implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Tenants.class);
 
-  /** One open tenant; {@code lastUsed} is {@link System#nanoTime()} of its latest request. */
+  /**
+   * One open tenant; {@code lastUsed} is {@link System#nanoTime()} of its latest request; {@code
+   * reopens} counts the reopenings since its store last took a write (the back-off grows with it).
+   */
   record Tenant(String name, Mnemo engine, GroupCommitter committer, TenantMemory memory,
-      java.util.concurrent.atomic.AtomicLong lastUsed) {
+      java.util.concurrent.atomic.AtomicLong lastUsed, java.util.concurrent.atomic.AtomicInteger reopens) {
     boolean idle(long now, long idleNanos) {
-      // a store that refused a write (Lucene rolled it back) is reopened from its last commit once
-      // the failure is FAILED_REOPEN_AFTER old, even while in use: the next request reopens it
-      boolean failedLongAgo = memory.health().failure()
-          .map(f -> java.time.Duration.between(f.at(), java.time.Instant.now()).compareTo(FAILED_REOPEN_AFTER) >= 0)
-          .orElse(false);
-      if (!failedLongAgo && now - lastUsed.get() < idleNanos) return false;
+      if (now - lastUsed.get() < idleNanos) return false;
       if (committer != null && committer.depth() > 0) return false;
       try {
         return engine.ingestProgress().pending() == 0;
@@ -53,19 +60,34 @@ final class Tenants implements AutoCloseable {
     }
   }
 
-  /** How long a tenant whose store refused a write stays failed (and listed by readiness) before it is reopened. */
-  static final java.time.Duration FAILED_REOPEN_AFTER = java.time.Duration.ofSeconds(30);
+  /**
+   * A tenant whose store is unusable: {@code kind} {@code "open"} (it could not be opened) or
+   * {@code "write"} (it refused a write and keeps its last commit until reopened); the next
+   * attempt to reopen it is due at {@code nextAttempt}.
+   */
+  record Trouble(String tenant, String kind, Instant since, String error, int attempts, Instant nextAttempt) {}
+
+  /** The longest wait between two attempts to reopen a failed tenant store. */
+  static final Duration MAX_REOPEN_BACKOFF = Duration.ofMinutes(5);
 
   private final Path root;
   private final EngineFactory factory;
   private final ServerConfig config;
   private final Metrics metrics;
   private final ConcurrentHashMap<String, Tenant> open = new ConcurrentHashMap<>();
+  /** Tenants whose store could not be opened, until it opens. */
+  private final ConcurrentHashMap<String, Trouble> unopened = new ConcurrentHashMap<>();
+  private final Duration reopenBackoff;
   private volatile boolean closed;
   private final java.util.concurrent.ScheduledExecutorService reaper;
 
-  Tenants(Path root, EngineFactory factory, ServerConfig config, Metrics metrics) {
+  /**
+   * @param reopenBackoff the wait before the first attempt to reopen a failed store; it doubles
+   *     with each failed attempt, up to {@link #MAX_REOPEN_BACKOFF}
+   */
+  Tenants(Path root, EngineFactory factory, ServerConfig config, Metrics metrics, Duration reopenBackoff) {
     this.root = root;
+    this.reopenBackoff = reopenBackoff;
     this.factory = factory;
     this.config = config;
     this.metrics = metrics;
@@ -111,14 +133,109 @@ final class Tenants implements AutoCloseable {
 
   private Tenant get(String tenant) {
     if (closed) throw new MnemoException("the server is shutting down", true);
-    return open.compute(tenant, (k, t) -> {
-      Tenant out = t != null ? t : openTenant(k);
+    Instant now = Instant.now();
+    RuntimeException[] failed = new RuntimeException[1];
+    Tenant got = open.compute(tenant, (k, t) -> {
+      Tenant out;
+      if (t == null) {
+        Trouble trouble = unopened.get(k);
+        if (trouble != null && now.isBefore(trouble.nextAttempt())) throw unavailable(trouble, now);
+        out = openOrRecord(k, trouble == null ? 0 : trouble.attempts(), 0);
+      } else {
+        out = t;
+        var failure = t.memory().health().failure();
+        if (failure.isPresent()) {
+          // The store refused a write (Lucene rolled it back and refuses the next ones): once the
+          // back-off has passed, the next request reopens it from its last commit.
+          if (!now.isBefore(failure.get().at().plus(backoff(t.reopens().get())))) {
+            closeQuietly(t, "failed");
+            try {
+              out = openOrRecord(k, 0, t.reopens().get() + 1);
+            } catch (RuntimeException e) {
+              failed[0] = e; // the closed store leaves the map
+              return null;
+            }
+          }
+        } else if (t.reopens().get() > 0 && t.memory().health().tookAWrite()) {
+          t.reopens().set(0);
+        }
+      }
       out.lastUsed().set(System.nanoTime());
       return out;
     });
+    if (failed[0] != null) throw failed[0];
+    return got;
   }
 
-  private Tenant openTenant(String name) {
+  /** Opens the tenant's store, or records why it could not be opened and throws 503. */
+  private Tenant openOrRecord(String name, int openAttempts, int reopens) {
+    try {
+      Tenant t = openTenant(name, reopens);
+      if (unopened.remove(name) != null || reopens > 0) LOG.info("reopened the store of tenant {}", name);
+      return t;
+    } catch (RuntimeException e) {
+      Instant now = Instant.now();
+      Trouble before = unopened.get(name);
+      Trouble trouble = new Trouble(name, "open", before == null ? now : before.since(), String.valueOf(e.getMessage()),
+          openAttempts + 1, now.plus(backoff(openAttempts)));
+      unopened.put(name, trouble);
+      LOG.warn("cannot open the store of tenant {} (attempt {}; next after {}): {}", name, trouble.attempts(),
+          trouble.nextAttempt(), e.toString());
+      throw unavailable(trouble, now);
+    }
+  }
+
+  private static MnemoException unavailable(Trouble t, Instant now) {
+    long wait = Math.max(1, Duration.between(now, t.nextAttempt()).toSeconds());
+    return new MnemoException("the store of tenant '" + t.tenant() + "' cannot be opened (" + t.error()
+        + "); it is tried again on a request after " + wait + " s, or at once by POST /v1/tenants/" + t.tenant()
+        + "/reopen", true);
+  }
+
+  Duration backoff(int attempts) {
+    Duration d = reopenBackoff;
+    for (int i = 0; i < attempts && d.compareTo(MAX_REOPEN_BACKOFF) < 0; i++) d = d.multipliedBy(2);
+    return d.compareTo(MAX_REOPEN_BACKOFF) > 0 ? MAX_REOPEN_BACKOFF : d;
+  }
+
+  private static void closeQuietly(Tenant t, String why) {
+    try {
+      t.close();
+    } catch (RuntimeException e) {
+      LOG.warn("closing the {} store of tenant {} failed: {}", why, t.name(), e.toString());
+    }
+  }
+
+  /**
+   * Closes the tenant's store (when open) and opens it again now, whatever the back-off says (the
+   * admin's {@code POST /v1/tenants/{tenant}/reopen}).
+   *
+   * @throws MnemoException (retriable) when it cannot be opened; the failure is recorded
+   */
+  void reopen(String tenant) {
+    if (closed) throw new MnemoException("the server is shutting down", true);
+    RuntimeException[] failed = new RuntimeException[1];
+    open.compute(tenant, (k, t) -> {
+      if (t != null) closeQuietly(t, "reopened");
+      Trouble trouble = unopened.get(k);
+      try {
+        Tenant out = openOrRecord(k, trouble == null ? 0 : trouble.attempts(), 0);
+        out.lastUsed().set(System.nanoTime());
+        return out;
+      } catch (RuntimeException e) {
+        failed[0] = e; // a closed store leaves the map
+        return null;
+      }
+    });
+    if (failed[0] != null) throw failed[0];
+  }
+
+  /** Whether the tenant is open, has a store directory or failed to open. */
+  boolean known(String tenant) {
+    return open.containsKey(tenant) || unopened.containsKey(tenant) || Files.isDirectory(root.resolve(tenant));
+  }
+
+  private Tenant openTenant(String name, int reopens) {
     Path dir = root.resolve(name);
     Mnemo engine = factory.open(name, dir, config.maxTextChars());
     GroupCommitter committer = config.groupCommit()
@@ -126,15 +243,19 @@ final class Tenants implements AutoCloseable {
         : null;
     TenantMemory memory = new TenantMemory(name, engine, committer, metrics, config.traceTenants().contains(name));
     LOG.info("opened tenant store tenant={} dir={}", name, dir);
-    return new Tenant(name, engine, committer, memory, new java.util.concurrent.atomic.AtomicLong(System.nanoTime()));
+    return new Tenant(name, engine, committer, memory, new java.util.concurrent.atomic.AtomicLong(System.nanoTime()),
+        new java.util.concurrent.atomic.AtomicInteger(reopens));
   }
 
   /** Closes the tenant's store (if open) and deletes its directory; true when there was one. */
   boolean delete(String tenant) {
+    unopened.remove(tenant);
     Tenant t = open.remove(tenant);
     if (t != null) t.close();
     Path dir = root.resolve(tenant);
     if (!Files.exists(dir)) return t != null;
+    factory.purge(tenant, dir); // data kept elsewhere (Solr) first: a failure keeps the directory, and the tenant
+
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
     } catch (IOException e) {
@@ -156,10 +277,16 @@ final class Tenants implements AutoCloseable {
     return out;
   }
 
-  /** The open tenants whose store refused a write and has not taken one since, by name. */
-  java.util.SortedMap<String, WriteHealth.Failure> failures() {
-    java.util.SortedMap<String, WriteHealth.Failure> out = new java.util.TreeMap<>();
-    for (Tenant t : open.values()) t.memory().health().failure().ifPresent(f -> out.put(t.name(), f));
+  /**
+   * The tenants whose store is unusable, by name: open ones whose store refused a write and has not
+   * taken one since, and ones whose store could not be opened.
+   */
+  java.util.SortedMap<String, Trouble> failures() {
+    java.util.SortedMap<String, Trouble> out = new java.util.TreeMap<>(unopened);
+    for (Tenant t : open.values()) {
+      t.memory().health().failure().ifPresent(f -> out.put(t.name(), new Trouble(t.name(), "write", f.at(),
+          f.message(), t.reopens().get(), f.at().plus(backoff(t.reopens().get())))));
+    }
     return out;
   }
 

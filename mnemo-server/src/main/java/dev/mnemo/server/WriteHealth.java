@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A write that fails with a store failure (a {@link MnemoException} that is not retriable and
  * not an {@link InvalidRequestException}, which the server answers with 500 {@code store-failure})
  * marks the store failed. The Lucene store refuses every later write once a commit failed (it
- * rolls back to its last commit and asks to be reopened), so the mark stays until the process
- * restarts and reopens the store. A store whose failures pass clears the mark with its next
+ * rolls back to its last commit and asks to be reopened), so the mark stays until {@link Tenants}
+ * reopens the store (on a request after a back-off, or by the admin's reopen call). A store whose failures pass clears the mark with its next
  * successful write, but only with a write that <em>started</em> after the failure was recorded:
  * a write that was already under way may have committed before the failure and proves nothing.
  * That ordering is kept with one ticket counter, lock-free.
@@ -29,6 +29,7 @@ final class WriteHealth {
 
   private final AtomicLong tickets = new AtomicLong();
   private final AtomicReference<Failure> failure = new AtomicReference<>();
+  private volatile boolean tookAWrite;
 
   /** Call before a write; pass the ticket to {@link #succeeded} or {@link #failed}. */
   long begin() {
@@ -37,6 +38,7 @@ final class WriteHealth {
 
   /** The write that took {@code ticket} was durable: clears a failure recorded before it started. */
   void succeeded(long ticket) {
+    tookAWrite = true;
     if (failure.get() == null) return;
     failure.updateAndGet(f -> f != null && f.ticket() < ticket ? null : f);
   }
@@ -46,6 +48,11 @@ final class WriteHealth {
     if (isStoreFailure(e)) {
       failure.set(new Failure(tickets.incrementAndGet(), Instant.now(), String.valueOf(e.getMessage())));
     }
+  }
+
+  /** Whether any write succeeded since this store was opened. */
+  boolean tookAWrite() {
+    return tookAWrite;
   }
 
   /** The last store failure not cleared by a later write, if any. */

@@ -257,6 +257,50 @@ class HostileInputTest {
   }
 
   @Test
+  void aClientSendingItsHeadersAByteAtATime_isCutOffAtTheReadTimeout() throws Exception {
+    try (TestServer s = new TestServer(dir, c -> c.withReadTimeout(Duration.ofSeconds(1)), b -> b)) {
+      String key = s.key("acme");
+      URI u = URI.create(s.base);
+      try (Socket sock = new Socket(u.getHost(), u.getPort())) {
+        sock.setSoTimeout(200);
+        OutputStream out = sock.getOutputStream();
+        out.write("GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        long t0 = System.nanoTime();
+        boolean closed = false;
+        // a byte every 100 ms: each resets Jetty's idle timeout, and 100 bytes stay far below the header limit
+        for (int i = 0; i < 100 && !closed; i++) {
+          try {
+            out.write('a');
+            out.flush();
+            closed = sock.getInputStream().read() == -1;
+          } catch (java.net.SocketTimeoutException stillOpen) {
+            // nothing to read yet: the server is still waiting for the headers
+          } catch (IOException reset) {
+            closed = true;
+          }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertThat(closed).as("the server closed the connection").isTrue();
+        assertThat(seconds).as("cut off near the 1 s read timeout, not after 100 bytes").isBetween(0.9, 5.0);
+      }
+      // A client that sends its headers at once is not cut, even on a connection kept open longer than the timeout.
+      try (Socket sock = new Socket(u.getHost(), u.getPort())) {
+        sock.setSoTimeout(5_000);
+        OutputStream out = sock.getOutputStream();
+        out.write("GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        Thread.sleep(700);
+        out.write("GET /health/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        String both = new String(sock.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(both.split("HTTP/1.1 200", -1)).hasSize(3);
+      }
+      assertStillWrites(s, key);
+    }
+  }
+
+  @Test
   void mcpAndRestShareTheProblemShape_forJsonThatIsNotAnObject() {
     try (TestServer s = new TestServer(dir)) {
       String key = s.key("acme");

@@ -19,7 +19,8 @@ import org.apache.solr.common.util.ContentStreamBase;
 /**
  * Creates Mnemo's collection: uploads the configset shipped in this module (schema and
  * solrconfig, with the embedder's vector dimension filled in) through the ConfigSets API and
- * creates a compositeId-routed collection on it, so each owner's records share a shard.
+ * creates a compositeId-routed collection on it, so each owner's records share a shard; and the
+ * turn log's collection beside it ({@link #turnLogName}, one shard, its own small schema).
  */
 public final class SolrCollections {
   private SolrCollections() {}
@@ -76,8 +77,56 @@ public final class SolrCollections {
       CollectionAdminRequest.createCollection(collection, config, shards, replicas)
           .setRouterName("compositeId")
           .process(client);
+      ensureTurnLog(client, turnLogName(collection), replicas);
     } catch (SolrServerException | IOException | SolrException e) {
       throw new MnemoException("creating the Solr collection '" + collection + "' failed: " + e.getMessage(),
+          !(e instanceof SolrException se) || se.code() >= 500, e);
+    }
+  }
+
+  /** The turn log's configset name. */
+  static final String TURNS_CONFIG = "mnemo-turns";
+
+  /** The turn log's collection for the records' {@code collection}: {@code <collection>_turns}. */
+  public static String turnLogName(String collection) {
+    return collection + "_turns";
+  }
+
+  /** The turn log's configset as a zip: its own schema, the records' solrconfig (fsynced update log). */
+  static byte[] turnsConfigsetZip() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+      for (String[] f : new String[][] {{"turns/schema.xml", "schema.xml"}, {"configset/solrconfig.xml", "solrconfig.xml"}}) {
+        try (InputStream in = SolrCollections.class.getResourceAsStream(f[0])) {
+          if (in == null) throw new IllegalStateException("configset file missing from the jar: " + f[0]);
+          zip.putNextEntry(new ZipEntry(f[1]));
+          zip.write(in.readAllBytes());
+          zip.closeEntry();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * Creates the turn log's collection {@code name} (one shard of {@code replicas} replicas) with its
+   * configset, unless it exists. Returns whether it created it.
+   */
+  public static boolean ensureTurnLog(SolrClient client, String name, int replicas) {
+    try {
+      if (CollectionAdminRequest.listCollections(client).contains(name)) return false;
+      ConfigSetAdminRequest.Upload upload = new ConfigSetAdminRequest.Upload();
+      upload.setConfigSetName(TURNS_CONFIG);
+      upload.setOverwrite(true);
+      upload.setUploadStream(new ContentStreamBase.ByteArrayStream(turnsConfigsetZip(), TURNS_CONFIG + ".zip",
+          "application/zip"));
+      upload.process(client);
+      CollectionAdminRequest.createCollection(name, TURNS_CONFIG, 1, Math.max(1, replicas)).process(client);
+      return true;
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw new MnemoException("creating the Solr turn log collection '" + name + "' failed: " + e.getMessage(),
           !(e instanceof SolrException se) || se.code() >= 500, e);
     }
   }

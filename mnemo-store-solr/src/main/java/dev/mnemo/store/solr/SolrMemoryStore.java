@@ -101,6 +101,7 @@ public final class SolrMemoryStore implements MemoryStore {
   private final String tenant;
   private final int exactScanMax;
   private final ExecutorService parallel = Executors.newVirtualThreadPerTaskExecutor();
+  private final SolrTurnLog turnLog; // null: none (the engine keeps turns in memory)
 
   /**
    * A store of {@code tenant}'s records in {@code collection} through {@code client} (a cloud
@@ -113,12 +114,27 @@ public final class SolrMemoryStore implements MemoryStore {
    *     #EXACT_SCAN_MAX}; 0 forces the HNSW search, as tests do)
    */
   public SolrMemoryStore(SolrClient client, boolean ownsClient, String collection, String tenant, int exactScanMax) {
+    this(client, ownsClient, collection, tenant, exactScanMax, null);
+  }
+
+  /**
+   * As above, with the tenant's turn log in the collection {@code turnLogCollection} (see {@link
+   * SolrTurnLog}); null keeps none.
+   */
+  public SolrMemoryStore(SolrClient client, boolean ownsClient, String collection, String tenant, int exactScanMax,
+      String turnLogCollection) {
     this.client = java.util.Objects.requireNonNull(client, "client");
     this.ownsClient = ownsClient;
     this.collection = java.util.Objects.requireNonNull(collection, "collection");
     this.tenant = java.util.Objects.requireNonNull(tenant, "tenant");
     if (exactScanMax < 0) throw new IllegalArgumentException("exactScanMax must be >= 0, was " + exactScanMax);
     this.exactScanMax = exactScanMax;
+    this.turnLog = turnLogCollection == null ? null : new SolrTurnLog(client, turnLogCollection, tenant);
+  }
+
+  @Override
+  public Optional<dev.mnemo.spi.TurnLog> turnLog() {
+    return Optional.ofNullable(turnLog);
   }
 
   /** The collection this store writes to. */
@@ -489,12 +505,14 @@ public final class SolrMemoryStore implements MemoryStore {
   }
 
   /**
-   * Deletes every record of this store's tenant, merged away as {@link #deleteOwner} does; returns
-   * how many. The server calls it for a tenant that is new under a name that held records before.
+   * Deletes every record of this store's tenant, and every turn of its turn log, merged away as
+   * {@link #deleteOwner} does; returns how many records. The server calls it when a tenant is
+   * deleted, and for a tenant that is new under a name that held records before.
    */
   public long deleteAll() {
     long n = count();
     purge("*:*", "deleting tenant " + tenant);
+    if (turnLog != null) turnLog.deleteAll();
     return n;
   }
 

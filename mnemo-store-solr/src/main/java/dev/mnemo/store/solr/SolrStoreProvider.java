@@ -15,7 +15,9 @@ import org.apache.solr.client.solrj.impl.CloudLegacySolrClient;
  * ({@code host:port[,host:port...][/chroot]}) or {@code solr_urls} (comma-separated base URLs,
  * e.g. {@code http://solr1:8983/solr}), exactly one of them; {@code collection} (default
  * {@value #DEFAULT_COLLECTION}); {@code tenant} (default {@value SolrMemoryStore#DEFAULT_TENANT});
- * {@code exact_scan_max} (default {@value SolrMemoryStore#EXACT_SCAN_MAX}).
+ * {@code exact_scan_max} (default {@value SolrMemoryStore#EXACT_SCAN_MAX}); {@code turn_log} (the
+ * turn log's collection, usually {@link SolrCollections#turnLogName}; default none: the engine
+ * keeps ingested turns in memory and extracts inside the request).
  */
 public final class SolrStoreProvider implements StoreProvider {
   public static final String DEFAULT_COLLECTION = "mnemo";
@@ -52,7 +54,11 @@ public final class SolrStoreProvider implements StoreProvider {
         throw new InvalidRequestException("exact_scan_max", e, "exact_scan_max must be a whole number >= 0, was '" + e + "'");
       }
     }
-    return new SolrMemoryStore(client, ownsClient, collection, tenant, exact);
+    String turnLog = config.get("turn_log");
+    if (turnLog != null && turnLog.isBlank()) {
+      throw new InvalidRequestException("turn_log", turnLog, "turn_log must name a collection, was blank");
+    }
+    return new SolrMemoryStore(client, ownsClient, collection, tenant, exact, turnLog);
   }
 
   /**
