@@ -44,7 +44,7 @@ import java.util.regex.Pattern;
  *       same episode by another speaker did not use: an echo ("Marley's perfect!" after "I'm after
  *       Marley flooring") has none. A sentence says something when it
  *       <ul>
- *         <li>has a cue of rule 3 and at least one new word, or
+ *         <li>has a cue of rule 4 and at least one new word, or
  *         <li>is about the speaker (I, my, we, our, me) and has at least {@value #MIN_NEW_WORDS} new
  *             words ("I lost my job as a banker"), or
  *         <li>has a number, or a name inside the sentence that is not one of the batch's speakers,
