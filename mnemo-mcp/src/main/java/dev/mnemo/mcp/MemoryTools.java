@@ -68,7 +68,7 @@ final class MemoryTools {
   }
 
   /**
-   * Builds the server on a transport's specification: the four tools, the instructions, and no
+   * Builds the server on a transport's specification: the tools of the catalog, the instructions, and no
    * SDK input validation (see {@link Arguments}).
    *
    * @param accessFor the caller's access from the transport context of the request; throws
