@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
     description = {
-      "Serve the memory tools (remember, recall, history, forget) to an MCP client over stdio.",
+      "Serve the memory tools (remember, recall, history, forget, mark_used) to an MCP client over stdio.",
       "stdout carries the protocol and logs go to stderr; the server stops when the client closes stdin."
     })
 final class McpCommand implements Callable<Integer> {

@@ -203,7 +203,7 @@ class ServeMcpIT {
     try (McpSyncClient client = client(acme)) {
       assertThat(client.getServerInfo().name()).isEqualTo("mnemo");
       assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
-          .containsExactly("remember", "recall", "history", "forget");
+          .containsExactly("remember", "recall", "history", "forget", "mark_used");
 
       JsonNode lisbon = call(client, "remember", Map.of("owner", "alice", "text", "Alice lives in Lisbon.",
           "fact_key", "home_city", "valid_from", "2024-01-01"));

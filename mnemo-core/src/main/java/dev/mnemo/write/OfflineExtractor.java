@@ -24,8 +24,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The default extractor: no language model, deterministic, a few documented rules. Every
- * substantive user or assistant turn becomes one memory; greetings and filler become none.
+ * The default extractor: no language model, deterministic, a few documented rules. A user or
+ * assistant turn that says something about a person or the world becomes one memory; greetings,
+ * filler, chatter, echoes and bare questions become none (they stay in the turn log and in their
+ * neighbours' context).
  *
  * <p>The rules, in order (also in {@code docs/write-path.md}):
  *
@@ -35,6 +37,28 @@ import java.util.regex.Pattern;
  *       thanks, acknowledgements, small-talk words such as "great", "awesome", "today", "doing")
  *       nor on the function-word list. "Thanks so much, sounds great!" and "Hey Mel, how are you?"
  *       are skipped; "I moved to Berlin" is kept.
+ *   <li><b>Selectivity</b> ({@link #saysSomething}), in the spirit of the LLM extractor's prompt
+ *       (decisions, preferences, goals, difficulties, facts about people; no small talk, no
+ *       echoes). A turn is kept when at least one of its sentences says something. A sentence's
+ *       <i>new</i> words are its content words (as in rule 1, stemmed) that the previous turn of the
+ *       same episode by another speaker did not use: an echo ("Marley's perfect!" after "I'm after
+ *       Marley flooring") has none. A sentence says something when it
+ *       <ul>
+ *         <li>has a cue of rule 4 and at least one new word, or
+ *         <li>is about the speaker (I, my, we, our, me) and has at least {@value #MIN_NEW_WORDS} new
+ *             words ("I lost my job as a banker"), or
+ *         <li>has a number, or a name inside the sentence that is not one of the batch's speakers,
+ *             and at least one new word ("It's Shia Labeouf!"), or
+ *         <li>speaks of neither the speaker nor the listener (no I/my/we nor you/your) and has at
+ *             least {@value #MIN_NEW_WORDS_THIRD_PERSON} new words ("They need a lot of water in
+ *             summer").
+ *       </ul>
+ *       A question says something only when it is about the speaker and has at least
+ *       {@value #MIN_NEW_WORDS_THIRD_PERSON} new words ("Should I pick Postgres or MySQL for my
+ *       project?"); reactions and compliments addressed to the listener ("Wow, your store looks
+ *       great!", "You'll be an awesome mom!", "Keep it up!") and bare questions ("What got you into
+ *       running?") say nothing. The thresholds were chosen on the LoCoMo dev split
+ *       ({@code docs/write-path.md}).
  *   <li><b>Text.</b> The turn's text, prefixed with {@code "Speaker: "} when the turn has a speaker
  *       (so that a record says who said it). Context (indexed for search, never rendered): the
  *       two turns before and after it in the same episode (of the batch or of the batch's context).
@@ -66,6 +90,20 @@ public final class OfflineExtractor implements Extractor {
 
   /** Fewer content words than this make a turn filler. */
   public static final int MIN_CONTENT_WORDS = 2;
+
+  /** New content words a sentence about the speaker needs to say something (rule 2). */
+  public static final int MIN_NEW_WORDS = 2;
+
+  /** New content words a sentence about neither speaker nor listener, or a question, needs (rule 2). */
+  public static final int MIN_NEW_WORDS_THIRD_PERSON = 3;
+
+  private static final Pattern SENTENCE = Pattern.compile("[^.!?]+[.!?]*");
+  /** A capitalized word inside a sentence (after a lower-case letter or a comma and a space): a name. */
+  private static final Pattern INNER_NAME = Pattern.compile("(?<=[\\p{Ll},;:] )\\p{Lu}\\p{Ll}+");
+  private static final Set<String> FIRST_PERSON = Set.of("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine",
+      "myself", "we", "we're", "we've", "we'd", "we'll", "us", "our", "ours");
+  private static final Set<String> SECOND_PERSON = Set.of("you", "you're", "you've", "you'd", "you'll", "your",
+      "yours", "yourself", "ya");
 
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
   private static final Pattern NUMBER = Pattern.compile("\\d");
@@ -112,10 +150,12 @@ public final class OfflineExtractor implements Extractor {
     List<Turn> all = new ArrayList<>(batch.context());
     all.addAll(batch.turns());
     int first = batch.context().size();
+    Set<String> speakers = new java.util.HashSet<>();
+    for (Turn t : all) if (t.speaker() != null && !t.speaker().isBlank()) speakers.addAll(Words.words(t.speaker()));
     List<NewMemory> out = new ArrayList<>();
     for (int i = first; i < all.size(); i++) {
       Turn t = all.get(i);
-      if (!isSubstantive(t.text())) continue;
+      if (!isSubstantive(t.text()) || !saysSomething(t.text(), previousByOther(all, i), speakers)) continue;
       out.add(memory(t, neighbours(all, i), i, batch.zone()));
     }
     return out;
@@ -132,6 +172,64 @@ public final class OfflineExtractor implements Extractor {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether a turn says something (rule 2): one of its sentences has a cue, or is about the speaker,
+   * names someone or has a number, or states something about a third party, with enough content
+   * words that {@code previous} (the turn it answers, or null) did not already use.
+   *
+   * @param speakers lower-case words of the conversation's speakers' names (never a name that counts)
+   */
+  public static boolean saysSomething(String text, String previous, Set<String> speakers) {
+    if (text == null) return false;
+    Set<String> before = previous == null ? Set.of() : contentStems(previous, speakers);
+    Matcher sm = SENTENCE.matcher(text);
+    while (sm.find()) {
+      String sentence = sm.group().strip();
+      if (sentence.isEmpty()) continue;
+      Set<String> fresh = contentStems(sentence, speakers);
+      fresh.removeAll(before);
+      List<String> words = Words.words(sentence);
+      boolean aboutSpeaker = words.stream().anyMatch(FIRST_PERSON::contains);
+      boolean toListener = words.stream().anyMatch(SECOND_PERSON::contains);
+      int n = fresh.size();
+      if (sentence.endsWith("?")) {
+        if (aboutSpeaker && n >= MIN_NEW_WORDS_THIRD_PERSON) return true;
+        continue;
+      }
+      String lower = sentence.toLowerCase(Locale.ROOT).replace('’', '\'');
+      if (n >= 1 && CUES.stream().anyMatch(c -> c.pattern().matcher(lower).find())) return true;
+      if (aboutSpeaker && n >= MIN_NEW_WORDS) return true;
+      if (n >= 1 && (NUMBER.matcher(sentence).find() || namesSomeone(sentence, speakers))) return true;
+      if (!aboutSpeaker && !toListener && n >= MIN_NEW_WORDS_THIRD_PERSON) return true;
+    }
+    return false;
+  }
+
+  private static boolean namesSomeone(String sentence, Set<String> speakers) {
+    Matcher m = INNER_NAME.matcher(sentence);
+    while (m.find()) if (!speakers.contains(m.group().toLowerCase(Locale.ROOT))) return true;
+    return false;
+  }
+
+  /** Stemmed content words (rule 1's definition), without the speakers' names. */
+  private static Set<String> contentStems(String text, Set<String> speakers) {
+    Set<String> out = new java.util.HashSet<>();
+    for (String w : Words.words(text)) {
+      if (w.length() >= 3 && !FILLER.contains(w) && !FUNCTION.contains(w) && !speakers.contains(w)) out.add(Words.stem(w));
+    }
+    return out;
+  }
+
+  /** The text of the turn just before {@code i} in its episode when another speaker said it, else null. */
+  private static String previousByOther(List<Turn> all, int i) {
+    if (i == 0) return null;
+    Turn prev = all.get(i - 1);
+    Turn t = all.get(i);
+    if (!Objects.equals(prev.episode(), t.episode())) return null;
+    if (prev.role() == t.role() && Objects.equals(prev.speaker(), t.speaker())) return null;
+    return prev.text();
   }
 
   /** Turns on each side of a turn, in the same episode, that make its context (as the LoCoMo runner's). */

@@ -9,6 +9,7 @@ import dev.mnemo.spi.Extractor;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class OfflineExtractorTest {
@@ -32,6 +33,33 @@ class OfflineExtractorTest {
     assertThat(OfflineExtractor.isSubstantive("I love hiking")).isTrue();
     assertThat(extract(user("a", "Hi!"), user("b", "I finished my first marathon"))).extracting(NewMemory::sources)
         .containsExactly(List.of("b"));
+  }
+
+  private static Turn said(String id, String speaker, String text) {
+    return Turn.of("u", id, Turn.Role.USER, speaker, text, WED).inEpisode("s1");
+  }
+
+  @Test
+  void chatterEchoesAndBareQuestions_sayNothing_factsAboutPeopleDo() {
+    List<NewMemory> out = extract(
+        said("1", "Jon", "Lost my job as a banker yesterday, so I'm gonna start my own business."),
+        said("2", "Gina", "Sorry about your job Jon, starting your own business sounds awesome!"), // echo + reaction
+        said("3", "Gina", "What business are you thinking of?"), // a bare question
+        said("4", "Jon", "I'm opening a dance studio, dancing has been my passion since I was a kid."),
+        said("5", "Gina", "Wow, your studio will look great! You'll be an awesome teacher. Keep it up!"), // compliments
+        said("6", "Jon", "I'm after Marley flooring, it's grippy but still lets you move."),
+        said("7", "Gina", "Marley flooring is perfect, grippy and lets you move!"), // an echo of 6
+        said("8", "Gina", "It's Shia Labeouf!"), // a name: says who
+        said("9", "Gina", "Should I pick the downtown space or the riverside loft for my store?"), // about her
+        said("10", "Gina", "The landlord wants 2 months of deposit."), // a number
+        said("11", "Gina", "They were awestruck and humbled by the festival crowd."), // a third party
+        said("12", "Jon", "Great, you got this! We got this!"));
+    assertThat(out).extracting(m -> m.sources().get(0)).containsExactly("1", "4", "6", "8", "9", "10", "11");
+    assertThat(OfflineExtractor.saysSomething("Marley's perfect!", "I'm after Marley flooring", Set.of())).isFalse();
+    assertThat(OfflineExtractor.saysSomething("Marley's perfect!", null, Set.of())).isFalse(); // no name inside
+    assertThat(OfflineExtractor.saysSomething("I'm after Marley flooring.", null, Set.of())).isTrue();
+    // the dropped turns still serve as their neighbours' context
+    assertThat(out.get(1).context()).contains("What business are you thinking of?");
   }
 
   @Test
@@ -73,7 +101,7 @@ class OfflineExtractorTest {
     assertThat(m.text()).isEqualTo("Maya: I decided to visit Kyoto with Sam in 2027");
     assertThat(m.entities()).contains("kyoto", "sam", "maya");
     assertThat(m.importance()).isEqualTo(0.9); // 0.4 + cue 0.3 + number 0.1 + other entity 0.1
-    NewMemory q = extract(user("b", "what did you cook for dinner yesterday evening?")).get(0);
+    NewMemory q = extract(user("b", "should I cook the lasagne for my sister's dinner yesterday evening?")).get(0);
     assertThat(q.importance()).isEqualTo(0.4); // 0.4 + past time 0.1 - question 0.1
   }
 

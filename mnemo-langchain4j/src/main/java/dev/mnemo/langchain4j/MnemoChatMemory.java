@@ -13,12 +13,17 @@ import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.mnemo.Focus;
+import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
 import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.Recalled;
 import dev.mnemo.Turn;
+import dev.mnemo.UsedRecords;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,6 +62,14 @@ import java.util.stream.Collectors;
  * appear both in the window and in the block: the engine cannot tell, and the block stays within
  * its budget.
  *
+ * <p><b>Usage feedback.</b> When the assistant's final answer is added, the records recalled for
+ * the question it answers (by the transformer or by {@link #messages()}) are compared with it, and
+ * those the answer used ({@link UsedRecords}: a shared name or number, or two content words not in
+ * the question) are reported with {@link Mnemo#markUsed}, which feeds the frequency signal and the
+ * retrieval log's use rate. {@link Builder#usageFeedback(boolean) usageFeedback(false)} turns this
+ * off; {@link #recalled()} and {@link #markUsed(Collection)} let the application report the records
+ * it knows were used instead. A failed report is logged, never thrown: feedback never breaks a chat.
+ *
  * <p>The owner comes from the memory id ({@link Conversation#owner()}, or the id's string form).
  * {@link #clear()} clears the window only; forgetting long-term records is {@link Mnemo#forget}.
  * Thread-safe (every method is synchronized on the memory).
@@ -71,7 +84,7 @@ public final class MnemoChatMemory implements ChatMemory {
   private final Builder settings;
   private final List<Turn> pending = new ArrayList<>();
   private UserMessage recalledFor;
-  private String recalled = "";
+  private Recall recalled = Recall.NONE;
 
   private MnemoChatMemory(Builder b, Object memoryId) {
     this.mnemo = b.mnemo;
@@ -118,7 +131,10 @@ public final class MnemoChatMemory implements ChatMemory {
         }
       }
       case AiMessage a -> {
-        if (a.text() != null && !a.text().isBlank()) pending.add(turn(Turn.Role.ASSISTANT, null, a.text()));
+        if (a.text() != null && !a.text().isBlank()) {
+          pending.add(turn(Turn.Role.ASSISTANT, null, a.text()));
+          feedback(a.text());
+        }
         flush();
       }
       case ToolExecutionResultMessage r -> {
@@ -141,9 +157,40 @@ public final class MnemoChatMemory implements ChatMemory {
     if (messages.isEmpty() || !(messages.getLast() instanceof UserMessage last)) return messages;
     if (last != recalledFor) {
       recalled = settings.recall(owner, text(last));
+      settings.lastRecalls.put(id(), recalled);
       recalledFor = last;
     }
-    return settings.inject(messages, recalled);
+    return settings.inject(messages, recalled.block());
+  }
+
+  /**
+   * The records recalled for the latest user message (by the request transformer or by {@link
+   * #messages()}) and not yet answered; empty when nothing was recalled.
+   */
+  public synchronized List<MemoryRecord> recalled() {
+    return settings.lastRecalls.peek(id()).records();
+  }
+
+  /**
+   * Reports that the answer used these records of the owner ({@link Mnemo#markUsed}); returns how
+   * many were updated. For applications that know which records were used; with {@link
+   * Builder#usageFeedback(boolean)} on (the default) the memory also reports by overlap.
+   */
+  public int markUsed(Collection<String> ids) {
+    return mnemo.markUsed(owner, ids);
+  }
+
+  /** Reports the recalled records the answer used, by overlap; a failure is logged, never thrown. */
+  private void feedback(String answer) {
+    Recall r = settings.lastRecalls.take(id());
+    if (!settings.usageFeedback || r.records().isEmpty()) return;
+    List<String> used = UsedRecords.in(r.question(), answer, r.records());
+    if (used.isEmpty()) return;
+    try {
+      mnemo.markUsed(owner, used);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "usage feedback for owner {0} failed: {1}", owner, e.getMessage());
+    }
   }
 
   @Override
@@ -151,7 +198,8 @@ public final class MnemoChatMemory implements ChatMemory {
     window.clear();
     pending.clear();
     recalledFor = null;
-    recalled = "";
+    recalled = Recall.NONE;
+    settings.lastRecalls.take(id());
   }
 
   private void flush() {
@@ -176,9 +224,45 @@ public final class MnemoChatMemory implements ChatMemory {
         .collect(Collectors.joining("\n"));
   }
 
+  /** What one recall put into a prompt: the question, the records and their rendered block. */
+  record Recall(String question, List<MemoryRecord> records, String block) {
+    static final Recall NONE = new Recall(null, List.of(), "");
+  }
+
+  /**
+   * The latest recall per memory id, waiting for its answer: shared by the request transformer and
+   * the memories of one builder, so that the memory that receives the answer knows what was
+   * recalled. Bounded: beyond {@value #MAX} ids waiting, the oldest is dropped (its answer then
+   * reports nothing).
+   */
+  static final class LastRecalls {
+    static final int MAX = 10_000;
+    private final Map<Object, Recall> byId = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Object, Recall> eldest) {
+        return size() > MAX;
+      }
+    };
+
+    synchronized void put(Object memoryId, Recall r) {
+      byId.remove(memoryId); // re-inserted as the newest
+      byId.put(memoryId, r);
+    }
+
+    synchronized Recall peek(Object memoryId) {
+      return byId.getOrDefault(memoryId, Recall.NONE);
+    }
+
+    synchronized Recall take(Object memoryId) {
+      Recall r = byId.remove(memoryId);
+      return r == null ? Recall.NONE : r;
+    }
+  }
+
   /**
    * Configures the memories of a provider. Defaults: a window of 20 messages in memory, owner from
-   * the memory id, 400 tokens and k 5 per recall, no preface, the system clock for turn times.
+   * the memory id, 400 tokens and k 5 per recall, no preface, the system clock for turn times, usage
+   * feedback by overlap on.
    */
   public static final class Builder {
     private final Mnemo mnemo;
@@ -191,6 +275,9 @@ public final class MnemoChatMemory implements ChatMemory {
     private Function<String, Focus> focus = Focus::fromMessage;
     private String preface = "";
     private InstantSource clock = InstantSource.system();
+    private boolean usageFeedback = true;
+    /** Shared by every copy of this builder (the transformer's and the provider's). */
+    private LastRecalls lastRecalls = new LastRecalls();
 
     private Builder(Mnemo mnemo) {
       this.mnemo = Objects.requireNonNull(mnemo, "mnemo");
@@ -227,6 +314,12 @@ public final class MnemoChatMemory implements ChatMemory {
     /** A line put before the recalled block, e.g. {@code "What you remember about this user:\n"}. */
     public Builder preface(String v) { this.preface = Objects.requireNonNull(v, "preface"); return this; }
 
+    /**
+     * Whether the assistant's answer is compared with the records recalled for it and the ones it
+     * used are reported ({@link UsedRecords}, {@link Mnemo#markUsed}); default true.
+     */
+    public Builder usageFeedback(boolean v) { this.usageFeedback = v; return this; }
+
     /** The clock that dates ingested turns. */
     public Builder clock(InstantSource v) { this.clock = Objects.requireNonNull(v, "clock"); return this; }
 
@@ -241,6 +334,8 @@ public final class MnemoChatMemory implements ChatMemory {
       c.focus = focus;
       c.preface = preface;
       c.clock = clock;
+      c.usageFeedback = usageFeedback;
+      c.lastRecalls = lastRecalls;
       return c;
     }
 
@@ -254,23 +349,25 @@ public final class MnemoChatMemory implements ChatMemory {
       return (request, memoryId) -> {
         UserMessage last = UserMessage.findLast(request.messages()).orElse(null);
         if (last == null || memoryId == null) return request;
-        String block = frozen.recall(frozen.ownerOf.apply(memoryId), text(last));
-        return block.isEmpty() ? request : request.toBuilder().messages(frozen.inject(request.messages(), block)).build();
+        Recall r = frozen.recall(frozen.ownerOf.apply(memoryId), text(last));
+        frozen.lastRecalls.put(memoryId, r);
+        return r.block().isEmpty() ? request
+            : request.toBuilder().messages(frozen.inject(request.messages(), r.block())).build();
       };
     }
 
-    /** The rendered block for the query, or "" (also after a retriable failure, with a warning). */
-    private String recall(String owner, String query) {
-      if (query.isBlank()) return "";
+    /** The recall for the query, or none (also after a retriable failure, with a warning). */
+    private Recall recall(String owner, String query) {
+      if (query.isBlank()) return Recall.NONE;
       try {
-        return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)
-                .focus(focus.apply(query))).build())
-            .rendered();
+        RecallResult r = mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)
+            .focus(focus.apply(query))).build());
+        return new Recall(query, r.selected().stream().map(Recalled::record).toList(), r.rendered());
       } catch (MnemoException e) {
         if (!e.retriable()) throw e;
         LOG.log(System.Logger.Level.WARNING, "recall for owner {0} failed, answering without long-term memory: {1}",
             owner, e.getMessage());
-        return "";
+        return Recall.NONE;
       }
     }
 

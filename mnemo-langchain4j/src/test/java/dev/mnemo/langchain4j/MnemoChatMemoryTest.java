@@ -122,8 +122,41 @@ class MnemoChatMemoryTest {
     assertThat(((SystemMessage) prompt.get(0)).text()).startsWith("Be brief.\n\nWhat you remember:\n").contains("4312");
     memory.add(AiMessage.from("It is 4312."));
     assertThat(memory.messages()).hasSize(3).first().isEqualTo(SystemMessage.from("Be brief."));
+    assertThat(mnemo.recall(dev.mnemo.RecallRequest.builder("maya", "locker code").build()).selected().get(0).record()
+        .accessCount()).as("used directly, the answer reports too").isEqualTo(1);
     memory.clear();
     assertThat(memory.messages()).isEmpty();
+  }
+
+  @Test
+  void theAnswer_reportsTheRecalledRecordsItUsed() {
+    MemoryRecord locker = mnemo.remember(NewMemory.builder("maya", "Maya's locker code is 4312.").build());
+    MemoryRecord changed = mnemo.remember(NewMemory.builder("maya", "Maya changed her locker code in March.").build());
+    model.reply = "Your code is 4312.";
+    say("maya", "c5", "What is my locker code?");
+    assertThat(model.lastSystemText()).contains("4312").contains("changed her locker code"); // both were recalled
+    MemoryRecord used = mnemo.get("maya", locker.id()).orElseThrow();
+    assertThat(used.accessCount()).isEqualTo(1);
+    assertThat(used.lastAccessedAt()).isEqualTo(clock.instant());
+    assertThat(mnemo.get("maya", changed.id()).orElseThrow().accessCount()).as("recalled, not used").isZero();
+    model.reply = "I cannot say.";
+    say("maya", "c5", "What is my locker code?");
+    assertThat(mnemo.get("maya", locker.id()).orElseThrow().accessCount()).as("an answer that used nothing").isEqualTo(1);
+  }
+
+  @Test
+  void usageFeedbackOff_reportsNothing_theApplicationCanReportItself() {
+    MemoryRecord locker = mnemo.remember(NewMemory.builder("maya", "Maya's locker code is 4312.").build());
+    MnemoChatMemory memory = MnemoChatMemory.builder(mnemo).clock(clock).usageFeedback(false)
+        .build(Conversation.of("maya", "c8"));
+    memory.add(UserMessage.from("What is my locker code?"));
+    memory.messages();
+    assertThat(memory.recalled()).extracting(MemoryRecord::id).containsExactly(locker.id());
+    memory.add(AiMessage.from("It is 4312."));
+    assertThat(mnemo.get("maya", locker.id()).orElseThrow().accessCount()).isZero();
+    assertThat(memory.recalled()).as("answered").isEmpty();
+    assertThat(memory.markUsed(List.of(locker.id()))).isEqualTo(1);
+    assertThat(mnemo.get("maya", locker.id()).orElseThrow().accessCount()).isEqualTo(1);
   }
 
   @Test

@@ -9,14 +9,15 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A chat model that answers "Noted." and records every prompt it receives, for assertions. */
+/** A chat model that answers {@link #reply} ("Noted.") and records every prompt it receives, for assertions. */
 final class ScriptedChatModel implements ChatModel {
   final List<List<ChatMessage>> prompts = new CopyOnWriteArrayList<>();
+  volatile String reply = "Noted.";
 
   @Override
   public ChatResponse doChat(ChatRequest request) {
     prompts.add(List.copyOf(request.messages()));
-    return ChatResponse.builder().aiMessage(AiMessage.from("Noted.")).build();
+    return ChatResponse.builder().aiMessage(AiMessage.from(reply)).build();
   }
 
   /** The system text of the last prompt ("" when it had none). */

@@ -16,7 +16,8 @@ import java.util.TreeSet;
  *
  * <p>Understands the subset of JSON Schema that {@code tools.json} uses: {@code required},
  * {@code additionalProperties: false}, and per property {@code type} (string, integer, number,
- * boolean, array of strings), {@code enum}, {@code minLength}/{@code maxLength},
+ * boolean, array of strings with {@code minItems}/{@code maxItems} and a string rule for its items),
+ * {@code enum}, {@code minLength}/{@code maxLength},
  * {@code minimum}/{@code maximum}. Every broken rule of a call is reported at once, each naming the
  * field and showing the value. A JSON null counts as absent; an integral number written as
  * {@code 5.0} counts as the integer 5. What needs Mnemo's own rules (dates, time modes, fact-key
@@ -99,11 +100,17 @@ final class Arguments {
       case "array" -> {
         if (!value.isArray()) return wrongType(field, value, "an array of strings", v);
         JsonNode items = rule.path("items");
+        int minItems = rule.path("minItems").asInt(0);
+        int maxItems = rule.path("maxItems").asInt(Integer.MAX_VALUE);
+        if (value.size() < minItems || value.size() > maxItems) {
+          v.add(new Violation(field, value.size(), field + " must have " + (value.size() < minItems
+              ? "at least " + minItems : "at most " + maxItems) + " items, had " + value.size()));
+        }
         for (int i = 0; i < value.size(); i++) {
           JsonNode item = value.get(i);
           String path = field + "[" + i + "]";
           if (!item.isTextual()) wrongType(path, item, "a string", v);
-          else enumeration(path, item, items, v);
+          else value(path, item, items.isMissingNode() ? STRING : items, v);
         }
       }
       case "object" -> {
@@ -114,6 +121,8 @@ final class Arguments {
     }
     return v.size() == before ? value : null;
   }
+
+  private static final JsonNode STRING = JsonCodec.MAPPER.createObjectNode().put("type", "string");
 
   private static JsonNode wrongType(String field, JsonNode value, String expected, List<Violation> v) {
     v.add(new Violation(field, value.toString(), field + " must be " + expected + ", was " + value));

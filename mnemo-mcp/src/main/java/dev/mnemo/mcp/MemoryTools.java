@@ -12,6 +12,7 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.UsedRecords;
 import dev.mnemo.json.JsonCodec;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
@@ -67,7 +68,7 @@ final class MemoryTools {
   }
 
   /**
-   * Builds the server on a transport's specification: the four tools, the instructions, and no
+   * Builds the server on a transport's specification: the tools of the catalog, the instructions, and no
    * SDK input validation (see {@link Arguments}).
    *
    * @param accessFor the caller's access from the transport context of the request; throws
@@ -127,6 +128,7 @@ final class MemoryTools {
         case ToolCatalog.RECALL -> recall(mnemo, args, owner);
         case ToolCatalog.HISTORY -> history(mnemo, args, owner);
         case ToolCatalog.FORGET -> forget(mnemo, args, owner);
+        case ToolCatalog.MARK_USED -> markUsed(mnemo, args, owner);
         default -> throw new IllegalStateException("no handler for tool " + tool);
       };
       return success(out);
@@ -231,6 +233,29 @@ final class MemoryTools {
     out.put("owner", owner);
     if (id != null) out.put("id", id);
     out.put("deleted", deleted);
+    return out;
+  }
+
+  /**
+   * Usage feedback: the ids as given, or with {@code answer} those of them whose record the answer
+   * used ({@link UsedRecords}); then {@link Mnemo#markUsed}.
+   */
+  private static ObjectNode markUsed(Mnemo mnemo, ObjectNode args, String owner) {
+    String stored = args.get("owner").asText();
+    List<String> ids = new ArrayList<>();
+    args.get("ids").forEach(i -> ids.add(i.asText()));
+    List<String> used = ids;
+    if (args.has("answer")) {
+      List<MemoryRecord> records = ids.stream().distinct().map(id -> mnemo.get(stored, id)).flatMap(java.util.Optional::stream)
+          .toList();
+      used = UsedRecords.in(args.has("query") ? args.get("query").asText() : null, args.get("answer").asText(), records);
+    }
+    int updated = used.isEmpty() ? 0 : mnemo.markUsed(stored, used);
+    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    out.put("owner", owner);
+    ArrayNode marked = out.putArray("used");
+    used.stream().distinct().forEach(marked::add);
+    out.put("updated", updated);
     return out;
   }
 

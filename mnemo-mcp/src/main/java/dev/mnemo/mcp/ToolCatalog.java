@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The four tools as the model sees them, read from {@code tools.json}: names, descriptions,
+ * The tools as the model sees them, read from {@code tools.json}: names, descriptions,
  * annotations and input schemas, plus the server's instructions and version.
  *
  * <p>{@code {"$shared": "owner"}} in a schema stands for the one owner property defined at the top of
@@ -26,6 +26,7 @@ final class ToolCatalog {
   static final String RECALL = "recall";
   static final String HISTORY = "history";
   static final String FORGET = "forget";
+  static final String MARK_USED = "mark_used";
 
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
@@ -77,7 +78,7 @@ final class ToolCatalog {
     return instructions;
   }
 
-  /** The tools in the order of the file (remember, recall, history, forget). */
+  /** The tools in the order of the file (remember, recall, history, forget, mark_used). */
   Iterable<McpSchema.Tool> tools() {
     return tools.values();
   }

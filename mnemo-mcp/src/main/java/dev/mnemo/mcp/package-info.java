@@ -1,5 +1,5 @@
 /**
- * Mnemo as an MCP server: the {@code remember}, {@code recall}, {@code history} and {@code forget}
+ * Mnemo as an MCP server: the {@code remember}, {@code recall}, {@code history}, {@code forget} and {@code mark_used}
  * tools, built on the official MCP Java SDK, over two transports that share the same tool code.
  *
  * <ul>

@@ -121,11 +121,19 @@ class HttpTransportIT {
   void http_sdkClient_listsAndCallsEveryTool() {
     try (McpSyncClient client = client("key-a")) {
       assertThat(client.getServerInfo().name()).isEqualTo("mnemo");
-      ToolScenario.listsTheFourToolsWithSchemas(client);
+      ToolScenario.listsTheToolsWithSchemas(client);
       ToolScenario.lifecycle(client, "alice");
       ToolScenario.backfillAndAuthority(client, "lena");
       ToolScenario.emptyRecallIsAValidAnswer(client, "nobody");
       ToolScenario.invalidArgumentsAreToolErrorsAndWriteNothing(client, "carol");
+      String used = ToolScenario.usageFeedback(client, "omar");
+      // the feedback reached the record's counters: one heuristic mark and one explicit
+      java.util.List<dev.mnemo.MemoryRecord> marked = new java.util.ArrayList<>();
+      mnemo.export(null, r -> { if (r.text().equals(used)) marked.add(r); });
+      assertThat(marked).singleElement().satisfies(r -> {
+        assertThat(r.accessCount()).isEqualTo(2);
+        assertThat(r.lastAccessedAt()).isNotNull();
+      });
     }
     // Nothing of carol's invalid calls reached the store, under any owner id.
     java.util.List<String> owners = new java.util.ArrayList<>();

@@ -45,9 +45,10 @@ class StdioTransportIT {
     try (McpSyncClient client = start()) {
       assertThat(client.getServerInfo().name()).isEqualTo("mnemo");
       assertThat(client.getServerInstructions()).contains("call recall");
-      ToolScenario.listsTheFourToolsWithSchemas(client);
+      ToolScenario.listsTheToolsWithSchemas(client);
       ToolScenario.lifecycle(client, "alice");
       ToolScenario.emptyRecallIsAValidAnswer(client, "nobody");
+      ToolScenario.usageFeedback(client, "omar");
       ToolScenario.invalidArgumentsAreToolErrorsAndWriteNothing(client, "carol");
     }
     // The server printed a stray line after claiming stdout: it went to stderr, and the protocol held.

@@ -44,9 +44,10 @@ final class ToolScenario {
     return call(client, tool, args, true).get("message").asText();
   }
 
-  static void listsTheFourToolsWithSchemas(McpSyncClient client) {
+  static void listsTheToolsWithSchemas(McpSyncClient client) {
     List<McpSchema.Tool> tools = client.listTools().tools();
-    assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("remember", "recall", "history", "forget");
+    assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("remember", "recall", "history", "forget",
+        "mark_used");
     for (McpSchema.Tool t : tools) {
       assertThat(t.description()).as(t.name()).hasSizeGreaterThan(100);
       Map<String, Object> schema = t.inputSchema();
@@ -141,6 +142,29 @@ final class ToolScenario {
   }
 
   /** An owner with nothing stored gets an empty answer, which is not an error. */
+  /**
+   * Usage feedback: mark_used with the recalled ids and the answer marks only the memory the answer
+   * used (a shared name); with ids alone it marks those. The text of the memory marked twice.
+   */
+  static String usageFeedback(McpSyncClient client, String owner) {
+    String tea = ok(client, "remember", Map.of("owner", owner, "text", "Omar drinks oolong tea from Taiwan.")).get("id").asText();
+    String bike = ok(client, "remember", Map.of("owner", owner, "text", "Omar rides a red bicycle to work.")).get("id").asText();
+    JsonNode recalled = ok(client, "recall", Map.of("owner", owner, "query", "What does Omar like to drink and ride?"));
+    assertThat(ids(recalled)).contains(tea, bike);
+    JsonNode heuristic = ok(client, "mark_used", Map.of("owner", owner, "ids", ids(recalled),
+        "query", "What does Omar like to drink and ride?", "answer", "Get him a tin of oolong from Taiwan."));
+    assertThat(heuristic.get("used")).extracting(JsonNode::asText).containsExactly(tea);
+    assertThat(heuristic.get("updated").asInt()).isEqualTo(1);
+    JsonNode explicit = ok(client, "mark_used", Map.of("owner", owner, "ids", List.of(tea, "no-such-id")));
+    assertThat(explicit.get("updated").asInt()).as("unknown ids are ignored").isEqualTo(1);
+    JsonNode none = ok(client, "mark_used", Map.of("owner", owner, "ids", List.of(bike), "answer", "No idea, sorry."));
+    assertThat(none.get("used")).isEmpty();
+    assertThat(none.get("updated").asInt()).isZero();
+    assertThat(error(client, "mark_used", Map.of("owner", owner, "ids", List.of()))).contains("ids must have at least 1 items");
+    assertThat(error(client, "mark_used", Map.of("owner", owner, "ids", List.of(" ")))).contains("ids[0] must not be blank");
+    return "Omar drinks oolong tea from Taiwan.";
+  }
+
   static void emptyRecallIsAValidAnswer(McpSyncClient client, String owner) {
     JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What is Zed's favourite colour?"));
     assertThat(r.get("block").asText()).isEmpty();

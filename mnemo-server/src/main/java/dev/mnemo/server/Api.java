@@ -287,9 +287,19 @@ final class Api {
 
   private void markUsed(Context ctx) {
     String owner = ctx.pathParam("owner");
-    List<String> ids = Wire.ids(body(ctx));
-    int n = memory(ctx).markUsed(owner, ids);
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("owner", owner).put("updated", n));
+    Wire.UsedReport report = Wire.used(body(ctx));
+    List<String> ids = report.ids();
+    if (report.answer() != null) { // the caller gave its answer: mark only the records it used
+      TenantMemory m = memory(ctx);
+      List<dev.mnemo.MemoryRecord> records = ids.stream().distinct().map(id -> m.get(owner, id))
+          .flatMap(java.util.Optional::stream).toList();
+      ids = dev.mnemo.UsedRecords.in(report.query(), report.answer(), records);
+    }
+    int n = ids.isEmpty() ? 0 : memory(ctx).markUsed(owner, ids);
+    ObjectNode out = JsonCodec.MAPPER.createObjectNode().put("owner", owner).put("updated", n);
+    ArrayNode used = out.putArray("used");
+    ids.stream().distinct().forEach(used::add);
+    ctx.json(out);
   }
 
   private void exportOwner(Context ctx) {

@@ -150,10 +150,33 @@ final class Wire {
   }
 
   /** The ids of a mark-used request: {@code {"ids": ["...", ...]}}. */
-  static List<String> ids(JsonNode n) {
+  /**
+   * The body of {@code POST /v1/owners/{owner}/used}: {@code ids}, and optionally {@code answer}
+   * (then only the ids whose record the answer used are marked) and {@code query}.
+   */
+  record UsedReport(List<String> ids, String answer, String query) {}
+
+  static UsedReport used(JsonNode n) {
     if (!n.isObject()) throw new InvalidRequestException("body", n.getNodeType().toString(), "the body must be a JSON object");
     List<Violation> v = new ArrayList<>();
-    unknown(n, Set.of("ids"), v);
+    unknown(n, Set.of("ids", "answer", "query"), v);
+    String answer = optionalText(n, "answer", v);
+    String query = optionalText(n, "query", v);
+    List<String> ids = ids(n, v);
+    return new UsedReport(ids, answer, query);
+  }
+
+  private static String optionalText(JsonNode n, String field, List<Violation> v) {
+    JsonNode x = n.get(field);
+    if (x == null || x.isNull()) return null;
+    if (!x.isTextual() || x.asText().isBlank()) {
+      v.add(new Violation(field, x.toString(), field + " must be a non-blank string, was " + abbreviate(x)));
+      return null;
+    }
+    return x.asText();
+  }
+
+  private static List<String> ids(JsonNode n, List<Violation> v) {
     JsonNode arr = n.get("ids");
     List<String> out = new ArrayList<>();
     if (arr == null || arr.isNull()) {

@@ -26,6 +26,21 @@ class RecallLogApiTest {
     throw new AssertionError("not logged: " + found);
   }
 
+  /** Usage feedback is logged behind the recall, asynchronously: polls /metrics until it shows {@code line}. */
+  private static String awaitMetric(TestServer s, String line) {
+    String metrics = "";
+    for (int i = 0; i < 400; i++) {
+      metrics = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
+      if (metrics.contains(line)) return metrics;
+      try {
+        Thread.sleep(25); // waiting for the background writer, not asserting a time
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    throw new AssertionError("no " + line + " in /metrics:\n" + metrics);
+  }
+
   @Test
   void recalls_areLoggedPerTenant_searchable_replayable_forgotten_andRated() {
     try (TestServer s = new TestServer(dir)) {
@@ -66,7 +81,11 @@ class RecallLogApiTest {
       JsonNode stats = s.send("GET", "/v1/recalls/stats", acme, null).json();
       assertThat(stats.get("recalls").asInt()).isEqualTo(1);
       assertThat(stats.get("fetch_rate").asDouble()).isEqualTo(1.0);
-      String metrics = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
+      // usage feedback over REST: the answer used the Vim/Emacs record, so the tenant's use rate is 1
+      JsonNode used = s.send("POST", "/v1/owners/maya/used", acme,
+          "{\"ids\":[\"" + id + "\"],\"query\":\"Which editor?\",\"answer\":\"You switched to Emacs.\"}").json();
+      assertThat(used.get("updated").asInt()).isEqualTo(1);
+      String metrics = awaitMetric(s, "mnemo_recall_log_use_rate{tenant=\"acme\"} 1.0");
       assertThat(metrics).contains("mnemo_recall_log_fetch_rate{tenant=\"acme\"} 1.0")
           .contains("mnemo_recall_log_recalls{tenant=\"other\"}");
 

@@ -224,6 +224,16 @@ class RestApiTest {
     assertThat(u.status()).isEqualTo(200);
     assertThat(u.json().get("updated").asInt()).isEqualTo(1);
     assertThat(get("/v1/owners/alice/memories/" + id).json().get("access_count").asInt()).isEqualTo(1);
+    // with the answer, only the records it used are marked (UsedRecords: here a shared name)
+    String tea = remember("{\"owner\":\"alice\",\"text\":\"Alice drinks oolong from Taiwan\"}");
+    TestServer.Response h = post("/v1/owners/alice/used", "{\"ids\":[\"" + id + "\",\"" + tea + "\"],"
+        + "\"query\":\"What should I bring Alice?\",\"answer\":\"Some oolong from Taiwan.\"}");
+    assertThat(h.json().get("updated").asInt()).isEqualTo(1);
+    assertThat(h.json().get("used")).extracting(JsonNode::asText).containsExactly(tea);
+    assertThat(get("/v1/owners/alice/memories/" + id).json().get("access_count").asInt()).isEqualTo(1);
+    assertThat(get("/v1/owners/alice/memories/" + tea).json().get("last_accessed_at").isTextual()).isTrue();
+    assertProblem(post("/v1/owners/alice/used", "{\"ids\":[\"" + tea + "\"],\"answer\":\" \"}"), 422, "answer");
+    assertProblem(post("/v1/owners/alice/used", "{\"ids\":[\"" + tea + "\"],\"answr\":\"x\"}"), 422, "answr");
     TestServer.Response d = s.send("DELETE", "/v1/owners/alice/memories/" + id, key, null);
     assertThat(d.json().get("deleted").asInt()).isEqualTo(1);
     assertProblem(get("/v1/owners/alice/memories/" + id), 404, null);

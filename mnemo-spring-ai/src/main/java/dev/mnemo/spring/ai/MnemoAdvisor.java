@@ -1,10 +1,14 @@
 package dev.mnemo.spring.ai;
 
 import dev.mnemo.Focus;
+import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
 import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
+import dev.mnemo.Recalled;
 import dev.mnemo.Turn;
+import dev.mnemo.UsedRecords;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -47,6 +51,13 @@ import org.springframework.ai.chat.messages.UserMessage;
  * the builder's {@code focus} function of the message, by default {@link Focus#fromMessage} (the
  * message's questions, found by rule).
  *
+ * <p><b>Usage feedback.</b> After the call, the records recalled for the message are compared with
+ * the answer, and those it used ({@link UsedRecords}: a shared name or number, or two content words
+ * not in the question) are reported with {@link Mnemo#markUsed}, which feeds the frequency signal
+ * and the retrieval log's use rate. {@code usageFeedback(false)} turns this off; the records
+ * recalled are in the response context under {@link #RECALLED} and {@link #markUsed} reports the
+ * ones the application knows were used. A failed report is logged, never thrown.
+ *
  * <p><b>Failures.</b> A retriable failure (a remote server down) does not fail the call: a failed
  * recall answers without long-term memory, a failed ingest keeps the turns and sends them with the
  * owner's next exchange; both log a warning. Other failures are thrown. Streaming goes through
@@ -60,6 +71,12 @@ public final class MnemoAdvisor implements BaseAdvisor {
   /** Context parameter holding this call's {@link Focus} (what the recall is about), instead of the built one. */
   public static final String FOCUS = "mnemo_focus";
 
+  /**
+   * Context key (request after this advisor, and response) of the records recalled for the call's
+   * message: a {@code List<MemoryRecord>}, empty when nothing was recalled.
+   */
+  public static final String RECALLED = "mnemo_recalled";
+
   private static final String USER_TURN = MnemoAdvisor.class.getName() + ".userTurn";
   private static final System.Logger LOG = System.getLogger(MnemoAdvisor.class.getName());
 
@@ -72,6 +89,7 @@ public final class MnemoAdvisor implements BaseAdvisor {
   private final String preface;
   private final InstantSource clock;
   private final int order;
+  private final boolean usageFeedback;
   private final Map<String, List<Turn>> pending = new ConcurrentHashMap<>();
 
   private MnemoAdvisor(Builder b) {
@@ -84,6 +102,7 @@ public final class MnemoAdvisor implements BaseAdvisor {
     this.preface = b.preface;
     this.clock = b.clock;
     this.order = b.order;
+    this.usageFeedback = b.usageFeedback;
   }
 
   public static Builder builder(Mnemo mnemo) {
@@ -107,8 +126,10 @@ public final class MnemoAdvisor implements BaseAdvisor {
     String text = user == null || user.getText() == null ? "" : user.getText();
     if (text.isBlank()) return req;
     Turn turn = turn(owner, episode(req.context()), Turn.Role.USER, text, clock.instant());
-    String block = recall(owner, text, req.context().get(FOCUS) instanceof Focus f ? f : focus.apply(text));
-    ChatClientRequest.Builder out = req.mutate().context(USER_TURN, turn);
+    RecallResult recalled = recall(owner, text, req.context().get(FOCUS) instanceof Focus f ? f : focus.apply(text));
+    String block = recalled == null ? "" : recalled.rendered();
+    List<MemoryRecord> records = recalled == null ? List.of() : recalled.selected().stream().map(Recalled::record).toList();
+    ChatClientRequest.Builder out = req.mutate().context(USER_TURN, turn).context(RECALLED, records);
     if (!block.isEmpty()) {
       out.prompt(req.prompt().augmentSystemMessage(s -> {
         String own = s == null || s.getText() == null || s.getText().isBlank() ? "" : s.getText() + "\n\n";
@@ -126,10 +147,32 @@ public final class MnemoAdvisor implements BaseAdvisor {
       AssistantMessage answer = resp.chatResponse().getResult().getOutput();
       if (answer != null && answer.getText() != null && !answer.getText().isBlank()) {
         turns.add(turn(user.owner(), user.episode(), Turn.Role.ASSISTANT, answer.getText(), clock.instant()));
+        if (usageFeedback && resp.context().get(RECALLED) instanceof List<?> recalled && !recalled.isEmpty()) {
+          feedback(user, answer.getText(), recalled.stream().map(MemoryRecord.class::cast).toList());
+        }
       }
     }
     ingest(user.owner(), turns);
     return resp;
+  }
+
+  /**
+   * Reports that an answer used these records of the owner ({@link Mnemo#markUsed}); returns how
+   * many were updated. For applications that know which records were used (see {@link #RECALLED}).
+   */
+  public int markUsed(String owner, java.util.Collection<String> ids) {
+    return mnemo.markUsed(owner, ids);
+  }
+
+  /** Reports the recalled records the answer used, by overlap; a failure is logged, never thrown. */
+  private void feedback(Turn user, String answer, List<MemoryRecord> recalled) {
+    List<String> used = UsedRecords.in(user.text(), answer, recalled);
+    if (used.isEmpty()) return;
+    try {
+      mnemo.markUsed(user.owner(), used);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "usage feedback for owner {0} failed: {1}", user.owner(), e.getMessage());
+    }
   }
 
   private String owner(Map<String, Object> context) {
@@ -148,16 +191,16 @@ public final class MnemoAdvisor implements BaseAdvisor {
     return c == null ? null : c.toString();
   }
 
-  private String recall(String owner, String query, Focus focus) {
+  /** The recall, or null after a retriable failure (with a warning). */
+  private RecallResult recall(String owner, String query, Focus focus) {
     try {
       return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k).focus(focus))
-              .build())
-          .rendered();
+              .build());
     } catch (MnemoException e) {
       if (!e.retriable()) throw e;
       LOG.log(System.Logger.Level.WARNING, "recall for owner {0} failed, answering without long-term memory: {1}",
           owner, e.getMessage());
-      return "";
+      return null;
     }
   }
 
@@ -190,7 +233,8 @@ public final class MnemoAdvisor implements BaseAdvisor {
 
   /**
    * Configures the advisor. Defaults: no default owner, 400 tokens and k 5 per recall, no preface,
-   * the system clock for turn times, order 0 (runs before advisors with a higher order).
+   * the system clock for turn times, order 0 (runs before advisors with a higher order), usage
+   * feedback by overlap on.
    */
   public static final class Builder {
     private final Mnemo mnemo;
@@ -202,6 +246,7 @@ public final class MnemoAdvisor implements BaseAdvisor {
     private String preface = "";
     private InstantSource clock = InstantSource.system();
     private int order;
+    private boolean usageFeedback = true;
 
     private Builder(Mnemo mnemo) {
       this.mnemo = Objects.requireNonNull(mnemo, "mnemo");
@@ -229,6 +274,12 @@ public final class MnemoAdvisor implements BaseAdvisor {
 
     /** The clock that dates ingested turns. */
     public Builder clock(InstantSource v) { this.clock = Objects.requireNonNull(v, "clock"); return this; }
+
+    /**
+     * Whether the answer is compared with the records recalled for it and the ones it used are
+     * reported ({@link UsedRecords}, {@link Mnemo#markUsed}); default true.
+     */
+    public Builder usageFeedback(boolean v) { this.usageFeedback = v; return this; }
 
     /** The advisor's order in the chain. */
     public Builder order(int v) { this.order = v; return this; }

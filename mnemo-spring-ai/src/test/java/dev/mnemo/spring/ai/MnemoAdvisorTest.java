@@ -68,6 +68,35 @@ class MnemoAdvisorTest {
   }
 
   @Test
+  void theAnswer_reportsTheRecalledRecordsItUsed() {
+    MemoryRecord locker = mnemo.remember(dev.mnemo.NewMemory.builder("maya", "Maya's locker code is 4312.").build());
+    MemoryRecord changed = mnemo.remember(dev.mnemo.NewMemory.builder("maya", "Maya changed her locker code in March.").build());
+    model.reply = "Your code is 4312.";
+    var response = chat.prompt().user("What is my locker code?")
+        .advisors(a -> a.param(MnemoAdvisor.OWNER, "maya")).call().chatClientResponse();
+    assertThat(model.lastSystemText()).contains("4312").contains("changed her locker code"); // both recalled
+    assertThat(response.context().get(MnemoAdvisor.RECALLED)).asInstanceOf(
+        org.assertj.core.api.InstanceOfAssertFactories.list(MemoryRecord.class)).extracting(MemoryRecord::id)
+        .contains(locker.id(), changed.id());
+    MemoryRecord used = mnemo.get("maya", locker.id()).orElseThrow();
+    assertThat(used.accessCount()).isEqualTo(1);
+    assertThat(used.lastAccessedAt()).isEqualTo(clock.instant());
+    assertThat(mnemo.get("maya", changed.id()).orElseThrow().accessCount()).as("recalled, not used").isZero();
+  }
+
+  @Test
+  void usageFeedbackOff_reportsNothing_theApplicationCanReportItself() {
+    MnemoAdvisor advisor = MnemoAdvisor.builder(mnemo).clock(clock).usageFeedback(false).build();
+    ChatClient quiet = ChatClient.builder(model).defaultAdvisors(advisor).build();
+    MemoryRecord locker = mnemo.remember(dev.mnemo.NewMemory.builder("maya", "Maya's locker code is 4312.").build());
+    model.reply = "Your code is 4312.";
+    quiet.prompt().user("What is my locker code?").advisors(a -> a.param(MnemoAdvisor.OWNER, "maya")).call().content();
+    assertThat(mnemo.get("maya", locker.id()).orElseThrow().accessCount()).isZero();
+    assertThat(advisor.markUsed("maya", List.of(locker.id()))).isEqualTo(1);
+    assertThat(mnemo.get("maya", locker.id()).orElseThrow().accessCount()).isEqualTo(1);
+  }
+
+  @Test
   void aCorrectionWins() {
     say("maya", "c1", "I live in Lisbon, by the river.");
     clock.advance(Duration.ofDays(30));

@@ -8,14 +8,15 @@ import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.Prompt;
 
-/** A chat model that answers "Noted." and records every prompt it receives, for assertions. */
+/** A chat model that answers {@link #reply} ("Noted.") and records every prompt it receives, for assertions. */
 public final class ScriptedChatModel implements ChatModel {
   public final List<Prompt> prompts = new CopyOnWriteArrayList<>();
+  public volatile String reply = "Noted.";
 
   @Override
   public ChatResponse call(Prompt prompt) {
     prompts.add(prompt);
-    return new ChatResponse(List.of(new Generation(new AssistantMessage("Noted."))));
+    return new ChatResponse(List.of(new Generation(new AssistantMessage(reply))));
   }
 
   /** The system text of the last prompt ("" when it had none). */

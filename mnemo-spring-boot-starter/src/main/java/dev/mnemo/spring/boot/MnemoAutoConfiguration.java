@@ -79,7 +79,7 @@ public class MnemoAutoConfiguration {
     MnemoAdvisor mnemoAdvisor(Mnemo mnemo, MnemoProperties p) {
       MnemoProperties.Advisor a = p.advisor();
       return MnemoAdvisor.builder(mnemo).defaultOwner(a.defaultOwner()).budgetTokens(a.budgetTokens()).k(a.k())
-          .preface(a.preface()).order(a.order()).build();
+          .preface(a.preface()).order(a.order()).usageFeedback(a.usageFeedback()).build();
     }
   }
 }

@@ -46,6 +46,7 @@ public record MnemoProperties(
    * @param k the most records recalled (default 5)
    * @param preface a line put before the recalled block
    * @param order the advisor's order in the chain (default 0)
+   * @param usageFeedback whether the advisor reports the recalled records the answer used (default true)
    */
   public record Advisor(
       @DefaultValue("true") boolean enabled,
@@ -53,5 +54,6 @@ public record MnemoProperties(
       @DefaultValue("400") int budgetTokens,
       @DefaultValue("5") int k,
       @DefaultValue("") String preface,
-      @DefaultValue("0") int order) {}
+      @DefaultValue("0") int order,
+      @DefaultValue("true") boolean usageFeedback) {}
 }

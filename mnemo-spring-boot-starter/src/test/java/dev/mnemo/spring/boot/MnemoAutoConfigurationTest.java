@@ -31,16 +31,17 @@ class MnemoAutoConfigurationTest {
   final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(MnemoAutoConfiguration.class));
 
-  /** Answers "Noted." and keeps the system text of every prompt. */
+  /** Answers {@code reply} ("Noted.") and keeps the system text of every prompt. */
   static final class ScriptedChatModel implements ChatModel {
     final List<String> systems = new CopyOnWriteArrayList<>();
     final List<String> prompts = new CopyOnWriteArrayList<>();
+    volatile String reply = "Noted.";
 
     @Override
     public ChatResponse call(Prompt prompt) {
       systems.add(prompt.getSystemMessage() == null ? "" : prompt.getSystemMessage().getText());
       prompts.add(prompt.getInstructions().toString());
-      return new ChatResponse(List.of(new Generation(new AssistantMessage("Noted."))));
+      return new ChatResponse(List.of(new Generation(new AssistantMessage(reply))));
     }
   }
 
@@ -74,6 +75,24 @@ class MnemoAutoConfigurationTest {
           say(chat, "maya", "c5", "What is my home city these days?");
           assertThat(model.systems.getLast()).contains("Porto").doesNotContain("Lisbon");
         });
+  }
+
+  @Test
+  void embedded_usageFeedback_isOnByDefault_andAPropertyTurnsItOff(@TempDir Path dir) {
+    for (boolean on : new boolean[] {true, false}) {
+      runner.withPropertyValues("mnemo.directory=" + dir.resolve("on-" + on), "mnemo.embedder=none",
+          "mnemo.advisor.usage-feedback=" + on).run(ctx -> {
+        Mnemo mnemo = ctx.getBean(Mnemo.class);
+        var locker = mnemo.remember(dev.mnemo.NewMemory.builder("maya", "Maya's locker code is 4312.").build());
+        ScriptedChatModel model = new ScriptedChatModel();
+        model.reply = "It is 4312.";
+        ChatClient chat = ChatClient.builder(model).defaultAdvisors(ctx.getBean(MnemoAdvisor.class)).build();
+        say(chat, "maya", "c1", "What is my locker code?");
+        assertThat(model.systems.getLast()).contains("4312");
+        assertThat(mnemo.get("maya", locker.id()).orElseThrow().accessCount()).as("usage-feedback=" + on)
+            .isEqualTo(on ? 1 : 0);
+      });
+    }
   }
 
   @Test
