@@ -23,7 +23,9 @@ import java.util.stream.Stream;
  * A Lucene store filled with synthetic records for benchmarks: {@code total} records, of which each
  * hot owner ({@code hot-<H>}) holds H and the rest are spread evenly over {@code owners} other
  * owners ({@code user-000042}), interleaved in a seeded random order so that no owner's records sit
- * together in the index.
+ * together in the index. Records are written in time order (each one recorded after the previous,
+ * evenly over the corpus's three years), as a real store receives them: index order is time order,
+ * which is what makes a newest-first sort expensive when it breaks ties badly.
  *
  * <p>Filled through {@link dev.mnemo.spi.MemoryStore#apply} in batches (one commit each), with
  * records built by {@link SyntheticCorpus}. The store lives in {@code <dir>/store}; a manifest
@@ -34,7 +36,7 @@ import java.util.stream.Stream;
 public final class BenchStore {
   private static final String MANIFEST = "bench.properties";
   /** Bump when the corpus or layout changes, so that old stores are rebuilt. */
-  private static final String CORPUS_VERSION = "1";
+  private static final String CORPUS_VERSION = "2";
 
   /**
    * The shape of a benchmark store.
@@ -118,7 +120,7 @@ public final class BenchStore {
       int batches = 0;
       List<MemoryRecord> pending = new ArrayList<>(batch);
       for (int i = 0; i < layout.total(); i++) {
-        pending.add(corpus.record(ownerOf[i]));
+        pending.add(corpus.record(ownerOf[i], SyntheticCorpus.inTimeOrder(i, layout.total())));
         if (pending.size() == batch || i == layout.total() - 1) {
           long t = System.nanoTime();
           store.apply(pending, List.of());

@@ -156,12 +156,26 @@ public final class SyntheticCorpus {
     return PREDICATES[t % PREDICATES.length] + " " + OBJECTS[(t * 7 + t / PREDICATES.length) % OBJECTS.length];
   }
 
-  /** One stored record of {@code owner}, with a synthetic vector; fields vary as real memories do. */
+  /** One stored record of {@code owner}, recorded at a random time of the corpus's span (not in time order). */
   public MemoryRecord record(String owner) {
+    return record(owner, NOW.minusMillis((long) (random.nextDouble() * SPAN.toMillis())));
+  }
+
+  /**
+   * The time of the {@code i}-th of {@code n} records written in time order: spread evenly over the
+   * corpus's span, strictly increasing with {@code i} (to the millisecond), the last just before
+   * {@link #NOW}. Real stores receive their records as time passes, so index order is time order.
+   */
+  public static Instant inTimeOrder(long i, long n) {
+    long span = SPAN.toMillis();
+    return NOW.minusMillis(span - (long) ((i + 1) * (double) span / (n + 1)));
+  }
+
+  /** One stored record of {@code owner} recorded at {@code recordedAt}, with a synthetic vector; fields vary as real memories do. */
+  public MemoryRecord record(String owner, Instant recordedAt) {
     int topic = random.nextInt(TOPICS);
     String text = text(topic);
-    Instant recorded = NOW.minusMillis((long) (random.nextDouble() * SPAN.toMillis())).truncatedTo(
-        java.time.temporal.ChronoUnit.MILLIS);
+    Instant recorded = recordedAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     double c = random.nextDouble();
     Category category = c < 0.5 ? Category.EPISODIC : c < 0.85 ? Category.SEMANTIC : c < 0.9 ? Category.PROCEDURAL
         : Category.TASK;

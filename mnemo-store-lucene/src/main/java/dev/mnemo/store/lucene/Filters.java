@@ -18,8 +18,26 @@ import org.apache.lucene.search.TermQuery;
 final class Filters {
   private Filters() {}
 
+  /** The whole eligibility filter: {@link #fixed} clauses and {@link #times} clauses together. */
   static Query of(Eligibility e) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
+    boolean any = fixed(b, e);
+    any |= times(b, e);
+    return any ? b.build() : new MatchAllDocsQuery();
+  }
+
+  /**
+   * The rules that depend only on the record (owner, scope, categories, metadata), never on the
+   * request's time: a query that Lucene's query cache can keep across requests. Every rule of that
+   * kind belongs here (and in {@link Eligibility#admits}): {@link EligibleDocs} combines this with
+   * its own evaluation of the time rules.
+   */
+  static Query fixed(Eligibility e) {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    return fixed(b, e) ? b.build() : new MatchAllDocsQuery();
+  }
+
+  private static boolean fixed(BooleanQuery.Builder b, Eligibility e) {
     boolean any = false;
     if (e.owner() != null) {
       b.add(new TermQuery(new Term(Schema.OWNER, e.owner())), Occur.FILTER);
@@ -43,6 +61,12 @@ final class Filters {
       b.add(new TermQuery(new Term(Schema.META, Schema.metaTerm(m.getKey(), m.getValue()))), Occur.FILTER);
       any = true;
     }
+    return any;
+  }
+
+  /** The rules on the request's instants (valid at, known at, valid-time overlap) as point ranges. */
+  private static boolean times(BooleanQuery.Builder b, Eligibility e) {
+    boolean any = false;
     if (e.validAt() != null) {
       long t = e.validAt().toEpochMilli();
       b.add(LongPoint.newRangeQuery(Schema.VALID_FROM, Long.MIN_VALUE, t), Occur.FILTER);
@@ -62,6 +86,6 @@ final class Filters {
       b.add(LongPoint.newRangeQuery(Schema.VALID_TO, from.toEpochMilli() + 1, Long.MAX_VALUE), Occur.FILTER);
       any = true;
     }
-    return any ? b.build() : new MatchAllDocsQuery();
+    return any;
   }
 }

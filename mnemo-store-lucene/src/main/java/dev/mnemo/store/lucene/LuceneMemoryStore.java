@@ -58,9 +58,12 @@ import org.apache.lucene.util.QueryBuilder;
  * <p>Text is indexed with an English analyzer (Snowball stemming and stop list), vectors in an
  * HNSW graph (dot product on L2-normalized vectors), owner, scope, category, fact key, entities and
  * metadata as keyword fields, the four times as points. Every search runs with the
- * {@link Eligibility} as a Lucene filter, inside the kNN search (Lucene's filtered HNSW, which
- * falls back to an exact scan when the filter is selective) and inside BM25, so nothing is
- * post-filtered from a top-k.
+ * {@link Eligibility} as a Lucene filter, inside the kNN search (an exact scan of the eligible
+ * vectors when few are eligible, else Lucene's filtered HNSW) and inside BM25, so nothing is
+ * post-filtered from a top-k. A call computes the eligible documents once ({@link EligibleDocs}:
+ * the fixed rules as a query the query cache keeps, the time rules on each segment's
+ * {@link TimeColumns}) and hands them to each of its searches; records it loads are kept in a
+ * bounded {@link RecordCache}.
  *
  * <p>Durability: {@link #apply} commits (fsync) before it returns and only then refreshes the
  * searcher, so a reader sees all of one call or none of it, and an acknowledged write survives a
@@ -75,9 +78,16 @@ public final class LuceneMemoryStore implements MemoryStore {
   private volatile boolean failed;
   private final LuceneTurnLog turns;
   private final LazyRecallLog recalls;
+  private final TimeColumns.Cache timeColumns;
+  /**
+   * One cache for the JVM, shared by every open store: a server opens a store per tenant, and the
+   * bound must hold for all of them together (keys are segments, which no two stores share).
+   */
+  private static final RecordCache RECORDS = new RecordCache(RecordCache.DEFAULT_BYTES);
 
-  private LuceneMemoryStore(Directory directory, IndexWriter writer, Analyzer analyzer, int exactScanMax,
-      LuceneTurnLog turns, LazyRecallLog recalls) throws IOException {
+  private LuceneMemoryStore(Directory directory, IndexWriter writer, TimeColumns.Cache timeColumns, Analyzer analyzer,
+      int exactScanMax, LuceneTurnLog turns, LazyRecallLog recalls) throws IOException {
+    this.timeColumns = timeColumns;
     this.turns = turns;
     this.recalls = recalls;
     this.exactScanMax = exactScanMax;
@@ -182,9 +192,20 @@ public final class LuceneMemoryStore implements MemoryStore {
       IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
+      // A merged segment's time columns are read in the merge thread, before searches see it, so
+      // the first recall after a merge does not pay for them. Only a head start: a failure here
+      // must not fail the merge (the first search reads them instead).
+      TimeColumns.Cache columns = new TimeColumns.Cache();
+      cfg.setMergedSegmentWarmer(r -> {
+        try {
+          columns.of(r);
+        } catch (IOException | RuntimeException e) {
+          // read on first use
+        }
+      });
       w = new IndexWriter(d, cfg);
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
-      LuceneMemoryStore store = new LuceneMemoryStore(d, w, analyzer, exactScanMax, turns,
+      LuceneMemoryStore store = new LuceneMemoryStore(d, w, columns, analyzer, exactScanMax, turns,
           new LazyRecallLog(dir.resolve(RECALLS_DIR)));
       success = true;
       return store;
@@ -274,7 +295,12 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public List<MemoryRecord> versions(String owner, String factKey) {
-    return find(and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)), Integer.MAX_VALUE);
+    return versions(owner, factKey, ReadOptions.DEFAULT);
+  }
+
+  /** A fact key's versions: the read path asks for them right after the candidates, which are often among them. */
+  private List<MemoryRecord> versions(String owner, String factKey, ReadOptions o) {
+    return find(and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)), Integer.MAX_VALUE, o.recordCache());
   }
 
   @Override
@@ -304,15 +330,51 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  /**
+   * How the store reads, lever by lever; every combination returns the same candidates (tests hold
+   * it), so a benchmark can measure what each one gains against the others in one run.
+   *
+   * @param eligibleOnce compute the eligible documents once per call ({@link EligibleDocs}) and
+   *     pass them to every search as a filter that is neither re-evaluated nor cached, instead of
+   *     the eligibility query in each search
+   * @param recordCache keep loaded records ({@link RecordCache}) instead of decoding stored fields
+   *     and vectors for every candidate of every call
+   */
+  public record ReadOptions(boolean eligibleOnce, boolean recordCache) {
+    /** Every lever on: what the store does. */
+    public static final ReadOptions DEFAULT = new ReadOptions(true, true);
+    /** Every lever off: how the store read before them. */
+    public static final ReadOptions BASELINE = new ReadOptions(false, false);
+  }
+
+  /**
+   * This store read with other {@link ReadOptions} (benchmarks and equivalence tests): the same
+   * index, writer and searchers; closing the view closes nothing.
+   */
+  public MemoryStore withReadOptions(ReadOptions options) {
+    return new View(options);
+  }
+
   @Override
   public CandidateSet candidates(CandidateQuery q) {
+    return candidates(q, ReadOptions.DEFAULT);
+  }
+
+  private CandidateSet candidates(CandidateQuery q, ReadOptions o) {
     IndexSearcher s = acquire();
     try {
-      Query filter = Filters.of(q.eligibility());
+      Query filter;
+      long eligible = -1; // counted once, when first needed
+      if (o.eligibleOnce()) {
+        EligibleDocs docs = EligibleDocs.compute(s, q.eligibility(), timeColumns);
+        filter = docs.asQuery();
+        eligible = docs.count();
+      } else {
+        filter = Filters.of(q.eligibility());
+      }
       Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
-      int eligible = -1; // counted once, when first needed
       if (q.vector() != null) {
-        eligible = s.count(filter);
+        if (eligible < 0) eligible = s.count(filter);
         rank(ranks, dense(s, q.vector(), filter, eligible, q.perSignal()), 0);
       }
       Query text = textQuery(q.text(), q.contextWeight());
@@ -343,7 +405,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       for (var e : ranks.entrySet()) {
         int doc = e.getKey();
         int[] r = e.getValue();
-        MemoryRecord rec = load(s, doc);
+        MemoryRecord rec = load(s, doc, o.recordCache());
         double cos = Double.NaN;
         if (q.vector() != null && rec.embedding() != null && rec.embedding().length == q.vector().length) {
           double dot = 0;
@@ -406,12 +468,11 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final int exactScanMax;
 
   /** The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible. */
-  private TopDocs dense(IndexSearcher s, float[] vector, Query filter, int eligible, int k) throws IOException {
+  private TopDocs dense(IndexSearcher s, float[] vector, Query filter, long eligible, int k) throws IOException {
     if (eligible > exactScanMax) {
       return s.search(new KnnFloatVectorQuery(Schema.VECTOR, vector, k, filter), k);
     }
-    java.util.PriorityQueue<ScoreDoc> heap = new java.util.PriorityQueue<>(k + 1,
-        java.util.Comparator.<ScoreDoc>comparingDouble(d -> d.score).thenComparing(d -> -d.doc));
+    TopK heap = new TopK(k);
     Weight w = s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
     for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
       FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
@@ -428,14 +489,47 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (v.length != vector.length) continue;
         // the same score Lucene's DOT_PRODUCT similarity gives, so both paths rank alike
         float score = Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
-        heap.add(new ScoreDoc(leaf.docBase + doc, score));
-        if (heap.size() > k) heap.poll();
+        heap.offer(leaf.docBase + doc, score);
       }
     }
-    ScoreDoc[] out = new ScoreDoc[heap.size()];
-    for (int i = out.length - 1; i >= 0; i--) out[i] = heap.poll();
+    ScoreDoc[] out = heap.drain();
     return new TopDocs(new org.apache.lucene.search.TotalHits(out.length,
         org.apache.lucene.search.TotalHits.Relation.EQUAL_TO), out);
+  }
+
+  /**
+   * The {@code k} best (score, doc) pairs, higher score first and the lower doc first among equal
+   * scores, in a heap of primitive longs (score's sortable bits above, the inverted doc below) rather
+   * than one boxed {@link ScoreDoc} per scanned vector.
+   */
+  static final class TopK {
+    private final org.apache.lucene.util.LongHeap heap;
+    private final int k;
+
+    TopK(int k) {
+      this.k = k;
+      this.heap = new org.apache.lucene.util.LongHeap(k);
+    }
+
+    void offer(int doc, float score) {
+      long v = ((long) org.apache.lucene.util.NumericUtils.floatToSortableInt(score) << 32) | (0xFFFFFFFFL - doc);
+      if (heap.size() < k) {
+        heap.push(v);
+      } else if (v > heap.top()) {
+        heap.updateTop(v);
+      }
+    }
+
+    /** The kept pairs, best first; empties the heap. */
+    ScoreDoc[] drain() {
+      ScoreDoc[] out = new ScoreDoc[heap.size()];
+      for (int i = out.length - 1; i >= 0; i--) {
+        long v = heap.pop();
+        out[i] = new ScoreDoc((int) (0xFFFFFFFFL - (v & 0xFFFFFFFFL)),
+            org.apache.lucene.util.NumericUtils.sortableIntToFloat((int) (v >>> 32)));
+      }
+      return out;
+    }
   }
 
   /**
@@ -571,13 +665,17 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private List<MemoryRecord> find(Query q, int limit) {
+    return find(q, limit, false);
+  }
+
+  private List<MemoryRecord> find(Query q, int limit, boolean cached) {
     IndexSearcher s = acquire();
     try {
       int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
       Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
       TopDocs top = s.search(q, n, sort);
       List<MemoryRecord> out = new ArrayList<>();
-      for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
+      for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc, cached));
       return out;
     } catch (IOException e) {
       throw readFailed(e);
@@ -587,18 +685,29 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private static MemoryRecord load(IndexSearcher s, int doc) throws IOException {
-    Document d = s.storedFields().document(doc);
-    return Schema.fromDocument(d, vector(s, doc));
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    return load(leaf, doc - leaf.docBase);
+  }
+
+  /** The record of {@code doc}, from the cache when {@code cached} (records of a segment never change). */
+  private MemoryRecord load(IndexSearcher s, int doc, boolean cached) throws IOException {
+    if (!cached) return load(s, doc);
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    return RECORDS.get(leaf.reader(), doc - leaf.docBase, () -> load(leaf, doc - leaf.docBase));
+  }
+
+  private static MemoryRecord load(LeafReaderContext leaf, int local) throws IOException {
+    Document d = leaf.reader().storedFields().document(local);
+    return Schema.fromDocument(d, vector(leaf, local));
   }
 
   /** The record's raw vector, read from the vector values of its segment (not stored twice). */
-  private static float[] vector(IndexSearcher s, int doc) throws IOException {
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+  private static float[] vector(LeafReaderContext leaf, int local) throws IOException {
     FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
     if (values == null) return null;
     KnnVectorValues.DocIndexIterator it = values.iterator();
-    int local = doc - leaf.docBase;
     if (it.advance(local) != local) return null;
     return values.vectorValue(it.index()).clone();
   }
@@ -629,5 +738,31 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   static Query and(Query must, Query filter) {
     return new BooleanQuery.Builder().add(must, Occur.MUST).add(filter, Occur.FILTER).build();
+  }
+
+  /** This store read with other {@link ReadOptions}; everything else is the store's own. */
+  private final class View implements MemoryStore {
+    private final ReadOptions options;
+
+    View(ReadOptions options) {
+      this.options = options;
+    }
+
+    @Override public CandidateSet candidates(CandidateQuery q) { return LuceneMemoryStore.this.candidates(q, options); }
+    @Override public List<MemoryRecord> versions(String owner, String key) { return LuceneMemoryStore.this.versions(owner, key, options); }
+    @Override public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) { LuceneMemoryStore.this.apply(upserts, deleteIds); }
+    @Override public Optional<MemoryRecord> get(String owner, String id) { return LuceneMemoryStore.this.get(owner, id); }
+    @Override public List<MemoryRecord> lineage(String owner, String id) { return LuceneMemoryStore.this.lineage(owner, id); }
+    @Override public List<MemoryRecord> latest(Eligibility e, int limit) { return LuceneMemoryStore.this.latest(e, limit); }
+    @Override public int deleteOwner(String owner) { return LuceneMemoryStore.this.deleteOwner(owner); }
+    @Override public void export(String owner, Consumer<MemoryRecord> sink) { LuceneMemoryStore.this.export(owner, sink); }
+    @Override public List<MemoryRecord> bySources(String owner, Collection<String> ids) { return LuceneMemoryStore.this.bySources(owner, ids); }
+    @Override public Optional<dev.mnemo.spi.TurnLog> turnLog() { return LuceneMemoryStore.this.turnLog(); }
+    @Override public Optional<String> embeddingModel() { return LuceneMemoryStore.this.embeddingModel(); }
+    @Override public Optional<dev.mnemo.spi.RecallLog> recallLog() { return LuceneMemoryStore.this.recallLog(); }
+    @Override public long count(Eligibility e) { return LuceneMemoryStore.this.count(e); }
+    @Override public String state() { return LuceneMemoryStore.this.state(); }
+    @Override public long count() { return LuceneMemoryStore.this.count(); }
+    @Override public void close() {}
   }
 }
