@@ -726,6 +726,7 @@ final class IngestPipeline implements AutoCloseable {
 
   /** A retriable extraction failure: the pipeline backs off, the turns stay pending. */
   private static final class Retry extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     final Duration wait;
 
     Retry(Duration wait) {

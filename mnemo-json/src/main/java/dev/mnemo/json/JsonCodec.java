@@ -350,7 +350,7 @@ public final class JsonCodec {
       v.add(new Violation(path, n.toString(), path + " must be an object of category or fact kind -> days, was " + n));
       return;
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator(); it.hasNext(); ) {
       var e = it.next();
       String f = path + "." + e.getKey();
       JsonNode x = e.getValue();
@@ -373,7 +373,7 @@ public final class JsonCodec {
   public static Weights weights(JsonNode n, String path) {
     Weights w = Weights.DEFAULT;
     if (n == null || !n.isObject()) throw new InvalidRequestException(path, null, path + " must be an object");
-    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator(); it.hasNext(); ) {
       var e = it.next();
       if (!e.getValue().isNumber()) {
         throw new InvalidRequestException(path + e.getKey(), e.getValue(), path + e.getKey() + " must be a number, was " + e.getValue());
@@ -982,7 +982,7 @@ public final class JsonCodec {
       return Map.of();
     }
     Map<String, String> out = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = x.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = x.properties().iterator(); it.hasNext(); ) {
       var e = it.next();
       if (!e.getValue().isTextual()) {
         v.add(new Violation(path + f + "." + e.getKey(), e.getValue().toString(),
