@@ -37,6 +37,7 @@ import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -67,7 +68,7 @@ public final class JsonCodec {
     List<Violation> v = new ArrayList<>();
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "memory", n == null ? null : n.getNodeType(),
-          path + "memory must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+          path + "memory must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase(Locale.ROOT)));
     }
     unknown(n, MEMORY_FIELDS, path, v);
     List<String> sources = new ArrayList<>();
@@ -111,7 +112,7 @@ public final class JsonCodec {
     List<Violation> v = new ArrayList<>();
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "turn", n == null ? null : n.getNodeType(),
-          path + "turn must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+          path + "turn must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase(Locale.ROOT)));
     }
     unknown(n, TURN_FIELDS, path, v);
     Turn.Role[] role = {null};
@@ -449,7 +450,7 @@ public final class JsonCodec {
   public static MemoryRecord recordFrom(JsonNode n, String path) {
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "record", n == null ? null : n.getNodeType(),
-          path + "record must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+          path + "record must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase(Locale.ROOT)));
     }
     List<Violation> v = new ArrayList<>();
     unknown(n, RECORD_FIELDS, path, v);
