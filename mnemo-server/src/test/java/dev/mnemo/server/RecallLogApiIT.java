@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The retrieval log over REST: searched, read, replayed, forgotten, rated, and kept per tenant. */
-class RecallLogApiTest {
+class RecallLogApiIT {
   @TempDir Path dir;
 
   /** Logging is asynchronous: polls until the tenant's log holds {@code n} recalls of the owner. */

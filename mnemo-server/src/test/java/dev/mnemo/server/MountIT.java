@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A servlet mounted beside the REST API (as the MCP transport will be) gets the same auth and the tenant. */
-class MountTest {
+class MountIT {
   @TempDir Path dir;
 
   static final class EchoTenant extends HttpServlet {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own owners and their records. A failure names its seed
  * (rerun with -Dmnemo.seed=N).
  */
-class CrossTenantTest {
+class CrossTenantIT {
   @TempDir Path dir;
 
   @Test

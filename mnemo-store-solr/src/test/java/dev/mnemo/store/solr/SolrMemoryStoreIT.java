@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
  * empty collection (a fresh {@code dir} wipes it); a reopen with the same {@code dir} is a new
  * client on the same collection: the restart test is a client reconnect.
  */
-class SolrMemoryStoreTest extends MemoryStoreContract {
+class SolrMemoryStoreIT extends MemoryStoreContract {
   static final String COLLECTION = TestCluster.SHARED;
   private static Path lastDir;
 

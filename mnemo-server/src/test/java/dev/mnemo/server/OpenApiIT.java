@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * against its schema and is accepted by the server; every documented operation, called, answers its
  * documented success status with a body that validates against the documented schema.
  */
-class OpenApiTest {
+class OpenApiIT {
   @TempDir static Path dir;
   static TestServer s;
   static JsonNode spec;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * and checks for Lucene. Both files are read from mnemo-eval's sources (this module must not have
  * the Lucene store on its class path).
  */
-class ScenarioParityTest {
+class ScenarioParityIT {
   static final Path EVAL = Path.of("../mnemo-eval/src/test/resources");
   static final String COLLECTION = TestCluster.SHARED;
 

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The shared behaviour through {@link MnemoClient} against the real server. */
-class RemoteBehaviourTest extends MnemoBehaviourContract {
+class RemoteBehaviourIT extends MnemoBehaviourContract {
   @TempDir static Path dir;
   static LocalServer server;
   static MnemoClient client;

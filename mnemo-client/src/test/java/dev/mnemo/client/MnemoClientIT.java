@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Retries, time-outs and error mapping, against a scripted HTTP server and the real one. */
-class MnemoClientTest {
+class MnemoClientIT {
   static final String EMPTY_RECALL = "{\"records\":[],\"block\":\"\",\"tokens_used\":0,\"block_tokens\":0}";
 
   /** Answers each request with the next scripted reply (the last one repeats), counting requests. */

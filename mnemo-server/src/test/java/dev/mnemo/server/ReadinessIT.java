@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * restarts; a store whose failure passes is ready again after its next durable write. Other
  * tenants keep working; validation errors and no-op writes change nothing.
  */
-class ReadinessTest {
+class ReadinessIT {
   @TempDir Path dir;
 
   /**

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * split, worded with templates the rules were not written against, is printed and checked for
  * false merges only.
  */
-class SameFactPairsTest {
+class SameFactPairsIT {
   private static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
   @TempDir Path dir;
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * metric labels, failed-key floods and Jetty's own refusals. Every answer is below 500 and a
  * problem document, and the tenant keeps writing afterwards.
  */
-class HostileInputTest {
+class HostileInputIT {
   @TempDir Path dir;
 
   private static final List<String> BODY_ROUTES = List.of("/v1/memories", "/v1/memories/validate", "/v1/recall",

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * collection (a {@code knn} clause that is not pre-filtered would find almost none of them), and
  * nearly the same neighbours.
  */
-class DenseSearchPathsTest {
+class DenseSearchPathsIT {
   static final String COLLECTION = "dense";
   static final Instant AT = Instant.parse("2026-06-01T00:00:00Z");
   private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI's door: dates the store cannot keep are refused naming the field; reindex re-embeds a store. */
-class HardeningCliTest {
+class HardeningCliIT {
   @TempDir Path dir;
   @RegisterExtension final StdStreams std = new StdStreams();
   private final ByteArrayOutputStream out = std.out;

@@ -38,7 +38,7 @@ import net.jqwik.api.constraints.Size;
  * bitemporal correctness against a reference model, and budget respect. jqwik prints the seed of
  * a failing run; re-run with {@code @Property(seed = "...")}.
  */
-class EngineProperties {
+class EnginePropertiesIT {
   private static final Instant BASE = Instant.parse("2026-01-01T00:00:00Z");
   private static final long DAY = 86_400L;
   private static final List<String> WORDS = List.of("alex", "peanuts", "editor", "vim", "emacs", "lisbon", "porto",

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Group commit, failure isolation inside a shared commit, and readers during supersession. */
-class ConcurrencyTest {
+class ConcurrencyIT {
   @TempDir Path dir;
 
   /** Delegates to a real engine; records each rememberAll's size and can hold the first one back. */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class E5SmallEmbedderTest extends EmbedderContract {
+class E5SmallEmbedderIT extends EmbedderContract {
 
   /**
    * Twenty everyday sentences on unrelated topics, written for this test: the median cosine

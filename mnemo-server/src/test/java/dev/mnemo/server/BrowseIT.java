@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The browsing routes the inspector uses (owners, an owner's records) and the inspector's own files. */
-class BrowseTest {
+class BrowseIT {
   @TempDir static Path dir;
   static TestServer s;
   static String acme;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Restart durability without a clean shutdown: a child JVM writes, prints each acknowledged id,
  * and halts without closing anything; the store must reopen with every acknowledged record.
  */
-class AbruptStopTest {
+class AbruptStopIT {
 
   /** The child: writes records one by one, prints each id once acknowledged, then halts. */
   public static void main(String[] args) {
@@ -39,7 +39,7 @@ class AbruptStopTest {
     Path out = dir.resolve("child.out");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector", "-cp",
-        System.getProperty("java.class.path"), AbruptStopTest.class.getName(), index.toString(), "25")
+        System.getProperty("java.class.path"), AbruptStopIT.class.getName(), index.toString(), "25")
         .redirectErrorStream(true).redirectOutput(out.toFile()).start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("child finished").isTrue();
 

@@ -24,7 +24,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * and a write request is all or nothing: the store grows by exactly the ids a 201 returns, and not
  * at all otherwise. Seeded by jqwik; a failure prints its seed.
  */
-class RandomJsonProperties {
+class RandomJsonPropertiesIT {
   private static Path dir;
   private static TestServer server;
   private static String key;

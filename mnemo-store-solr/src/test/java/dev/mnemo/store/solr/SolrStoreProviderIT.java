@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The store is found by name, and bad settings are refused with the key, the value and the fix. */
-class SolrStoreProviderTest {
+class SolrStoreProviderIT {
 
   @Test
   void solr_isFoundByName_andOpensOnTheCollection() {

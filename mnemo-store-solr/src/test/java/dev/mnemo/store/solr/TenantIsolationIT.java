@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * Tenants share one collection (and one client) and never see each other's records, even with the
  * same owner names and the same record ids; forgetting an owner in one tenant leaves the other's.
  */
-class TenantIsolationTest {
+class TenantIsolationIT {
 
   @Test
   void tenantsSharingACollection_seeOnlyTheirOwnRecords() throws Exception {

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every endpoint's happy path, and malformed inputs answered with problem+json and nothing written. */
-class RestApiTest {
+class RestApiIT {
   @TempDir static Path dir;
   static TestServer s;
   static final AtomicInteger TENANTS = new AtomicInteger();

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * reads keep working on the surviving node. Writes that fail while leaders move are not
  * acknowledged; the writers retry them as a client would.
  */
-class NodeFailureTest {
+class NodeFailureIT {
   static final String COLLECTION = "failover";
   static final int BATCH = 32;
   static final int APPLIES_PER_PHASE = 15; // x2 phases x BATCH records: ~1,000 records

@@ -27,7 +27,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The auto-configuration from properties, in both modes, driving a ChatClient with a scripted model. */
-class MnemoAutoConfigurationTest {
+class MnemoAutoConfigurationIT {
   final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(MnemoAutoConfiguration.class));
 
