@@ -10,6 +10,7 @@ import java.util.List;
  * {@code "k must be >= 1, was 0"}. Never retriable.
  */
 public final class InvalidRequestException extends MnemoException {
+  private static final long serialVersionUID = 1L;
 
   /** One invalid input: the field's path, the value as given (may be null) and the rule it broke. */
   public record Violation(String field, Object value, String message) {
@@ -19,6 +20,9 @@ public final class InvalidRequestException extends MnemoException {
     }
   }
 
+  // Violation holds the offending value as an Object; the exception is never Java-serialized (it is
+  // reported as a message or a problem+json body), so the field's type need not be Serializable.
+  @SuppressWarnings("serial")
   private final List<Violation> violations;
 
   public InvalidRequestException(List<Violation> violations) {

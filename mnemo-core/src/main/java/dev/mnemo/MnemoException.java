@@ -8,6 +8,7 @@ package dev.mnemo;
  * HTTP and MCP errors in one place.
  */
 public class MnemoException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
   private final boolean retriable;
 
   public MnemoException(String message, boolean retriable) {

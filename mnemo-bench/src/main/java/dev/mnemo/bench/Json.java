@@ -1,5 +1,7 @@
 package dev.mnemo.bench;
 
+import java.util.Locale;
+
 /** The little JSON writing the results need; the bench module has no JSON library of its own. */
 final class Json {
   private Json() {}
@@ -15,7 +17,7 @@ final class Json {
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
         default -> {
-          if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+          if (c < 0x20) out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
           else out.append(c);
         }
       }

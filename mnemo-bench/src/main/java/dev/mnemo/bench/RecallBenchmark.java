@@ -81,7 +81,7 @@ public class RecallBenchmark {
     storeDir = temporary ? Files.createTempDirectory("mnemo-jmh-") : Path.of(dir);
     embedder = new E5SmallEmbedder();
     BenchStore.Layout layout = new BenchStore.Layout(total, List.of(hot), Math.max(1, total / 100), 42);
-    opened = BenchStore.openOrBuild(storeDir, layout, embedder, 10_000, new PrintStream(OutputStream.nullOutputStream()));
+    opened = BenchStore.openOrBuild(storeDir, layout, embedder, 10_000, new PrintStream(OutputStream.nullOutputStream(), false, java.nio.charset.StandardCharsets.UTF_8));
     owner = BenchStore.hotOwner(hot);
     questions = SyntheticCorpus.questions(200, 43);
     Map<String, float[]> vectors = new HashMap<>();

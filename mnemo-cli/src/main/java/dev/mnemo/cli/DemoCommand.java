@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -60,13 +61,13 @@ final class DemoCommand implements Callable<Integer> {
       for (NewMemory n : history) {
         MemoryRecord r = m.remember(n);
         if (report != null) report.withArray("written").add(JsonCodec.record(r, false));
-        out.printf("  %-11s %s  %-10s %s%n", r.owner(), r.recordedAt().toString().substring(0, 10),
+        out.printf(Locale.ROOT, "  %-11s %s  %-10s %s%n", r.owner(), r.recordedAt().toString().substring(0, 10),
             r.factKey() == null ? "" : r.factKey(), r.text());
       }
       banner(out, "2. history(u-maya, editor): the correction expired the Vim record and kept its March-May part");
       for (MemoryRecord r : m.history("u-maya", "editor")) {
         if (report != null) report.withArray("history").add(JsonCodec.record(r, false));
-        out.printf("  v%d valid [%s, %s) recorded %s expired %s  %s%n", r.version(), day(r.validFrom()),
+        out.printf(Locale.ROOT, "  v%d valid [%s, %s) recorded %s expired %s  %s%n", r.version(), day(r.validFrom()),
             r.validTo() == null ? "open" : day(r.validTo()), day(r.recordedAt()),
             r.expiredAt() == null ? "-" : day(r.expiredAt()), r.text());
       }

@@ -2,6 +2,7 @@ package dev.mnemo.cli;
 
 import dev.mnemo.eval.CachingEmbedder;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
@@ -32,7 +33,7 @@ final class EmbedCacheOptions {
       return work.get();
     } finally {
       if (cache != null) {
-        System.err.printf("embedding cache %s: %d vectors reused, %d computed, %d held%n", cache.file(), cache.hits(),
+        System.err.printf(Locale.ROOT, "embedding cache %s: %d vectors reused, %d computed, %d held%n", cache.file(), cache.hits(),
             cache.misses(), cache.size());
       }
       engine.closeEmbedder();

@@ -15,6 +15,7 @@ import dev.mnemo.llm.LlmJudge;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -106,7 +107,7 @@ final class EvalAnswersCommand implements Callable<Integer> {
       return 0;
     }
     o.print(report.table());
-    o.printf("model %s/%s, judge rubric %s, %d calls (%d invalid replies)%n", config.provider(), config.model(),
+    o.printf(Locale.ROOT, "model %s/%s, judge rubric %s, %d calls (%d invalid replies)%n", config.provider(), config.model(),
         LlmJudge.RUBRIC_ID, chat.calls(), chat.invalidReplies());
     if (out != null) o.println("metrics: " + out);
     if (queries != null) o.println("per-question results: " + queries);

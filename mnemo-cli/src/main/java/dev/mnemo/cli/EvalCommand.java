@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -201,7 +202,7 @@ final class EvalCommand implements Runnable {
         o.flush();
         return 0;
       }
-      o.printf("wrote %d dev histories to %s and %d held-out histories to %s (seed %d)%n", dev, files.get(0), heldout,
+      o.printf(Locale.ROOT, "wrote %d dev histories to %s and %d held-out histories to %s (seed %d)%n", dev, files.get(0), heldout,
           files.get(1), seed);
       o.flush();
       return 0;

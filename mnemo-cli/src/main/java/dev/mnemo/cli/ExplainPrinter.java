@@ -33,7 +33,7 @@ final class ExplainPrinter {
       out.printf(Locale.ROOT, "       fetch gate: %s (%s), min_relevance %.2f%s, model %s%n", t.gate().fetch(), t.gate().reason(),
           t.gate().minRelevance(), t.gate().exhaustive() ? " (exhaustive)" : "", t.gate().model());
     }
-    out.printf("%-16s %-18s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-15s %s%n", "outcome", "source", "p", "cos", "dense",
+    out.printf(Locale.ROOT, "%-16s %-18s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-15s %s%n", "outcome", "source", "p", "cos", "dense",
         "bm25", "entity", "relev", "recen", "impor", "freq", "time", "final", "found by", "text / reason");
     for (CandidateTrace c : t.candidates()) {
       Signals s = c.signals();
@@ -44,7 +44,7 @@ final class ExplainPrinter {
           Double.isNaN(s.cosine()) ? "-" : String.format(Locale.ROOT, "%.3f", s.cosine()), s.dense(), s.bm25(), s.entity(),
           s.relevance(), s.recency(), s.importance(), s.frequency(), s.timeMatch(), s.finalScore(),
           String.join(",", c.foundBy()), text);
-      if (!"selected".equals(c.reason())) out.printf("%-16s %-18s %s%n", "", "", "  reason: " + c.reason());
+      if (!"selected".equals(c.reason())) out.printf(Locale.ROOT, "%-16s %-18s %s%n", "", "", "  reason: " + c.reason());
     }
     StringBuilder sb = new StringBuilder("stage ms:");
     t.stageNanos().forEach((k, v) -> sb.append(String.format(Locale.ROOT, " %s=%.2f", k, v / 1e6)));

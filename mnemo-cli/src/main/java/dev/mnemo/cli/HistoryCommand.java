@@ -5,6 +5,7 @@ import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.json.JsonCodec;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,9 +34,9 @@ final class HistoryCommand implements Callable<Integer> {
         System.out.println("no versions of fact '" + factKey + "' for owner '" + owner + "'");
         return 0;
       }
-      System.out.printf("%-3s %-24s %-24s %-24s %-24s %s%n", "v", "valid_from", "valid_to", "recorded_at", "expired_at", "text");
+      System.out.printf(Locale.ROOT, "%-3s %-24s %-24s %-24s %-24s %s%n", "v", "valid_from", "valid_to", "recorded_at", "expired_at", "text");
       for (MemoryRecord r : h) {
-        System.out.printf("%-3d %-24s %-24s %-24s %-24s %s%s%n", r.version(), r.validFrom(), str(r.validTo()),
+        System.out.printf(Locale.ROOT, "%-3d %-24s %-24s %-24s %-24s %s%s%n", r.version(), r.validFrom(), str(r.validTo()),
             r.recordedAt(), str(r.expiredAt()), r.text(),
             (r.origin() == null ? "" : "  (clipped from " + r.origin() + ")")
                 + (r.resolution() == null ? "" : "  [" + r.resolution() + "]"));

@@ -104,6 +104,8 @@ final class ImportCommand implements Callable<Integer> {
           + (turns.size() - turnsStored) + " already stored)");
     }
     int written = 0;
+    int refusedAt = -1;
+    InvalidRequestException refusal = null;
     try (Progress bar = progress.start("import", valid.size())) {
       for (int i = 0; i < valid.size(); i += batch) {
         List<NewMemory> chunk = valid.subList(i, Math.min(valid.size(), i + batch));
@@ -111,15 +113,19 @@ final class ImportCommand implements Callable<Integer> {
           written += m.rememberAll(chunk).size();
         } catch (InvalidRequestException e) {
           // checks that need the store (e.g. recorded_at order of a fact key) surface here
-          bar.close();
-          System.err.println("error: batch starting at valid record " + (i + 1) + " refused, nothing of it written: "
-              + e.getMessage());
-          System.err.println("imported " + written + " records before the refused batch");
-          if (json) print(written, problems, i + 1, e.getMessage());
-          return 2;
+          refusal = e;
+          refusedAt = i + 1;
+          break;
         }
         bar.set(written);
       }
+    }
+    if (refusal != null) { // reported once the progress bar is closed
+      System.err.println("error: batch starting at valid record " + refusedAt + " refused, nothing of it written: "
+          + refusal.getMessage());
+      System.err.println("imported " + written + " records before the refused batch");
+      if (json) print(written, problems, refusedAt, refusal.getMessage());
+      return 2;
     }
     problems.forEach(p -> System.err.println("skipped: " + p.message()));
     if (json) print(written, problems, null, null);

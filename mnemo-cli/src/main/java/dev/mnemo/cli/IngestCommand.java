@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -79,7 +80,7 @@ final class IngestCommand implements Callable<Integer> {
         var r = m.ingest(turns.subList(i, Math.min(turns.size(), i + batch)));
         accepted += r.accepted().size();
         duplicates += r.duplicates().size();
-        status(String.format("ingested %d / %d turns", i + r.accepted().size() + r.duplicates().size(), turns.size()));
+        status(String.format(Locale.ROOT, "ingested %d / %d turns", i + r.accepted().size() + r.duplicates().size(), turns.size()));
       }
       if (tty) System.err.println();
       if (!noWait) {
@@ -87,7 +88,7 @@ final class IngestCommand implements Callable<Integer> {
         do {
           done = m.awaitIngested(Duration.ofSeconds(1));
           IngestProgress p = m.ingestProgress(); // the last line is read after the end: it agrees with the summary
-          status(String.format("extracting: %d pending, %d records written", p.pending(), p.recordsWritten()));
+          status(String.format(Locale.ROOT, "extracting: %d pending, %d records written", p.pending(), p.recordsWritten()));
         } while (!done);
         if (tty) System.err.println();
       }
@@ -100,7 +101,7 @@ final class IngestCommand implements Callable<Integer> {
             .put("records_written", p.recordsWritten()).put("duplicates_merged", p.duplicatesMerged())
             .put("conflicts", p.conflicts());
         System.out.println(dev.mnemo.json.JsonCodec.MAPPER.writeValueAsString(o));
-      } else System.out.printf("ingested %d turns (%d already stored)%s; turn log: %d extracted, %d kept, %d errors, %d pending; "
+      } else System.out.printf(Locale.ROOT, "ingested %d turns (%d already stored)%s; turn log: %d extracted, %d kept, %d errors, %d pending; "
           + "%d records written, %d duplicates merged, %d conflicts%n", accepted, duplicates,
           problems.isEmpty() ? "" : ", skipped " + problems.size() + " invalid", p.extracted(), p.kept(), p.errors(),
           p.pending(), p.recordsWritten(), p.duplicatesMerged(), p.conflicts());

@@ -78,7 +78,7 @@ final class LogCommand implements Callable<Integer> {
         out.println("no logged recalls match (" + total + ")");
         return 0;
       }
-      out.printf("%-22s %-24s %-14s %4s %4s %-14s %s%n", "id", "logged_at", "owner", "sel", "cand",
+      out.printf(Locale.ROOT, "%-22s %-24s %-14s %4s %4s %-14s %s%n", "id", "logged_at", "owner", "sel", "cand",
           filters.record == null ? "" : "record", "text");
       for (LoggedRecall e : entries) {
         String rec = "";

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -58,7 +59,7 @@ final class RetainCommand implements Callable<Integer> {
       o.put("owner", owner).put("examined", r.examined()).put("expired", r.expired()).put("turns_deleted", r.turnsDeleted());
       System.out.println(o);
     } else {
-      System.out.printf("owner %s: %d current records examined, %d expired, %d turns deleted%n", owner, r.examined(),
+      System.out.printf(Locale.ROOT, "owner %s: %d current records examined, %d expired, %d turns deleted%n", owner, r.examined(),
           r.expired(), r.turnsDeleted());
     }
     return 0;

@@ -3,6 +3,7 @@ package dev.mnemo.cli;
 import dev.mnemo.store.solr.SolrCollections;
 import dev.mnemo.store.solr.SolrStoreProvider;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.solr.client.solrj.SolrClient;
@@ -45,11 +46,11 @@ final class SolrCommand implements Runnable {
         SolrCollections.create(client, collection, shards, replicas, dimension);
       }
       if (json) {
-        System.out.printf("{\"collection\":\"%s\",\"shards\":%d,\"replicas\":%d,\"configset\":\"%s\"}%n", collection,
+        System.out.printf(Locale.ROOT, "{\"collection\":\"%s\",\"shards\":%d,\"replicas\":%d,\"configset\":\"%s\"}%n", collection,
             shards, replicas, SolrCollections.configName(dimension));
         return 0;
       }
-      System.out.printf("mnemo: created collection %s (%d shards x %d replicas, configset %s)%n", collection, shards,
+      System.out.printf(Locale.ROOT, "mnemo: created collection %s (%d shards x %d replicas, configset %s)%n", collection, shards,
           replicas, SolrCollections.configName(dimension));
       return 0;
     }

@@ -13,6 +13,7 @@ import dev.mnemo.MnemoException;
  * has already retried it as configured before throwing.
  */
 public final class MnemoRemoteException extends MnemoException {
+  private static final long serialVersionUID = 1L;
   private final int status;
   private final String type;
   private final String requestId;

@@ -68,7 +68,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Back-pressure: at most {@code capacity} turns wait for extraction; {@code ingest} blocks while
  * the queue is full, up to {@code queueWait}, then fails with a retriable {@link MnemoException}
- * having stored nothing. Thread-safe.
+ * having stored nothing. That accounting and the scheduling of the extraction's passes are the
+ * {@link IngestQueue}'s. Thread-safe.
  */
 final class IngestPipeline implements AutoCloseable {
   static final int SIMILAR_K = 5;
@@ -86,38 +87,9 @@ final class IngestPipeline implements AutoCloseable {
   private final InstantSource clock;
   private final Object writeLock;
   private final boolean synchronous;
-  private final int capacity;
   private final int batchTurns;
-  private final Duration queueWait;
-
-  private final Object queueLock = new Object();
-  private long queued;
-  /** Ingest calls between reserving queue room and their append's commit. */
-  private int appending;
-  private boolean busy;
-  private volatile boolean closing;
-  /** A pass of this pipeline is queued on, or running in, the shared executor. */
-  private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
-  /** Set by every wake-up, cleared when a pass starts. */
-  private volatile boolean woken;
-  /** A pass is running (close waits for it). Guarded by queueLock. */
-  private boolean running;
-
-  /**
-   * The threads every pipeline of the process shares: as many as there are cores (at least two),
-   * daemon. A pipeline holds no thread while it has nothing to do, so ten thousand tenants cost no
-   * more threads than one; a pass of one pipeline never runs twice at once.
-   */
-  private static final java.util.concurrent.ScheduledExecutorService SHARED = sharedExecutor();
-
-  private static java.util.concurrent.ScheduledExecutorService sharedExecutor() {
-    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.ScheduledThreadPoolExecutor pool = new java.util.concurrent.ScheduledThreadPoolExecutor(
-        Math.max(2, Runtime.getRuntime().availableProcessors()),
-        r -> Thread.ofPlatform().daemon().name("mnemo-ingest-" + n.incrementAndGet()).unstarted(r));
-    pool.setRemoveOnCancelPolicy(true);
-    return pool;
-  }
+  /** Back-pressure and the passes of the extraction (see {@link IngestQueue}); inline when synchronous. */
+  private final IngestQueue queue;
 
   private final AtomicLong recordsWritten = new AtomicLong();
   private final AtomicLong merged = new AtomicLong();
@@ -144,14 +116,14 @@ final class IngestPipeline implements AutoCloseable {
     this.clock = clock;
     this.writeLock = writeLock;
     this.synchronous = synchronous;
-    this.capacity = capacity;
     this.batchTurns = batchTurns;
-    this.queueWait = queueWait;
     if (synchronous) {
+      queue = IngestQueue.inline();
       drain(); // work left pending by an earlier asynchronous run
     } else {
-      queued = log.counts().getOrDefault(State.PENDING, 0L);
-      if (queued > 0) kick(0);
+      queue = IngestQueue.scheduled(capacity, queueWait, this::step, e -> lastError.set(e.toString()));
+      long pending = log.counts().getOrDefault(State.PENDING, 0L);
+      if (pending > 0) queue.add(pending);
     }
   }
 
@@ -169,15 +141,15 @@ final class IngestPipeline implements AutoCloseable {
       entries.add(new StoredTurn(dated, kept == null ? State.PENDING : State.KEPT, 0, kept));
     }
     long extractable = entries.stream().filter(e -> e.state() == State.PENDING).count();
-    reserve(extractable);
+    queue.reserve(extractable);
     List<StoredTurn> stored;
     try {
       stored = log.append(entries);
     } catch (RuntimeException e) {
-      release(extractable);
+      queue.release(extractable);
       throw e;
     } finally {
-      appended();
+      queue.appended();
     }
     Set<String> fresh = new HashSet<>();
     for (StoredTurn s : stored) fresh.add(key(s.turn()));
@@ -185,7 +157,7 @@ final class IngestPipeline implements AutoCloseable {
     List<String> duplicates = new ArrayList<>();
     for (StoredTurn e : entries) (fresh.remove(key(e.turn())) ? accepted : duplicates).add(e.turn().id());
     long pendingNew = stored.stream().filter(s -> s.state() == State.PENDING).count();
-    release(extractable - pendingNew);
+    queue.release(extractable - pendingNew);
     if (synchronous) {
       List<MemoryRecord> records = new ArrayList<>();
       for (List<StoredTurn> g : groups(stored.stream().filter(s -> s.state() == State.PENDING).toList())) {
@@ -193,7 +165,7 @@ final class IngestPipeline implements AutoCloseable {
       }
       return new IngestReceipt(accepted, duplicates, 0, records);
     }
-    signal();
+    queue.signal();
     return new IngestReceipt(accepted, duplicates, (int) pendingNew, List.of());
   }
 
@@ -203,11 +175,7 @@ final class IngestPipeline implements AutoCloseable {
       drain();
       return;
     }
-    synchronized (queueLock) {
-      queued += pending;
-      queueLock.notifyAll();
-    }
-    kick(0);
+    queue.add(pending);
   }
 
   /** Makes a kept failed or partial attempt extractable. */
@@ -221,18 +189,18 @@ final class IngestPipeline implements AutoCloseable {
     if (t.state() != State.KEPT && t.state() != State.ERROR) {
       return new IngestReceipt(List.of(), List.of(id), 0, List.of());
     }
-    reserve(1);
+    queue.reserve(1);
     StoredTurn pending = t.with(State.PENDING, "accepted");
     try {
       log.update(List.of(pending));
     } catch (RuntimeException e) {
-      release(1);
+      queue.release(1);
       throw e;
     } finally {
-      appended(); // else no pass ever again trusts an empty log (queued > 0 forever)
+      queue.appended(); // else no pass ever again trusts an empty log (queued > 0 forever)
     }
     if (synchronous) return new IngestReceipt(List.of(id), List.of(), 0, process(List.of(pending)));
-    signal();
+    queue.signal();
     return new IngestReceipt(List.of(id), List.of(), 1, List.of());
   }
 
@@ -251,43 +219,13 @@ final class IngestPipeline implements AutoCloseable {
 
   /** Waits until no turn waits for extraction; false when {@code timeout} passed first. */
   boolean await(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    synchronized (queueLock) {
-      while (queued > 0 || busy) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) return false;
-        // a pass re-reads the log, the truth: turns forgotten while queued leave no phantom count
-        if (!synchronous) kick(0);
-        try {
-          queueLock.wait(Math.max(1, Math.min(200, left / 1_000_000)));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      }
-      return true;
-    }
+    return queue.await(timeout);
   }
 
   /** Stops after the batch in progress (whose result is discarded if it has not committed yet). */
   @Override
   public void close() {
-    closing = true;
-    if (synchronous) return;
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    synchronized (queueLock) {
-      queueLock.notifyAll();
-      while (running) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) return;
-        try {
-          queueLock.wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    queue.close();
   }
 
   private static String key(Turn t) {
@@ -324,91 +262,6 @@ final class IngestPipeline implements AutoCloseable {
     return v;
   }
 
-  private void reserve(long n) {
-    if (synchronous) return;
-    long deadline = System.nanoTime() + queueWait.toNanos();
-    synchronized (queueLock) {
-      // a batch larger than the whole capacity still goes through once the queue is empty
-      while (queued > 0 && queued + n > capacity) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || closing) {
-          throw new MnemoException("ingest queue full: " + queued + " turns wait for extraction (capacity " + capacity
-              + "); nothing was stored, retry later", true);
-        }
-        try {
-          queueLock.wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new MnemoException("interrupted while the ingest queue was full; nothing was stored", true, e);
-        }
-      }
-      queued += n;
-      appending++;
-    }
-  }
-
-  private void appended() {
-    if (synchronous) return;
-    synchronized (queueLock) {
-      if (appending > 0) appending--;
-    }
-  }
-
-  private void release(long n) {
-    if (synchronous || n == 0) return;
-    synchronized (queueLock) {
-      queued = Math.max(0, queued - n);
-      queueLock.notifyAll();
-    }
-  }
-
-  private void signal() {
-    synchronized (queueLock) {
-      queueLock.notifyAll();
-    }
-    kick(0);
-  }
-
-  /** Queues a pass on the shared executor in {@code delayMs}, unless one is queued or running. */
-  private void kick(long delayMs) {
-    if (synchronous || closing) return;
-    if (delayMs == 0) woken = true; // a pass that is finishing sees it and passes once more
-    if (scheduled.compareAndSet(false, true)) {
-      try {
-        SHARED.schedule(this::pass, delayMs, java.util.concurrent.TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        scheduled.set(false);
-      }
-    }
-  }
-
-  /** One pass on a shared thread: extracts what is pending, then queues the next pass if there is more. */
-  private void pass() {
-    synchronized (queueLock) {
-      if (closing) {
-        scheduled.set(false);
-        return;
-      }
-      running = true;
-    }
-    long next = -1;
-    woken = false;
-    try {
-      next = step();
-    } catch (RuntimeException e) {
-      lastError.set(e.toString());
-      next = 1000;
-    } finally {
-      synchronized (queueLock) {
-        running = false;
-        queueLock.notifyAll();
-      }
-      scheduled.set(false);
-    }
-    if (next >= 0) kick(next);
-    else if (woken) kick(0); // work arrived while this pass was ending: no lost wake-up
-  }
-
   /**
    * Extracts the pending turns read in one go. Returns when to pass again in milliseconds: 0 when
    * more may be pending, a back-off after a failure, -1 when nothing was pending (idle until the
@@ -423,23 +276,20 @@ final class IngestPipeline implements AutoCloseable {
       return 1000;
     }
     if (pending.isEmpty()) {
-      synchronized (queueLock) {
-        if (appending == 0) queued = 0; // the log is the truth: nothing pending, nothing on its way
-        queueLock.notifyAll();
-      }
+      queue.drained();
       return -1;
     }
-    setBusy(true);
+    queue.busy(true);
     try {
       for (List<StoredTurn> group : groups(pending)) {
-        if (closing) return -1;
+        if (queue.closing()) return -1;
         try {
           process(group);
         } catch (Retry r) {
           return Math.max(1, r.wait.toMillis());
         } catch (RuntimeException e) {
           lastError.set(e.toString());
-          if (closing) return -1;
+          if (queue.closing()) return -1;
           int n = failures.merge(batchKey(group), 1, Integer::sum);
           if (n >= MAX_RETRIES) {
             failures.remove(batchKey(group));
@@ -451,7 +301,7 @@ final class IngestPipeline implements AutoCloseable {
       }
       return 0;
     } finally {
-      setBusy(false);
+      queue.busy(false);
     }
   }
 
@@ -468,7 +318,7 @@ final class IngestPipeline implements AutoCloseable {
    */
   private void deadLetter(List<StoredTurn> group, RuntimeException cause, int attempts) {
     for (StoredTurn t : group) {
-      if (closing) return;
+      if (queue.closing()) return;
       if (group.size() > 1) {
         try {
           process(List.of(t));
@@ -486,19 +336,12 @@ final class IngestPipeline implements AutoCloseable {
         lastError.set("cannot dead-letter turn " + t.turn().id() + ": " + e.getMessage());
         return;
       }
-      release(1);
+      queue.release(1);
       deadLettered.incrementAndGet();
       synchronized (recentDeadLetters) {
         recentDeadLetters.addLast(t.turn().owner() + "/" + t.turn().id() + ": " + note);
         while (recentDeadLetters.size() > RECENT_DEAD_LETTERS) recentDeadLetters.removeFirst();
       }
-    }
-  }
-
-  private void setBusy(boolean b) {
-    synchronized (queueLock) {
-      busy = b;
-      queueLock.notifyAll();
     }
   }
 
@@ -569,7 +412,7 @@ final class IngestPipeline implements AutoCloseable {
           for (String s : c.sources()) if (todoIds.contains(s)) notes.merge(s, problem, (a, b) -> a + "; " + b);
         }
       }
-      if (closing && !synchronous) return List.of();
+      if (queue.closing() && !synchronous) return List.of();
       written = consolidate(good, notes);
     }
     finish(group, already, State.EXTRACTED, null, notes);
@@ -587,7 +430,7 @@ final class IngestPipeline implements AutoCloseable {
       updated.add(s.with(st, notes.getOrDefault(s.turn().id(), st == State.EXTRACTED ? null : note)));
     }
     log.update(updated);
-    release(group.size());
+    queue.release(group.size());
   }
 
   /** Why a candidate cannot be written, or null. */
@@ -726,6 +569,7 @@ final class IngestPipeline implements AutoCloseable {
 
   /** A retriable extraction failure: the pipeline backs off, the turns stay pending. */
   private static final class Retry extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     final Duration wait;
 
     Retry(Duration wait) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -172,7 +173,7 @@ final class RecallLogger implements AutoCloseable {
 
   /** Logged millisecond, then a sequence: ids sort as the recalls were logged, also within a millisecond. */
   static String newId(Instant at) {
-    return String.format("%012x%010x", at.toEpochMilli(), SEQUENCE.getAndIncrement() & 0xff_ffff_ffffL);
+    return String.format(Locale.ROOT, "%012x%010x", at.toEpochMilli(), SEQUENCE.getAndIncrement() & 0xff_ffff_ffffL);
   }
 
   private void run() {

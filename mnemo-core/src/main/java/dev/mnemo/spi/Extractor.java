@@ -43,6 +43,7 @@ public interface Extractor {
 
   /** Extraction failed for a batch (malformed model output after a retry, a timeout, ...). */
   final class ExtractionException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     private final boolean retriable;
 
     public ExtractionException(String message, boolean retriable, Throwable cause) {

@@ -58,7 +58,7 @@ public final class E5SmallEmbedder implements Embedder {
 
   /*
    * Median cosine between embedQuery(a) and embedPassages(List.of(b)) over all 380 ordered pairs
-   * a != b of 20 everyday sentences on unrelated topics (E5SmallEmbedderTest.UNRELATED, where a test
+   * a != b of 20 everyday sentences on unrelated topics (E5SmallEmbedderIT.UNRELATED, where a test
    * recomputes it and fails if it moves by more than 0.05, so that a model change shows up).
    * Measured with this class: median 0.6872, quartiles 0.669 and 0.703, range 0.63-0.76; for
    * comparison, a query and the passage of the same sentence scored a median of 0.91, at least 0.87.

@@ -180,7 +180,7 @@ public record AnswerReport(List<Outcome> outcomes, List<Counterfactual> counterf
     b.append(String.format(Locale.ROOT, "%-14s %5s %8s %8s %8s %7s %7s %7s %9s %9s %7s %7s%n", "category", "n", "benefit",
         "disturb", "net", "fetch", "use", "P@k", "acc(mem)", "acc(none)", "F1mem", "F1none"));
     row(b, "all", j);
-    j.get("per_category").fields().forEachRemaining(e -> row(b, e.getKey(), (ObjectNode) e.getValue()));
+    j.get("per_category").properties().forEach(e -> row(b, e.getKey(), (ObjectNode) e.getValue()));
     ObjectNode cf = (ObjectNode) j.get("counterfactual");
     b.append(String.format(Locale.ROOT, "counterfactual: %d memories changed; answers changed on %s of %d questions about "
         + "them (sensitivity), unchanged on %s of %d others (stability)%n", cf.get("memories_changed").asInt(),

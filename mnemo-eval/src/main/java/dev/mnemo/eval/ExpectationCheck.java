@@ -118,7 +118,7 @@ public final class ExpectationCheck {
     }
     double fileTolerance = number(expectations.get("tolerance"), 0, origin + ": tolerance");
     List<Row> rows = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = metrics.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       String where = origin + ": metrics \"" + e.getKey() + "\"";
       JsonPointer pointer;

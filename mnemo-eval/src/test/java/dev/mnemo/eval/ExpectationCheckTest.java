@@ -72,7 +72,7 @@ class ExpectationCheckTest {
       JsonNode e = JsonCodec.MAPPER.readTree(file.toFile());
       // a report holding exactly the recorded values passes
       com.fasterxml.jackson.databind.node.ObjectNode report = JsonCodec.MAPPER.createObjectNode();
-      e.get("metrics").fields().forEachRemaining(m -> {
+      e.get("metrics").properties().forEach(m -> {
         String[] parts = m.getKey().substring(1).split("/");
         com.fasterxml.jackson.databind.node.ObjectNode at = report;
         for (int i = 0; i < parts.length - 1; i++) {

@@ -37,6 +37,7 @@ import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -67,7 +68,7 @@ public final class JsonCodec {
     List<Violation> v = new ArrayList<>();
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "memory", n == null ? null : n.getNodeType(),
-          path + "memory must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+          path + "memory must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase(Locale.ROOT)));
     }
     unknown(n, MEMORY_FIELDS, path, v);
     List<String> sources = new ArrayList<>();
@@ -111,7 +112,7 @@ public final class JsonCodec {
     List<Violation> v = new ArrayList<>();
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "turn", n == null ? null : n.getNodeType(),
-          path + "turn must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+          path + "turn must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase(Locale.ROOT)));
     }
     unknown(n, TURN_FIELDS, path, v);
     Turn.Role[] role = {null};
@@ -350,7 +351,7 @@ public final class JsonCodec {
       v.add(new Violation(path, n.toString(), path + " must be an object of category or fact kind -> days, was " + n));
       return;
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator(); it.hasNext(); ) {
       var e = it.next();
       String f = path + "." + e.getKey();
       JsonNode x = e.getValue();
@@ -373,7 +374,7 @@ public final class JsonCodec {
   public static Weights weights(JsonNode n, String path) {
     Weights w = Weights.DEFAULT;
     if (n == null || !n.isObject()) throw new InvalidRequestException(path, null, path + " must be an object");
-    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator(); it.hasNext(); ) {
       var e = it.next();
       if (!e.getValue().isNumber()) {
         throw new InvalidRequestException(path + e.getKey(), e.getValue(), path + e.getKey() + " must be a number, was " + e.getValue());
@@ -449,7 +450,7 @@ public final class JsonCodec {
   public static MemoryRecord recordFrom(JsonNode n, String path) {
     if (n == null || !n.isObject()) {
       throw new InvalidRequestException(path + "record", n == null ? null : n.getNodeType(),
-          path + "record must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase()));
+          path + "record must be a JSON object, was " + (n == null ? "null" : n.getNodeType().toString().toLowerCase(Locale.ROOT)));
     }
     List<Violation> v = new ArrayList<>();
     unknown(n, RECORD_FIELDS, path, v);
@@ -982,7 +983,7 @@ public final class JsonCodec {
       return Map.of();
     }
     Map<String, String> out = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = x.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = x.properties().iterator(); it.hasNext(); ) {
       var e = it.next();
       if (!e.getValue().isTextual()) {
         v.add(new Violation(path + f + "." + e.getKey(), e.getValue().toString(),

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Reads a request body as JSON, strictly: valid UTF-8 only (Jackson's own decoder accepts overlong
@@ -61,7 +62,7 @@ public final class StrictJson {
     } catch (CharacterCodingException e) {
       int at = firstBad(body);
       throw new Malformed("the request body is not valid UTF-8" + (at >= 0 ? " at byte " + at
-          + String.format(" (0x%02X)", body[at] & 0xFF) : "") + "; send UTF-8 text");
+          + String.format(Locale.ROOT, " (0x%02X)", body[at] & 0xFF) : "") + "; send UTF-8 text");
     }
   }
 

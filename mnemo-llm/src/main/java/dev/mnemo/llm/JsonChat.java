@@ -44,6 +44,7 @@ public final class JsonChat {
 
   /** A reply that parsed but breaks a rule of the schema. */
   public static final class InvalidReply extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     public InvalidReply(String message) {
       super(message);
     }

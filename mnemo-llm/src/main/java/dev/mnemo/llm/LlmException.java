@@ -7,6 +7,7 @@ import dev.mnemo.MnemoException;
  * true) or refused the request, or its reply stayed invalid after the one retry (not retriable).
  */
 public class LlmException extends MnemoException {
+  private static final long serialVersionUID = 1L;
 
   public LlmException(String message, boolean retriable, Throwable cause) {
     super(message, retriable, cause);

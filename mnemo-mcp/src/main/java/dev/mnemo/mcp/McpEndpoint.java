@@ -100,6 +100,7 @@ public final class McpEndpoint {
    * servlet: failing closed if a route is ever mounted without the auth filter.
    */
   private static final class TenantGuard extends HttpServlet {
+    private static final long serialVersionUID = 1L;
     private final transient HttpServletStreamableServerTransportProvider transport;
     private final transient MemoryTools.Served served;
 

@@ -57,6 +57,7 @@ final class MemoryTools {
 
   /** Thrown when the caller has no memory access; its detail is logged, never shown. */
   static final class NoAccess extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     NoAccess(String message) {
       super(message);
     }

@@ -216,8 +216,8 @@ class HttpTransportIT {
   @Test
   void http_anExtremeDate_isAToolErrorNamingTheField_andWritesNothing() {
     try (McpSyncClient client = client("key-a")) {
-      var r = client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("remember",
-          Map.of("owner", "dora", "text", "x", "valid_from", "-999999999-01-01T00:00:00Z")));
+      var r = client.callTool(io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("remember")
+          .arguments(Map.of("owner", "dora", "text", "x", "valid_from", "-999999999-01-01T00:00:00Z")).build());
       assertThat(r.isError()).isTrue();
       assertThat(r.content().toString()).contains("valid_from");
     }

@@ -3,7 +3,6 @@ package dev.mnemo.server;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.util.List;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -21,12 +20,6 @@ final class ProblemErrorHandler extends org.eclipse.jetty.server.handler.ErrorHa
   ProblemErrorHandler() {
     setShowStacks(false);
     setShowCauses(false);
-  }
-
-  @Override
-  public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-    fields.put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
-    return ByteBuffer.wrap(Problems.status(status, reason, null).bytes());
   }
 
   @Override

@@ -12,10 +12,14 @@ import java.util.Map;
  * problem type URI.
  */
 final class ProblemException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
   final int status;
   final String type;
   final String title;
+  // Never Java-serialized (rendered as problem+json inside the server), so these fields need not be Serializable.
+  @SuppressWarnings("serial")
   final List<Violation> violations;
+  @SuppressWarnings("serial")
   final Map<String, String> headers;
   /** Extension members of the problem body beside the standard ones (may be empty). */
   final ObjectNode extensions;

@@ -44,7 +44,6 @@ final class Wire {
   /** What POST /v1/memories asked to write. */
   record Memories(List<NewMemory> list, boolean single) {}
 
-  /** One record, or {@code {"records": [...]}} with at most {@code maxBatch} records. */
   /** An ingest request: {@code {"turns": [turn, ...]}} (see {@link JsonCodec#turn(JsonNode, String)}). */
   static List<dev.mnemo.Turn> turns(JsonNode n, int maxBatch) {
     List<Violation> v = new ArrayList<>();

@@ -473,12 +473,11 @@ public final class SolrMemoryStore implements MemoryStore {
    */
   private double bm25Max(List<String> tokens) {
     SolrQuery q = new SolrQuery();
-    q.setRequestHandler("/terms");
     q.set("terms.fl", SolrSchema.TEXT);
     q.set("terms.list", String.join(",", new TreeSet<>(tokens)));
     q.set("shards.qt", "/terms");
     q.set("terms.limit", -1);
-    QueryResponse r = query(q);
+    QueryResponse r = query(q, "/terms");
     Map<String, Long> df = new java.util.HashMap<>();
     if (r.getTermsResponse() != null) {
       for (var t : r.getTermsResponse().getTerms(SolrSchema.TEXT)) df.put(t.getTerm(), t.getFrequency());
@@ -575,8 +574,15 @@ public final class SolrMemoryStore implements MemoryStore {
   }
 
   private QueryResponse query(SolrQuery q) {
+    return query(q, null);
+  }
+
+  /** {@code q} sent to the request handler at {@code path} ({@code null}: the default, /select). */
+  private QueryResponse query(SolrQuery q, String path) {
     try {
-      return new QueryRequest(q, SolrRequest.METHOD.POST).process(client, collection);
+      QueryRequest request = new QueryRequest(q, SolrRequest.METHOD.POST);
+      if (path != null) request.setPath(path);
+      return request.process(client, collection);
     } catch (SolrServerException | IOException | SolrException e) {
       throw readFailed(e);
     }

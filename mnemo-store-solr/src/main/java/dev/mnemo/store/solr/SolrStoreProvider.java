@@ -64,7 +64,11 @@ public final class SolrStoreProvider implements StoreProvider {
   /**
    * A cloud client from {@code zk} or {@code solr_urls}. The Apache-HttpClient client, so that the
    * store needs no Jetty client (the REST server runs another Jetty on the same class path).
+   * {@code CloudLegacySolrClient} is deprecated in SolrJ 9 in favour of the Jetty-based
+   * {@code CloudHttp2SolrClient}; for that reason the deprecation warning is accepted here.
    */
+  @SuppressWarnings("deprecation") // CloudLegacySolrClient on purpose, see above
+
   public static SolrClient client(Map<String, String> config) {
     String zk = config.get("zk");
     String urls = config.get("solr_urls");
