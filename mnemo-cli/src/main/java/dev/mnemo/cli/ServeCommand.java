@@ -175,10 +175,10 @@ final class ServeCommand implements Callable<Integer> {
   private static int replicationFactor(SolrClient solr, String collection) {
     try {
       if (solr instanceof org.apache.solr.client.solrj.impl.CloudSolrClient cloud) {
-        Integer rf = cloud.getClusterState().getCollection(collection).getReplicationFactor();
+        Integer rf = cloud.getClusterStateProvider().getCollection(collection).getReplicationFactor();
         if (rf != null && rf > 0) return rf;
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | java.io.IOException e) {
       // no cluster state (the collection is missing): the store's first request says so
     }
     return 1;

@@ -141,7 +141,6 @@ final class ToolScenario {
     assertThat(ok(client, "history", Map.of("owner", owner, "fact_key", "allergy")).get("versions")).hasSize(2);
   }
 
-  /** An owner with nothing stored gets an empty answer, which is not an error. */
   /**
    * Usage feedback: mark_used with the recalled ids and the answer marks only the memory the answer
    * used (a shared name); with ids alone it marks those. The text of the memory marked twice.
@@ -165,6 +164,7 @@ final class ToolScenario {
     return "Omar drinks oolong tea from Taiwan.";
   }
 
+  /** An owner with nothing stored gets an empty answer, which is not an error. */
   static void emptyRecallIsAValidAnswer(McpSyncClient client, String owner) {
     JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What is Zed's favourite colour?"));
     assertThat(r.get("block").asText()).isEmpty();

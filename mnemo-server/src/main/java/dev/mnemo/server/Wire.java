@@ -148,7 +148,6 @@ final class Wire {
     return r;
   }
 
-  /** The ids of a mark-used request: {@code {"ids": ["...", ...]}}. */
   /**
    * The body of {@code POST /v1/owners/{owner}/used}: {@code ids}, and optionally {@code answer}
    * (then only the ids whose record the answer used are marked) and {@code query}.
