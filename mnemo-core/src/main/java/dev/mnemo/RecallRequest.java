@@ -39,6 +39,7 @@ import java.util.Set;
  *   <tr><td>minRelevance</td><td>the relevance model's</td><td>the fetch gate: minimum probability that a record helps answer the message; 0 turns the gate off</td></tr>
  *   <tr><td>exhaustive</td><td>auto</td><td>aggregation questions: the gate's lower threshold, no relative threshold</td></tr>
  *   <tr><td>log</td><td>true</td><td>record this recall in the retrieval log when the engine keeps one (false: this one is not logged)</td></tr>
+ *   <tr><td>principals</td><td>none</td><td>the caller's teams, roles and person ({@code team:..}, {@code role:..}, {@code person:..}): only records without access labels or with one of these are eligible (see {@link Access})</td></tr>
  * </table>
  */
 public record RecallRequest(
@@ -66,7 +67,8 @@ public record RecallRequest(
     Double minRelevance,
     Boolean exhaustive,
     boolean log,
-    Freshness freshness) {
+    Freshness freshness,
+    Set<String> principals) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -142,7 +144,9 @@ public record RecallRequest(
         }
       }
     }
+    Access.check("principals", principals, Access.MAX_PRINCIPALS, v);
     if (!v.isEmpty()) throw new InvalidRequestException(v);
+    principals = principals == null ? Set.of() : Set.copyOf(principals);
     mode = mode == null ? TemporalMode.current() : mode;
     categories = categories == null ? Set.of() : Set.copyOf(categories);
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
@@ -177,6 +181,7 @@ public record RecallRequest(
     b.minRelevance = minRelevance; b.exhaustive = exhaustive;
     b.log = log;
     b.freshness = freshness;
+    b.principals = principals;
     return b;
   }
 
@@ -207,6 +212,7 @@ public record RecallRequest(
     private Boolean exhaustive;
     private boolean log = true;
     private Freshness freshness;
+    private Set<String> principals;
 
     private Builder(String owner, String query) {
       this.owner = owner;
@@ -255,11 +261,17 @@ public record RecallRequest(
     public Builder log(boolean v) { this.log = v; return this; }
     /** Half-lives and maximum ages per fact kind, over the store's ({@link Freshness}); null: the store's. */
     public Builder freshness(Freshness v) { this.freshness = v; return this; }
+    /**
+     * The caller's principals ({@code team:..}, {@code role:..}, {@code person:..}); a record with
+     * access labels is eligible only when one of them is here. Null or empty: only records without
+     * labels (see {@link Access}).
+     */
+    public Builder principals(Set<String> v) { this.principals = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
           relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus, minRelevance, exhaustive, log, freshness);
+          focus, minRelevance, exhaustive, log, freshness, principals);
     }
   }
 }

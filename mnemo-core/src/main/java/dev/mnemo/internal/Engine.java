@@ -385,6 +385,7 @@ public final class Engine implements Mnemo {
         records.add(r);
       }
     });
+    List<String> access = summaryAccess(records);
     if (records.isEmpty()) return Optional.empty();
     records.sort(Comparator.comparingInt(MemoryRecord::seq).thenComparing(MemoryRecord::recordedAt));
     List<MemoryRecord> top = new ArrayList<>(records);
@@ -401,8 +402,27 @@ public final class Engine implements Mnemo {
     double importance = records.stream().mapToDouble(MemoryRecord::importance).max().orElse(0.5);
     NewMemory m = new NewMemory(owner, summary, null, Category.SEMANTIC, null, sources, episode, null, null, from, null,
         "summary/" + episode, importance, null, null, List.of(),
-        Map.of("kind", "summary", "episode", episode, "summarized", Integer.toString(records.size())));
+        Map.of("kind", "summary", "episode", episode, "summarized", Integer.toString(records.size())), null, access);
     return Optional.of(remember(m));
+  }
+
+  /**
+   * The access labels of a summary of {@code records}, leaving out of {@code records} what it may
+   * not show. A summary must never be visible to a caller who could not see every line of it: it
+   * carries the labels every labelled record shares (whoever holds one of them sees each of those
+   * records), none when no record is labelled. When the labelled records share none, they are left
+   * out and the summary covers the unlabelled records alone.
+   */
+  static List<String> summaryAccess(List<MemoryRecord> records) {
+    Set<String> shared = null;
+    for (MemoryRecord r : records) {
+      if (r.access().isEmpty()) continue;
+      if (shared == null) shared = new java.util.TreeSet<>(r.access());
+      else shared.retainAll(r.access());
+    }
+    if (shared == null) return List.of();
+    if (shared.isEmpty()) records.removeIf(r -> !r.access().isEmpty());
+    return List.copyOf(shared);
   }
 
   @Override
@@ -423,7 +443,7 @@ public final class Engine implements Mnemo {
       meta.put("transformation", "category " + r.category().code() + " -> " + category.code() + " (from " + r.id() + ")");
       NewMemory m = new NewMemory(owner, r.text(), r.scope(), category, r.context(), r.sources(), r.episode(),
           r.seq() < 0 ? null : r.seq(), null, r.validFrom(), r.validTo(), key, r.importance(), r.authority(),
-          ConflictPolicy.SUPERSEDE, r.entities(), meta);
+          ConflictPolicy.SUPERSEDE, r.entities(), meta, null, r.access());
       MemoryRecord created = session.add(m, r.embedding(), "");
       if (created == null) throw new InvalidRequestException(session.violations());
       session.commit();

@@ -277,12 +277,12 @@ final class ReadPath {
 
   /**
    * Stage 1, eligibility: owner, scope (the request's scope or records without one), categories,
-   * metadata, and the temporal mode's valid and known instants; with {@link TimeFilter#FILTER} the
-   * query's time range too. Handed to the store, which applies it inside every search.
+   * metadata, the caller's principals against the records' access labels, and the temporal mode's
+   * valid and known instants; with {@link TimeFilter#FILTER} the query's time range too. Handed to the store, which applies it inside every search.
    */
   static Eligibility eligibility(RecallRequest req, Instant validTime, Instant knownTime, TimeRange range) {
     return new Eligibility(req.owner(), req.scope(), req.categories(), req.metadata(), validTime, knownTime,
-        req.timeFilter() == TimeFilter.FILTER ? range : null);
+        req.timeFilter() == TimeFilter.FILTER ? range : null, req.principals());
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.mnemo.internal;
 
+import dev.mnemo.Access;
 import dev.mnemo.Authority;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
@@ -273,7 +274,9 @@ final class WritePath {
       }
       Set<String> seen = new java.util.HashSet<>();
       for (MemoryRecord r : pool) {
+        // A record under other access labels is another audience's statement: never the same fact.
         if (!seen.add(r.id()) || !r.owner().equals(m.owner()) || r.expiredAt() != null
+            || !r.access().equals(Access.normalize(m.access()))
             || r.category() == Category.EPISODIC || r.recordedAt().isAfter(recorded) || !r.validAt(recorded)) {
           continue;
         }
@@ -316,7 +319,11 @@ final class WritePath {
           return null;
         }
         version = known.values().stream().mapToInt(MemoryRecord::version).max().orElse(0) + 1;
-        List<MemoryRecord> current = known.values().stream().filter(r -> r.expiredAt() == null).toList();
+        // Versions under other access labels are another audience's: this record neither ends,
+        // clips nor conflicts with them (a caller who sees only one of them keeps a current answer).
+        List<String> access = Access.normalize(m.access());
+        List<MemoryRecord> current = known.values().stream()
+            .filter(r -> r.expiredAt() == null && r.access().equals(access)).toList();
         if (policy == ConflictPolicy.SUPERSEDE && to == null) {
           // Rule 1, the back-fill: an open-ended version that starts before a current version is
           // history, not a correction; it ends where the earliest such version begins.
@@ -381,7 +388,7 @@ final class WritePath {
           m.context(), m.sources(), m.episode(), m.seq() == null ? -1 : m.seq(), recorded, null, from, to,
           m.factKey(), version, null, m.importance() == null ? 0.5 : m.importance(),
           authority, policy, List.copyOf(entities), 0, null, vector,
-          vector == null ? null : embedder.modelId(), metadata);
+          vector == null ? null : embedder.modelId(), metadata, m.access());
       changes.add(rec);
       for (MemoryRecord c : changes) {
         upserts.put(c.id(), c);

@@ -67,6 +67,7 @@ public final class MnemoChatMemory implements ChatMemory {
   private final Mnemo mnemo;
   private final MessageWindowChatMemory window;
   private final String owner;
+  private final java.util.Set<String> principals;
   private final String episode;
   private final Builder settings;
   private final List<Turn> pending = new ArrayList<>();
@@ -77,6 +78,7 @@ public final class MnemoChatMemory implements ChatMemory {
     this.mnemo = b.mnemo;
     this.settings = b.copy(); // later changes to the builder do not reach memories already made
     this.owner = b.ownerOf.apply(memoryId);
+    this.principals = b.principalsOf.apply(memoryId);
     if (owner == null || owner.isBlank()) throw new IllegalArgumentException("memory id " + memoryId + " names no owner");
     this.episode = Conversation.episodeOf(memoryId);
     MessageWindowChatMemory.Builder w = MessageWindowChatMemory.builder().id(memoryId).maxMessages(b.maxMessages);
@@ -140,7 +142,7 @@ public final class MnemoChatMemory implements ChatMemory {
     List<ChatMessage> messages = window.messages();
     if (messages.isEmpty() || !(messages.getLast() instanceof UserMessage last)) return messages;
     if (last != recalledFor) {
-      recalled = settings.recall(owner, text(last));
+      recalled = settings.recall(owner, principals, text(last));
       recalledFor = last;
     }
     return settings.inject(messages, recalled);
@@ -185,6 +187,7 @@ public final class MnemoChatMemory implements ChatMemory {
     private int maxMessages = 20;
     private ChatMemoryStore store;
     private Function<Object, String> ownerOf = Conversation::ownerOf;
+    private Function<Object, java.util.Set<String>> principalsOf = Conversation::principalsOf;
     private int budgetTokens = RecallRequest.DEFAULT_BUDGET;
     private int k = RecallRequest.DEFAULT_K;
     private UnaryOperator<RecallRequest.Builder> request = UnaryOperator.identity();
@@ -208,6 +211,16 @@ public final class MnemoChatMemory implements ChatMemory {
 
     /** How a memory id names the owner; default {@link Conversation#owner()} or the id's string form. */
     public Builder ownerOf(Function<Object, String> v) { this.ownerOf = Objects.requireNonNull(v, "ownerOf"); return this; }
+
+    /**
+     * The principals of the person behind a memory id ({@code team:..}, {@code role:..},
+     * {@code person:..}): recalls see records with access labels only for one of them. Default
+     * {@link Conversation#principals()}, none for any other id (only records without labels).
+     */
+    public Builder principalsOf(Function<Object, java.util.Set<String>> v) {
+      this.principalsOf = Objects.requireNonNull(v, "principalsOf");
+      return this;
+    }
 
     /** The token budget of the recalled block. */
     public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }
@@ -235,6 +248,7 @@ public final class MnemoChatMemory implements ChatMemory {
       c.maxMessages = maxMessages;
       c.store = store;
       c.ownerOf = ownerOf;
+      c.principalsOf = principalsOf;
       c.budgetTokens = budgetTokens;
       c.k = k;
       c.request = request;
@@ -254,17 +268,17 @@ public final class MnemoChatMemory implements ChatMemory {
       return (request, memoryId) -> {
         UserMessage last = UserMessage.findLast(request.messages()).orElse(null);
         if (last == null || memoryId == null) return request;
-        String block = frozen.recall(frozen.ownerOf.apply(memoryId), text(last));
+        String block = frozen.recall(frozen.ownerOf.apply(memoryId), frozen.principalsOf.apply(memoryId), text(last));
         return block.isEmpty() ? request : request.toBuilder().messages(frozen.inject(request.messages(), block)).build();
       };
     }
 
     /** The rendered block for the query, or "" (also after a retriable failure, with a warning). */
-    private String recall(String owner, String query) {
+    private String recall(String owner, java.util.Set<String> principals, String query) {
       if (query.isBlank()) return "";
       try {
         return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)
-                .focus(focus.apply(query))).build())
+                .focus(focus.apply(query)).principals(principals)).build())
             .rendered();
       } catch (MnemoException e) {
         if (!e.retriable()) throw e;

@@ -180,6 +180,31 @@ class RestApiTest {
   }
 
   @Test
+  void accessLabels_recallSeesALabelledRecordOnlyWithOneOfItsPrincipals_andBadLabelsAre422() {
+    String pay = remember("{\"owner\":\"acme\",\"text\":\"The payroll run is on the 25th.\","
+        + "\"access\":[\"team:payments\",\"role:cfo\"]}");
+    remember("{\"owner\":\"acme\",\"text\":\"Payroll questions go to the finance desk.\"}");
+    JsonNode stored = get("/v1/owners/acme/memories/" + pay).json();
+    assertThat(stored.get("access")).extracting(JsonNode::asText).containsExactly("role:cfo", "team:payments");
+
+    String q = "{\"owner\":\"acme\",\"text\":\"payroll\",\"threshold\":0,\"relative_threshold\":0,"
+        + "\"min_relevance\":0,\"explain\":true";
+    JsonNode anyone = post("/v1/recall", q + "}").json();
+    assertThat(anyone.get("block").asText()).contains("finance desk").doesNotContain("25th");
+    assertThat(anyone.get("trace").get("candidates")).allSatisfy(c -> assertThat(c.get("id").asText()).isNotEqualTo(pay));
+    JsonNode cfo = post("/v1/recall", q + ",\"principals\":[\"role:cfo\"]}").json();
+    assertThat(cfo.get("block").asText()).contains("25th");
+    JsonNode sales = post("/v1/recall", q + ",\"principals\":[\"team:sales\"]}").json();
+    assertThat(sales.get("block").asText()).doesNotContain("25th");
+
+    assertProblem(post("/v1/recall", q + ",\"principals\":[\"cfo\"]}"), 422, "principals[0]");
+    assertProblem(post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":[\"group:x\"]}"), 422,
+        "access[0]");
+    assertProblem(post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":\"team:x\"}"), 422,
+        "access");
+  }
+
+  @Test
   void remember_lowerAuthority_keptAsAConflict_orRefusedWithTheReasonAnd422() {
     String verified = remember("{\"owner\":\"alex\",\"text\":\"Alex is allergic to peanuts.\",\"fact_key\":\"allergy\","
         + "\"authority\":\"verified\"}");

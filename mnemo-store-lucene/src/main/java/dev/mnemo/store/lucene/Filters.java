@@ -9,7 +9,9 @@ import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Eligibility as a Lucene filter query: every rule of {@link Eligibility#admits} as a FILTER
@@ -60,6 +62,19 @@ final class Filters {
       Instant to = e.validOverlap().to();
       b.add(LongPoint.newRangeQuery(Schema.VALID_FROM, Long.MIN_VALUE, to.toEpochMilli() - 1), Occur.FILTER);
       b.add(LongPoint.newRangeQuery(Schema.VALID_TO, from.toEpochMilli() + 1, Long.MAX_VALUE), Occur.FILTER);
+      any = true;
+    }
+    if (e.principals() != null) {
+      // No labels (no RESTRICTED term), or one of the caller's principals among them.
+      BooleanQuery.Builder access = new BooleanQuery.Builder().setMinimumNumberShouldMatch(1);
+      access.add(new BooleanQuery.Builder()
+          .add(new MatchAllDocsQuery(), Occur.FILTER)
+          .add(new TermQuery(new Term(Schema.ACCESS, Schema.RESTRICTED)), Occur.MUST_NOT)
+          .build(), Occur.SHOULD);
+      if (!e.principals().isEmpty()) {
+        access.add(new TermInSetQuery(Schema.ACCESS, e.principals().stream().map(BytesRef::new).toList()), Occur.SHOULD);
+      }
+      b.add(access.build(), Occur.FILTER);
       any = true;
     }
     return any ? b.build() : new MatchAllDocsQuery();
