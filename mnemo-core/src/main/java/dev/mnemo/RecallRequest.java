@@ -39,6 +39,8 @@ import java.util.Set;
  *   <tr><td>minRelevance</td><td>the relevance model's</td><td>the fetch gate: minimum probability that a record helps answer the message; 0 turns the gate off</td></tr>
  *   <tr><td>exhaustive</td><td>auto</td><td>aggregation questions: the gate's lower threshold, no relative threshold</td></tr>
  *   <tr><td>log</td><td>true</td><td>record this recall in the retrieval log when the engine keeps one (false: this one is not logged)</td></tr>
+ *   <tr><td>blockRelevance</td><td>false</td><td>each line of the block ends with its relevance, {@code (relevance 0.82)} (counted in the budget)</td></tr>
+ *   <tr><td>usageNote</td><td>none</td><td>a one-line note under the block's header on how to use it, e.g. {@link #USAGE_NOTE} (counted in the budget)</td></tr>
  *   <tr><td>principals</td><td>none</td><td>the caller's teams, roles and person ({@code team:..}, {@code role:..}, {@code person:..}): only records without access labels or with one of these are eligible (see {@link Access})</td></tr>
  * </table>
  */
@@ -68,7 +70,9 @@ public record RecallRequest(
     Boolean exhaustive,
     boolean log,
     Freshness freshness,
-    Set<String> principals) {
+    Set<String> principals,
+    boolean blockRelevance,
+    String usageNote) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -77,6 +81,12 @@ public record RecallRequest(
   public static final int MAX_K = 1000;
   public static final int MAX_CANDIDATES = 10_000;
   public static final int MAX_QUERY_CHARS = 8_000;
+  /** At most this many characters in a usage note. */
+  public static final int MAX_NOTE_CHARS = 300;
+
+  /** A usage note for the block, for callers who want one and have no better. */
+  public static final String USAGE_NOTE =
+      "Use a line only if it bears on the question; each is dated, and conflicting lines are both shown.";
 
   /** Default recency half-lives per category. */
   public static final Map<Category, Duration> DEFAULT_HALF_LIVES = Map.of(
@@ -145,6 +155,11 @@ public record RecallRequest(
       }
     }
     Access.check("principals", principals, Access.MAX_PRINCIPALS, v);
+    if (usageNote != null && (usageNote.isBlank() || usageNote.length() > MAX_NOTE_CHARS || usageNote.contains("\n")
+        || usageNote.contains("\r"))) {
+      v.add(new InvalidRequestException.Violation("usage_note", usageNote, "usage_note must be one non-blank line of at most "
+          + MAX_NOTE_CHARS + " characters, was " + (usageNote.length() > 60 ? usageNote.length() + " characters" : "'" + usageNote + "'")));
+    }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     principals = principals == null ? Set.of() : Set.copyOf(principals);
     mode = mode == null ? TemporalMode.current() : mode;
@@ -182,6 +197,8 @@ public record RecallRequest(
     b.log = log;
     b.freshness = freshness;
     b.principals = principals;
+    b.blockRelevance = blockRelevance;
+    b.usageNote = usageNote;
     return b;
   }
 
@@ -213,6 +230,8 @@ public record RecallRequest(
     private boolean log = true;
     private Freshness freshness;
     private Set<String> principals;
+    private boolean blockRelevance;
+    private String usageNote;
 
     private Builder(String owner, String query) {
       this.owner = owner;
@@ -267,11 +286,15 @@ public record RecallRequest(
      * labels (see {@link Access}).
      */
     public Builder principals(Set<String> v) { this.principals = v; return this; }
+    /** Each line of the block ends with its relevance, {@code (relevance 0.82)}; counted in the budget. */
+    public Builder blockRelevance(boolean v) { this.blockRelevance = v; return this; }
+    /** A one-line note under the block's header on how to use it (e.g. {@link #USAGE_NOTE}); null: none. */
+    public Builder usageNote(String v) { this.usageNote = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
           relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus, minRelevance, exhaustive, log, freshness, principals);
+          focus, minRelevance, exhaustive, log, freshness, principals, blockRelevance, usageNote);
     }
   }
 }

@@ -33,6 +33,13 @@ final class Records {
         m.metadata(), m.lowerAuthority(), m.access());
   }
 
+  /** The candidate with other metadata. */
+  static NewMemory with(NewMemory m, java.util.Map<String, String> metadata) {
+    return new NewMemory(m.owner(), m.text(), m.scope(), m.category(), m.context(), m.sources(), m.episode(), m.seq(),
+        m.recordedAt(), m.validFrom(), m.validTo(), m.factKey(), m.importance(), m.authority(), m.conflictPolicy(),
+        m.entities(), metadata, m.lowerAuthority(), m.access());
+  }
+
   /** The same record with the write path's {@link MemoryRecord#RESOLUTION} note set (null: unchanged). */
   static MemoryRecord noted(MemoryRecord r, String note) {
     if (note == null) return r;

@@ -66,6 +66,13 @@ final class WritePath {
     this.ids = () -> UUID.randomUUID().toString();
   }
 
+  /** Told every batch of records a write applied (new versions and the versions it expired), under the write lock. */
+  private java.util.function.Consumer<List<MemoryRecord>> applied = all -> { };
+
+  void onApplied(java.util.function.Consumer<List<MemoryRecord>> listener) {
+    this.applied = java.util.Objects.requireNonNull(listener, "listener");
+  }
+
   /** Validates every item, then plans and applies the batch under the caller's write lock. */
   List<MemoryRecord> write(List<NewMemory> batch, boolean single, Object writeLock) {
     if (batch == null) throw new InvalidRequestException("memories", null, "memories must not be null");
@@ -86,7 +93,9 @@ final class WritePath {
             vectors == null ? null : vectors.get(i), now, single ? "" : "memories[" + i + "].", violations));
       }
       if (!violations.isEmpty()) throw new InvalidRequestException(violations);
-      store.apply(List.copyOf(plan.upserts.values()), List.of());
+      List<MemoryRecord> all = List.copyOf(plan.upserts.values());
+      store.apply(all, List.of());
+      applied.accept(all);
       return created;
     }
   }
@@ -142,7 +151,10 @@ final class WritePath {
     /** Writes every planned change in one atomic, durable call; returns them. */
     List<MemoryRecord> commit() {
       List<MemoryRecord> all = List.copyOf(plan.upserts.values());
-      if (!all.isEmpty()) store.apply(all, List.of());
+      if (!all.isEmpty()) {
+        store.apply(all, List.of());
+        applied.accept(all);
+      }
       return all;
     }
   }

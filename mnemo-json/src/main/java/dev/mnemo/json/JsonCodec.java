@@ -233,7 +233,7 @@ public final class JsonCodec {
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
       "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "max_ages", "focus", "min_relevance",
-      "exhaustive", "principals");
+      "exhaustive", "principals", "block_relevance", "usage_note");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
   /** A request's fields and {@code log}, the retrieval log's switch (see {@link #logSwitch}). */
   private static final Set<String> RECALL_FIELDS = union(REQUEST_FIELDS, "log");
@@ -290,6 +290,17 @@ public final class JsonCodec {
     if (explain != null && !explain.isNull()) {
       if (explain.isBoolean()) b.explain(explain.asBoolean());
       else v.add(new Violation(path + "explain", explain.toString(), path + "explain must be true or false, was " + explain));
+    }
+    JsonNode relevance = n.get("block_relevance");
+    if (relevance != null && !relevance.isNull()) {
+      if (relevance.isBoolean()) b.blockRelevance(relevance.asBoolean());
+      else v.add(new Violation(path + "block_relevance", relevance.toString(), path + "block_relevance must be true or false, was " + relevance));
+    }
+    JsonNode note = n.get("usage_note");
+    if (note != null && !note.isNull()) {
+      if (note.isBoolean()) b.usageNote(note.asBoolean() ? RecallRequest.USAGE_NOTE : null);
+      else if (note.isTextual()) b.usageNote(note.asText());
+      else v.add(new Violation(path + "usage_note", note.toString(), path + "usage_note must be a line of text, or true for the default note, was " + note));
     }
     JsonNode exhaustive = n.get("exhaustive");
     if (exhaustive != null && !exhaustive.isNull()) {
@@ -716,6 +727,8 @@ public final class JsonCodec {
     if (!r.categories().isEmpty()) r.categories().stream().map(Category::code).sorted().forEach(o.putArray("categories")::add);
     if (!r.metadata().isEmpty()) new java.util.TreeMap<>(r.metadata()).forEach(o.putObject("metadata")::put);
     if (!r.principals().isEmpty()) new java.util.TreeSet<>(r.principals()).forEach(o.putArray("principals")::add);
+    if (r.blockRelevance()) o.put("block_relevance", true);
+    putIfSet(o, "usage_note", r.usageNote());
     o.put("k", r.k());
     o.put("budget_tokens", r.budgetTokens());
     o.put("threshold", r.threshold());

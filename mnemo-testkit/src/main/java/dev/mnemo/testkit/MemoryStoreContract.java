@@ -375,6 +375,68 @@ public abstract class MemoryStoreContract {
         .isInstanceOf(InvalidRequestException.class).hasMessageContaining("principals[0]");
   }
 
+  /**
+   * Summaries follow their sources: a source corrected (superseded by a later version), forgotten,
+   * or expired leaves the episode's summary re-derived from what is current (or expired when
+   * nothing is), never recalled as current with the stale text; a forgotten source's text is in no
+   * version of the summary.
+   */
+  @Test
+  void summary_followsItsSources_whenCorrectedForgottenOrExpired() {
+    mnemo.remember(NewMemory.builder("maya", "Maya lives in Lisbon.").factKey("home").episode("s1", 1)
+        .source("t1").importance(0.9).recordedAt(t("2026-06-01")).build());
+    MemoryRecord dog = mnemo.remember(NewMemory.builder("maya", "Maya's dog is called Biscuit.").episode("s1", 2)
+        .source("t2").importance(0.8).recordedAt(t("2026-06-01")).build());
+    mnemo.remember(NewMemory.builder("maya", "Maya plays the cello.").episode("s1", 3).source("t3")
+        .recordedAt(t("2026-06-01")).build());
+    MemoryRecord first = mnemo.summarize("maya", "s1").orElseThrow();
+    assertThat(first.text()).contains("Lisbon", "Biscuit", "cello");
+
+    // corrected: a later session says she moved; the Lisbon version is no longer current
+    mnemo.remember(NewMemory.builder("maya", "Maya moved to Porto.").factKey("home").episode("s2", 1).source("t9")
+        .recordedAt(t("2026-06-20")).build());
+    List<MemoryRecord> versions = mnemo.history("maya", "summary/s1");
+    MemoryRecord current = versions.stream().filter(r -> r.expiredAt() == null).findFirst().orElseThrow();
+    assertThat(current.text()).contains("Biscuit", "cello").doesNotContain("Lisbon");
+    assertThat(current.metadata().get("rederived")).startsWith("stale: source ").contains("is no longer current");
+    assertThat(versions.stream().filter(r -> r.id().equals(first.id())).findFirst().orElseThrow().expiredAt()).isNotNull();
+    RecallResult lisbon = mnemo.recall(RecallRequest.builder("maya", "Summary of s1: where does Maya live, Lisbon?")
+        .threshold(0).relativeThreshold(0).minRelevance(0.0).k(10).build());
+    assertThat(lisbon.selected()).noneSatisfy(s -> assertThat(s.record().text()).startsWith("Summary").contains("Lisbon"));
+    RecallResult then = mnemo.recall(RecallRequest.builder("maya", "Summary of s1 Lisbon").mode(TemporalMode.validAt(
+        t("2026-06-10"))).threshold(0).relativeThreshold(0).minRelevance(0.0).k(10).build());
+    assertThat(then.selected()).noneSatisfy(s -> assertThat(s.record().text()).startsWith("Summary").contains("Lisbon"));
+
+    // forgotten: the dog's record goes, and with it every version of the summary that quoted it
+    mnemo.forget("maya", dog.id());
+    List<MemoryRecord> after = mnemo.history("maya", "summary/s1");
+    assertThat(after).isNotEmpty().noneSatisfy(r -> assertThat(r.text()).contains("Biscuit"));
+    assertThat(after.stream().filter(r -> r.expiredAt() == null).findFirst().orElseThrow().text()).contains("cello");
+
+    // expired: nothing of the episode is current any more, so neither is its summary
+    mnemo.retain("maya", Map.of(Category.SEMANTIC, new dev.mnemo.RetentionPolicy(java.time.Duration.ofDays(1), null, 0, 2)),
+        null, t("2026-07-01"));
+    assertThat(mnemo.history("maya", "summary/s1")).allSatisfy(r -> assertThat(r.expiredAt()).isNotNull());
+  }
+
+  /** A summary shows no caller what they could not see line by line: it carries the labels all its labelled sources share. */
+  @Test
+  void summary_carriesTheAccessLabelsItsSourcesShare() {
+    mnemo.remember(NewMemory.builder("acme", "The launch slipped to May.").episode("w1", 1)
+        .access(List.of("team:launch", "role:cfo")).build());
+    mnemo.remember(NewMemory.builder("acme", "The launch budget is 2M.").episode("w1", 2)
+        .access(List.of("team:launch")).build());
+    mnemo.remember(NewMemory.builder("acme", "The launch party is at the office.").episode("w1", 3).build());
+    assertThat(mnemo.summarize("acme", "w1").orElseThrow().access()).containsExactly("team:launch");
+
+    mnemo.remember(NewMemory.builder("acme", "Sales target is 10M.").episode("w2", 1).access(List.of("team:sales")).build());
+    mnemo.remember(NewMemory.builder("acme", "Hiring is frozen.").episode("w2", 2).access(List.of("team:hr")).build());
+    mnemo.remember(NewMemory.builder("acme", "Friday is a holiday.").episode("w2", 3).build());
+    MemoryRecord w2 = mnemo.summarize("acme", "w2").orElseThrow();
+    assertThat(w2.access()).isEmpty();
+    assertThat(w2.text()).contains("holiday").doesNotContain("Sales", "Hiring");
+  }
+
   @Test
   void categoryAndMetadataFilters_areHardFilters() {
     mnemo.remember(NewMemory.builder("u", "Deploy with the blue pipeline.").category(Category.PROCEDURAL)

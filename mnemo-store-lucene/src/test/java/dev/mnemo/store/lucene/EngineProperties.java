@@ -318,13 +318,14 @@ class EngineProperties {
   @Property(tries = 40)
   void renderedBlock_neverExceedsTheBudget(@ForAll("multiOwnerWrites") List<Write> writes,
       @ForAll @IntRange(min = 0, max = 80) int budget, @ForAll @IntRange(min = 1, max = 10) int k,
-      @ForAll boolean coverage) {
+      @ForAll boolean coverage, @ForAll boolean relevance, @ForAll boolean note) {
     JTokkitTokenizer tok = JTokkitTokenizer.cl100k();
     try (Store s = new Store()) {
       for (Write w : sortedByDay(writes)) s.mnemo.remember(toMemory(w));
       for (String owner : List.of("o1", "o2", "o3")) {
         RecallResult r = s.mnemo.recall(RecallRequest.builder(owner, String.join(" ", WORDS)).threshold(0).relativeThreshold(0).minRelevance(0.0)
-            .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150)).build());
+            .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150))
+            .blockRelevance(relevance).usageNote(note ? RecallRequest.USAGE_NOTE : null).build());
         int sum = r.selected().stream().mapToInt(x -> tok.count(x.record().text())).sum();
         assertThat(r.renderedTokens()).isEqualTo(r.rendered().isEmpty() ? 0 : tok.count(r.rendered()));
         assertThat(r.renderedTokens()).isLessThanOrEqualTo(budget);
@@ -332,6 +333,10 @@ class EngineProperties {
         assertThat(r.tokensUsed()).isEqualTo(sum);
         assertThat(r.rendered().isEmpty()).isEqualTo(r.selected().isEmpty());
         for (Recalled x : r.selected()) assertThat(r.rendered()).contains(x.record().text());
+        if (!r.selected().isEmpty()) {
+          assertThat(r.rendered().contains(RecallRequest.USAGE_NOTE)).isEqualTo(note);
+          assertThat(r.rendered().split("\\(relevance ", -1).length - 1).isEqualTo(relevance ? r.selected().size() : 0);
+        }
         assertThat(r.selected().size()).isLessThanOrEqualTo(k);
       }
     }
