@@ -51,6 +51,11 @@ public record Eligibility(
     this(owner, scope, categories, metadata, validAt, knownAt, validOverlap, null);
   }
 
+  /** These filters without the access rule (for a store that holds no record with labels, the same records). */
+  public Eligibility withoutAccessRule() {
+    return new Eligibility(owner, scope, categories, metadata, validAt, knownAt, validOverlap, null);
+  }
+
   /** These filters with the access rule of a caller holding {@code principals}. */
   public Eligibility withPrincipals(Set<String> principals) {
     return new Eligibility(owner, scope, categories, metadata, validAt, knownAt, validOverlap,

@@ -20,6 +20,17 @@ import org.apache.lucene.util.BytesRef;
 final class Filters {
   private Filters() {}
 
+  /**
+   * The filter of {@code e} over {@code reader}'s index. The access rule is a clause only when some
+   * record of the index has labels: without any, every record is visible to every caller, and the
+   * filter stays exactly what it was before labels existed (the filtered HNSW search plans by the
+   * filter, so an always-true clause would change which neighbours an approximate search visits).
+   */
+  static Query of(Eligibility e, org.apache.lucene.index.IndexReader reader) throws java.io.IOException {
+    boolean labelled = e.principals() != null && reader.docFreq(new Term(Schema.ACCESS, Schema.RESTRICTED)) > 0;
+    return of(labelled ? e : e.withoutAccessRule());
+  }
+
   static Query of(Eligibility e) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     boolean any = false;

@@ -114,7 +114,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public long count(Eligibility eligibility) {
     IndexSearcher s = acquire();
     try {
-      return s.count(Filters.of(eligibility));
+      return s.count(Filters.of(eligibility, s.getIndexReader()));
     } catch (IOException e) {
       throw readFailed(e);
     } finally {
@@ -293,7 +293,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     try {
       Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
           new SortField(Schema.ID, SortField.Type.STRING));
-      TopDocs top = s.search(new ConstantScoreQuery(Filters.of(eligibility)), Math.max(1, limit), sort);
+      TopDocs top = s.search(new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())), Math.max(1, limit), sort);
       List<MemoryRecord> out = new ArrayList<>();
       for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
       return out;
@@ -308,7 +308,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public CandidateSet candidates(CandidateQuery q) {
     IndexSearcher s = acquire();
     try {
-      Query filter = Filters.of(q.eligibility());
+      Query filter = Filters.of(q.eligibility(), s.getIndexReader());
       Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
       int eligible = -1; // counted once, when first needed
       if (q.vector() != null) {
