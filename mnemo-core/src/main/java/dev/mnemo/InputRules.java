@@ -63,6 +63,7 @@ public final class InputRules {
       checkLength(prefix + "metadata", e.getKey(), MAX_KEY_CHARS, out);
       checkLength(prefix + "metadata." + e.getKey(), e.getValue(), MAX_METADATA_VALUE_CHARS, out);
     }
+    Access.check(prefix + "access", m.access(), Access.MAX_LABELS, out);
   }
 
   /** Adds a violation when {@code value} (null: absent) is longer than {@code max} characters. */

@@ -53,6 +53,8 @@ import java.util.Objects;
  * @param embedding the vector (L2-normalized) or null when no embedder is configured
  * @param embeddingModel the id of the model that made the vector, or null
  * @param metadata the caller's own string attributes, filterable
+ * @param access the record's access labels ({@code team:..}, {@code role:..}, {@code person:..}),
+ *     sorted; empty = every caller of the owner may see it (see {@link Access})
  */
 public record MemoryRecord(
     String id,
@@ -79,7 +81,8 @@ public record MemoryRecord(
     Instant lastAccessedAt,
     float[] embedding,
     String embeddingModel,
-    Map<String, String> metadata) {
+    Map<String, String> metadata,
+    List<String> access) {
 
   /** The metadata key where the write path notes which rule decided (see the class comment). */
   public static final String RESOLUTION = "resolution";
@@ -96,6 +99,7 @@ public record MemoryRecord(
     sources = List.copyOf(sources == null ? List.of() : sources);
     entities = List.copyOf(entities == null ? List.of() : entities);
     metadata = Map.copyOf(metadata == null ? Map.of() : metadata);
+    access = Access.normalize(access);
   }
 
   /** Which write rule decided this version's interval or its effect on others, or null when none applied. */
@@ -117,21 +121,21 @@ public record MemoryRecord(
   public MemoryRecord withExpiredAt(Instant t) {
     return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, t,
         validFrom, validTo, factKey, version, origin, importance, authority, conflictPolicy, entities,
-        accessCount, lastAccessedAt, embedding, embeddingModel, metadata);
+        accessCount, lastAccessedAt, embedding, embeddingModel, metadata, access);
   }
 
   /** A copy with another embedding (vector and model id; both null: none), as a re-embedding writes it. */
   public MemoryRecord withEmbedding(float[] vector, String model) {
     return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, expiredAt,
         validFrom, validTo, factKey, version, origin, importance, authority, conflictPolicy, entities,
-        accessCount, lastAccessedAt, vector, model, metadata);
+        accessCount, lastAccessedAt, vector, model, metadata, access);
   }
 
   /** A copy with updated usage counters. */
   public MemoryRecord withUsage(long count, Instant lastAccessed) {
     return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, expiredAt,
         validFrom, validTo, factKey, version, origin, importance, authority, conflictPolicy, entities,
-        count, lastAccessed, embedding, embeddingModel, metadata);
+        count, lastAccessed, embedding, embeddingModel, metadata, access);
   }
 
   /**
@@ -141,7 +145,7 @@ public record MemoryRecord(
   public MemoryRecord clippedCopy(String newId, Instant from, Instant to, Instant at) {
     return new MemoryRecord(newId, owner, scope, category, text, context, sources, episode, seq, at, null,
         from, to, factKey, version, origin != null ? origin : id, importance, authority, conflictPolicy, entities,
-        accessCount, lastAccessedAt, embedding, embeddingModel, metadata);
+        accessCount, lastAccessedAt, embedding, embeddingModel, metadata, access);
   }
 
   /** Every component equal; the embedding by content (a record's default equals compares arrays by identity). */
@@ -158,7 +162,8 @@ public record MemoryRecord(
         && authority == r.authority && conflictPolicy == r.conflictPolicy && entities.equals(r.entities)
         && accessCount == r.accessCount && java.util.Objects.equals(lastAccessedAt, r.lastAccessedAt)
         && java.util.Arrays.equals(embedding, r.embedding)
-        && java.util.Objects.equals(embeddingModel, r.embeddingModel) && metadata.equals(r.metadata);
+        && java.util.Objects.equals(embeddingModel, r.embeddingModel) && metadata.equals(r.metadata)
+        && access.equals(r.access);
   }
 
   @Override
@@ -172,6 +177,7 @@ public record MemoryRecord(
         + ", text=" + text + ", sources=" + sources + ", recordedAt=" + recordedAt + ", expiredAt=" + expiredAt
         + ", valid=[" + validFrom + ", " + validTo + "), factKey=" + factKey + ", version=" + version
         + ", origin=" + origin + ", importance=" + importance + ", authority=" + authority.code()
-        + ", entities=" + entities + ", accessCount=" + accessCount + ", metadata=" + metadata + "]";
+        + ", entities=" + entities + ", accessCount=" + accessCount + ", metadata=" + metadata
+        + (access.isEmpty() ? "" : ", access=" + access) + "]";
   }
 }

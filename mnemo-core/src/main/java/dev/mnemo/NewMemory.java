@@ -15,6 +15,8 @@ import java.util.Map;
  *
  * @param lowerAuthority what happens when this record would supersede a version of higher
  *     authority: kept beside it as a conflict (null: the default) or refused
+ * @param access access labels ({@code team:..}, {@code role:..}, {@code person:..}); empty: every
+ *     caller of the owner may see the record (see {@link Access})
  */
 public record NewMemory(
     String owner,
@@ -34,21 +36,24 @@ public record NewMemory(
     ConflictPolicy conflictPolicy,
     List<String> entities,
     Map<String, String> metadata,
-    LowerAuthority lowerAuthority) {
+    LowerAuthority lowerAuthority,
+    List<String> access) {
 
   public NewMemory {
     sources = sources == null ? List.of() : List.copyOf(sources);
+    // Checked (kind:name, no nulls) when written; kept as given so that every bad label is reported.
+    access = access == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(access));
     entities = entities == null ? List.of() : List.copyOf(entities);
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
   }
 
-  /** A memory with the default treatment of lower authority. */
+  /** A memory with the default treatment of lower authority and no access labels. */
   public NewMemory(String owner, String text, String scope, Category category, String context, List<String> sources,
       String episode, Integer seq, Instant recordedAt, Instant validFrom, Instant validTo, String factKey,
       Double importance, Authority authority, ConflictPolicy conflictPolicy, List<String> entities,
       Map<String, String> metadata) {
     this(owner, text, scope, category, context, sources, episode, seq, recordedAt, validFrom, validTo, factKey,
-        importance, authority, conflictPolicy, entities, metadata, null);
+        importance, authority, conflictPolicy, entities, metadata, null, List.of());
   }
 
   public static Builder builder(String owner, String text) {
@@ -75,6 +80,7 @@ public record NewMemory(
     private List<String> entities;
     private Map<String, String> metadata;
     private LowerAuthority lowerAuthority;
+    private List<String> access;
 
     private Builder(String owner, String text) {
       this.owner = owner;
@@ -97,10 +103,12 @@ public record NewMemory(
     public Builder entities(List<String> v) { this.entities = v; return this; }
     public Builder metadata(Map<String, String> v) { this.metadata = v; return this; }
     public Builder lowerAuthority(LowerAuthority v) { this.lowerAuthority = v; return this; }
+    /** Access labels ({@code team:..}, {@code role:..}, {@code person:..}): see {@link Access}. */
+    public Builder access(List<String> v) { this.access = v; return this; }
 
     public NewMemory build() {
       return new NewMemory(owner, text, scope, category, context, sources, episode, seq, recordedAt, validFrom,
-          validTo, factKey, importance, authority, conflictPolicy, entities, metadata, lowerAuthority);
+          validTo, factKey, importance, authority, conflictPolicy, entities, metadata, lowerAuthority, access);
     }
   }
 }

@@ -39,6 +39,9 @@ import java.util.Set;
  *   <tr><td>minRelevance</td><td>the relevance model's</td><td>the fetch gate: minimum probability that a record helps answer the message; 0 turns the gate off</td></tr>
  *   <tr><td>exhaustive</td><td>auto</td><td>aggregation questions: the gate's lower threshold, no relative threshold</td></tr>
  *   <tr><td>log</td><td>true</td><td>record this recall in the retrieval log when the engine keeps one (false: this one is not logged)</td></tr>
+ *   <tr><td>blockRelevance</td><td>false</td><td>each line of the block ends with its relevance, {@code (relevance 0.82)} (counted in the budget)</td></tr>
+ *   <tr><td>usageNote</td><td>none</td><td>a one-line note under the block's header on how to use it, e.g. {@link #USAGE_NOTE} (counted in the budget)</td></tr>
+ *   <tr><td>principals</td><td>none</td><td>the caller's teams, roles and person ({@code team:..}, {@code role:..}, {@code person:..}): only records without access labels or with one of these are eligible (see {@link Access})</td></tr>
  * </table>
  */
 public record RecallRequest(
@@ -66,7 +69,10 @@ public record RecallRequest(
     Double minRelevance,
     Boolean exhaustive,
     boolean log,
-    Freshness freshness) {
+    Freshness freshness,
+    Set<String> principals,
+    boolean blockRelevance,
+    String usageNote) {
 
   public static final int DEFAULT_K = 5;
   public static final int DEFAULT_BUDGET = 400;
@@ -75,6 +81,12 @@ public record RecallRequest(
   public static final int MAX_K = 1000;
   public static final int MAX_CANDIDATES = 10_000;
   public static final int MAX_QUERY_CHARS = 8_000;
+  /** At most this many characters in a usage note. */
+  public static final int MAX_NOTE_CHARS = 300;
+
+  /** A usage note for the block, for callers who want one and have no better. */
+  public static final String USAGE_NOTE =
+      "Use a line only if it bears on the question; each is dated, and conflicting lines are both shown.";
 
   /** Default recency half-lives per category. */
   public static final Map<Category, Duration> DEFAULT_HALF_LIVES = Map.of(
@@ -142,7 +154,14 @@ public record RecallRequest(
         }
       }
     }
+    Access.check("principals", principals, Access.MAX_PRINCIPALS, v);
+    if (usageNote != null && (usageNote.isBlank() || usageNote.length() > MAX_NOTE_CHARS || usageNote.contains("\n")
+        || usageNote.contains("\r"))) {
+      v.add(new InvalidRequestException.Violation("usage_note", usageNote, "usage_note must be one non-blank line of at most "
+          + MAX_NOTE_CHARS + " characters, was " + (usageNote.length() > 60 ? usageNote.length() + " characters" : "'" + usageNote + "'")));
+    }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
+    principals = principals == null ? Set.of() : Set.copyOf(principals);
     mode = mode == null ? TemporalMode.current() : mode;
     categories = categories == null ? Set.of() : Set.copyOf(categories);
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
@@ -177,6 +196,9 @@ public record RecallRequest(
     b.minRelevance = minRelevance; b.exhaustive = exhaustive;
     b.log = log;
     b.freshness = freshness;
+    b.principals = principals;
+    b.blockRelevance = blockRelevance;
+    b.usageNote = usageNote;
     return b;
   }
 
@@ -207,6 +229,9 @@ public record RecallRequest(
     private Boolean exhaustive;
     private boolean log = true;
     private Freshness freshness;
+    private Set<String> principals;
+    private boolean blockRelevance;
+    private String usageNote;
 
     private Builder(String owner, String query) {
       this.owner = owner;
@@ -255,11 +280,21 @@ public record RecallRequest(
     public Builder log(boolean v) { this.log = v; return this; }
     /** Half-lives and maximum ages per fact kind, over the store's ({@link Freshness}); null: the store's. */
     public Builder freshness(Freshness v) { this.freshness = v; return this; }
+    /**
+     * The caller's principals ({@code team:..}, {@code role:..}, {@code person:..}); a record with
+     * access labels is eligible only when one of them is here. Null or empty: only records without
+     * labels (see {@link Access}).
+     */
+    public Builder principals(Set<String> v) { this.principals = v; return this; }
+    /** Each line of the block ends with its relevance, {@code (relevance 0.82)}; counted in the budget. */
+    public Builder blockRelevance(boolean v) { this.blockRelevance = v; return this; }
+    /** A one-line note under the block's header on how to use it (e.g. {@link #USAGE_NOTE}); null: none. */
+    public Builder usageNote(String v) { this.usageNote = v; return this; }
 
     public RecallRequest build() {
       return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
           relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus, minRelevance, exhaustive, log, freshness);
+          focus, minRelevance, exhaustive, log, freshness, principals, blockRelevance, usageNote);
     }
   }
 }

@@ -13,7 +13,8 @@ class UsedRecordsTest {
 
   private static MemoryRecord record(String id, String text, List<String> entities, Map<String, String> metadata) {
     return new MemoryRecord(id, "u", null, Category.SEMANTIC, text, null, List.of("s-" + id), null, -1, T, null, T,
-        null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, entities, 0, null, null, null, metadata);
+        null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, entities, 0, null, null, null, metadata,
+        List.of());
   }
 
   private final MemoryRecord tea = record("tea", "Maya likes green tea in the morning.", List.of("maya"), Map.of());

@@ -198,7 +198,7 @@ public final class SyntheticCorpus {
     return new MemoryRecord(id(), owner, scope, category, text, context,
         List.of("turn-" + Long.toHexString(random.nextLong() >>> 20)), episode, seq, recorded, expired, recorded, null,
         factKey, factKey == null ? 0 : 1, null, 0.2 + 0.7 * random.nextDouble(), authority, ConflictPolicy.SUPERSEDE,
-        Entities.extract(text), random.nextDouble() < 0.1 ? random.nextInt(5) : 0, null, vector(topic), embedder.modelId(), meta);
+        Entities.extract(text), random.nextDouble() < 0.1 ? random.nextInt(5) : 0, null, vector(topic), embedder.modelId(), meta, java.util.List.of());
   }
 
   /** A memory to write through the engine (for ingest), of a random topic. */

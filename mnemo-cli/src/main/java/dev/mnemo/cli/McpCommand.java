@@ -25,12 +25,20 @@ final class McpCommand implements Callable<Integer> {
       description = "Owner of the tool calls that name none, for a single-user setup (default: every call must name its owner).")
   String owner;
 
+  @Option(names = "--principals", paramLabel = "LABEL", split = ",",
+      description = "The caller's principals every recall runs with (team:NAME, role:NAME, person:NAME, comma-separated): "
+          + "a memory with access labels is recalled only for one of them (default: only memories without labels).")
+  java.util.List<String> principals = new java.util.ArrayList<>();
+
   @Override
   public Integer call() {
     // First, before the engine or the embedder can print anything: stdout is the protocol.
+    java.util.List<dev.mnemo.InvalidRequestException.Violation> bad = new java.util.ArrayList<>();
+    dev.mnemo.Access.check("--principals", principals, dev.mnemo.Access.MAX_PRINCIPALS, bad);
+    if (!bad.isEmpty()) throw new dev.mnemo.InvalidRequestException(bad);
     PrintStream protocol = McpStdio.claimStdout();
     try (Mnemo mnemo = engine.open()) {
-      McpStdio.serve(MemoryAccess.of(mnemo), owner, System.in, protocol);
+      McpStdio.serve(MemoryAccess.of(mnemo, java.util.Set.copyOf(principals)), owner, System.in, protocol);
     } finally {
       engine.closeEmbedder();
     }

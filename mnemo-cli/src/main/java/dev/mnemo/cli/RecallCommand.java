@@ -41,6 +41,7 @@ final class RecallCommand implements Callable<Integer> {
   @Option(names = "--scope", paramLabel = "SCOPE", description = "Only records of this scope (a task or project) and records without one.") String scope;
   @Option(names = "--category", description = "Only these categories.") List<String> categories;
   @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "Only records with these metadata entries.") Map<String, String> metadata;
+  @Option(names = "--principals", paramLabel = "L,..", split = ",", hideParamSyntax = true, description = "Caller's team:/role:/person: labels (access).") java.util.Set<String> principals;
   @Option(names = "--fusion", description = "weighted (default) or rrf.", defaultValue = "weighted") String fusion;
   @Option(names = "--packing", description = "greedy (default) or coverage.", defaultValue = "greedy") String packing;
   @Option(names = "--time-filter", description = "boost (default), filter or off.", defaultValue = "boost") String timeFilter;
@@ -52,7 +53,7 @@ final class RecallCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     RecallRequest.Builder b = RecallRequest.builder(owner, query).k(k).budgetTokens(budget)
         .mode(TemporalMode.of(mode, Times.parse("at", at))).askedAt(Times.parse("asked_at", askedAt)).scope(scope)
-        .metadata(metadata).fusion(Fusion.of(fusion)).packing(Packing.fromCode(packing))
+        .metadata(metadata).principals(principals).fusion(Fusion.of(fusion)).packing(Packing.fromCode(packing))
         .timeFilter(TimeFilter.fromCode(timeFilter)).explain(explain).log(!noLog);
     if (threshold != null) b.threshold(threshold);
     if (relativeThreshold != null) b.relativeThreshold(relativeThreshold);

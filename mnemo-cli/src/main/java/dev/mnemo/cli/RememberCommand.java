@@ -35,13 +35,14 @@ final class RememberCommand implements Callable<Integer> {
   @Option(names = "--correct", description = "A retroactive correction: replace every overlapping version, even one that starts after --valid-from (by default an older open-ended fact is history and ends where the current version begins).") boolean correct;
   @Option(names = "--lower-authority", paramLabel = "POLICY", description = "When a current version has higher authority: keep_both (default: kept beside it as a conflict) or refuse.") String lowerAuthority;
   @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "Metadata entries.") Map<String, String> metadata;
+  @Option(names = "--access", paramLabel = "LABEL", split = ",", description = "Access labels (team:NAME, role:NAME, person:NAME, comma-separated): only a caller holding one of them recalls the memory (default: every caller of the owner).") java.util.List<String> access;
   @Option(names = "--json", description = "Print the stored record as JSON.") boolean json;
 
   @Override
   public Integer call() throws Exception {
     NewMemory.Builder b = NewMemory.builder(owner, text).factKey(factKey).scope(scope).sources(sources)
         .validFrom(Times.parse("valid_from", validFrom)).validTo(Times.parse("valid_to", validTo))
-        .recordedAt(Times.parse("recorded_at", recordedAt)).metadata(metadata);
+        .recordedAt(Times.parse("recorded_at", recordedAt)).metadata(metadata).access(access);
     if (category != null) b.category(Category.fromCode("category", category));
     if (authority != null) b.authority(Authority.fromCode("authority", authority));
     if (importance != null) b.importance(importance);

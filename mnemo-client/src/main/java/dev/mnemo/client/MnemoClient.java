@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.IngestReceipt;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.Category;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
@@ -197,6 +198,27 @@ public final class MnemoClient implements Mnemo {
       for (JsonNode x : r.path("versions")) out.add(JsonCodec.storedRecord(x));
       return out;
     });
+  }
+
+  @Override
+  public Optional<MemoryRecord> summarize(String owner, String episode) {
+    requireOwner(owner);
+    if (episode == null || episode.isBlank()) {
+      throw new InvalidRequestException("episode", episode, "episode must not be blank, was " + episode);
+    }
+    Reply r = send("POST", ownerPath(owner) + "/episodes/" + encode(episode) + "/summary", null, false, true);
+    if (r.status() == 404) return Optional.empty();
+    return Optional.of(read(() -> JsonCodec.storedRecord(r.json())));
+  }
+
+  @Override
+  public MemoryRecord recategorize(String owner, String id, Category category) {
+    requireOwner(owner);
+    java.util.Objects.requireNonNull(category, "category");
+    JsonNode body = JsonCodec.MAPPER.createObjectNode().put("category", category.code());
+    Reply r = send("POST", ownerPath(owner) + "/memories/" + encode(id == null ? "" : id) + "/category", body, false, true);
+    if (r.status() == 404) throw new InvalidRequestException("id", id, "no record '" + id + "' of owner '" + owner + "'");
+    return read(() -> JsonCodec.storedRecord(r.json()));
   }
 
   @Override

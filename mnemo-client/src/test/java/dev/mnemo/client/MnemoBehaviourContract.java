@@ -131,6 +131,32 @@ abstract class MnemoBehaviourContract {
   }
 
   @Test
+  void accessLabels_aLabelledRecordIsRecalledOnlyForOneOfItsPrincipals() {
+    Mnemo m = mnemo();
+    MemoryRecord pay = m.remember(NewMemory.builder("acc", "The payroll run is on the 25th.")
+        .access(List.of("team:payments")).build());
+    assertThat(pay.access()).containsExactly("team:payments");
+    m.remember(NewMemory.builder("acc", "Payroll questions go to the finance desk.").build());
+    RecallRequest.Builder q = RecallRequest.builder("acc", "payroll").threshold(0).relativeThreshold(0).minRelevance(0.0);
+    assertThat(m.recall(q.build()).ids()).doesNotContain(pay.id()).isNotEmpty();
+    assertThat(m.recall(q.principals(java.util.Set.of("team:payments")).build()).ids()).contains(pay.id());
+  }
+
+  @Test
+  void summary_isRederivedWhenASourceIsCorrected_andRecategorizeMovesARecord() {
+    Mnemo m = mnemo();
+    m.remember(NewMemory.builder("sum", "Maya lives in Lisbon.").factKey("home").episode("s1", 1).build());
+    MemoryRecord cello = m.remember(NewMemory.builder("sum", "Maya plays the cello.").episode("s1", 2).build());
+    assertThat(m.summarize("sum", "s1").orElseThrow().text()).contains("Lisbon", "cello");
+    assertThat(m.summarize("sum", "nothing")).isEmpty();
+    m.remember(NewMemory.builder("sum", "Maya moved to Porto.").factKey("home").episode("s2", 1).build());
+    MemoryRecord current = m.history("sum", "summary/s1").stream().filter(r -> r.expiredAt() == null).findFirst()
+        .orElseThrow();
+    assertThat(current.text()).contains("cello").doesNotContain("Lisbon");
+    assertThat(m.recategorize("sum", cello.id(), Category.PROCEDURAL).category()).isEqualTo(Category.PROCEDURAL);
+  }
+
+  @Test
   void recall_neverReturnsAnotherOwnersRecord() {
     mnemo().remember(NewMemory.builder("iso-a", "Alice's locker code is 4312.").build());
     mnemo().remember(NewMemory.builder("iso-b", "Bob's locker code is 9876.").build());

@@ -212,7 +212,7 @@ class MnemoClientIT {
   void anExportCutShort_deliversWhatCame_thenFails() throws Exception {
     String line = dev.mnemo.json.JsonCodec.record(new MemoryRecord("r1", "maya", null, dev.mnemo.Category.SEMANTIC, "hi",
         null, List.of(), null, -1, MnemoBehaviourContract.MARCH, null, MnemoBehaviourContract.MARCH, null, null, 0, null,
-        0.5, dev.mnemo.Authority.EXPLICIT, dev.mnemo.ConflictPolicy.values()[0], List.of(), 0, null, null, null, Map.of()),
+        0.5, dev.mnemo.Authority.EXPLICIT, dev.mnemo.ConflictPolicy.values()[0], List.of(), 0, null, null, null, Map.of(), java.util.List.of()),
         false).toString();
     Scripted s = scripted(reply(200, line + "\n" + line.substring(0, 20), "Content-Type", "application/x-ndjson"));
     List<MemoryRecord> got = new ArrayList<>();

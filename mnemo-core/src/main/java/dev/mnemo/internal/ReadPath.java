@@ -158,7 +158,7 @@ final class ReadPath {
     RecallTrace.Gate gate = gate(req, text);
     if (gate.fetch().equals(SKIP)) {
       timings.put("total", System.nanoTime() - t0);
-      String rendered = Renderer.render(List.of());
+      String rendered = Renderer.render(List.of(), Renderer.Style.PLAIN);
       RecallTrace trace = !req.explain() ? null : new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(),
           validTime, knownTime, range, List.of(), Double.NaN, req.fusion().code(), req.packing().code(), req.k(),
           req.budgetTokens(), req.threshold(), req.weights(), tokenizer.name(),
@@ -284,12 +284,12 @@ final class ReadPath {
 
   /**
    * Stage 1, eligibility: owner, scope (the request's scope or records without one), categories,
-   * metadata, and the temporal mode's valid and known instants; with {@link TimeFilter#FILTER} the
-   * query's time range too. Handed to the store, which applies it inside every search.
+   * metadata, the caller's principals against the records' access labels, and the temporal mode's
+   * valid and known instants; with {@link TimeFilter#FILTER} the query's time range too. Handed to the store, which applies it inside every search.
    */
   static Eligibility eligibility(RecallRequest req, Instant validTime, Instant knownTime, TimeRange range) {
     return new Eligibility(req.owner(), req.scope(), req.categories(), req.metadata(), validTime, knownTime,
-        req.timeFilter() == TimeFilter.FILTER ? range : null);
+        req.timeFilter() == TimeFilter.FILTER ? range : null, req.principals());
   }
 
   /**
@@ -584,34 +584,44 @@ final class ReadPath {
       // tokens are counted for what may be packed (and for the trace), not for every candidate
       if (s.outcome == null || req.explain()) s.tokens = tokenizer.count(s.r.text());
       if (s.outcome == null) {
-        s.lineTokens = tokenizer.count(Renderer.line(s.r, false));
+        s.lineTokens = tokenizer.count(line(s, s.r, false, req));
         pool.add(s);
       }
     }
     List<Scored> chosen = new ArrayList<>();
-    int header = tokenizer.count(Renderer.HEADER);
+    int header = tokenizer.count(Renderer.header(style(req)));
     int used = 0; // block tokens: the header once something is chosen, then each line
+    boolean perToken = false;
     while (!pool.isEmpty()) {
       Scored next;
       double maxSim = 0;
-      if (req.packing() == dev.mnemo.Packing.COVERAGE && !chosen.isEmpty()) {
+      if (req.packing() == dev.mnemo.Packing.COVERAGE) {
+        // MMR gain of each record; while the best remaining records would not all fit the budget,
+        // the gain per token of the record's line decides (a greedy knapsack: two short records
+        // covering two facts beat one long one covering one), else the gain alone, as MMR is.
+        double[] sims = new double[pool.size()];
+        double[] gains = new double[pool.size()];
+        for (int i = 0; i < pool.size(); i++) {
+          sims[i] = chosen.isEmpty() ? 0 : maxSimilarity(pool.get(i), chosen);
+          gains[i] = req.mmrLambda() * pool.get(i).score - (1 - req.mmrLambda()) * sims[i];
+        }
+        perToken = budgetBinds(pool, gains, req.k() - chosen.size(), req.budgetTokens() - used - (chosen.isEmpty() ? header : 0));
         next = null;
         double best = Double.NEGATIVE_INFINITY;
-        double bestSim = 0;
         int bestTier = Integer.MIN_VALUE;
-        for (Scored s : pool) {
-          double sim = maxSimilarity(s, chosen);
-          double mmr = req.mmrLambda() * s.score - (1 - req.mmrLambda()) * sim;
+        for (int i = 0; i < pool.size(); i++) {
+          Scored s = pool.get(i);
+          double cost = Math.max(1, s.lineTokens);
+          double value = !perToken ? gains[i] : gains[i] > 0 ? gains[i] / cost : gains[i] * cost;
           // the named time stays a constraint under coverage packing: a record outside it only
           // when none inside is left
-          if (s.tier > bestTier || s.tier == bestTier && mmr > best) {
+          if (s.tier > bestTier || s.tier == bestTier && value > best) {
             bestTier = s.tier;
-            best = mmr;
+            best = value;
             next = s;
-            bestSim = sim;
+            maxSim = sims[i];
           }
         }
-        maxSim = bestSim;
       } else {
         next = pool.get(0);
       }
@@ -636,10 +646,33 @@ final class ReadPath {
       }
       used += cost;
       next.outcome = Outcome.SELECTED;
-      next.reason = "selected";
+      next.reason = perToken ? "selected (coverage: the budget binds, best gain per token)" : "selected";
       chosen.add(next);
     }
     return chosen;
+  }
+
+  /**
+   * Whether the {@code slots} records of highest gain, as lines, would together exceed {@code left}
+   * tokens: then the budget, not k, limits the selection, and cost matters.
+   */
+  private static boolean budgetBinds(List<Scored> pool, double[] gains, int slots, int left) {
+    Integer[] order = new Integer[pool.size()];
+    for (int i = 0; i < order.length; i++) order[i] = i;
+    java.util.Arrays.sort(order, (a, b) -> Double.compare(gains[b], gains[a]));
+    int sum = 0;
+    for (int i = 0; i < Math.min(slots, order.length); i++) sum += pool.get(order[i]).lineTokens;
+    return sum > left;
+  }
+
+  /** The block's extras a request asks for. */
+  private static Renderer.Style style(RecallRequest req) {
+    return new Renderer.Style(req.blockRelevance(), req.usageNote());
+  }
+
+  /** The line of {@code r} (a candidate {@code s}, or a version brought along) in this request's style. */
+  private static String line(Scored s, MemoryRecord r, boolean conflict, RecallRequest req) {
+    return Renderer.line(r, conflict, req.blockRelevance() ? s.relevance : Double.NaN);
   }
 
   private static double maxSimilarity(Scored s, List<Scored> chosen) {
@@ -674,7 +707,8 @@ final class ReadPath {
   private List<Scored> surfaceConflicts(List<Scored> selected, List<Scored> scored, RecallRequest req,
       Eligibility eligibility) {
     List<Scored> out = new ArrayList<>(selected);
-    int used = selected.isEmpty() ? 0 : tokenizer.count(Renderer.HEADER) + selected.stream().mapToInt(s -> s.lineTokens).sum();
+    int used = selected.isEmpty() ? 0
+        : tokenizer.count(Renderer.header(style(req))) + selected.stream().mapToInt(s -> s.lineTokens).sum();
     Map<String, Scored> byId = new LinkedHashMap<>();
     for (Scored s : scored) byId.put(s.r.id(), s);
     Set<String> seenKeys = new HashSet<>();
@@ -708,7 +742,7 @@ final class ReadPath {
           byId.put(v.id(), sib);
         }
         if (sib.tokens < 0) sib.tokens = tokenizer.count(v.text());
-        sib.lineTokens = tokenizer.count(Renderer.line(v, true));
+        sib.lineTokens = tokenizer.count(line(sib, v, true, req));
         s.conflictsWith.add(v.id());
         if (sib.outcome == Outcome.SELECTED) {
           sib.conflictsWith.add(s.r.id());
@@ -743,7 +777,7 @@ final class ReadPath {
    */
   private String fitBlock(List<Scored> selected, RecallRequest req) {
     while (true) {
-      String block = Renderer.render(selected);
+      String block = Renderer.render(selected, style(req));
       int tokens = block.isEmpty() ? 0 : tokenizer.count(block);
       if (tokens <= req.budgetTokens()) return block;
       Scored last = selected.stream().max(BY_RANK)

@@ -17,6 +17,10 @@ import java.util.List;
  * dates and markers included: packing counts each record as the line it renders to ({@link #line})
  * plus the {@link #HEADER} once, and the read path checks the block itself (see
  * {@code ReadPath.fitBlock}), so the renderer renders every selected record.
+ *
+ * <p>A request may ask for more ({@link Style}): each line's relevance, {@code (relevance 0.82)}
+ * after its text, and a one-line usage note under the header telling the model how to use the
+ * block. Both are part of the block, so they count against the budget like everything else.
  */
 final class Renderer {
   private Renderer() {}
@@ -24,21 +28,42 @@ final class Renderer {
   static final String HEADER = "Relevant memories (newest first):";
   private static final DateTimeFormatter DAY = DateTimeFormatter.ISO_LOCAL_DATE.withZone(ZoneOffset.UTC);
 
-  static String render(List<ReadPath.Scored> selected) {
+  /**
+   * What the block carries beyond the dated lines.
+   *
+   * @param relevance each line ends with its relevance, {@code (relevance 0.82)}
+   * @param note a one-line usage note under the header, or null
+   */
+  record Style(boolean relevance, String note) {
+    static final Style PLAIN = new Style(false, null);
+  }
+
+  static String render(List<ReadPath.Scored> selected, Style style) {
     if (selected.isEmpty()) return "";
     List<ReadPath.Scored> lines = new ArrayList<>(selected);
     lines.sort(Comparator.<ReadPath.Scored, Instant>comparing(s -> s.r.validFrom()).reversed()
         .thenComparing(s -> s.r.id()));
-    StringBuilder sb = new StringBuilder(HEADER);
-    for (ReadPath.Scored s : lines) sb.append(line(s.r, !s.conflictsWith.isEmpty()));
+    StringBuilder sb = new StringBuilder(header(style));
+    for (ReadPath.Scored s : lines) sb.append(line(s.r, !s.conflictsWith.isEmpty(), style.relevance() ? s.relevance : Double.NaN));
     return sb.toString();
+  }
+
+  /** The header, and the usage note on its own line when the style has one. */
+  static String header(Style style) {
+    return style.note() == null ? HEADER : HEADER + "\n" + style.note();
   }
 
   /** The line a record renders to, with its leading newline; {@code conflict}: marked as conflicting. */
   static String line(MemoryRecord r, boolean conflict) {
+    return line(r, conflict, Double.NaN);
+  }
+
+  /** The line, ending with {@code (relevance 0.82)} unless {@code relevance} is NaN. */
+  static String line(MemoryRecord r, boolean conflict, double relevance) {
     return "\n- " + dates(r) + " " + r.text().strip().replace('\n', ' ')
         + (conflict ? " (conflicting records of '" + r.factKey() + "', this one " + r.authority().code()
-            + ": engine cannot tell which holds)" : "");
+            + ": engine cannot tell which holds)" : "")
+        + (Double.isNaN(relevance) ? "" : String.format(java.util.Locale.ROOT, " (relevance %.2f)", relevance));
   }
 
   /** The date label of a record. */

@@ -1,5 +1,6 @@
 package dev.mnemo.internal;
 
+import dev.mnemo.Access;
 import dev.mnemo.Authority;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
@@ -66,6 +67,13 @@ final class WritePath {
     this.ids = () -> UUID.randomUUID().toString();
   }
 
+  /** Told every batch of records a write applied (new versions and the versions it expired), under the write lock. */
+  private java.util.function.Consumer<List<MemoryRecord>> applied = all -> { };
+
+  void onApplied(java.util.function.Consumer<List<MemoryRecord>> listener) {
+    this.applied = java.util.Objects.requireNonNull(listener, "listener");
+  }
+
   /** Validates every item, then plans and applies the batch under the caller's write lock. */
   List<MemoryRecord> write(List<NewMemory> batch, boolean single, Object writeLock) {
     if (batch == null) throw new InvalidRequestException("memories", null, "memories must not be null");
@@ -86,7 +94,9 @@ final class WritePath {
             vectors == null ? null : vectors.get(i), now, single ? "" : "memories[" + i + "].", violations));
       }
       if (!violations.isEmpty()) throw new InvalidRequestException(violations);
-      store.apply(List.copyOf(plan.upserts.values()), List.of());
+      List<MemoryRecord> all = List.copyOf(plan.upserts.values());
+      store.apply(all, List.of());
+      applied.accept(all);
       return created;
     }
   }
@@ -142,7 +152,10 @@ final class WritePath {
     /** Writes every planned change in one atomic, durable call; returns them. */
     List<MemoryRecord> commit() {
       List<MemoryRecord> all = List.copyOf(plan.upserts.values());
-      if (!all.isEmpty()) store.apply(all, List.of());
+      if (!all.isEmpty()) {
+        store.apply(all, List.of());
+        applied.accept(all);
+      }
       return all;
     }
   }
@@ -274,7 +287,9 @@ final class WritePath {
       }
       Set<String> seen = new java.util.HashSet<>();
       for (MemoryRecord r : pool) {
+        // A record under other access labels is another audience's statement: never the same fact.
         if (!seen.add(r.id()) || !r.owner().equals(m.owner()) || r.expiredAt() != null
+            || !r.access().equals(Access.normalize(m.access()))
             || r.category() == Category.EPISODIC || r.recordedAt().isAfter(recorded) || !r.validAt(recorded)) {
           continue;
         }
@@ -317,7 +332,11 @@ final class WritePath {
           return null;
         }
         version = known.values().stream().mapToInt(MemoryRecord::version).max().orElse(0) + 1;
-        List<MemoryRecord> current = known.values().stream().filter(r -> r.expiredAt() == null).toList();
+        // Versions under other access labels are another audience's: this record neither ends,
+        // clips nor conflicts with them (a caller who sees only one of them keeps a current answer).
+        List<String> access = Access.normalize(m.access());
+        List<MemoryRecord> current = known.values().stream()
+            .filter(r -> r.expiredAt() == null && r.access().equals(access)).toList();
         if (policy == ConflictPolicy.SUPERSEDE && to == null) {
           // Rule 1, the back-fill: an open-ended version that starts before a current version is
           // history, not a correction; it ends where the earliest such version begins.
@@ -382,7 +401,7 @@ final class WritePath {
           m.context(), m.sources(), m.episode(), m.seq() == null ? -1 : m.seq(), recorded, null, from, to,
           m.factKey(), version, null, m.importance() == null ? 0.5 : m.importance(),
           authority, policy, List.copyOf(entities), 0, null, vector,
-          vector == null ? null : embedder.modelId(), metadata);
+          vector == null ? null : embedder.modelId(), metadata, m.access());
       changes.add(rec);
       for (MemoryRecord c : changes) {
         upserts.put(c.id(), c);

@@ -15,7 +15,9 @@ import java.util.Set;
  * the record's scope is null or equal; {@code categories} is empty or contains its category; its
  * metadata has every entry of {@code metadata}; it is valid at {@code validAt} ({@code validFrom <=
  * validAt < validTo}) and believed at {@code knownAt} ({@code recordedAt <= knownAt < expiredAt});
- * and, when {@code validOverlap} is set, its valid interval overlaps that range.
+ * and, when {@code validOverlap} is set, its valid interval overlaps that range; and, when
+ * {@code principals} is not null, the record has no access labels or one of them is among the
+ * principals ({@link dev.mnemo.Access}).
  *
  * @param owner required owner; null only in {@link #unrestrictedForEvaluation()}
  * @param scope scope or null
@@ -24,6 +26,8 @@ import java.util.Set;
  * @param validAt valid-time instant, or null = any
  * @param knownAt transaction-time instant, or null = any
  * @param validOverlap when set, the record's valid interval must overlap it
+ * @param principals the caller's principals (a recall's, never null there: empty sees only records
+ *     without labels), or null = no access rule (the engine's own reads)
  */
 public record Eligibility(
     String owner,
@@ -32,11 +36,30 @@ public record Eligibility(
     Map<String, String> metadata,
     Instant validAt,
     Instant knownAt,
-    TimeRange validOverlap) {
+    TimeRange validOverlap,
+    Set<String> principals) {
 
   public Eligibility {
     categories = categories == null ? Set.of() : Set.copyOf(categories);
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+    principals = principals == null ? null : Set.copyOf(principals);
+  }
+
+  /** Filters without an access rule: every record passing the others, whatever its labels. */
+  public Eligibility(String owner, String scope, Set<Category> categories, Map<String, String> metadata,
+      Instant validAt, Instant knownAt, TimeRange validOverlap) {
+    this(owner, scope, categories, metadata, validAt, knownAt, validOverlap, null);
+  }
+
+  /** These filters without the access rule (for a store that holds no record with labels, the same records). */
+  public Eligibility withoutAccessRule() {
+    return new Eligibility(owner, scope, categories, metadata, validAt, knownAt, validOverlap, null);
+  }
+
+  /** These filters with the access rule of a caller holding {@code principals}. */
+  public Eligibility withPrincipals(Set<String> principals) {
+    return new Eligibility(owner, scope, categories, metadata, validAt, knownAt, validOverlap,
+        java.util.Objects.requireNonNull(principals, "principals"));
   }
 
   /** Only the owner's records that are valid and believed at {@code at}. */
@@ -71,6 +94,7 @@ public record Eligibility(
       if (!r.validFrom().isBefore(validOverlap.to())) return false;
       if (r.validTo() != null && !r.validTo().isAfter(validOverlap.from())) return false;
     }
+    if (principals != null && !dev.mnemo.Access.visible(r.access(), principals)) return false;
     return true;
   }
 }

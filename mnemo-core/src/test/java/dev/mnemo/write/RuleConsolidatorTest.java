@@ -20,7 +20,7 @@ class RuleConsolidatorTest {
   private static MemoryRecord record(String id, String text, String factKey) {
     return new MemoryRecord(id, "u", null, Category.SEMANTIC, text, null, List.of("s-" + id), null, -1, T, null, T,
         null, factKey, factKey == null ? 0 : 1, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, List.of(), 0,
-        null, null, null, Map.of());
+        null, null, null, Map.of(), java.util.List.of());
   }
 
   private static NewMemory candidate(String text, String factKey, Instant at) {

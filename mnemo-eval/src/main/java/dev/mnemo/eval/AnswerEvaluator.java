@@ -212,7 +212,7 @@ public final class AnswerEvaluator {
       String context = m.context() == null ? null : m.context().replace(original.text(), changed);
       out.add(new NewMemory(m.owner(), text, m.scope(), m.category(), context, m.sources(), m.episode(), m.seq(),
           m.recordedAt(), m.validFrom(), m.validTo(), m.factKey(), m.importance(), m.authority(), m.conflictPolicy(),
-          m.entities(), m.metadata()));
+          m.entities(), m.metadata(), m.lowerAuthority(), m.access()));
     }
     return out;
   }

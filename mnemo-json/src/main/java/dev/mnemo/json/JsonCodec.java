@@ -55,7 +55,7 @@ public final class JsonCodec {
 
   private static final Set<String> MEMORY_FIELDS = Set.of("id", "owner", "text", "scope", "category", "context",
       "sources", "source", "episode", "seq", "recorded_at", "valid_from", "valid_to", "fact_key", "importance",
-      "authority", "conflict_policy", "lower_authority", "entities", "metadata");
+      "authority", "conflict_policy", "lower_authority", "entities", "metadata", "access");
 
   /**
    * A memory to write from its JSON form. {@code id} (the source event id, as in scenario files) and
@@ -82,7 +82,7 @@ public final class JsonCodec {
         .factKey(text(n, "fact_key", path, v))
         .recordedAt(instant(n, "recorded_at", path, v)).validFrom(instant(n, "valid_from", path, v))
         .validTo(instant(n, "valid_to", path, v)).entities(strings(n, "entities", path, v))
-        .metadata(stringMap(n, "metadata", path, v));
+        .metadata(stringMap(n, "metadata", path, v)).access(strings(n, "access", path, v));
     String cat = text(n, "category", path, v);
     if (cat != null) guard(() -> b.category(Category.fromCode(path + "category", cat)), v);
     String auth = text(n, "authority", path, v);
@@ -234,7 +234,7 @@ public final class JsonCodec {
   private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
       "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
       "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "max_ages", "focus", "min_relevance",
-      "exhaustive");
+      "exhaustive", "principals", "block_relevance", "usage_note");
   private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
   /** A request's fields and {@code log}, the retrieval log's switch (see {@link #logSwitch}). */
   private static final Set<String> RECALL_FIELDS = union(REQUEST_FIELDS, "log");
@@ -263,6 +263,7 @@ public final class JsonCodec {
     String query = n.has("query") ? text(n, "query", path, v) : text(n, "text", path, v);
     RecallRequest.Builder b = RecallRequest.builder(text(n, "owner", path, v), query);
     b.askedAt(instant(n, "asked_at", path, v)).scope(text(n, "scope", path, v)).metadata(stringMap(n, "metadata", path, v));
+    if (n.hasNonNull("principals")) b.principals(new java.util.LinkedHashSet<>(strings(n, "principals", path, v)));
     String mode = text(n, "mode", path, v);
     Instant at = instant(n, "at", path, v);
     guard(() -> b.mode(TemporalMode.of(mode, at)), v);
@@ -290,6 +291,17 @@ public final class JsonCodec {
     if (explain != null && !explain.isNull()) {
       if (explain.isBoolean()) b.explain(explain.asBoolean());
       else v.add(new Violation(path + "explain", explain.toString(), path + "explain must be true or false, was " + explain));
+    }
+    JsonNode relevance = n.get("block_relevance");
+    if (relevance != null && !relevance.isNull()) {
+      if (relevance.isBoolean()) b.blockRelevance(relevance.asBoolean());
+      else v.add(new Violation(path + "block_relevance", relevance.toString(), path + "block_relevance must be true or false, was " + relevance));
+    }
+    JsonNode note = n.get("usage_note");
+    if (note != null && !note.isNull()) {
+      if (note.isBoolean()) b.usageNote(note.asBoolean() ? RecallRequest.USAGE_NOTE : null);
+      else if (note.isTextual()) b.usageNote(note.asText());
+      else v.add(new Violation(path + "usage_note", note.toString(), path + "usage_note must be a line of text, or true for the default note, was " + note));
     }
     JsonNode exhaustive = n.get("exhaustive");
     if (exhaustive != null && !exhaustive.isNull()) {
@@ -434,13 +446,14 @@ public final class JsonCodec {
     }
     ObjectNode meta = o.putObject("metadata");
     new java.util.TreeMap<>(r.metadata()).forEach(meta::put);
+    if (!r.access().isEmpty()) r.access().forEach(o.putArray("access")::add);
     return o;
   }
 
   private static final Set<String> RECORD_FIELDS = Set.of("id", "owner", "scope", "category", "text", "context",
       "sources", "episode", "seq", "recorded_at", "expired_at", "valid_from", "valid_to", "fact_key", "version",
       "origin", "importance", "authority", "conflict_policy", "entities", "access_count", "last_accessed_at",
-      "embedding_model", "embedding", "metadata");
+      "embedding_model", "embedding", "metadata", "access");
 
   /**
    * A stored record from its JSON form (the inverse of {@link #record(MemoryRecord, boolean)}), for
@@ -494,6 +507,7 @@ public final class JsonCodec {
     List<String> sources = strings(n, "sources", path, v);
     List<String> entities = strings(n, "entities", path, v);
     Map<String, String> meta = stringMap(n, "metadata", path, v);
+    List<String> access = strings(n, "access", path, v);
     String scope = text(n, "scope", path, v);
     String context = text(n, "context", path, v);
     String episode = text(n, "episode", path, v);
@@ -507,7 +521,7 @@ public final class JsonCodec {
     return new MemoryRecord(id, owner, scope, cat[0], text, context, sources, episode, seq == null ? -1 : seq, recorded,
         expired, from, to, factKey, version == null ? 0 : version, origin, importance == null ? 0.5 : importance,
         auth[0], pol[0], entities, accessCount == null ? 0 : accessCount.longValue(), lastAccessed, vector,
-        vector == null ? null : model, meta);
+        vector == null ? null : model, meta, access);
   }
 
   /** A recall result, with its trace when it has one. */
@@ -693,6 +707,7 @@ public final class JsonCodec {
     if (m.lowerAuthority() != null) o.put("lower_authority", m.lowerAuthority().code());
     if (!m.entities().isEmpty()) m.entities().forEach(o.putArray("entities")::add);
     if (!m.metadata().isEmpty()) new java.util.TreeMap<>(m.metadata()).forEach(o.putObject("metadata")::put);
+    if (!m.access().isEmpty()) m.access().forEach(o.putArray("access")::add);
     return o;
   }
 
@@ -712,6 +727,9 @@ public final class JsonCodec {
     putIfSet(o, "scope", r.scope());
     if (!r.categories().isEmpty()) r.categories().stream().map(Category::code).sorted().forEach(o.putArray("categories")::add);
     if (!r.metadata().isEmpty()) new java.util.TreeMap<>(r.metadata()).forEach(o.putObject("metadata")::put);
+    if (!r.principals().isEmpty()) new java.util.TreeSet<>(r.principals()).forEach(o.putArray("principals")::add);
+    if (r.blockRelevance()) o.put("block_relevance", true);
+    putIfSet(o, "usage_note", r.usageNote());
     o.put("k", r.k());
     o.put("budget_tokens", r.budgetTokens());
     o.put("threshold", r.threshold());
@@ -763,11 +781,11 @@ public final class JsonCodec {
         Authority.fromCode("authority", x.required("authority")),
         ConflictPolicy.fromCode("conflict_policy", x.required("conflict_policy")), x.strings("entities"),
         n.path("access_count").asLong(0), x.instant("last_accessed_at"), null, x.text("embedding_model"),
-        x.stringMap("metadata")));
+        x.stringMap("metadata"), x.strings("access")));
     return embedding == null ? r : new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(),
         r.sources(), r.episode(), r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), r.factKey(),
         r.version(), r.origin(), r.importance(), r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(),
-        r.lastAccessedAt(), embedding, r.embeddingModel(), r.metadata());
+        r.lastAccessedAt(), embedding, r.embeddingModel(), r.metadata(), r.access());
   }
 
   /** One selected record of a recall: a stored record's fields plus score, relevance, tokens, conflicts. */

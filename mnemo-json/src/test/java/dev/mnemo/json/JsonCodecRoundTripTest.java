@@ -39,7 +39,7 @@ class JsonCodecRoundTripTest {
         List.of("e1", "e2"), "chat-1", 3, T0, T0.plusSeconds(60), T0.minusSeconds(3600), T0.plusSeconds(86_400),
         "editor", 2, "r0", 0.75, Authority.VERIFIED, ConflictPolicy.values()[ConflictPolicy.values().length - 1],
         List.of("maya", "emacs"), 4, T0.plusSeconds(5), embedding, embedding == null ? null : "hash-8",
-        Map.of("lang", "en", "a", "b"));
+        Map.of("lang", "en", "a", "b"), java.util.List.of());
   }
 
   @Test
@@ -48,7 +48,7 @@ class JsonCodecRoundTripTest {
     assertThat(JsonCodec.storedRecord(JsonCodec.record(full, true))).isEqualTo(full);
     MemoryRecord bare = new MemoryRecord("r2", "maya", null, Category.EPISODIC, "hi", null, List.of(), null, -1, T0,
         null, T0, null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.values()[0], List.of(), 0, null, null,
-        null, Map.of());
+        null, Map.of(), java.util.List.of());
     assertThat(JsonCodec.storedRecord(JsonCodec.record(bare, false))).isEqualTo(bare);
   }
 

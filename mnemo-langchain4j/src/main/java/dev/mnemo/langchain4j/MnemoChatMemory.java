@@ -80,6 +80,7 @@ public final class MnemoChatMemory implements ChatMemory {
   private final Mnemo mnemo;
   private final MessageWindowChatMemory window;
   private final String owner;
+  private final java.util.Set<String> principals;
   private final String episode;
   private final Builder settings;
   private final List<Turn> pending = new ArrayList<>();
@@ -90,6 +91,7 @@ public final class MnemoChatMemory implements ChatMemory {
     this.mnemo = b.mnemo;
     this.settings = b.copy(); // later changes to the builder do not reach memories already made
     this.owner = b.ownerOf.apply(memoryId);
+    this.principals = b.principalsOf.apply(memoryId);
     if (owner == null || owner.isBlank()) throw new IllegalArgumentException("memory id " + memoryId + " names no owner");
     this.episode = Conversation.episodeOf(memoryId);
     MessageWindowChatMemory.Builder w = MessageWindowChatMemory.builder().id(memoryId).maxMessages(b.maxMessages);
@@ -156,7 +158,7 @@ public final class MnemoChatMemory implements ChatMemory {
     List<ChatMessage> messages = window.messages();
     if (messages.isEmpty() || !(messages.getLast() instanceof UserMessage last)) return messages;
     if (last != recalledFor) {
-      recalled = settings.recall(owner, text(last));
+      recalled = settings.recall(owner, principals, text(last));
       settings.lastRecalls.put(id(), recalled);
       recalledFor = last;
     }
@@ -269,6 +271,7 @@ public final class MnemoChatMemory implements ChatMemory {
     private int maxMessages = 20;
     private ChatMemoryStore store;
     private Function<Object, String> ownerOf = Conversation::ownerOf;
+    private Function<Object, java.util.Set<String>> principalsOf = Conversation::principalsOf;
     private int budgetTokens = RecallRequest.DEFAULT_BUDGET;
     private int k = RecallRequest.DEFAULT_K;
     private UnaryOperator<RecallRequest.Builder> request = UnaryOperator.identity();
@@ -295,6 +298,16 @@ public final class MnemoChatMemory implements ChatMemory {
 
     /** How a memory id names the owner; default {@link Conversation#owner()} or the id's string form. */
     public Builder ownerOf(Function<Object, String> v) { this.ownerOf = Objects.requireNonNull(v, "ownerOf"); return this; }
+
+    /**
+     * The principals of the person behind a memory id ({@code team:..}, {@code role:..},
+     * {@code person:..}): recalls see records with access labels only for one of them. Default
+     * {@link Conversation#principals()}, none for any other id (only records without labels).
+     */
+    public Builder principalsOf(Function<Object, java.util.Set<String>> v) {
+      this.principalsOf = Objects.requireNonNull(v, "principalsOf");
+      return this;
+    }
 
     /** The token budget of the recalled block. */
     public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }
@@ -328,6 +341,7 @@ public final class MnemoChatMemory implements ChatMemory {
       c.maxMessages = maxMessages;
       c.store = store;
       c.ownerOf = ownerOf;
+      c.principalsOf = principalsOf;
       c.budgetTokens = budgetTokens;
       c.k = k;
       c.request = request;
@@ -349,7 +363,7 @@ public final class MnemoChatMemory implements ChatMemory {
       return (request, memoryId) -> {
         UserMessage last = UserMessage.findLast(request.messages()).orElse(null);
         if (last == null || memoryId == null) return request;
-        Recall r = frozen.recall(frozen.ownerOf.apply(memoryId), text(last));
+        Recall r = frozen.recall(frozen.ownerOf.apply(memoryId), frozen.principalsOf.apply(memoryId), text(last));
         frozen.lastRecalls.put(memoryId, r);
         return r.block().isEmpty() ? request
             : request.toBuilder().messages(frozen.inject(request.messages(), r.block())).build();
@@ -357,11 +371,11 @@ public final class MnemoChatMemory implements ChatMemory {
     }
 
     /** The recall for the query, or none (also after a retriable failure, with a warning). */
-    private Recall recall(String owner, String query) {
+    private Recall recall(String owner, java.util.Set<String> principals, String query) {
       if (query.isBlank()) return Recall.NONE;
       try {
         RecallResult r = mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)
-            .focus(focus.apply(query))).build());
+            .focus(focus.apply(query)).principals(principals)).build());
         return new Recall(query, r.selected().stream().map(Recalled::record).toList(), r.rendered());
       } catch (MnemoException e) {
         if (!e.retriable()) throw e;

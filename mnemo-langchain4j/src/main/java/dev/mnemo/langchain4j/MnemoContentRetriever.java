@@ -14,6 +14,7 @@ import dev.mnemo.TemporalMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -36,6 +37,7 @@ public final class MnemoContentRetriever implements ContentRetriever {
   private final Mnemo mnemo;
   private final String owner;
   private final Function<Object, String> ownerOf;
+  private final Function<Object, Set<String>> principalsOf;
   private final int budgetTokens;
   private final int k;
   private final TemporalMode mode;
@@ -46,6 +48,7 @@ public final class MnemoContentRetriever implements ContentRetriever {
     this.mnemo = b.mnemo;
     this.owner = b.owner;
     this.ownerOf = b.ownerOf;
+    this.principalsOf = b.principalsOf;
     this.budgetTokens = b.budgetTokens;
     this.k = b.k;
     this.mode = b.mode;
@@ -61,7 +64,8 @@ public final class MnemoContentRetriever implements ContentRetriever {
   public List<Content> retrieve(Query query) {
     Objects.requireNonNull(query, "query");
     RecallResult r = mnemo.recall(request.apply(RecallRequest.builder(ownerOf(query), query.text())
-        .budgetTokens(budgetTokens).k(k).mode(mode).focus(focus.apply(query.text()))).build());
+        .budgetTokens(budgetTokens).k(k).mode(mode).focus(focus.apply(query.text())).principals(principalsOf(query)))
+        .build());
     if (r.selected().isEmpty()) return List.of();
     TextSegment block = TextSegment.from(r.rendered(), Metadata.from(Map.of("mnemo_ids", String.join(",", r.ids()))));
     return List.of(Content.from(block, Map.of(ContentMetadata.SCORE, r.selected().get(0).score())));
@@ -77,11 +81,17 @@ public final class MnemoContentRetriever implements ContentRetriever {
     return ownerOf.apply(id);
   }
 
+  private Set<String> principalsOf(Query query) {
+    Object id = query.metadata() == null ? null : query.metadata().chatMemoryId();
+    return id == null ? Set.of() : principalsOf.apply(id);
+  }
+
   /** Configures a retriever. Defaults: the owner from the memory id, 400 tokens, k 5, mode current. */
   public static final class Builder {
     private final Mnemo mnemo;
     private String owner;
     private Function<Object, String> ownerOf = Conversation::ownerOf;
+    private Function<Object, Set<String>> principalsOf = Conversation::principalsOf;
     private int budgetTokens = RecallRequest.DEFAULT_BUDGET;
     private int k = RecallRequest.DEFAULT_K;
     private TemporalMode mode = TemporalMode.current();
@@ -97,6 +107,16 @@ public final class MnemoContentRetriever implements ContentRetriever {
 
     /** How a chat memory id names the owner; default {@link Conversation#owner()} or the id's string form. */
     public Builder ownerOf(Function<Object, String> v) { this.ownerOf = Objects.requireNonNull(v, "ownerOf"); return this; }
+
+    /**
+     * The principals of the person behind a chat memory id ({@code team:..}, {@code role:..},
+     * {@code person:..}): recalls see records with access labels only for one of them. Default
+     * {@link Conversation#principals()}, none for any other id or a query without one.
+     */
+    public Builder principalsOf(Function<Object, Set<String>> v) {
+      this.principalsOf = Objects.requireNonNull(v, "principalsOf");
+      return this;
+    }
 
     /** The token budget of the recalled block (cl100k_base tokens of the selected texts). */
     public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }

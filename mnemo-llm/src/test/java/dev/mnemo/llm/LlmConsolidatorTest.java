@@ -32,7 +32,7 @@ class LlmConsolidatorTest {
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     return new MemoryRecord(id, "maya", null, dev.mnemo.Category.SEMANTIC, text, null, List.of("e1"), null, 0, t, null,
         t, null, "home_city", 1, "explicit", 0.5, dev.mnemo.Authority.EXPLICIT, dev.mnemo.ConflictPolicy.SUPERSEDE,
-        List.of(), 0, null, null, null, Map.of());
+        List.of(), 0, null, null, null, Map.of(), java.util.List.of());
   }
 
   final NewMemory candidate = NewMemory.builder("maya", "Maya moved to Lisbon.").factKey("home_city").build();

@@ -15,10 +15,10 @@ import java.util.TreeSet;
  * Strict checks of a tool call's arguments against the tool's input schema, before anything runs.
  *
  * <p>Understands the subset of JSON Schema that {@code tools.json} uses: {@code required},
- * {@code additionalProperties: false}, and per property {@code type} (string, integer, number,
- * boolean, array of strings with {@code minItems}/{@code maxItems} and a string rule for its items),
- * {@code enum}, {@code minLength}/{@code maxLength},
- * {@code minimum}/{@code maximum}. Every broken rule of a call is reported at once, each naming the
+ * {@code additionalProperties: false} (or a schema for the values of free keys), and per property
+ * {@code type} (string, integer, number, boolean, array of strings with {@code minItems}/{@code
+ * maxItems} and a string rule for its items), {@code enum}, {@code minLength}/{@code maxLength},
+ * {@code minimum}/{@code exclusiveMinimum}/{@code maximum}. Every broken rule of a call is reported at once, each naming the
  * field and showing the value. A JSON null counts as absent; an integral number written as
  * {@code 5.0} counts as the integer 5. What needs Mnemo's own rules (dates, time modes, fact-key
  * ordering) is left to {@link JsonCodec} and the engine, which report in the same form.
@@ -46,6 +46,8 @@ final class Arguments {
       String field = prefix + e.getKey();
       JsonNode value = e.getValue();
       JsonNode rule = props.get(e.getKey());
+      // An object of free keys (per category or fact kind) names the rule of its values.
+      if (rule == null && schema.path("additionalProperties").isObject()) rule = schema.get("additionalProperties");
       if (rule == null) {
         List<String> known = new ArrayList<>();
         props.fieldNames().forEachRemaining(known::add);
@@ -142,6 +144,11 @@ final class Arguments {
     double d = value.asDouble();
     JsonNode min = rule.get("minimum");
     JsonNode max = rule.get("maximum");
+    JsonNode above = rule.get("exclusiveMinimum");
+    if (above != null && !(d > above.asDouble())) {
+      v.add(new Violation(field, value.numberValue(), field + " must be > " + above + ", was " + value));
+      return;
+    }
     if ((min != null && d < min.asDouble()) || (max != null && d > max.asDouble()) || Double.isNaN(d)) {
       String bounds = min != null && max != null ? "between " + min + " and " + max
           : min != null ? ">= " + min : "<= " + max;

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 
 /**
@@ -40,6 +41,14 @@ public final class McpEndpoint {
   /** The request attribute holding the authenticated tenant id (a {@code String}). */
   public static final String TENANT_ATTRIBUTE = "mnemo.tenant";
 
+  /**
+   * The optional request attribute holding the caller's principals (a {@code Set<String>},
+   * {@code team:..}, {@code role:..}, {@code person:..}) that every recall of the request runs
+   * with, over the access's own; the mounting server puts them there from what authenticated the
+   * request (Mnemo's server: the {@code Mnemo-Principals} header the tenant's application sends).
+   */
+  public static final String PRINCIPALS_ATTRIBUTE = "mnemo.principals";
+
   /** The path the servlet is mapped at. */
   public static final String PATH = "/mcp";
 
@@ -55,13 +64,16 @@ public final class McpEndpoint {
         .mcpEndpoint(PATH)
         .maxRequestSize(MAX_REQUEST_BYTES)
         // Only reached through TenantGuard, so the attribute is present.
-        .contextExtractor(req -> McpTransportContext.create(Map.of(TENANT_ATTRIBUTE, tenant(req))))
+        .contextExtractor(req -> McpTransportContext.create(
+            Map.of(TENANT_ATTRIBUTE, tenant(req), PRINCIPALS_ATTRIBUTE, principals(req))))
         .build();
     MemoryTools.Served served = MemoryTools.serve(McpServer.sync(transport), new ToolCatalog(null), ctx -> {
       if (!(ctx.get(TENANT_ATTRIBUTE) instanceof String tenant)) {
         throw new MemoryTools.NoAccess("no tenant in the transport context");
       }
-      return resolver.forTenant(tenant);
+      MemoryAccess access = resolver.forTenant(tenant);
+      return access == null || !(ctx.get(PRINCIPALS_ATTRIBUTE) instanceof Set<?> p) || p.isEmpty() ? access
+          : access.withPrincipals(p.stream().map(String.class::cast).collect(java.util.stream.Collectors.toSet()));
     });
     return new TenantGuard(transport, served);
   }
@@ -89,6 +101,12 @@ public final class McpEndpoint {
   private static String printable(String s) {
     String t = s.length() > 64 ? s.substring(0, 64) + "..." : s;
     return t.replaceAll("[^\\x20-\\x7E]", "?");
+  }
+
+  private static Set<String> principals(HttpServletRequest req) {
+    if (!(req.getAttribute(PRINCIPALS_ATTRIBUTE) instanceof Set<?> set)) return Set.of();
+    return set.stream().filter(String.class::isInstance).map(String.class::cast)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
   private static String tenant(HttpServletRequest req) {

@@ -126,7 +126,7 @@ final class MemoryTools {
       Mnemo mnemo = access.mnemo();
       ObjectNode out = switch (tool) {
         case ToolCatalog.REMEMBER -> remember(mnemo, args, owner);
-        case ToolCatalog.RECALL -> recall(mnemo, args, owner);
+        case ToolCatalog.RECALL -> recall(mnemo, args, owner, access.principals());
         case ToolCatalog.HISTORY -> history(mnemo, args, owner);
         case ToolCatalog.FORGET -> forget(mnemo, args, owner);
         case ToolCatalog.MARK_USED -> markUsed(mnemo, args, owner);
@@ -184,8 +184,8 @@ final class MemoryTools {
     return request.toBuilder().focus(Focus.fromMessage(request.query())).build();
   }
 
-  private static ObjectNode recall(Mnemo mnemo, ObjectNode args, String owner) {
-    RecallResult r = mnemo.recall(recallRequest(args));
+  private static ObjectNode recall(Mnemo mnemo, ObjectNode args, String owner, java.util.Set<String> principals) {
+    RecallResult r = mnemo.recall(recallRequest(args).toBuilder().principals(principals).build());
     ObjectNode full = JsonCodec.result(r);
     ObjectNode out = JsonCodec.MAPPER.createObjectNode();
     out.put("owner", owner);

@@ -49,7 +49,7 @@ class ArgumentsTest {
         .containsExactlyInAnyOrder("text", "colour", "importance", "category", "owner");
     assertThat(e.getMessage())
         .contains("text must be a string, was 42")
-        .contains("unknown field colour; expected one of [authority, category, conflict_policy, fact_key, importance, lower_authority, owner, scope, source, text, valid_from, valid_to]")
+        .contains("unknown field colour; expected one of [access, authority, category, conflict_policy, fact_key, importance, lower_authority, owner, scope, source, text, valid_from, valid_to]")
         .contains("importance must be between 0 and 1, was -1")
         .contains("category must be one of [semantic, episodic, procedural, task], was \"gossip\"")
         .contains("owner is required");

@@ -63,6 +63,8 @@ class HttpTransportIT {
         return;
       }
       req.setAttribute(McpEndpoint.TENANT_ATTRIBUTE, tenant);
+      String principals = ((HttpServletRequest) req).getHeader("Mnemo-Principals");
+      if (principals != null) req.setAttribute(McpEndpoint.PRINCIPALS_ATTRIBUTE, java.util.Set.of(principals.split(",")));
       chain.doFilter(req, resp);
     }
   }
@@ -105,9 +107,13 @@ class HttpTransportIT {
   }
 
   private static McpSyncClient client(String key) {
+    return client(HttpRequest.newBuilder().header("Authorization", "Bearer " + key));
+  }
+
+  private static McpSyncClient client(HttpRequest.Builder request) {
     var transport = HttpClientStreamableHttpTransport.builder(base)
         .endpoint(McpEndpoint.PATH)
-        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + key))
+        .requestBuilder(request)
         .build();
     McpSyncClient client = McpClient.sync(transport)
         .requestTimeout(Duration.ofSeconds(20))
@@ -139,6 +145,16 @@ class HttpTransportIT {
     java.util.List<String> owners = new java.util.ArrayList<>();
     mnemo.export(null, r -> owners.add(r.owner()));
     assertThat(owners).noneMatch(o -> o.endsWith("/carol"));
+  }
+
+  @Test
+  void http_principalsOfTheRequest_decideWhichLabelledMemoriesARecallSees_andFreshnessPerRequest() {
+    try (McpSyncClient anyone = client("key-a");
+        McpSyncClient payments = client(HttpRequest.newBuilder().header("Authorization", "Bearer key-a")
+            .header("Mnemo-Principals", "team:payments"))) {
+      ToolScenario.accessLabels(anyone, payments, "acme");
+      ToolScenario.freshnessPerRequest(anyone, "lena-fresh");
+    }
   }
 
   @Test

@@ -31,6 +31,18 @@ class RecallFocusTest {
   }
 
   @Test
+  void halfLivesAndMaxAges_inDays_perCategoryOrFactKind() {
+    RecallRequest r = MemoryTools.recallRequest(catalog.check("recall", Map.of("owner", "a", "query", "q",
+        "half_lives", Map.of("episodic", 10, "status", 7), "max_ages", Map.of("plan", 30.5))));
+    assertThat(r.halfLives().get(dev.mnemo.Category.EPISODIC)).isEqualTo(java.time.Duration.ofDays(10));
+    assertThat(r.freshness().halfLives()).isEqualTo(Map.of("status", java.time.Duration.ofDays(7)));
+    assertThat(r.freshness().maxAges()).isEqualTo(Map.of("plan", java.time.Duration.ofHours(732)));
+    InvalidRequestException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidRequestException.class,
+        () -> catalog.check("recall", Map.of("owner", "a", "query", "q", "max_ages", Map.of("status", -1, "plan", "x"))));
+    assertThat(e.getMessage()).contains("max_ages.status must be > 0").contains("max_ages.plan must be a number");
+  }
+
+  @Test
   void aBadFocus_isRefusedNamingTheField() {
     InvalidRequestException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidRequestException.class,
         () -> catalog.check("recall", Map.of("owner", "a", "query", "q", "focus", Map.of("topic", "x"))));

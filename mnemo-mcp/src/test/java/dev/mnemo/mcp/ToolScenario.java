@@ -164,6 +164,49 @@ final class ToolScenario {
     return "Omar drinks oolong tea from Taiwan.";
   }
 
+  /**
+   * Access inside an owner through the tools: a memory remembered with access labels is recalled
+   * only over a connection whose principals hold one of them; the model cannot name principals.
+   *
+   * @param anyone a connection without principals
+   * @param payments a connection whose principals are {@code team:payments}
+   */
+  static void accessLabels(McpSyncClient anyone, McpSyncClient payments, String owner) {
+    JsonNode secret = ok(anyone, "remember", Map.of("owner", owner, "text", "The payroll run is on the 25th.",
+        "access", List.of("team:payments")));
+    assertThat(secret.get("access")).extracting(JsonNode::asText).containsExactly("team:payments");
+    ok(anyone, "remember", Map.of("owner", owner, "text", "Payroll questions go to the finance desk."));
+    Map<String, Object> q = Map.of("owner", owner, "query", "When is the payroll run?", "min_relevance", 0);
+    assertThat(ok(anyone, "recall", q).get("block").asText()).contains("finance desk").doesNotContain("25th");
+    assertThat(ids(ok(anyone, "recall", q))).doesNotContain(secret.get("id").asText());
+    assertThat(ok(payments, "recall", q).get("block").asText()).contains("25th");
+    assertThat(error(anyone, "recall", Map.of("owner", owner, "query", "payroll", "principals",
+        List.of("team:payments")))).contains("unknown field principals");
+    assertThat(error(anyone, "remember", Map.of("owner", owner, "text", "x", "access", List.of("payments"))))
+        .contains("access[0]");
+  }
+
+  /**
+   * Freshness per request through the recall tool: max_ages and half_lives in days, per category or
+   * fact kind; a record older than its kind's maximum age is not recalled.
+   */
+  static void freshnessPerRequest(McpSyncClient client, String owner) {
+    ok(client, "remember", Map.of("owner", owner, "text", "Lena is training for the Porto marathon.",
+        "category", "episodic"));
+    String later = java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(40).toString();
+    Map<String, Object> q = Map.of("owner", owner, "query", "What is Lena training for?", "min_relevance", 0,
+        "mode", "valid_at", "at", later);
+    assertThat(ok(client, "recall", q).get("block").asText()).contains("marathon");
+    Map<String, Object> strict = new java.util.HashMap<>(q);
+    strict.put("max_ages", Map.of("episodic", 30));
+    assertThat(ok(client, "recall", strict).get("block").asText()).doesNotContain("marathon");
+    strict.put("max_ages", Map.of("episodic", 60));
+    strict.put("half_lives", Map.of("episodic", 2.5, "status", 7));
+    assertThat(ok(client, "recall", strict).get("block").asText()).contains("marathon");
+    assertThat(error(client, "recall", Map.of("owner", owner, "query", "q", "half_lives", Map.of("status", 0))))
+        .contains("half_lives.status");
+  }
+
   /** An owner with nothing stored gets an empty answer, which is not an error. */
   static void emptyRecallIsAValidAnswer(McpSyncClient client, String owner) {
     JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What is Zed's favourite colour?"));

@@ -96,6 +96,8 @@ final class Api {
     r.delete("/v1/owners/{owner}/memories/{id}", this::forgetRecord, Access.TENANT);
     r.get("/v1/owners/{owner}/memories/{id}/sources", this::sources, Access.TENANT);
     r.get("/v1/owners/{owner}/history", this::history, Access.TENANT);
+    r.post("/v1/owners/{owner}/episodes/{episode}/summary", this::summarize, Access.TENANT);
+    r.post("/v1/owners/{owner}/memories/{id}/category", this::recategorize, Access.TENANT);
     r.post("/v1/owners/{owner}/used", this::markUsed, Access.TENANT);
     r.get("/v1/owners/{owner}/export", this::exportOwner, Access.TENANT);
 
@@ -283,6 +285,33 @@ final class Api {
     ArrayNode versions = o.putArray("versions");
     for (MemoryRecord r : memory(ctx).history(owner, factKey)) versions.add(JsonCodec.record(r, false));
     ctx.json(o);
+  }
+
+  /** Summarizes an episode (a new version of its summary); 404 when it has no current records. */
+  private void summarize(Context ctx) {
+    String owner = ctx.pathParam("owner");
+    String episode = ctx.pathParam("episode");
+    MemoryRecord r = memory(ctx).summarize(owner, episode).orElseThrow(() -> ProblemException.notFound(
+        "episode '" + episode + "' of owner '" + owner + "' has no current records: nothing to summarize"));
+    ctx.status(201).json(JsonCodec.record(r, false));
+  }
+
+  /** Moves a record to another category ({@code {"category": "procedural"}}): a new version. */
+  private void recategorize(Context ctx) {
+    JsonNode b = body(ctx);
+    if (!b.isObject() || !b.path("category").isTextual()) {
+      throw new InvalidRequestException("category", b.path("category").toString(),
+          "category is required: {\"category\": \"semantic|episodic|procedural|task\"}");
+    }
+    for (var it = b.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!f.equals("category")) throw new InvalidRequestException(f, f, "unknown field " + f + "; expected [category]");
+    }
+    dev.mnemo.Category category = dev.mnemo.Category.fromCode("category", b.get("category").asText());
+    String owner = ctx.pathParam("owner");
+    String id = ctx.pathParam("id");
+    if (memory(ctx).get(owner, id).isEmpty()) throw ProblemException.notFound("no memory '" + id + "' of owner '" + owner + "'");
+    ctx.status(201).json(JsonCodec.record(memory(ctx).recategorize(owner, id, category), false));
   }
 
   private void markUsed(Context ctx) {

@@ -65,6 +65,19 @@ public final class MnemoServer implements AutoCloseable {
    */
   public static final String MEMORY_ATTRIBUTE = "dev.mnemo.server.memory";
 
+  /**
+   * Request attribute of an authenticated request under a mounted path: the caller's principals (a
+   * {@code Set<String>}) from the {@value #PRINCIPALS_HEADER} header; the MCP endpoint's recalls run
+   * with them.
+   */
+  public static final String PRINCIPALS_ATTRIBUTE = "mnemo.principals"; // the MCP endpoint reads the same name
+
+  /**
+   * The header in which the tenant's application states its user's principals for a mounted path
+   * (MCP): {@code team:..}, {@code role:..}, {@code person:..}, separated by commas.
+   */
+  public static final String PRINCIPALS_HEADER = "Mnemo-Principals";
+
   /** Request attribute of an authenticated request under a mounted path: the key's public id (the MCP endpoint binds sessions to it). */
   public static final String KEY_ID_ATTRIBUTE = "mnemo.key_id";
 

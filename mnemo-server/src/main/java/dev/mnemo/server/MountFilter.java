@@ -23,6 +23,20 @@ final class MountFilter extends HttpFilter {
     this.path = path;
   }
 
+  /**
+   * The caller's principals from the {@value MnemoServer#PRINCIPALS_HEADER} header: labels
+   * separated by commas ({@code team:payments, role:cfo}); none without the header. A malformed
+   * label is a 422 naming the header.
+   */
+  static java.util.Set<String> principals(String header) {
+    if (header == null || header.isBlank()) return java.util.Set.of();
+    java.util.List<String> labels = java.util.Arrays.stream(header.split(",")).map(String::strip).toList();
+    java.util.List<dev.mnemo.InvalidRequestException.Violation> v = new java.util.ArrayList<>();
+    dev.mnemo.Access.check(MnemoServer.PRINCIPALS_HEADER, labels, dev.mnemo.Access.MAX_PRINCIPALS, v);
+    if (!v.isEmpty()) throw new dev.mnemo.InvalidRequestException(v);
+    return java.util.Set.copyOf(labels);
+  }
+
   @Override
   protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
       throws IOException, ServletException {
@@ -40,6 +54,7 @@ final class MountFilter extends HttpFilter {
       req.setAttribute(MnemoServer.TENANT_ATTRIBUTE, p.tenant());
       req.setAttribute(MnemoServer.KEY_ID_ATTRIBUTE, p.keyId());
       req.setAttribute(MnemoServer.MEMORY_ATTRIBUTE, server.memoryFor(p));
+      req.setAttribute(MnemoServer.PRINCIPALS_ATTRIBUTE, principals(req.getHeader(MnemoServer.PRINCIPALS_HEADER)));
       TenantMemory.REQUEST_ID.set(requestId);
       chain.doFilter(req, res);
     } catch (RuntimeException e) {

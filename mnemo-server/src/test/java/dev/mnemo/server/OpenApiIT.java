@@ -82,6 +82,9 @@ class OpenApiIT {
     String id = s.send("POST", "/v1/memories", key,
         "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\",\"fact_key\":\"diet\",\"sources\":[\"s1\"]}").json()
         .get("ids").get(0).asText();
+    // a record no example supersedes, for POST .../memories/{id}/category and .../episodes/{episode}/summary
+    String chess = s.send("POST", "/v1/memories", key, "{\"owner\":\"alice\",\"text\":\"Alice plays chess\",\"episode\":\"s1\"}").json()
+        .get("ids").get(0).asText();
     // a failed attempt under the same id, for POST .../turns/{id}/accept
     s.send("POST", "/v1/ingest", key, "{\"turns\":[{\"id\":\"" + id + "\",\"owner\":\"alice\",\"role\":\"assistant\","
         + "\"text\":\"Alice orders the vegetarian menu\",\"status\":\"failed\"}]}");
@@ -102,8 +105,8 @@ class OpenApiIT {
       JsonNode o = operation(op);
       String method = op.substring(0, op.indexOf(' '));
       String path = op.substring(op.indexOf(' ') + 1).replace("{owner}", "alice")
-          .replace("{id}", op.contains("/v1/recalls/") ? recallId : id)
-          .replace("{tenant}", tenant).replace("{key_id}", spareKeyId).replace("{asset}", "inspector.css");
+          .replace("{id}", op.contains("/v1/recalls/") ? recallId : op.endsWith("/category") ? chess : id)
+          .replace("{tenant}", tenant).replace("{key_id}", spareKeyId).replace("{asset}", "inspector.css").replace("{episode}", "s1");
       String query = "";
       if (o.has("parameters")) {
         for (JsonNode p : o.get("parameters")) {

@@ -180,6 +180,71 @@ class RestApiIT {
   }
 
   @Test
+  void accessLabels_recallSeesALabelledRecordOnlyWithOneOfItsPrincipals_andBadLabelsAre422() {
+    String pay = remember("{\"owner\":\"acme\",\"text\":\"The payroll run is on the 25th.\","
+        + "\"access\":[\"team:payments\",\"role:cfo\"]}");
+    remember("{\"owner\":\"acme\",\"text\":\"Payroll questions go to the finance desk.\"}");
+    JsonNode stored = get("/v1/owners/acme/memories/" + pay).json();
+    assertThat(stored.get("access")).extracting(JsonNode::asText).containsExactly("role:cfo", "team:payments");
+
+    String q = "{\"owner\":\"acme\",\"text\":\"payroll\",\"threshold\":0,\"relative_threshold\":0,"
+        + "\"min_relevance\":0,\"explain\":true";
+    JsonNode anyone = post("/v1/recall", q + "}").json();
+    assertThat(anyone.get("block").asText()).contains("finance desk").doesNotContain("25th");
+    assertThat(anyone.get("trace").get("candidates")).allSatisfy(c -> assertThat(c.get("id").asText()).isNotEqualTo(pay));
+    JsonNode cfo = post("/v1/recall", q + ",\"principals\":[\"role:cfo\"]}").json();
+    assertThat(cfo.get("block").asText()).contains("25th");
+    JsonNode sales = post("/v1/recall", q + ",\"principals\":[\"team:sales\"]}").json();
+    assertThat(sales.get("block").asText()).doesNotContain("25th");
+
+    assertProblem(post("/v1/recall", q + ",\"principals\":[\"cfo\"]}"), 422, "principals[0]");
+    assertProblem(post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":[\"group:x\"]}"), 422,
+        "access[0]");
+    assertProblem(post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":\"team:x\"}"), 422,
+        "access");
+  }
+
+  @Test
+  void recall_blockCarriesRelevanceAndAUsageNote_withinTheBudget_aBadNoteIs422() {
+    remember("{\"owner\":\"lee\",\"text\":\"Lee prefers short weekly status reports.\"}");
+    JsonNode r = post("/v1/recall", "{\"owner\":\"lee\",\"text\":\"How does Lee like status reports?\",\"min_relevance\":0,"
+        + "\"block_relevance\":true,\"usage_note\":true,\"budget_tokens\":60}").json();
+    String block = r.get("block").asText();
+    assertThat(block.lines().toList().get(1)).isEqualTo(dev.mnemo.RecallRequest.USAGE_NOTE);
+    assertThat(block).containsPattern("short weekly status reports\\. \\(relevance 0\\.\\d\\d\\)");
+    assertThat(r.get("block_tokens").asInt()).isLessThanOrEqualTo(60);
+    JsonNode own = post("/v1/recall", "{\"owner\":\"lee\",\"text\":\"How does Lee like status reports?\",\"min_relevance\":0,"
+        + "\"usage_note\":\"Cite the date of any line you use.\"}").json();
+    assertThat(own.get("block").asText()).contains("\nCite the date of any line you use.\n- [");
+    assertProblem(post("/v1/recall", "{\"owner\":\"lee\",\"text\":\"q\",\"usage_note\":\"two\\nlines\"}"), 422, "usage_note");
+  }
+
+  @Test
+  void summaryAndCategoryRoutes_andASummaryFollowsACorrectedSource() {
+    remember("{\"owner\":\"maya\",\"text\":\"Maya lives in Lisbon.\",\"fact_key\":\"home\",\"episode\":\"s1\",\"seq\":1}");
+    String cello = remember("{\"owner\":\"maya\",\"text\":\"Maya plays the cello.\",\"episode\":\"s1\",\"seq\":2}");
+    TestServer.Response summary = post("/v1/owners/maya/episodes/s1/summary", "");
+    assertThat(summary.status()).as(summary.toString()).isEqualTo(201);
+    assertThat(summary.json().get("text").asText()).contains("Lisbon", "cello");
+    assertThat(summary.json().get("fact_key").asText()).isEqualTo("summary/s1");
+    assertProblem(post("/v1/owners/maya/episodes/nothing/summary", ""), 404, null);
+
+    remember("{\"owner\":\"maya\",\"text\":\"Maya moved to Porto.\",\"fact_key\":\"home\",\"episode\":\"s2\"}");
+    JsonNode versions = get("/v1/owners/maya/history?fact_key=summary/s1").json().get("versions");
+    assertThat(versions).hasSize(2);
+    JsonNode current = versions.get(1);
+    assertThat(current.get("text").asText()).contains("cello").doesNotContain("Lisbon");
+    assertThat(current.get("metadata").get("rederived").asText()).startsWith("stale: source");
+    assertThat(versions.get(0).get("expired_at").isNull()).isFalse();
+
+    TestServer.Response moved = post("/v1/owners/maya/memories/" + cello + "/category", "{\"category\":\"procedural\"}");
+    assertThat(moved.status()).as(moved.toString()).isEqualTo(201);
+    assertThat(moved.json().get("category").asText()).isEqualTo("procedural");
+    assertProblem(post("/v1/owners/maya/memories/" + cello + "/category", "{\"category\":\"gossip\"}"), 422, "category");
+    assertProblem(post("/v1/owners/maya/memories/nope/category", "{\"category\":\"task\"}"), 404, null);
+  }
+
+  @Test
   void remember_lowerAuthority_keptAsAConflict_orRefusedWithTheReasonAnd422() {
     String verified = remember("{\"owner\":\"alex\",\"text\":\"Alex is allergic to peanuts.\",\"fact_key\":\"allergy\","
         + "\"authority\":\"verified\"}");

@@ -94,7 +94,8 @@ public abstract class MemoryStoreContract {
         .scope("home").category(Category.EPISODIC).context("session 3, May 2026").sources(List.of("turn-7", "doc-2"))
         .episode("s3", 7).recordedAt(t("2026-05-02T10:15:30.123Z")).validFrom(t("2026-05-01"))
         .validTo(t("2027-05-01")).factKey("home_city").importance(0.8).authority(dev.mnemo.Authority.VERIFIED)
-        .entities(List.of("Lisbon Portugal")).metadata(Map.of("lang", "en")).build());
+        .entities(List.of("Lisbon Portugal")).metadata(Map.of("lang", "en"))
+        .access(List.of("team:family", "person:maya", "team:family")).build());
 
     MemoryRecord read = mnemo.get("u1", written.id()).orElseThrow();
 
@@ -104,6 +105,7 @@ public abstract class MemoryStoreContract {
     assertThat(read.embeddingModel()).isEqualTo("hashing-64");
     assertThat(read.version()).isEqualTo(1);
     assertThat(read.recordedAt()).isEqualTo(t("2026-05-02T10:15:30.123Z"));
+    assertThat(read.access()).containsExactly("person:maya", "team:family");
   }
 
   @Test
@@ -313,6 +315,126 @@ public abstract class MemoryStoreContract {
     RecallResult r = mnemo.recall(RecallRequest.builder("ops", "how do I roll back").scope("search").threshold(0).relativeThreshold(0).minRelevance(0.0).build());
 
     assertThat(sources(r)).containsExactlyInAnyOrder("p2", "p3");
+  }
+
+  /**
+   * Access inside an owner: a record with labels is a candidate only for a caller holding one of
+   * them; a record without labels is every caller's; a caller without principals sees only those.
+   */
+  @Test
+  void accessLabels_aRecordIsEligibleOnlyForACallerHoldingOneOfItsLabels() {
+    mnemo.remember(NewMemory.builder("acme", "The payroll run is on the 25th.").source("pay")
+        .access(List.of("team:payments", "role:cfo")).build());
+    mnemo.remember(NewMemory.builder("acme", "The payroll bank is Banco Azul.").source("bank")
+        .access(List.of("person:ana")).build());
+    mnemo.remember(NewMemory.builder("acme", "Payroll questions go to the finance desk.").source("desk").build());
+
+    java.util.function.Function<Set<String>, RecallResult> as = principals -> mnemo.recall(
+        RecallRequest.builder("acme", "payroll").principals(principals).threshold(0).relativeThreshold(0)
+            .minRelevance(0.0).explain(true).build());
+
+    assertThat(sources(as.apply(Set.of()))).containsExactly("desk");
+    assertThat(sources(as.apply(Set.of("team:payments")))).containsExactlyInAnyOrder("pay", "desk");
+    assertThat(sources(as.apply(Set.of("role:cfo", "person:ana")))).containsExactlyInAnyOrder("pay", "bank", "desk");
+    assertThat(sources(as.apply(Set.of("team:sales", "person:bo")))).containsExactly("desk");
+    // Not a candidate at all (never scored, never in the trace), and the label is matched exactly.
+    RecallResult other = as.apply(Set.of("team:Payments"));
+    assertThat(other.trace().candidates()).allSatisfy(c -> assertThat(c.sources()).containsExactly("desk"));
+    assertThat(other.rendered()).doesNotContain("25th").doesNotContain("Banco");
+  }
+
+  /**
+   * A version under other access labels is another audience's: it neither supersedes nor is
+   * superseded by this one, so each audience keeps a current answer.
+   */
+  @Test
+  void accessLabels_versionsOfAFactUnderOtherLabels_areIndependent() {
+    mnemo.remember(NewMemory.builder("acme", "The launch is in March.").factKey("launch").source("public")
+        .recordedAt(t("2026-02-01")).build());
+    MemoryRecord internal = mnemo.remember(NewMemory.builder("acme", "The launch slipped to May.").factKey("launch")
+        .source("internal").access(List.of("team:launch")).recordedAt(t("2026-03-01")).build());
+
+    assertThat(internal.version()).isEqualTo(2);
+    assertThat(mnemo.history("acme", "launch")).allSatisfy(r -> assertThat(r.expiredAt()).isNull());
+    RecallRequest.Builder q = RecallRequest.builder("acme", "when is the launch").askedAt(t("2026-04-01"))
+        .threshold(0).relativeThreshold(0).minRelevance(0.0);
+    assertThat(sources(mnemo.recall(q.build()))).containsExactly("public");
+    assertThat(sources(mnemo.recall(q.principals(Set.of("team:launch")).build())))
+        .containsExactlyInAnyOrder("public", "internal");
+  }
+
+  @Test
+  void accessLabels_malformed_areRefusedNamingTheField_andNothingIsWritten() {
+    assertThatThrownBy(() -> mnemo.remember(NewMemory.builder("acme", "Secret plan.")
+        .access(List.of("team:ok", "payments", "group:x", "role: ")).build()))
+        .isInstanceOf(InvalidRequestException.class)
+        .satisfies(e -> assertThat(((InvalidRequestException) e).violations()).extracting(v -> v.field())
+            .containsExactly("access[1]", "access[2]", "access[3]"));
+    assertThat(store().latest(Eligibility.allOf("acme"), 10)).isEmpty();
+    assertThatThrownBy(() -> RecallRequest.builder("acme", "plan").principals(Set.of("admin")).build())
+        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("principals[0]");
+  }
+
+  /**
+   * Summaries follow their sources: a source corrected (superseded by a later version), forgotten,
+   * or expired leaves the episode's summary re-derived from what is current (or expired when
+   * nothing is), never recalled as current with the stale text; a forgotten source's text is in no
+   * version of the summary.
+   */
+  @Test
+  void summary_followsItsSources_whenCorrectedForgottenOrExpired() {
+    mnemo.remember(NewMemory.builder("maya", "Maya lives in Lisbon.").factKey("home").episode("s1", 1)
+        .source("t1").importance(0.9).recordedAt(t("2026-06-01")).build());
+    MemoryRecord dog = mnemo.remember(NewMemory.builder("maya", "Maya's dog is called Biscuit.").episode("s1", 2)
+        .source("t2").importance(0.8).recordedAt(t("2026-06-01")).build());
+    mnemo.remember(NewMemory.builder("maya", "Maya plays the cello.").episode("s1", 3).source("t3")
+        .recordedAt(t("2026-06-01")).build());
+    MemoryRecord first = mnemo.summarize("maya", "s1").orElseThrow();
+    assertThat(first.text()).contains("Lisbon", "Biscuit", "cello");
+
+    // corrected: a later session says she moved; the Lisbon version is no longer current
+    mnemo.remember(NewMemory.builder("maya", "Maya moved to Porto.").factKey("home").episode("s2", 1).source("t9")
+        .recordedAt(t("2026-06-20")).build());
+    List<MemoryRecord> versions = mnemo.history("maya", "summary/s1");
+    MemoryRecord current = versions.stream().filter(r -> r.expiredAt() == null).findFirst().orElseThrow();
+    assertThat(current.text()).contains("Biscuit", "cello").doesNotContain("Lisbon");
+    assertThat(current.metadata().get("rederived")).startsWith("stale: source ").contains("is no longer current");
+    assertThat(versions.stream().filter(r -> r.id().equals(first.id())).findFirst().orElseThrow().expiredAt()).isNotNull();
+    RecallResult lisbon = mnemo.recall(RecallRequest.builder("maya", "Summary of s1: where does Maya live, Lisbon?")
+        .threshold(0).relativeThreshold(0).minRelevance(0.0).k(10).build());
+    assertThat(lisbon.selected()).noneSatisfy(s -> assertThat(s.record().text()).startsWith("Summary").contains("Lisbon"));
+    RecallResult then = mnemo.recall(RecallRequest.builder("maya", "Summary of s1 Lisbon").mode(TemporalMode.validAt(
+        t("2026-06-10"))).threshold(0).relativeThreshold(0).minRelevance(0.0).k(10).build());
+    assertThat(then.selected()).noneSatisfy(s -> assertThat(s.record().text()).startsWith("Summary").contains("Lisbon"));
+
+    // forgotten: the dog's record goes, and with it every version of the summary that quoted it
+    mnemo.forget("maya", dog.id());
+    List<MemoryRecord> after = mnemo.history("maya", "summary/s1");
+    assertThat(after).isNotEmpty().noneSatisfy(r -> assertThat(r.text()).contains("Biscuit"));
+    assertThat(after.stream().filter(r -> r.expiredAt() == null).findFirst().orElseThrow().text()).contains("cello");
+
+    // expired: nothing of the episode is current any more, so neither is its summary
+    mnemo.retain("maya", Map.of(Category.SEMANTIC, new dev.mnemo.RetentionPolicy(java.time.Duration.ofDays(1), null, 0, 2)),
+        null, t("2026-07-01"));
+    assertThat(mnemo.history("maya", "summary/s1")).allSatisfy(r -> assertThat(r.expiredAt()).isNotNull());
+  }
+
+  /** A summary shows no caller what they could not see line by line: it carries the labels all its labelled sources share. */
+  @Test
+  void summary_carriesTheAccessLabelsItsSourcesShare() {
+    mnemo.remember(NewMemory.builder("acme", "The launch slipped to May.").episode("w1", 1)
+        .access(List.of("team:launch", "role:cfo")).build());
+    mnemo.remember(NewMemory.builder("acme", "The launch budget is 2M.").episode("w1", 2)
+        .access(List.of("team:launch")).build());
+    mnemo.remember(NewMemory.builder("acme", "The launch party is at the office.").episode("w1", 3).build());
+    assertThat(mnemo.summarize("acme", "w1").orElseThrow().access()).containsExactly("team:launch");
+
+    mnemo.remember(NewMemory.builder("acme", "Sales target is 10M.").episode("w2", 1).access(List.of("team:sales")).build());
+    mnemo.remember(NewMemory.builder("acme", "Hiring is frozen.").episode("w2", 2).access(List.of("team:hr")).build());
+    mnemo.remember(NewMemory.builder("acme", "Friday is a holiday.").episode("w2", 3).build());
+    MemoryRecord w2 = mnemo.summarize("acme", "w2").orElseThrow();
+    assertThat(w2.access()).isEmpty();
+    assertThat(w2.text()).contains("holiday").doesNotContain("Sales", "Hiring");
   }
 
   @Test
@@ -551,6 +673,13 @@ public abstract class MemoryStoreContract {
           .validFrom(t("2025-12-01").plusSeconds(86_400L * 2 * i));
       if (i % 4 == 0) b.validTo(t("2026-03-01"));
       if (i % 5 == 0) b.factKey("fact-" + (i % 3));  // corrections: expired versions and clipped copies
+      // Versions of a fact under the same labels, so the corrections still expire and clip.
+      b.access(i % 5 == 0 ? List.of("team:a") : switch (i % 4) {
+        case 0 -> List.of();
+        case 1 -> List.of("team:a");
+        case 2 -> List.of("role:lead", "person:pia");
+        default -> List.of("team:b");
+      });
       mnemo.remember(b.build());
     }
     List<MemoryRecord> all = new ArrayList<>();
@@ -568,6 +697,11 @@ public abstract class MemoryStoreContract {
         new Eligibility("cy", null, Set.of(), Map.of("team", "a"), null, null, null),
         new Eligibility("ann", null, Set.of(), Map.of(), null, null,
             new TimeRange(t("2026-01-10"), t("2026-02-10"), "test")),
+        Eligibility.current("ann", t("2026-06-01")).withPrincipals(Set.of()),
+        Eligibility.allOf("ann").withPrincipals(Set.of("team:a")),
+        Eligibility.allOf("bob").withPrincipals(Set.of("person:pia", "team:b")),
+        Eligibility.allOf("cy").withPrincipals(Set.of("role:nobody")),
+        new Eligibility("cy", "home", Set.of(), Map.of("team", "a"), null, null, null, Set.of("team:a", "team:b")),
         Eligibility.unrestrictedForEvaluation());
     float[] vector = new HashingEmbedder().embedQuery("garden roses");
     for (Eligibility el : filters) {

@@ -58,6 +58,11 @@ import org.springframework.ai.chat.messages.UserMessage;
  * recalled are in the response context under {@link #RECALLED} and {@link #markUsed} reports the
  * ones the application knows were used. A failed report is logged, never thrown.
  *
+ * <p><b>Access.</b> The context's {@link #PRINCIPALS} parameter (a collection of {@code team:..},
+ * {@code role:..}, {@code person:..} strings: who the user is) is what the recall runs with: the
+ * owner's records with access labels are recalled only for one of them, those without labels for
+ * everyone; without it, only records without labels ({@link dev.mnemo.Access}).
+ *
  * <p><b>Failures.</b> A retriable failure (a remote server down) does not fail the call: a failed
  * recall answers without long-term memory, a failed ingest keeps the turns and sends them with the
  * owner's next exchange; both log a warning. Other failures are thrown. Streaming goes through
@@ -76,6 +81,12 @@ public final class MnemoAdvisor implements BaseAdvisor {
    * message: a {@code List<MemoryRecord>}, empty when nothing was recalled.
    */
   public static final String RECALLED = "mnemo_recalled";
+
+  /**
+   * Context parameter holding the user's principals (a {@code Collection<String>}: {@code team:..},
+   * {@code role:..}, {@code person:..}) that this call's recall runs with.
+   */
+  public static final String PRINCIPALS = "mnemo_principals";
 
   private static final String USER_TURN = MnemoAdvisor.class.getName() + ".userTurn";
   private static final System.Logger LOG = System.getLogger(MnemoAdvisor.class.getName());
@@ -126,7 +137,8 @@ public final class MnemoAdvisor implements BaseAdvisor {
     String text = user == null || user.getText() == null ? "" : user.getText();
     if (text.isBlank()) return req;
     Turn turn = turn(owner, episode(req.context()), Turn.Role.USER, text, clock.instant());
-    RecallResult recalled = recall(owner, text, req.context().get(FOCUS) instanceof Focus f ? f : focus.apply(text));
+    RecallResult recalled = recall(owner, text, req.context().get(FOCUS) instanceof Focus f ? f : focus.apply(text),
+        principals(req.context()));
     String block = recalled == null ? "" : recalled.rendered();
     List<MemoryRecord> records = recalled == null ? List.of() : recalled.selected().stream().map(Recalled::record).toList();
     ChatClientRequest.Builder out = req.mutate().context(USER_TURN, turn).context(RECALLED, records);
@@ -186,15 +198,26 @@ public final class MnemoAdvisor implements BaseAdvisor {
     return o.toString();
   }
 
+  private static java.util.Set<String> principals(Map<String, Object> context) {
+    Object p = context.get(PRINCIPALS);
+    if (p == null) return java.util.Set.of();
+    if (!(p instanceof java.util.Collection<?> c) || c.stream().anyMatch(x -> !(x instanceof String))) {
+      throw new IllegalArgumentException("the context parameter " + PRINCIPALS + " must be a collection of strings "
+          + "(team:NAME, role:NAME, person:NAME), was " + p);
+    }
+    return c.stream().map(String.class::cast).collect(java.util.stream.Collectors.toSet());
+  }
+
   private static String episode(Map<String, Object> context) {
     Object c = context.get(ChatMemory.CONVERSATION_ID);
     return c == null ? null : c.toString();
   }
 
   /** The recall, or null after a retriable failure (with a warning). */
-  private RecallResult recall(String owner, String query, Focus focus) {
+  private RecallResult recall(String owner, String query, Focus focus, java.util.Set<String> principals) {
     try {
-      return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k).focus(focus))
+      return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k).focus(focus)
+              .principals(principals))
               .build());
     } catch (MnemoException e) {
       if (!e.retriable()) throw e;

@@ -176,4 +176,19 @@ class MnemoAdvisorTest {
     assertThat(requests.get(0).retrievalText()).startsWith("Which editor does Maya use?").doesNotContain("weather");
     assertThat(requests.get(1).focus()).isEqualTo(task);
   }
+
+  @Test
+  void theRecall_runsWithTheCallsPrincipals_soALabelledMemoryReachesOnlyItsAudience() {
+    mnemo.remember(dev.mnemo.NewMemory.builder("acme", "The payroll run is on the 25th.")
+        .access(List.of("team:payments")).build());
+    mnemo.remember(dev.mnemo.NewMemory.builder("acme", "Payroll questions go to the finance desk.").build());
+    ChatClient c = ChatClient.builder(model).defaultAdvisors(MnemoAdvisor.builder(mnemo).clock(clock)
+        .request(r -> r.minRelevance(0.0).threshold(0).relativeThreshold(0)).build()).build();
+
+    c.prompt().user("When is the payroll run?").advisors(a -> a.param(MnemoAdvisor.OWNER, "acme")).call().content();
+    assertThat(model.lastSystemText()).contains("finance desk").doesNotContain("25th");
+    c.prompt().user("When is the payroll run?").advisors(a -> a.param(MnemoAdvisor.OWNER, "acme")
+        .param(MnemoAdvisor.PRINCIPALS, List.of("team:payments"))).call().content();
+    assertThat(model.lastSystemText()).contains("25th");
+  }
 }

@@ -9,7 +9,9 @@ import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Eligibility as a Lucene filter query: every rule of {@link Eligibility#admits} as a FILTER
@@ -17,6 +19,22 @@ import org.apache.lucene.search.TermQuery;
  */
 final class Filters {
   private Filters() {}
+
+  /**
+   * {@code e} as this index needs it. The access rule stays only when some record of the index has
+   * labels: without any, every record is visible to every caller, and the filter stays exactly what
+   * it was before labels existed (the filtered HNSW search plans by the filter, so an always-true
+   * clause would change which neighbours an approximate search visits).
+   */
+  static Eligibility forIndex(Eligibility e, org.apache.lucene.index.IndexReader reader) throws java.io.IOException {
+    boolean labelled = e.principals() != null && reader.docFreq(new Term(Schema.ACCESS, Schema.RESTRICTED)) > 0;
+    return labelled ? e : e.withoutAccessRule();
+  }
+
+  /** The filter of {@code e} over {@code reader}'s index ({@link #forIndex}). */
+  static Query of(Eligibility e, org.apache.lucene.index.IndexReader reader) throws java.io.IOException {
+    return of(forIndex(e, reader));
+  }
 
   /** The whole eligibility filter: {@link #fixed} clauses and {@link #times} clauses together. */
   static Query of(Eligibility e) {
@@ -59,6 +77,19 @@ final class Filters {
     }
     for (var m : e.metadata().entrySet()) {
       b.add(new TermQuery(new Term(Schema.META, Schema.metaTerm(m.getKey(), m.getValue()))), Occur.FILTER);
+      any = true;
+    }
+    if (e.principals() != null) {
+      // No labels (no RESTRICTED term), or one of the caller's principals among them.
+      BooleanQuery.Builder access = new BooleanQuery.Builder().setMinimumNumberShouldMatch(1);
+      access.add(new BooleanQuery.Builder()
+          .add(new MatchAllDocsQuery(), Occur.FILTER)
+          .add(new TermQuery(new Term(Schema.ACCESS, Schema.RESTRICTED)), Occur.MUST_NOT)
+          .build(), Occur.SHOULD);
+      if (!e.principals().isEmpty()) {
+        access.add(new TermInSetQuery(Schema.ACCESS, e.principals().stream().map(BytesRef::new).toList()), Occur.SHOULD);
+      }
+      b.add(access.build(), Occur.FILTER);
       any = true;
     }
     return any;

@@ -124,7 +124,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public long count(Eligibility eligibility) {
     IndexSearcher s = acquire();
     try {
-      return s.count(Filters.of(eligibility));
+      return s.count(Filters.of(eligibility, s.getIndexReader()));
     } catch (IOException e) {
       throw readFailed(e);
     } finally {
@@ -319,7 +319,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     try {
       Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
           new SortField(Schema.ID, SortField.Type.STRING));
-      TopDocs top = s.search(new ConstantScoreQuery(Filters.of(eligibility)), Math.max(1, limit), sort);
+      TopDocs top = s.search(new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())), Math.max(1, limit), sort);
       List<MemoryRecord> out = new ArrayList<>();
       for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
       return out;
@@ -365,12 +365,13 @@ public final class LuceneMemoryStore implements MemoryStore {
     try {
       Query filter;
       long eligible = -1; // counted once, when first needed
+      Eligibility eligibility = Filters.forIndex(q.eligibility(), s.getIndexReader());
       if (o.eligibleOnce()) {
-        EligibleDocs docs = EligibleDocs.compute(s, q.eligibility(), timeColumns);
+        EligibleDocs docs = EligibleDocs.compute(s, eligibility, timeColumns);
         filter = docs.asQuery();
         eligible = docs.count();
       } else {
-        filter = Filters.of(q.eligibility());
+        filter = Filters.of(eligibility);
       }
       Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
       if (q.vector() != null) {

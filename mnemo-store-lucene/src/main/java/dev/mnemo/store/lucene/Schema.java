@@ -60,6 +60,14 @@ final class Schema {
   static final String MODEL = "embedding_model";
   static final String META = "meta";
   static final String META_STORED = "meta_kv";
+  /** Access labels (indexed and stored), and {@link #RESTRICTED} on every labelled record. */
+  static final String ACCESS = "access";
+
+  /**
+   * Indexed on a record with access labels, so "records without labels" is a negated term query
+   * (documents written before access labels existed have none and are unrestricted, as they were).
+   */
+  static final String RESTRICTED = "\u0001restricted";
 
   /** Indexed in place of a missing scope, so "records of no scope" is a term query. */
   static final String NO_SCOPE = "\u0001none";
@@ -101,6 +109,8 @@ final class Schema {
       d.add(new StringField(META, metaTerm(e.getKey(), e.getValue()), Field.Store.NO));
       d.add(new StoredField(META_STORED, e.getKey() + "\u0000" + e.getValue()));
     }
+    for (String a : r.access()) d.add(new StringField(ACCESS, a, Field.Store.YES));
+    if (!r.access().isEmpty()) d.add(new StringField(ACCESS, RESTRICTED, Field.Store.NO));
     return d;
   }
 
@@ -157,6 +167,8 @@ final class Schema {
       int i = kv.indexOf('\u0000');
       meta.put(kv.substring(0, i), kv.substring(i + 1));
     }
+    List<String> access = new ArrayList<>();
+    for (IndexableField f : d.getFields(ACCESS)) access.add(f.stringValue());
     IndexableField lastAccessed = d.getField(LAST_ACCESSED);
     String model = d.get(MODEL);
     return new MemoryRecord(
@@ -184,7 +196,8 @@ final class Schema {
         lastAccessed == null ? null : Instant.ofEpochMilli(lastAccessed.numericValue().longValue()),
         vector,
         model == null || model.isEmpty() ? null : model,
-        meta);
+        meta,
+        access);
   }
 
   private static Instant instant(Document d, String field) {

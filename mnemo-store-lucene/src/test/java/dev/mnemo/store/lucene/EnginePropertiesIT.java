@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -92,6 +93,87 @@ class EnginePropertiesIT {
         for (Recalled sel : r.selected()) assertThat(sel.record().owner()).isEqualTo(q.owner());
         for (var c : r.trace().candidates()) assertThat(s.mnemo.get(q.owner(), c.id())).isPresent();
         assertThat(r.rendered()).doesNotContain("other-owner-marker");
+      }
+    }
+  }
+
+  // ---- access inside an owner --------------------------------------------------------------------
+
+  private static final List<String> LABELS = List.of("team:a", "team:b", "role:lead", "person:p", "person:q");
+
+  record LabelledWrite(Write write, List<String> access, boolean keepBoth) {}
+
+  @Provide
+  Arbitrary<List<LabelledWrite>> labelledWrites() {
+    Arbitrary<List<String>> labels = Arbitraries.of(LABELS).list().ofMinSize(0).ofMaxSize(3)
+        .injectDuplicates(0.2).map(l -> l.isEmpty() ? List.<String>of() : l);
+    return Combinators.combine(multiOwnerWrites(), labels.list().ofSize(30), Arbitraries.of(true, false).list().ofSize(30))
+        .as((writes, access, keep) -> {
+          List<LabelledWrite> out = new ArrayList<>();
+          for (int i = 0; i < writes.size(); i++) out.add(new LabelledWrite(writes.get(i), access.get(i), keep.get(i)));
+          return out;
+        });
+  }
+
+  @Provide
+  Arbitrary<Set<String>> principals() {
+    return Arbitraries.of(LABELS).set().ofMinSize(0).ofMaxSize(3);
+  }
+
+  /**
+   * No record is ever selected, scored or rendered for a caller who may not see it: whatever the
+   * labels, owners, fact keys (supersession, keep_both conflicts surfaced together), temporal mode,
+   * fusion and packing, every candidate of the trace has no labels or one of the caller's
+   * principals, and the block holds no invisible record's text. And nothing visible is lost: every
+   * record the reference semantics admits with the caller's principals is a candidate.
+   */
+  @Property(tries = 40)
+  void recall_neverSelectsARecordTheCallerMayNotSee(@ForAll("labelledWrites") List<LabelledWrite> writes,
+      @ForAll("queries") List<Query> queries, @ForAll("principals") Set<String> principals) {
+    try (Store s = new Store()) {
+      List<LabelledWrite> sorted = writes.stream().sorted(Comparator.comparingInt(w -> w.write().day())).toList();
+      for (int i = 0; i < sorted.size(); i++) {
+        LabelledWrite w = sorted.get(i);
+        // each text unique (w<i>), so the block can be searched for an invisible record's text
+        NewMemory m = NewMemory.builder(w.write().owner(), w.write().text() + " w" + i).factKey(w.write().factKey())
+            .source("w" + i).recordedAt(day(w.write().day())).validFrom(day(w.write().day() + w.write().validOffset()))
+            .conflictPolicy(w.keepBoth() ? dev.mnemo.ConflictPolicy.KEEP_BOTH : null).access(w.access()).build();
+        s.mnemo.remember(m);
+      }
+      List<MemoryRecord> all = new ArrayList<>();
+      ((dev.mnemo.internal.Engine) s.mnemo).store().export(null, all::add);
+      for (Query q : queries) {
+        RecallRequest req = request(q).toBuilder().principals(principals).k(Math.max(q.k(), 20)).budgetTokens(2_000)
+            .build();
+        RecallResult r = s.mnemo.recall(req);
+        for (var c : r.trace().candidates()) {
+          MemoryRecord rec = s.mnemo.get(q.owner(), c.id()).orElseThrow();
+          assertThat(dev.mnemo.Access.visible(rec.access(), principals))
+              .as("candidate %s labelled %s for principals %s", rec.text(), rec.access(), principals).isTrue();
+        }
+        for (Recalled sel : r.selected()) {
+          assertThat(dev.mnemo.Access.visible(sel.record().access(), principals)).isTrue();
+          for (String id : sel.conflictsWith()) {
+            assertThat(dev.mnemo.Access.visible(s.mnemo.get(q.owner(), id).orElseThrow().access(), principals)).isTrue();
+          }
+        }
+        for (MemoryRecord rec : all) {
+          if (!dev.mnemo.Access.visible(rec.access(), principals)) {
+            assertThat(r.rendered()).doesNotContain(rec.text());
+          }
+        }
+        // completeness: every admitted record containing a query word is a candidate
+        var t = r.trace();  // the read path's resolved instants
+        Eligibility admitted = new Eligibility(q.owner(), null, null, null, t.validTime(), t.knownTime(), null, principals);
+        Set<String> candidates = new java.util.HashSet<>();
+        t.candidates().forEach(c -> candidates.add(c.id()));
+        for (MemoryRecord rec : all) {
+          List<String> words = List.of(rec.text().split(" "));
+          boolean shares = java.util.Arrays.stream(q.text().split(" ")).anyMatch(words::contains);
+          if (admitted.admits(rec) && shares && all.stream().filter(admitted::admits).count() <= req.candidates()) {
+            assertThat(candidates).as("admitted record %s is a candidate", rec.text()).contains(rec.id());
+          }
+        }
       }
     }
   }
@@ -236,13 +318,14 @@ class EnginePropertiesIT {
   @Property(tries = 40)
   void renderedBlock_neverExceedsTheBudget(@ForAll("multiOwnerWrites") List<Write> writes,
       @ForAll @IntRange(min = 0, max = 80) int budget, @ForAll @IntRange(min = 1, max = 10) int k,
-      @ForAll boolean coverage) {
+      @ForAll boolean coverage, @ForAll boolean relevance, @ForAll boolean note) {
     JTokkitTokenizer tok = JTokkitTokenizer.cl100k();
     try (Store s = new Store()) {
       for (Write w : sortedByDay(writes)) s.mnemo.remember(toMemory(w));
       for (String owner : List.of("o1", "o2", "o3")) {
         RecallResult r = s.mnemo.recall(RecallRequest.builder(owner, String.join(" ", WORDS)).threshold(0).relativeThreshold(0).minRelevance(0.0)
-            .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150)).build());
+            .budgetTokens(budget).k(k).packing(coverage ? Packing.COVERAGE : Packing.GREEDY).askedAt(day(150))
+            .blockRelevance(relevance).usageNote(note ? RecallRequest.USAGE_NOTE : null).build());
         int sum = r.selected().stream().mapToInt(x -> tok.count(x.record().text())).sum();
         assertThat(r.renderedTokens()).isEqualTo(r.rendered().isEmpty() ? 0 : tok.count(r.rendered()));
         assertThat(r.renderedTokens()).isLessThanOrEqualTo(budget);
@@ -250,6 +333,10 @@ class EnginePropertiesIT {
         assertThat(r.tokensUsed()).isEqualTo(sum);
         assertThat(r.rendered().isEmpty()).isEqualTo(r.selected().isEmpty());
         for (Recalled x : r.selected()) assertThat(r.rendered()).contains(x.record().text());
+        if (!r.selected().isEmpty()) {
+          assertThat(r.rendered().contains(RecallRequest.USAGE_NOTE)).isEqualTo(note);
+          assertThat(r.rendered().split("\\(relevance ", -1).length - 1).isEqualTo(relevance ? r.selected().size() : 0);
+        }
         assertThat(r.selected().size()).isLessThanOrEqualTo(k);
       }
     }

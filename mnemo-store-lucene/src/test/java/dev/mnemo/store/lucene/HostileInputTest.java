@@ -130,7 +130,7 @@ class HostileInputTest {
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     return new MemoryRecord(id, "o", null, dev.mnemo.Category.SEMANTIC, "text " + id, null, List.of(), null, -1, t, null,
         t, null, null, 0, null, 0.5, dev.mnemo.Authority.EXPLICIT, dev.mnemo.ConflictPolicy.SUPERSEDE, List.of(), 0,
-        null, null, null, meta);
+        null, null, null, meta, java.util.List.of());
   }
 
   @Test

@@ -116,7 +116,7 @@ class ReadLeversTest {
         text.toString(), null, List.of("turn-" + n), null, -1, recorded, expired, validFrom, validTo, factKey,
         factKey == null ? 0 : 1, null, r.nextDouble(), Authority.EXPLICIT,
         r.nextBoolean() ? ConflictPolicy.SUPERSEDE : ConflictPolicy.KEEP_BOTH, entities, 0, null,
-        embedder.embedPassages(List.of(text.toString())).get(0), embedder.modelId(), meta);
+        embedder.embedPassages(List.of(text.toString())).get(0), embedder.modelId(), meta, List.of());
   }
 
   /** Queries with every kind of eligibility rule and signal. */

@@ -93,7 +93,7 @@ class StoreFaultsTest {
     Instant t = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(i);
     return new MemoryRecord("r" + i, "o", null, Category.SEMANTIC, "fact number " + i + " about gardens", null, List.of(),
         null, -1, t, null, t, null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, List.of(), 0, null,
-        null, null, Map.of());
+        null, null, Map.of(), java.util.List.of());
   }
 
   @Test

@@ -40,6 +40,17 @@ final class SolrFilters {
     for (var m : e.metadata().entrySet()) {
       q.addFilterQuery(p.term(SolrSchema.META, SolrSchema.metaTerm(m.getKey(), m.getValue())));
     }
+    if (e.principals() != null) {
+      // No labels (every document, less those holding the RESTRICTED term), or one of the caller's
+      // principals among them.
+      String unlabelled = "{!bool filter=" + p.ref("*:*") + " must_not="
+          + p.ref(p.term(SolrSchema.ACCESS, SolrSchema.RESTRICTED)) + "}";
+      StringBuilder access = new StringBuilder("{!bool should=").append(p.ref(unlabelled));
+      for (String principal : new java.util.TreeSet<>(e.principals())) {
+        access.append(" should=").append(p.ref(p.term(SolrSchema.ACCESS, principal)));
+      }
+      q.addFilterQuery(access.append('}').toString());
+    }
     // Time filters change with every request's instant: caching them would only evict the owner
     // and scope filters, which repeat.
     if (e.validAt() != null) {

@@ -53,6 +53,11 @@ final class SolrSchema {
   static final String HAS_VECTOR = "has_vec";
   static final String MODEL = "embedding_model";
   static final String META = "meta";
+  /** Access labels, and {@link #RESTRICTED} on every labelled record. */
+  static final String ACCESS = "access";
+
+  /** Indexed on a record with access labels, so "records without labels" is a negated term query. */
+  static final String RESTRICTED = "\u0001restricted";
 
   /** Indexed in place of a missing scope, so "records of no scope" is a term query. */
   static final String NO_SCOPE = "\u0001none";
@@ -105,6 +110,11 @@ final class SolrSchema {
     List<String> meta = new ArrayList<>();
     for (var e : new TreeMap<>(r.metadata()).entrySet()) meta.add(metaTerm(e.getKey(), e.getValue()));
     if (!meta.isEmpty()) d.setField(META, meta);
+    if (!r.access().isEmpty()) {
+      List<String> access = new ArrayList<>(r.access());
+      access.add(RESTRICTED);
+      d.setField(ACCESS, access);
+    }
     return d;
   }
 
@@ -150,7 +160,8 @@ final class SolrSchema {
         lastAccessed == null ? null : Instant.ofEpochMilli(((Number) lastAccessed).longValue()),
         vector(d),
         model == null || model.isEmpty() ? null : model,
-        meta);
+        meta,
+        strings(d, ACCESS).stream().filter(a -> !a.equals(RESTRICTED)).toList());
   }
 
   private static float[] vector(SolrDocument d) {

@@ -36,7 +36,7 @@ class TenantIsolationIT {
       MemoryStore globexStore = ((dev.mnemo.internal.Engine) globex).store();
       globexStore.apply(List.of(new MemoryRecord(a.id(), "maya", null, a.category(), "Globex's copy", null, List.of("g2"),
           null, -1, a.recordedAt(), null, a.validFrom(), null, null, 0, null, 0.5, a.authority(), a.conflictPolicy(),
-          List.of(), 0, null, null, null, Map.of())), List.of());
+          List.of(), 0, null, null, null, Map.of(), java.util.List.of())), List.of());
 
       assertThat(acme.get("maya", a.id()).orElseThrow().text()).isEqualTo("Maya uses Vim at Acme.");
       assertThat(globex.get("maya", a.id()).orElseThrow().text()).isEqualTo("Globex's copy");
