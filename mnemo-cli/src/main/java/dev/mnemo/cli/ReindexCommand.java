@@ -25,6 +25,8 @@ final class ReindexCommand implements Callable<Integer> {
   @Option(names = "--batch", defaultValue = "256", description = "Records per durable write (default: ${DEFAULT-VALUE}).")
   int batch;
   @Option(names = "--json", description = "Print {reembedded, current, model} as JSON.") boolean json;
+  @Option(names = "--all", description = "Re-embed records of the configured model too (after a change of what is "
+      + "embedded, e.g. the fact key's words before the text since 2026-12-02).") boolean all;
 
   @Override
   public Integer call() {
@@ -39,7 +41,7 @@ final class ReindexCommand implements Callable<Integer> {
       List<MemoryRecord> pending = new ArrayList<>();
       // export reads one snapshot of the index; batches written meanwhile do not disturb it
       store.export(null, r -> {
-        if (r.embedding() != null && model.equals(r.embeddingModel())) {
+        if (!all && r.embedding() != null && model.equals(r.embeddingModel())) {
           counts[1]++;
           return;
         }
@@ -61,7 +63,9 @@ final class ReindexCommand implements Callable<Integer> {
 
   private static int flush(MemoryStore store, Embedder embedder, List<MemoryRecord> pending) {
     if (pending.isEmpty()) return 0;
-    List<float[]> vectors = embedder.embedPassages(pending.stream().map(MemoryRecord::text).toList());
+    // what the write path embeds: the fact key's words and the text
+    List<float[]> vectors = embedder.embedPassages(
+        pending.stream().map(r -> dev.mnemo.text.Words.withFactKey(r.factKey(), r.text())).toList());
     List<MemoryRecord> out = new ArrayList<>(pending.size());
     for (int i = 0; i < pending.size(); i++) out.add(pending.get(i).withEmbedding(vectors.get(i), embedder.modelId()));
     store.apply(out, List.of());

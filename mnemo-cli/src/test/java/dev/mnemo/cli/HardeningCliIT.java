@@ -43,6 +43,9 @@ class HardeningCliIT {
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("re-embedded 1 records").contains("0 were current");
     assertThat(run("reindex", "--data", data())).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("re-embedded 0 records").contains("1 were current");
+    // --all re-embeds the current ones too (after a change of what is embedded)
+    assertThat(run("reindex", "--data", data(), "--all")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("re-embedded 1 records").contains("0 were current");
     assertThat(run("recall", "--data", data(), "--owner", "u", "--threshold", "0", "Which editor does Maya use?")).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("Vim");
   }

@@ -167,7 +167,8 @@ final class WritePath {
   List<float[]> embed(List<NewMemory> batch) {
     if (embedder == null) return null;
     List<String> inputs = new ArrayList<>(batch.size());
-    // Only the text is embedded; the context (neighbouring turns) is indexed for BM25 alone.
+    // The text is embedded, after its fact key's words (Words.withFactKey: the attribute the record
+    // states, docs/read-path.md "Dense"); the context (neighbouring turns) is indexed for BM25 alone.
     // Measured on the LoCoMo dev split: embedding turn + neighbours as one text diluted the turn
     // (dense evidence recall@10 0.710 -> 0.653) while BM25 over the context at 0.2 weight gained.
     for (NewMemory m : batch) inputs.add(Words.withFactKey(m.factKey(), m.text()));
