@@ -17,9 +17,7 @@ class CliTest {
   private final ByteArrayOutputStream err = std.err;
 
   private int run(String... args) {
-    out.reset();
-    err.reset();
-    return Main.run(args);
+    return std.run(args);
   }
 
   private String data() {

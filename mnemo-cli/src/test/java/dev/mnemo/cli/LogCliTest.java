@@ -20,9 +20,7 @@ class LogCliTest {
   private final ByteArrayOutputStream out = std.out;
 
   private int run(String... args) {
-    out.reset();
-    std.err.reset();
-    return Main.run(args);
+    return std.run(args);
   }
 
   private String[] with(String... args) {

@@ -32,4 +32,10 @@ final class StdStreams implements BeforeEachCallback, AfterEachCallback {
     out.reset();
     err.reset();
   }
+
+  /** Runs the CLI with {@code args} on fresh streams; its exit code. */
+  int run(String... args) {
+    reset();
+    return Main.run(args);
+  }
 }
