@@ -103,9 +103,8 @@ final class ReadPath {
     double timeMatch;
     /**
      * 1, or 0 for a record (not a conversation turn) outside the time the question names in the
-     * current mode: the first
-     * key of the order, so a named time is a constraint (every record inside it ranks before any
-     * outside), not a hint.
+     * current mode: the first key of the order, so a named time is a constraint (every record
+     * inside it ranks before any outside), not a hint.
      */
     int tier = 1;
     double score;
@@ -542,7 +541,7 @@ final class ReadPath {
       // those too cost valid-time questions hit@1 0.79 -> 0.67). A turn of a conversation (a record
       // with an episode position) is dated by when it was said, which need not be when what it
       // tells happened: for it too the named time stays a boost (constraining turns cost LoCoMo dev
-      // full R@10 0.824 -> 0.793).
+      // full R@10 0.821 -> 0.793).
       s.tier = range != null && s.timeMatch == 0 && current && !hasWindow(r) ? 0 : 1;
       String speaker = r.metadata().get(SPEAKER);
       boolean named = speaker != null && queryKeys.contains(Entities.normalize(speaker));
