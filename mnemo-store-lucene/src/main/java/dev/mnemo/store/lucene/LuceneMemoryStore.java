@@ -8,27 +8,35 @@ import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -41,19 +49,20 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IOUtils;
 import org.apache.lucene.util.QueryBuilder;
 
 /**
- * The embedded default store: one Lucene index in one directory.
+ * The embedded default store: Lucene indexes in one directory, laid out by owner.
  *
  * <p>Text is indexed with an English analyzer (Snowball stemming and stop list), vectors in an
  * HNSW graph (dot product on L2-normalized vectors), owner, scope, category, fact key, entities and
@@ -65,37 +74,77 @@ import org.apache.lucene.util.QueryBuilder;
  * {@link TimeColumns}) and hands them to each of its searches; records it loads are kept in a
  * bounded {@link RecordCache}.
  *
+ * <p>Layout ({@link Layout}): every owner's records start in the shared index in {@code dir}; an
+ * owner whose records grow beyond {@link Layout#ownPartitionAbove} gets an index of their own in
+ * {@code dir/owners/NAME} (a {@link Partition}), so their searches walk only their own documents,
+ * postings and HNSW graph. Every call of the SPI names one owner and is routed by it; a read for
+ * no owner (evaluation) reads every index and merges. BM25 statistics (IDF, the score's upper
+ * bound) are those of the index the owner is in: an owner with their own partition is scored
+ * against their own records only. The owners with a partition are listed in {@code
+ * dir/owners/partitions.tsv}, replaced atomically; moving an owner copies their records into the
+ * new index and commits it, then switches the table, then deletes them from the shared index, so a
+ * crash leaves either placement readable (on open, a folder not in the table is removed, and copies
+ * left in the shared index of an owner in the table are deleted). At most {@link
+ * Layout#maxOpenPartitions} owners' partitions are open at once, opened on first use and the least
+ * recently used idle one closed beyond that.
+ *
  * <p>Durability: {@link #apply} commits (fsync) before it returns and only then refreshes the
  * searcher, so a reader sees all of one call or none of it, and an acknowledged write survives a
- * crash. Thread-safe: writes are serialized, reads are concurrent.
+ * crash. A call touching several owners commits each owner's index in turn: it is atomic per
+ * owner (the engine writes one owner per call). Thread-safe: writes are serialized, reads are
+ * concurrent.
  */
 public final class LuceneMemoryStore implements MemoryStore {
-  private final Directory directory;
-  private final IndexWriter writer;
-  private final SearcherManager searchers;
+  private final Path dir;
+  private final Partition shared;
   private final Analyzer analyzer;
+  private final Layout layout;
   private final Object writeLock = new Object();
   private volatile boolean failed;
   private final LuceneTurnLog turns;
   private final LazyRecallLog recalls;
-  private final TimeColumns.Cache timeColumns;
   /**
    * One cache for the JVM, shared by every open store: a server opens a store per tenant, and the
    * bound must hold for all of them together (keys are segments, which no two stores share).
    */
   private static final RecordCache RECORDS = new RecordCache(RecordCache.DEFAULT_BYTES);
+  /** Owner -> folder under {@code dir/owners} of the owners with their own partition; replaced whole under {@link #open}'s lock. */
+  private volatile Map<String, String> table;
+  /** The owners' partitions that are open, least recently used first; guarded by itself. */
+  private final LinkedHashMap<String, Partition> open = new LinkedHashMap<>(16, 0.75f, true);
+  /** The last commit generation of each owner's partition (for {@link #state}), guarded by {@link #open}. */
+  private final Map<String, Long> generations = new HashMap<>();
 
-  private LuceneMemoryStore(Directory directory, IndexWriter writer, TimeColumns.Cache timeColumns, Analyzer analyzer,
-      int exactScanMax, LuceneTurnLog turns, LazyRecallLog recalls) throws IOException {
-    this.timeColumns = timeColumns;
+  /**
+   * How the store lays out its owners.
+   *
+   * @param ownPartitionAbove an owner with more records than this in the shared index gets an
+   *     index of their own ({@link Long#MAX_VALUE}: never)
+   * @param maxOpenPartitions owners' partitions kept open at once (idle ones beyond are closed)
+   */
+  public record Layout(long ownPartitionAbove, int maxOpenPartitions) {
+    /** What {@link #open(Path)} uses: an own partition above 20,000 records, 32 open at most. */
+    public static final Layout DEFAULT = new Layout(20_000, 32);
+    /** Every owner in the one shared index (owners moved out earlier still read from their own). */
+    public static final Layout SHARED = new Layout(Long.MAX_VALUE, 32);
+
+    public Layout {
+      if (ownPartitionAbove < 1) throw new IllegalArgumentException("ownPartitionAbove must be at least 1: " + ownPartitionAbove);
+      if (maxOpenPartitions < 1) throw new IllegalArgumentException("maxOpenPartitions must be at least 1: " + maxOpenPartitions);
+    }
+  }
+
+  private LuceneMemoryStore(Path dir, Partition shared, Analyzer analyzer, Layout layout, int exactScanMax,
+      LuceneTurnLog turns, LazyRecallLog recalls, Map<String, String> table) {
+    this.dir = dir;
+    this.shared = shared;
     this.turns = turns;
     this.recalls = recalls;
     this.exactScanMax = exactScanMax;
-    this.directory = directory;
-    this.writer = writer;
     this.analyzer = analyzer;
-    this.searchers = new SearcherManager(writer, null);
-    this.embeddingModel = committedModel(writer);
+    this.layout = layout;
+    this.table = Map.copyOf(table);
+    this.embeddingModel = committedModel(shared.writer);
   }
 
   /** The embedding model of the vectors in the index, kept in the commit data; null when none was written. */
@@ -113,6 +162,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** The folder of {@code dir} that holds the retrieval log (a third index). */
   static final String RECALLS_DIR = "recalls";
 
+  /** The folder of {@code dir} that holds the owners' own partitions and their table. */
+  static final String OWNERS_DIR = "owners";
+
   /** The retrieval log kept beside the records, in {@code dir/recalls} (opened on first use). */
   @Override
   public Optional<dev.mnemo.spi.RecallLog> recallLog() {
@@ -122,107 +174,126 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** A count query with the eligibility filter. */
   @Override
   public long count(Eligibility eligibility) {
-    IndexSearcher s = acquire();
-    try {
-      return s.count(Filters.of(eligibility, s.getIndexReader()));
-    } catch (IOException e) {
-      throw readFailed(e);
-    } finally {
-      release(s);
+    if (eligibility.owner() == null) {
+      return acrossAll((p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader()))).stream()
+          .mapToLong(Long::longValue).sum();
     }
+    return read(eligibility.owner(), (p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())));
   }
 
-  /** The version of the index reader searches see: it changes with every commit. */
+  /**
+   * The version of the shared index's reader (it changes with every commit of it, and when an
+   * owner's partition is added or removed) and, with owners' partitions, the sum of their commit
+   * generations.
+   */
   @Override
   public String state() {
-    IndexSearcher s = acquire();
+    long version;
+    IndexSearcher s = acquire(shared);
     try {
-      return "lucene:" + ((org.apache.lucene.index.DirectoryReader) s.getIndexReader()).getVersion();
+      version = ((DirectoryReader) s.getIndexReader()).getVersion();
     } finally {
-      release(s);
+      release(shared, s);
     }
+    if (table.isEmpty()) return "lucene:" + version;
+    long sum;
+    synchronized (open) {
+      sum = generations.values().stream().mapToLong(Long::longValue).sum();
+    }
+    return "lucene:" + version + "." + sum;
   }
 
   /** Records naming any of the source ids: a term query on the indexed sources. */
   @Override
   public List<MemoryRecord> bySources(String owner, Collection<String> sourceIds) {
     if (sourceIds.isEmpty()) return List.of();
-    List<MemoryRecord> out = new ArrayList<>();
-    List<String> ids = List.copyOf(new java.util.LinkedHashSet<>(sourceIds));
+    List<String> ids = List.copyOf(new LinkedHashSet<>(sourceIds));
     int chunk = Math.max(1, IndexSearcher.getMaxClauseCount() - 1);
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    for (int i = 0; i < ids.size(); i += chunk) {
-      BooleanQuery.Builder any = new BooleanQuery.Builder();
-      for (String id : ids.subList(i, Math.min(ids.size(), i + chunk))) any.add(term(Schema.SOURCE, id), Occur.SHOULD);
-      for (MemoryRecord r : find(and(term(Schema.OWNER, owner), any.build()), Integer.MAX_VALUE)) {
-        if (seen.add(r.id())) out.add(r);
+    return read(owner, (p, s) -> {
+      List<MemoryRecord> out = new ArrayList<>();
+      Set<String> seen = new java.util.HashSet<>();
+      for (int i = 0; i < ids.size(); i += chunk) {
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        for (String id : ids.subList(i, Math.min(ids.size(), i + chunk))) any.add(term(Schema.SOURCE, id), Occur.SHOULD);
+        for (MemoryRecord r : find(s, and(term(Schema.OWNER, owner), any.build()), Integer.MAX_VALUE, false)) {
+          if (seen.add(r.id())) out.add(r);
+        }
       }
-    }
-    return out;
+      return out;
+    });
   }
 
   /** Opens (creating if needed) the store in {@code dir}; all committed data is there after a restart. */
   public static LuceneMemoryStore open(Path dir) {
-    return open(dir, EXACT_SCAN_MAX);
+    return open(dir, Layout.DEFAULT);
+  }
+
+  /** Opens the store in {@code dir} with its owners laid out as {@code layout} says. */
+  public static LuceneMemoryStore open(Path dir, Layout layout) {
+    return open(dir, layout, EXACT_SCAN_MAX);
   }
 
   /** Opens the store with another exact-scan limit (tests force the graph search with 0). */
   static LuceneMemoryStore open(Path dir, int exactScanMax) {
+    return open(dir, Layout.DEFAULT, exactScanMax);
+  }
+
+  static LuceneMemoryStore open(Path dir, Layout layout, int exactScanMax) {
     try {
       Files.createDirectories(dir);
-      return open(FSDirectory.open(dir), dir, exactScanMax);
+      return open(FSDirectory.open(dir), dir, layout, exactScanMax);
     } catch (IOException e) {
       throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
     }
+  }
+
+  static LuceneMemoryStore open(Directory d, Path dir, int exactScanMax) throws IOException {
+    return open(d, dir, Layout.DEFAULT, exactScanMax);
   }
 
   /**
    * Opens the store over {@code d} (tests wrap it to inject faults), its turn log in {@code
    * dir/turns}. Exception-safe in Lucene's way: whatever fails, everything opened so far is closed
    * (the directory, the writer and its {@code write.lock}), so a failed open leaves no lock behind.
-   * The index's format version is checked first.
+   * The index's format version is checked first. Then the layout is repaired (what a crash during a
+   * move left) and owners above the layout's limit are moved to their own partitions.
    */
-  static LuceneMemoryStore open(Directory d, Path dir, int exactScanMax) throws IOException {
-    IndexWriter w = null;
+  static LuceneMemoryStore open(Directory d, Path dir, Layout layout, int exactScanMax) throws IOException {
+    Partition shared = null;
     LuceneTurnLog turns = null;
+    LuceneMemoryStore store = null;
     boolean success = false;
     try {
-      checkFormat(d, dir);
       Analyzer analyzer = Analyzers.english();
-      IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
-      cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      cfg.setCommitOnClose(true);
-      // A merged segment's time columns are read in the merge thread, before searches see it, so
-      // the first recall after a merge does not pay for them. Only a head start: a failure here
-      // must not fail the merge (the first search reads them instead).
-      TimeColumns.Cache columns = new TimeColumns.Cache();
-      cfg.setMergedSegmentWarmer(r -> {
-        try {
-          columns.of(r);
-        } catch (IOException | RuntimeException e) {
-          // read on first use
-        }
-      });
-      w = new IndexWriter(d, cfg);
+      shared = Partition.open(d, dir, null, analyzer);
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
-      LuceneMemoryStore store = new LuceneMemoryStore(d, w, columns, analyzer, exactScanMax, turns,
-          new LazyRecallLog(dir.resolve(RECALLS_DIR)));
+      Map<String, String> table = Partition.Table.read(dir.resolve(OWNERS_DIR));
+      store = new LuceneMemoryStore(dir, shared, analyzer, layout, exactScanMax, turns,
+          new LazyRecallLog(dir.resolve(RECALLS_DIR)), table);
+      store.repairLayout();
+      store.moveLargeOwners();
       success = true;
       return store;
     } finally {
       if (!success) {
-        // rollback, not close: a failed open must not commit anything either
-        if (w != null) org.apache.lucene.util.IOUtils.closeWhileHandlingException(w::rollback);
+        if (store != null) {
+          IOUtils.closeWhileHandlingException(store::closeOwnPartitions);
+        }
+        if (shared != null) {
+          // rollback, not close: a failed open must not commit anything either
+          Partition sh = shared;
+          IOUtils.closeWhileHandlingException(sh.searchers, sh.writer::rollback);
+        }
         java.io.Closeable log = turns == null ? null : turns::close;
-        org.apache.lucene.util.IOUtils.closeWhileHandlingException(log, d);
+        IOUtils.closeWhileHandlingException(log, d);
       }
     }
   }
 
   /** Refuses an index written in another format than {@link Schema#FORMAT_VERSION}, saying what to do. */
-  private static void checkFormat(Directory d, Path dir) throws IOException {
-    if (!org.apache.lucene.index.DirectoryReader.indexExists(d)) return;
-    var commits = org.apache.lucene.index.DirectoryReader.listCommits(d);
+  static void checkFormat(Directory d, Path dir) throws IOException {
+    if (!DirectoryReader.indexExists(d)) return;
+    var commits = DirectoryReader.listCommits(d);
     String format = commits.get(commits.size() - 1).getUserData().get("format");
     if (format != null && !format.equals(Schema.FORMAT_VERSION)) {
       throw new MnemoException("the store in " + dir + " has index format " + format + "; this version of Mnemo reads "
@@ -231,19 +302,280 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  // ---- layout: which index holds an owner's records ----
+
+  private Path ownersDir() {
+    return dir.resolve(OWNERS_DIR);
+  }
+
+  /**
+   * Repairs what a crash during a move or a forget left: folders of {@code dir/owners} not in the
+   * table are removed (a move that never switched, or a forgotten owner's files), and records still
+   * in the shared index of owners in the table are deleted (a move that switched but had not yet
+   * deleted them). Reads the commit generation of every owner's partition.
+   */
+  private void repairLayout() throws IOException {
+    Path folder = ownersDir();
+    if (!Files.isDirectory(folder)) return;
+    Set<String> known = new java.util.HashSet<>(table.values());
+    try (var entries = Files.list(folder)) {
+      for (Path p : entries.toList()) {
+        if (Files.isDirectory(p) && !known.contains(p.getFileName().toString())) IOUtils.rm(p);
+      }
+    }
+    boolean stale = false;
+    for (var e : table.entrySet()) {
+      Path p = folder.resolve(e.getValue());
+      if (!Files.isDirectory(p)) {
+        throw new IOException("the partition " + p + " of owner " + e.getKey() + " listed in " + Partition.Table.FILE + " is missing");
+      }
+      String[] files;
+      try (var list = Files.list(p)) {
+        files = list.map(f -> f.getFileName().toString()).toArray(String[]::new);
+      }
+      generations.put(e.getKey(), SegmentInfos.getLastCommitGeneration(files));
+      IndexSearcher s = acquire(shared);
+      try {
+        if (s.count(term(Schema.OWNER, e.getKey())) > 0) {
+          shared.writer.deleteDocuments(new Term(Schema.OWNER, e.getKey()));
+          stale = true;
+        }
+      } finally {
+        release(shared, s);
+      }
+    }
+    if (stale) commit(shared, embeddingModel);
+  }
+
+  /** Moves every owner of the shared index with more records than the layout allows to a partition of their own. */
+  private void moveLargeOwners() throws IOException {
+    if (layout.ownPartitionAbove() == Long.MAX_VALUE) return;
+    List<String> large = new ArrayList<>();
+    IndexSearcher s = acquire(shared);
+    try {
+      Terms owners = MultiTerms.getTerms(s.getIndexReader(), Schema.OWNER);
+      if (owners != null) {
+        TermsEnum it = owners.iterator();
+        for (BytesRef t = it.next(); t != null; t = it.next()) {
+          // docFreq counts deleted documents too: only a first sieve
+          if (it.docFreq() > layout.ownPartitionAbove()) large.add(t.utf8ToString());
+        }
+      }
+      large.removeIf(o -> {
+        try {
+          return s.count(term(Schema.OWNER, o)) <= layout.ownPartitionAbove();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    } finally {
+      release(shared, s);
+    }
+    for (String owner : large) moveToOwnPartition(owner);
+  }
+
+  /** Commits {@code p} with the store's commit data and refreshes its searchers. */
+  private void commit(Partition p, String model) throws IOException {
+    Map<String, String> data = new TreeMap<>();
+    data.put("format", Schema.FORMAT_VERSION);
+    if (model != null) data.put("embedding_model", model);
+    if (p.owner != null) data.put("owner", p.owner);
+    p.writer.setLiveCommitData(data.entrySet());
+    p.writer.commit();
+    p.searchers.maybeRefreshBlocking();
+    if (p.owner != null) {
+      long generation = SegmentInfos.getLastCommitGeneration(p.directory);
+      synchronized (open) {
+        generations.put(p.owner, generation);
+      }
+    }
+  }
+
+  /**
+   * Moves the owner's records from the shared index to a new index of their own: copied in index
+   * order and committed, then the table switched (the point where the move happens, on disk and for
+   * readers), then deleted from the shared index. Called under the write lock.
+   */
+  private void moveToOwnPartition(String owner) throws IOException {
+    Map<String, String> before = table;
+    int n = 1;
+    Set<String> taken = new java.util.HashSet<>(before.values());
+    while (taken.contains("o" + n) || Files.exists(ownersDir().resolve("o" + n))) n++;
+    String name = "o" + n;
+    Path path = ownersDir().resolve(name);
+    Files.createDirectories(path);
+    Partition p = openPartition(owner, path);
+    boolean switched = false;
+    try {
+      IndexSearcher s = acquire(shared);
+      try {
+        Query q = term(Schema.OWNER, owner);
+        TopDocs all = s.search(q, Math.max(1, s.count(q)), new Sort(SortField.FIELD_DOC));
+        for (ScoreDoc sd : all.scoreDocs) {
+          p.writer.addDocument(Schema.checkedDocument(load(s, sd.doc)));
+        }
+      } finally {
+        release(shared, s);
+      }
+      commit(p, embeddingModel);
+      Map<String, String> next = new TreeMap<>(before);
+      next.put(owner, name);
+      Partition.Table.write(ownersDir(), next);
+      synchronized (open) {
+        table = Map.copyOf(next);
+        open.put(owner, p);
+        evictIdle();
+      }
+      switched = true;
+    } finally {
+      if (!switched) {
+        IOUtils.closeWhileHandlingException(p.searchers, p.writer::rollback, p.directory);
+        try {
+          IOUtils.rm(path);
+        } catch (IOException e) {
+          // removed on the next open (a folder not in the table)
+        }
+        synchronized (open) {
+          generations.remove(owner);
+        }
+      }
+    }
+    try {
+      shared.writer.deleteDocuments(new Term(Schema.OWNER, owner));
+      commit(shared, embeddingModel);
+    } catch (IOException | RuntimeException e) {
+      // the move happened (the table says so); the copies left are deleted on the next open
+      shared.rollback(e);
+      failed = true;
+      throw e;
+    }
+  }
+
+  private Partition openPartition(String owner, Path path) throws IOException {
+    Directory d = FSDirectory.open(path);
+    boolean success = false;
+    try {
+      Partition p = Partition.open(d, path, owner, analyzer);
+      success = true;
+      return p;
+    } finally {
+      if (!success) IOUtils.closeWhileHandlingException(d);
+    }
+  }
+
+  /**
+   * The partition holding the owner's records, pinned (never closed while pinned): the owner's
+   * own, opened if needed, or the shared index.
+   */
+  private Partition pin(String owner) {
+    if (owner == null || !table.containsKey(owner)) return shared;
+    synchronized (open) {
+      if (!table.containsKey(owner)) return shared;
+      Partition p = open.get(owner);
+      if (p == null) {
+        try {
+          p = openPartition(owner, ownersDir().resolve(table.get(owner)));
+        } catch (IOException e) {
+          throw readFailed(e);
+        }
+        open.put(owner, p);
+      }
+      p.pins++;
+      evictIdle();
+      return p;
+    }
+  }
+
+  private void unpin(Partition p) {
+    if (p == shared) return;
+    synchronized (open) {
+      p.pins--;
+      if (p.pins == 0) open.notifyAll();
+    }
+  }
+
+  /** Closes the least recently used unpinned partitions beyond the layout's bound (under {@link #open}'s lock). */
+  private void evictIdle() {
+    Iterator<Partition> it = open.values().iterator();
+    while (open.size() > layout.maxOpenPartitions() && it.hasNext()) {
+      Partition p = it.next();
+      if (p.pins > 0) continue;
+      it.remove();
+      IOUtils.closeWhileHandlingException(p);
+    }
+  }
+
+  /** Number of owners' partitions open now (tests). */
+  int openPartitions() {
+    synchronized (open) {
+      return open.size();
+    }
+  }
+
+  /** Owners with a partition of their own (tests, docs). */
+  Set<String> ownersWithOwnPartition() {
+    return table.keySet();
+  }
+
+  /** A read of one index: the partition and a searcher acquired from it. */
+  private interface Read<T> {
+    T apply(Partition p, IndexSearcher s) throws IOException;
+  }
+
+  /**
+   * {@code fn} on the index holding the owner's records. If the owner moved while it ran (their
+   * records copied to their own partition, or forgotten), it runs again where they are now.
+   */
+  private <T> T read(String owner, Read<T> fn) {
+    while (true) {
+      String before = owner == null ? null : table.get(owner);
+      Partition p = pin(owner);
+      try {
+        IndexSearcher s = acquire(p);
+        try {
+          T out = fn.apply(p, s);
+          if (owner == null || Objects.equals(before, table.get(owner))) return out;
+        } finally {
+          release(p, s);
+        }
+      } catch (IOException e) {
+        throw readFailed(e);
+      } finally {
+        unpin(p);
+      }
+    }
+  }
+
+  /** {@code fn} on every index, the shared one first, then the owners' in the table's order. */
+  private <T> List<T> acrossAll(Read<T> fn) {
+    List<T> out = new ArrayList<>();
+    out.add(read(null, fn));
+    for (String owner : table.keySet()) out.add(read(owner, fn));
+    return out;
+  }
+
   @Override
   public Optional<String> embeddingModel() {
     return Optional.ofNullable(embeddingModel);
   }
 
   /** Reads the model id the last commit recorded (null: none yet). */
-  private static String committedModel(IndexWriter w) {
+  private static String committedModel(org.apache.lucene.index.IndexWriter w) {
     for (var e : w.getLiveCommitData() == null ? List.<Map.Entry<String, String>>of() : w.getLiveCommitData()) {
       if (e.getKey().equals("embedding_model")) return e.getValue();
     }
     return null;
   }
 
+  /**
+   * Upserts go to the index of their owner; a delete goes to the index holding the id (the call's
+   * owners' first, then the shared one, then the other owners'). Each index touched is committed
+   * in turn (atomic per owner); the embedding model, when it changes, is recorded in the shared
+   * index's commit. Owners of the shared index who then hold more records than the layout allows
+   * are moved to their own partition before the call returns.
+   */
   @Override
   public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
     synchronized (writeLock) {
@@ -255,41 +587,100 @@ public final class LuceneMemoryStore implements MemoryStore {
         // refused before the writer saw anything: the store stays writable
         throw new MnemoException("write refused, nothing was written: " + e.getMessage(), false, e);
       }
+      Map<String, Partition> byOwner = new LinkedHashMap<>();
+      Map<Partition, List<Integer>> writes = new LinkedHashMap<>();
+      Map<Partition, List<String>> deletes = new LinkedHashMap<>();
+      List<Partition> pinned = new ArrayList<>();
+      Partition current = null;
       try {
-        for (int i = 0; i < docs.size(); i++) {
-          writer.updateDocument(new Term(Schema.ID, upserts.get(i).id()), docs.get(i));
+        for (int i = 0; i < upserts.size(); i++) {
+          Partition p = byOwner.computeIfAbsent(upserts.get(i).owner(), o -> pinFor(o, pinned));
+          writes.computeIfAbsent(p, x -> new ArrayList<>()).add(i);
         }
+        Map<String, Partition> upserted = new HashMap<>();
+        for (int i = 0; i < upserts.size(); i++) upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
         for (String id : deleteIds) {
-          writer.deleteDocuments(new Term(Schema.ID, id));
+          Partition holder = holder(id, byOwner.values(), pinned);
+          Partition again = upserted.get(id);
+          if (holder != null) deletes.computeIfAbsent(holder, x -> new ArrayList<>()).add(id);
+          if (again != null && again != holder) deletes.computeIfAbsent(again, x -> new ArrayList<>()).add(id);
         }
         String model = embeddingModel;
         for (MemoryRecord r : upserts) if (r.embeddingModel() != null && !r.embeddingModel().isEmpty()) model = r.embeddingModel();
-        writer.setLiveCommitData(model == null ? Map.of("format", Schema.FORMAT_VERSION).entrySet()
-            : Map.of("format", Schema.FORMAT_VERSION, "embedding_model", model).entrySet());
-        writer.commit();
+        Set<Partition> touched = new LinkedHashSet<>();
+        touched.addAll(writes.keySet());
+        touched.addAll(deletes.keySet());
+        if (!Objects.equals(model, embeddingModel) || touched.isEmpty()) touched.add(shared);
+        for (Partition p : touched) {
+          current = p;
+          for (int i : writes.getOrDefault(p, List.of())) {
+            p.writer.updateDocument(new Term(Schema.ID, upserts.get(i).id()), docs.get(i));
+          }
+          for (String id : deletes.getOrDefault(p, List.of())) p.writer.deleteDocuments(new Term(Schema.ID, id));
+          commit(p, model);
+        }
+        current = null;
         embeddingModel = model;
-        searchers.maybeRefreshBlocking();
+        if (layout.ownPartitionAbove() != Long.MAX_VALUE && writes.containsKey(shared)) {
+          current = shared;
+          for (var e : byOwner.entrySet()) {
+            if (e.getValue() == shared && countIn(shared, e.getKey()) > layout.ownPartitionAbove()) {
+              moveToOwnPartition(e.getKey());
+            }
+          }
+        }
       } catch (IOException | RuntimeException e) {
-        rollbackQuietly(e);
+        if (current != null && !current.failed) current.rollback(e);
+        failed = true;
         throw new MnemoException("write failed, nothing was acknowledged: " + e.getMessage(), false, e);
+      } finally {
+        for (Partition p : pinned) unpin(p);
       }
     }
   }
 
-  private void rollbackQuietly(Exception cause) {
-    // Uncommitted changes of a failed call must never ride along with a later commit: roll the
-    // writer back to the last commit, which closes it; the store then refuses further writes.
-    failed = true;
+  private Partition pinFor(String owner, List<Partition> pinned) {
+    Partition p = pin(owner);
+    if (p != shared) pinned.add(p);
+    return p;
+  }
+
+  /** The index that holds a record with this id, or null: the call's owners' first, then the shared one, then the rest. */
+  private Partition holder(String id, Collection<Partition> first, List<Partition> pinned) throws IOException {
+    Set<Partition> tried = new java.util.HashSet<>();
+    List<Partition> order = new ArrayList<>(first);
+    order.add(shared);
+    for (Partition p : order) {
+      if (tried.add(p) && holds(p, id)) return p;
+    }
+    for (String owner : table.keySet()) {
+      Partition p = pinFor(owner, pinned);
+      if (tried.add(p) && holds(p, id)) return p;
+    }
+    return null;
+  }
+
+  private boolean holds(Partition p, String id) throws IOException {
+    IndexSearcher s = acquire(p);
     try {
-      writer.rollback();
-    } catch (IOException | RuntimeException e) {
-      cause.addSuppressed(e);
+      return s.count(term(Schema.ID, id)) > 0;
+    } finally {
+      release(p, s);
+    }
+  }
+
+  private long countIn(Partition p, String owner) throws IOException {
+    IndexSearcher s = acquire(p);
+    try {
+      return s.count(term(Schema.OWNER, owner));
+    } finally {
+      release(p, s);
     }
   }
 
   @Override
   public Optional<MemoryRecord> get(String owner, String id) {
-    List<MemoryRecord> r = find(and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1);
+    List<MemoryRecord> r = read(owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false));
     return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
   }
 
@@ -300,7 +691,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** A fact key's versions: the read path asks for them right after the candidates, which are often among them. */
   private List<MemoryRecord> versions(String owner, String factKey, ReadOptions o) {
-    return find(and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)), Integer.MAX_VALUE, o.recordCache());
+    return read(owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)),
+        Integer.MAX_VALUE, o.recordCache()));
   }
 
   @Override
@@ -310,23 +702,63 @@ public final class LuceneMemoryStore implements MemoryStore {
         .add(term(Schema.ORIGIN, id), Occur.SHOULD)
         .setMinimumNumberShouldMatch(1)
         .build();
-    return find(and(term(Schema.OWNER, owner), either), Integer.MAX_VALUE);
+    return read(owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), either), Integer.MAX_VALUE, false));
   }
 
   @Override
   public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
-    IndexSearcher s = acquire();
+    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
+        new SortField(Schema.ID, SortField.Type.STRING));
+    return sorted(eligibility.owner(), s -> new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())),
+        Math.max(1, limit), sort);
+  }
+
+  /** A query for one index (its filter may depend on what the index holds). */
+  private interface QueryOf {
+    Query of(IndexSearcher s) throws IOException;
+  }
+
+  /**
+   * The first {@code limit} records matching the query in {@code sort}'s order (all of them with
+   * {@link Integer#MAX_VALUE}), from the owner's index, or, for no owner, from every index merged
+   * in that order.
+   */
+  private List<MemoryRecord> sorted(String owner, QueryOf query, int limit, Sort sort) {
+    if (owner != null || table.isEmpty()) {
+      return read(owner, (p, s) -> {
+        Query q = query.of(s);
+        int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
+        TopDocs top = s.search(q, n, sort);
+        List<MemoryRecord> out = new ArrayList<>();
+        for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
+        return out;
+      });
+    }
+    List<Partition> parts = new ArrayList<>();
+    List<IndexSearcher> searchers = new ArrayList<>();
     try {
-      Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
-          new SortField(Schema.ID, SortField.Type.STRING));
-      TopDocs top = s.search(new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())), Math.max(1, limit), sort);
+      parts.add(shared);
+      for (String o : table.keySet()) parts.add(pin(o));
+      TopFieldDocs[] tops = new TopFieldDocs[parts.size()];
+      for (Partition p : parts) searchers.add(acquire(p));
+      for (int i = 0; i < parts.size(); i++) {
+        IndexSearcher s = searchers.get(i);
+        Query q = query.of(s);
+        int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
+        tops[i] = s.search(q, n, sort);
+        for (ScoreDoc sd : tops[i].scoreDocs) sd.shardIndex = i; // merge reads it, and so does load below
+      }
+      int total = 0;
+      for (TopFieldDocs t : tops) total += t.scoreDocs.length;
+      TopDocs merged = TopDocs.merge(sort, Math.max(1, Math.min(limit, total)), tops);
       List<MemoryRecord> out = new ArrayList<>();
-      for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
+      for (ScoreDoc sd : merged.scoreDocs) out.add(load(searchers.get(sd.shardIndex), sd.doc));
       return out;
     } catch (IOException e) {
       throw readFailed(e);
     } finally {
-      release(s);
+      for (int i = 0; i < searchers.size(); i++) release(parts.get(i), searchers.get(i));
+      for (Partition p : parts) unpin(p);
     }
   }
 
@@ -361,75 +793,119 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private CandidateSet candidates(CandidateQuery q, ReadOptions o) {
-    IndexSearcher s = acquire();
-    try {
-      Query filter;
-      long eligible = -1; // counted once, when first needed
-      Eligibility eligibility = Filters.forIndex(q.eligibility(), s.getIndexReader());
-      if (o.eligibleOnce()) {
-        EligibleDocs docs = EligibleDocs.compute(s, eligibility, timeColumns);
-        filter = docs.asQuery();
-        eligible = docs.count();
-      } else {
-        filter = Filters.of(eligibility);
-      }
-      Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
-      if (q.vector() != null) {
-        if (eligible < 0) eligible = s.count(filter);
-        rank(ranks, dense(s, q.vector(), filter, eligible, q.perSignal()), 0);
-      }
-      Query text = textQuery(q.text(), q.contextWeight());
-      if (text != null) {
-        TopDocs top = s.search(and(text, filter), q.perSignal());
-        rank(ranks, top, 1);
-      }
-      if (!q.entities().isEmpty()) {
-        BooleanQuery.Builder any = new BooleanQuery.Builder();
-        for (String e : q.entities()) {
-          any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
-        }
-        TopDocs top = s.search(and(any.build(), filter), q.perSignal());
-        rank(ranks, top, 2);
-      }
-      if (q.timeRange() != null) {
-        Query inRange = LongPoint.newRangeQuery(Schema.VALID_FROM, q.timeRange().from().toEpochMilli(),
-            q.timeRange().to().toEpochMilli() - 1);
-        // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
-        // cut (a conversation's turns share their session's time) would change from run to run.
-        Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
-        TopDocs top = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
-        rank(ranks, top, 3);
-      }
-      if (ranks.isEmpty()) return CandidateSet.empty();
-      Map<Integer, Float> bm25 = exactBm25(s, text, ranks);
-      List<Candidate> out = new ArrayList<>(ranks.size());
-      for (var e : ranks.entrySet()) {
-        int doc = e.getKey();
-        int[] r = e.getValue();
-        MemoryRecord rec = load(s, doc, o.recordCache());
-        double cos = Double.NaN;
-        if (q.vector() != null && rec.embedding() != null && rec.embedding().length == q.vector().length) {
-          double dot = 0;
-          for (int i = 0; i < q.vector().length; i++) dot += q.vector()[i] * rec.embedding()[i];
-          cos = dot;
-        }
-        out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
-      }
-      Map<String, Long> entityFrequencies = new java.util.TreeMap<>();
-      if (!q.entities().isEmpty()) {
-        java.util.Set<String> named = new java.util.TreeSet<>();
-        for (Candidate c : out) for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
-        if (!named.isEmpty()) {
-          if (eligible < 0) eligible = s.count(filter);
-          for (String e : named) entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
-        }
-      }
-      return new CandidateSet(out, bm25Max(s, q.text()), entityFrequencies.isEmpty() ? 0 : eligible, entityFrequencies);
-    } catch (IOException e) {
-      throw readFailed(e);
-    } finally {
-      release(s);
+    String owner = q.eligibility().owner();
+    if (owner == null && !table.isEmpty()) return merged(acrossAll((p, s) -> candidates(p, s, q, o)), q.perSignal());
+    return read(owner, (p, s) -> candidates(p, s, q, o));
+  }
+
+  /**
+   * Candidates of a read for no owner (evaluation) from several indexes as one set: each signal's
+   * lists merged by its score (cosine, BM25 against each index's own statistics, newest for time;
+   * entity matches by their rank) and cut again at {@code perSignal}; counts summed.
+   */
+  private static CandidateSet merged(List<CandidateSet> sets, int perSignal) {
+    record Found(Candidate c, int index) {}
+    List<Found> all = new ArrayList<>();
+    double bm25Max = 0;
+    long eligible = 0;
+    Map<String, Long> frequencies = new TreeMap<>();
+    for (int i = 0; i < sets.size(); i++) {
+      CandidateSet s = sets.get(i);
+      for (Candidate c : s.candidates()) all.add(new Found(c, i));
+      bm25Max = Math.max(bm25Max, s.bm25Max());
+      eligible += s.eligibleCount();
+      s.entityFrequencies().forEach((k, v) -> frequencies.merge(k, v, Long::sum));
     }
+    int[][] ranks = new int[all.size()][4];
+    List<java.util.function.ToIntFunction<Candidate>> rankOf = List.of(Candidate::denseRank, Candidate::bm25Rank,
+        Candidate::entityRank, Candidate::timeRank);
+    List<Comparator<Found>> orders = List.of(
+        Comparator.comparingDouble((Found f) -> -f.c().cosine()),
+        Comparator.comparingDouble((Found f) -> -f.c().bm25()),
+        Comparator.comparingInt((Found f) -> f.c().entityRank()),
+        Comparator.comparing((Found f) -> f.c().record().recordedAt(), Comparator.reverseOrder()));
+    for (int signal = 0; signal < 4; signal++) {
+      java.util.function.ToIntFunction<Candidate> r = rankOf.get(signal);
+      List<Integer> ranked = new ArrayList<>();
+      for (int i = 0; i < all.size(); i++) if (r.applyAsInt(all.get(i).c()) > 0) ranked.add(i);
+      Comparator<Found> order = orders.get(signal).thenComparingInt(Found::index)
+          .thenComparingInt(f -> r.applyAsInt(f.c()));
+      ranked.sort((a, b) -> order.compare(all.get(a), all.get(b)));
+      for (int k = 0; k < ranked.size() && k < perSignal; k++) ranks[ranked.get(k)][signal] = k + 1;
+    }
+    List<Candidate> out = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      int[] r = ranks[i];
+      if (r[0] == 0 && r[1] == 0 && r[2] == 0 && r[3] == 0) continue;
+      Candidate c = all.get(i).c();
+      out.add(new Candidate(c.record(), c.cosine(), c.bm25(), r[0], r[1], r[2], r[3]));
+    }
+    return new CandidateSet(out, bm25Max, frequencies.isEmpty() ? 0 : eligible, frequencies);
+  }
+
+  private CandidateSet candidates(Partition p, IndexSearcher s, CandidateQuery q, ReadOptions o) throws IOException {
+    Query filter;
+    long eligible = -1; // counted once, when first needed
+    Eligibility eligibility = Filters.forIndex(q.eligibility(), s.getIndexReader());
+    if (o.eligibleOnce()) {
+      EligibleDocs docs = EligibleDocs.compute(s, eligibility, p.columns);
+      filter = docs.asQuery();
+      eligible = docs.count();
+    } else {
+      filter = Filters.of(eligibility);
+    }
+    Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
+    if (q.vector() != null) {
+      if (eligible < 0) eligible = s.count(filter);
+      rank(ranks, dense(s, q.vector(), filter, eligible, q.perSignal()), 0);
+    }
+    Query text = textQuery(q.text(), q.contextWeight());
+    if (text != null) {
+      TopDocs top = s.search(and(text, filter), q.perSignal());
+      rank(ranks, top, 1);
+    }
+    if (!q.entities().isEmpty()) {
+      BooleanQuery.Builder any = new BooleanQuery.Builder();
+      for (String e : q.entities()) {
+        any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
+      }
+      TopDocs top = s.search(and(any.build(), filter), q.perSignal());
+      rank(ranks, top, 2);
+    }
+    if (q.timeRange() != null) {
+      Query inRange = LongPoint.newRangeQuery(Schema.VALID_FROM, q.timeRange().from().toEpochMilli(),
+          q.timeRange().to().toEpochMilli() - 1);
+      // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
+      // cut (a conversation's turns share their session's time) would change from run to run.
+      Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
+      TopDocs top = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
+      rank(ranks, top, 3);
+    }
+    if (ranks.isEmpty()) return CandidateSet.empty();
+    Map<Integer, Float> bm25 = exactBm25(s, text, ranks);
+    List<Candidate> out = new ArrayList<>(ranks.size());
+    for (var e : ranks.entrySet()) {
+      int doc = e.getKey();
+      int[] r = e.getValue();
+      MemoryRecord rec = load(s, doc, o.recordCache());
+      double cos = Double.NaN;
+      if (q.vector() != null && rec.embedding() != null && rec.embedding().length == q.vector().length) {
+        double dot = 0;
+        for (int i = 0; i < q.vector().length; i++) dot += q.vector()[i] * rec.embedding()[i];
+        cos = dot;
+      }
+      out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
+    }
+    Map<String, Long> entityFrequencies = new TreeMap<>();
+    if (!q.entities().isEmpty()) {
+      Set<String> named = new java.util.TreeSet<>();
+      for (Candidate c : out) for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
+      if (!named.isEmpty()) {
+        if (eligible < 0) eligible = s.count(filter);
+        for (String e : named) entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
+      }
+    }
+    return new CandidateSet(out, bm25Max(s, q.text()), entityFrequencies.isEmpty() ? 0 : eligible, entityFrequencies);
   }
 
   /**
@@ -583,75 +1059,103 @@ public final class LuceneMemoryStore implements MemoryStore {
         .build();
   }
 
+
   private void checkWritable() {
     if (failed) {
       throw new MnemoException("the store was rolled back to its last commit after a failed write; reopen it", false);
     }
   }
 
+  /**
+   * Deletes the owner's records. From the shared index: deleted and merged away. An owner with a
+   * partition of their own: the table switched without them (the point of the forget, on disk and
+   * for readers), the partition closed once no call uses it, its folder deleted, and the shared
+   * index committed (the store's state changes).
+   */
   @Override
   public int deleteOwner(String owner) {
     synchronized (writeLock) {
       checkWritable();
-      IndexSearcher s = acquire();
-      int n;
+      Partition current = shared;
       try {
-        n = s.count(term(Schema.OWNER, owner));
-      } catch (IOException e) {
-        throw readFailed(e);
-      } finally {
-        release(s);
-      }
-      try {
-        writer.deleteDocuments(term(Schema.OWNER, owner));
+        int n = 0;
+        String name = table.get(owner);
+        if (name != null) {
+          n = (int) read(owner, (p, s) -> (long) s.getIndexReader().numDocs()).longValue();
+          Map<String, String> next = new TreeMap<>(table);
+          next.remove(owner);
+          Partition.Table.write(ownersDir(), next);
+          Partition p;
+          synchronized (open) {
+            table = Map.copyOf(next);
+            generations.remove(owner);
+            p = open.remove(owner);
+            while (p != null && p.pins > 0) open.wait();
+          }
+          if (p != null) p.close();
+          IOUtils.rm(ownersDir().resolve(name));
+        }
+        IndexSearcher s = acquire(shared);
+        int inShared;
+        try {
+          inShared = s.count(term(Schema.OWNER, owner));
+        } finally {
+          release(shared, s);
+        }
+        shared.writer.deleteDocuments(term(Schema.OWNER, owner));
         // A right to be forgotten: merge the deleted documents away so text and vectors are gone
         // from the files, not just hidden.
-        writer.forceMergeDeletes(true);
-        writer.commit();
-        searchers.maybeRefreshBlocking();
+        shared.writer.forceMergeDeletes(true);
+        commit(shared, embeddingModel);
+        return n + inShared;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new MnemoException("forget interrupted for owner " + owner, false, e);
       } catch (IOException | RuntimeException e) {
-        rollbackQuietly(e);
+        current.rollback(e);
+        failed = true;
         throw new MnemoException("forget failed for owner " + owner + ": " + e.getMessage(), false, e);
       }
-      return n;
     }
   }
 
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
-    IndexSearcher s = acquire();
-    try {
-      Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
-      Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
-      int n = Math.max(1, s.count(q));
-      TopDocs top = s.search(q, n, sort);
-      for (ScoreDoc sd : top.scoreDocs) sink.accept(load(s, sd.doc));
-    } catch (IOException e) {
-      throw readFailed(e);
-    } finally {
-      release(s);
-    }
+    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
+    Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
+    sorted(owner, s -> q, Integer.MAX_VALUE, sort).forEach(sink);
   }
 
   @Override
   public long count() {
-    IndexSearcher s = acquire();
-    try {
-      return s.getIndexReader().numDocs();
-    } finally {
-      release(s);
-    }
+    return acrossAll((p, s) -> (long) s.getIndexReader().numDocs()).stream().mapToLong(Long::longValue).sum();
   }
 
-  /** Bytes of the index files on disk. */
+  /** Bytes of the index files on disk: the shared index and the owners' partitions. */
   public long sizeOnDisk() {
     try {
       long total = 0;
-      for (String f : directory.listAll()) total += directory.fileLength(f);
+      for (String f : shared.directory.listAll()) total += shared.directory.fileLength(f);
+      Path owners = ownersDir();
+      if (Files.isDirectory(owners)) {
+        try (var files = Files.walk(owners)) {
+          for (Path f : files.filter(Files::isRegularFile).toList()) total += Files.size(f);
+        }
+      }
       return total;
     } catch (IOException e) {
       throw readFailed(e);
     }
+  }
+
+  /** Closes the owners' open partitions (each even when another fails). */
+  private void closeOwnPartitions() throws IOException {
+    List<Partition> all;
+    synchronized (open) {
+      all = new ArrayList<>(open.values());
+      open.clear();
+    }
+    IOUtils.close(all);
   }
 
   @Override
@@ -659,30 +1163,20 @@ public final class LuceneMemoryStore implements MemoryStore {
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
     try {
-      org.apache.lucene.util.IOUtils.close(turns::close, recalls::close, searchers, failed ? null : writer, directory);
+      IOUtils.close(turns::close, recalls::close, this::closeOwnPartitions, shared);
     } catch (IOException e) {
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
     }
   }
 
-  private List<MemoryRecord> find(Query q, int limit) {
-    return find(q, limit, false);
-  }
-
-  private List<MemoryRecord> find(Query q, int limit, boolean cached) {
-    IndexSearcher s = acquire();
-    try {
-      int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-      Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
-      TopDocs top = s.search(q, n, sort);
-      List<MemoryRecord> out = new ArrayList<>();
-      for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc, cached));
-      return out;
-    } catch (IOException e) {
-      throw readFailed(e);
-    } finally {
-      release(s);
-    }
+  /** The records matching {@code q} in one index, oldest first ({@code limit} of them, or all). */
+  private List<MemoryRecord> find(IndexSearcher s, Query q, int limit, boolean cached) throws IOException {
+    int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
+    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
+    TopDocs top = s.search(q, n, sort);
+    List<MemoryRecord> out = new ArrayList<>();
+    for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc, cached));
+    return out;
   }
 
   private static MemoryRecord load(IndexSearcher s, int doc) throws IOException {
@@ -713,17 +1207,17 @@ public final class LuceneMemoryStore implements MemoryStore {
     return values.vectorValue(it.index()).clone();
   }
 
-  private IndexSearcher acquire() {
+  private static IndexSearcher acquire(Partition p) {
     try {
-      return searchers.acquire();
+      return p.searchers.acquire();
     } catch (IOException e) {
       throw readFailed(e);
     }
   }
 
-  private void release(IndexSearcher s) {
+  private static void release(Partition p, IndexSearcher s) {
     try {
-      searchers.release(s);
+      p.searchers.release(s);
     } catch (IOException e) {
       throw readFailed(e);
     }

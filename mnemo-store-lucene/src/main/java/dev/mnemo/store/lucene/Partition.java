@@ -1,0 +1,134 @@
+package dev.mnemo.store.lucene;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.IOUtils;
+
+/**
+ * One Lucene index of a {@link LuceneMemoryStore}: the shared index in the store's folder (every
+ * owner without a partition of their own), or one owner's own index in {@code owners/NAME}. Each has
+ * its writer, searchers and time columns. A partition is pinned while a call uses it, and only an
+ * unpinned one is closed (the store keeps a bounded number of owners' partitions open).
+ */
+final class Partition implements Closeable {
+  /** The owner whose records this index holds alone, or null for the shared index. */
+  final String owner;
+  final Directory directory;
+  final IndexWriter writer;
+  final SearcherManager searchers;
+  final TimeColumns.Cache columns;
+  /** Calls using this partition now; changed only under the store's lock of open partitions. */
+  int pins;
+  /** Rolled back after a failed write: its writer is closed, searches still work. */
+  volatile boolean failed;
+
+  private Partition(String owner, Directory directory, IndexWriter writer, TimeColumns.Cache columns) throws IOException {
+    this.owner = owner;
+    this.directory = directory;
+    this.writer = writer;
+    this.columns = columns;
+    this.searchers = new SearcherManager(writer, null);
+  }
+
+  /**
+   * Opens (creating if needed) the index in {@code d}; on failure the writer is rolled back (no
+   * {@code write.lock} left), the directory is the caller's to close.
+   */
+  static Partition open(Directory d, Path path, String owner, Analyzer analyzer) throws IOException {
+    IndexWriter w = null;
+    boolean success = false;
+    try {
+      LuceneMemoryStore.checkFormat(d, path);
+      IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
+      cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+      cfg.setCommitOnClose(true);
+      // A merged segment's time columns are read in the merge thread, before searches see it, so
+      // the first recall after a merge does not pay for them. Only a head start: a failure here
+      // must not fail the merge (the first search reads them instead).
+      TimeColumns.Cache columns = new TimeColumns.Cache();
+      cfg.setMergedSegmentWarmer(r -> {
+        try {
+          columns.of(r);
+        } catch (IOException | RuntimeException e) {
+          // read on first use
+        }
+      });
+      w = new IndexWriter(d, cfg);
+      Partition p = new Partition(owner, d, w, columns);
+      success = true;
+      return p;
+    } finally {
+      // rollback, not close: a failed open must not commit anything either
+      if (!success && w != null) IOUtils.closeWhileHandlingException(w::rollback);
+    }
+  }
+
+  /** Rolls the writer back to the last commit (which closes it); later writes are refused. */
+  void rollback(Exception cause) {
+    failed = true;
+    try {
+      writer.rollback();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOUtils.close(searchers, failed ? null : writer, directory);
+  }
+
+  /**
+   * The table of owners with a partition of their own: one line per owner, the folder's name, a
+   * tab, the owner URL-encoded. Written whole to a temporary file, synced and moved over the old
+   * one atomically, so a crash leaves the old table or the new one.
+   */
+  static final class Table {
+    private Table() {}
+
+    static final String FILE = "partitions.tsv";
+
+    static Map<String, String> read(Path folder) throws IOException {
+      Map<String, String> out = new TreeMap<>();
+      Path f = folder.resolve(FILE);
+      if (!Files.exists(f)) return out;
+      for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+        if (line.isBlank()) continue;
+        int tab = line.indexOf('\t');
+        if (tab <= 0) throw new IOException("unreadable line in " + f + ": " + line);
+        out.put(URLDecoder.decode(line.substring(tab + 1), StandardCharsets.UTF_8), line.substring(0, tab));
+      }
+      return out;
+    }
+
+    static void write(Path folder, Map<String, String> table) throws IOException {
+      Files.createDirectories(folder);
+      List<String> lines = new ArrayList<>();
+      for (var e : table.entrySet()) lines.add(e.getValue() + "\t" + URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8));
+      Path tmp = folder.resolve(FILE + ".tmp");
+      Files.write(tmp, lines, StandardCharsets.UTF_8);
+      try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        c.force(true);
+      }
+      Files.move(tmp, folder.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      IOUtils.fsync(folder, true);
+    }
+  }
+}
