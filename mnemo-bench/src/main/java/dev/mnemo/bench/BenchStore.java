@@ -83,11 +83,17 @@ public final class BenchStore {
 
   /** Opens the store in {@code dir/store} if its manifest matches {@code layout}, else builds it. */
   public static Opened openOrBuild(Path dir, Layout layout, Embedder embedder, int batch, PrintStream log) {
+    return openOrBuild(dir, layout, embedder, batch, log, LuceneMemoryStore.Layout.DEFAULT);
+  }
+
+  /** The same, the store opened (and built) with its owners laid out as {@code storeLayout} says. */
+  public static Opened openOrBuild(Path dir, Layout layout, Embedder embedder, int batch, PrintStream log,
+      LuceneMemoryStore.Layout storeLayout) {
     Path storeDir = dir.resolve("store");
     Properties wanted = manifest(layout);
     Properties found = readManifest(dir);
     if (found != null && matches(found, wanted) && Files.isDirectory(storeDir)) {
-      LuceneMemoryStore store = LuceneMemoryStore.open(storeDir);
+      LuceneMemoryStore store = LuceneMemoryStore.open(storeDir, storeLayout);
       if (store.count() == layout.total()) {
         log.printf(Locale.ROOT, "reusing the store in %s (%,d records)%n", storeDir, store.count());
         return new Opened(store, true, Long.parseLong(found.getProperty("fill_nanos", "0")),
@@ -103,12 +109,12 @@ public final class BenchStore {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return build(dir, storeDir, layout, wanted, embedder, batch, log);
+    return build(dir, storeDir, layout, wanted, embedder, batch, log, storeLayout);
   }
 
   private static Opened build(Path dir, Path storeDir, Layout layout, Properties manifest, Embedder embedder, int batch,
-      PrintStream log) {
-    LuceneMemoryStore store = LuceneMemoryStore.open(storeDir);
+      PrintStream log, LuceneMemoryStore.Layout storeLayout) {
+    LuceneMemoryStore store = LuceneMemoryStore.open(storeDir, storeLayout);
     try {
       String[] ownerOf = owners(layout);
       SyntheticCorpus corpus = new SyntheticCorpus(layout.seed(), embedder);

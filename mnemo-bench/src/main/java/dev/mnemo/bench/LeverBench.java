@@ -171,7 +171,7 @@ public final class LeverBench {
   }
 
   /** Each round calls every series once, the k-th on a question offset by k, after untimed warm-up rounds. */
-  private static Stats[] interleaved(int cycle, int warmup, int samples, List<IntConsumer> calls) {
+  static Stats[] interleaved(int cycle, int warmup, int samples, List<IntConsumer> calls) {
     int n = calls.size();
     for (int i = 0; i < warmup; i++) for (int k = 0; k < n; k++) calls.get(k).accept((i + k * cycle / n) % cycle);
     long[][] t = new long[n][samples];

@@ -393,6 +393,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  /** The indexing buffer of a move, in MB: about 60,000 records of 384 dimensions in one segment. */
+  private static final double MOVE_BUFFER_MB = 128;
+
   /**
    * Moves the owner's records from the shared index to a new index of their own: copied in index
    * order and committed, then the table switched (the point where the move happens, on disk and for
@@ -409,6 +412,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     Partition p = openPartition(owner, path);
     boolean switched = false;
     try {
+      // A larger buffer while copying, so that the owner's index starts as one or a few segments
+      // (each segment is a graph of its own to search), not one per 16 MB of the default.
+      p.writer.getConfig().setRAMBufferSizeMB(MOVE_BUFFER_MB);
       IndexSearcher s = acquire(shared);
       try {
         Query q = term(Schema.OWNER, owner);
@@ -420,6 +426,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         release(shared, s);
       }
       commit(p, embeddingModel);
+      p.writer.getConfig().setRAMBufferSizeMB(org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
       Map<String, String> next = new TreeMap<>(before);
       next.put(owner, name);
       Partition.Table.write(ownersDir(), next);
@@ -645,7 +652,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     return p;
   }
 
-  /** The index that holds a record with this id, or null: the call's owners' first, then the shared one, then the rest. */
+  /**
+   * The index that holds a record with this id, or null: the call's owners' first, then the shared
+   * one, then the owners' that are open, then the rest (opened one by one).
+   */
   private Partition holder(String id, Collection<Partition> first, List<Partition> pinned) throws IOException {
     Set<Partition> tried = new java.util.HashSet<>();
     List<Partition> order = new ArrayList<>(first);
@@ -653,7 +663,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     for (Partition p : order) {
       if (tried.add(p) && holds(p, id)) return p;
     }
-    for (String owner : table.keySet()) {
+    List<String> owners = new ArrayList<>(table.keySet());
+    synchronized (open) {
+      owners.sort(Comparator.comparing(o -> !open.containsKey(o)));
+    }
+    for (String owner : owners) {
       Partition p = pinFor(owner, pinned);
       if (tried.add(p) && holds(p, id)) return p;
     }

@@ -241,6 +241,25 @@ class PartitionLayoutTest {
     }
   }
 
+  @Test
+  void theProvider_takesTheLayoutFromItsConfig(@TempDir Path dir) {
+    Random random = new Random(4);
+    List<MemoryRecord> records = new ArrayList<>();
+    for (int i = 0; i < 5; i++) records.add(record(random, i, "o-1"));
+    try (var store = (LuceneMemoryStore) new LuceneStoreProvider().open(Map.of("dir", dir.resolve("a").toString(),
+        "own_partition_above", "4", "max_open_partitions", "1"))) {
+      store.apply(records, List.of());
+      assertThat(store.ownersWithOwnPartition()).containsExactly("o-1");
+    }
+    try (var store = (LuceneMemoryStore) new LuceneStoreProvider().open(Map.of("dir", dir.resolve("b").toString(),
+        "own_partition_above", "never"))) {
+      store.apply(records, List.of());
+      assertThat(store.ownersWithOwnPartition()).isEmpty();
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new LuceneStoreProvider().open(Map.of("dir",
+        dir.resolve("c").toString(), "max_open_partitions", "0"))).isInstanceOf(dev.mnemo.InvalidRequestException.class);
+  }
+
   private static List<MemoryRecord> exported(LuceneMemoryStore s, String owner) {
     List<MemoryRecord> out = new ArrayList<>();
     s.export(owner, out::add);

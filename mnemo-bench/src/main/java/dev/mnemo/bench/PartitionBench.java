@@ -1,0 +1,218 @@
+package dev.mnemo.bench;
+
+import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
+import dev.mnemo.RecallResult;
+import dev.mnemo.embed.E5SmallEmbedder;
+import dev.mnemo.spi.Candidate;
+import dev.mnemo.spi.CandidateQuery;
+import dev.mnemo.spi.CandidateSet;
+import dev.mnemo.spi.Eligibility;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.store.lucene.LuceneMemoryStore;
+import dev.mnemo.text.JTokkitTokenizer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntConsumer;
+
+/**
+ * The store laid out for owners against one shared index, in one run on the same records: the
+ * {@link BenchStore} store opened as one shared index, and a copy of it opened with every hot owner
+ * above {@code --above} records moved to a partition of their own. For each hot owner, {@code
+ * candidates()} (every signal, as the read path asks) and recall alone (precomputed query vectors)
+ * on each layout, the four series alternating call by call.
+ *
+ * <p>The layouts do not give identical answers, by design: BM25 statistics are per index (an owner
+ * with their own partition is scored against their own records), and the HNSW graph of an owner's
+ * own index is another graph. So before timing the run reports how far the answers agree: the
+ * dense candidates (identical when both layouts scan exactly), the candidate sets, the records a
+ * recall selects, and the dense recall@50 of each layout against an exact scan of the owner's
+ * eligible vectors.
+ *
+ * <p>{@code java ... dev.mnemo.bench.PartitionBench --dir DIR --total N [--hot H,H] [--owners M]
+ * [--above A] [--queries Q] [--warmup W] [--samples S] [--seed S]}
+ */
+public final class PartitionBench {
+  private PartitionBench() {}
+
+  public static void main(String[] args) throws IOException {
+    Map<String, String> o = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) throw new IllegalArgumentException("unknown argument: " + args[i]);
+      o.put(args[i].substring(2), args[i + 1]);
+    }
+    Path dir = Path.of(o.getOrDefault("dir", ".mnemo/bench"));
+    int total = Integer.parseInt(o.getOrDefault("total", "200000"));
+    List<Integer> hot = o.containsKey("hot")
+        ? Arrays.stream(o.get("hot").split(",")).map(String::trim).map(Integer::valueOf).toList()
+        : List.of(total / 20, total / 4);
+    int owners = Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
+    long above = Long.parseLong(o.getOrDefault("above", "5000"));
+    int queries = Integer.parseInt(o.getOrDefault("queries", "200"));
+    int samples = Integer.parseInt(o.getOrDefault("samples", "300"));
+    int warmup = Integer.parseInt(o.getOrDefault("warmup", Integer.toString(samples / 4)));
+    long seed = Long.parseLong(o.getOrDefault("seed", "42"));
+    PrintStream out = System.out;
+    try (E5SmallEmbedder embedder = new E5SmallEmbedder()) {
+      BenchStore.Opened opened = BenchStore.openOrBuild(dir, new BenchStore.Layout(total, hot, owners, seed), embedder,
+          10_000, out, LuceneMemoryStore.Layout.SHARED);
+      Path copy = dir.resolve("parted");
+      try (LuceneMemoryStore shared = opened.store()) {
+        BenchStore.deleteRecursively(copy);
+        copyTree(dir.resolve("store"), copy);
+        long t = System.nanoTime();
+        try (LuceneMemoryStore parted = LuceneMemoryStore.open(copy, new LuceneMemoryStore.Layout(above, 8))) {
+          out.printf(Locale.ROOT, "opened a copy with owners above %,d records in their own partition: %.1f s to move"
+              + " them; %,d and %,d records; %,d and %,d bytes on disk%n", above, (System.nanoTime() - t) / 1e9,
+              shared.count(), parted.count(), shared.sizeOnDisk(), parted.sizeOnDisk());
+          run(shared, parted, embedder, hot, queries, warmup, samples, seed, out);
+        }
+      }
+    }
+  }
+
+  private static void copyTree(Path from, Path to) {
+    try (var files = Files.walk(from)) {
+      for (Path f : files.toList()) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) Files.createDirectories(target);
+        else if (!f.getFileName().toString().equals("write.lock")) Files.copy(f, target);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static void run(LuceneMemoryStore shared, LuceneMemoryStore parted, Embedder embedder, List<Integer> hot, int queries,
+      int warmup, int samples, long seed, PrintStream out) {
+    List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
+    Map<String, float[]> vectors = new HashMap<>();
+    for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
+    List<MemoryStore> stores = List.of(new ReadPathBench.Unclosed(shared), new ReadPathBench.Unclosed(parted));
+    InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
+    Embedder precomputed = new ReadPathBench.Precomputed(embedder, vectors);
+    List<Mnemo> engines = stores.stream().map(s -> Mnemo.builder().store(s).embedder(precomputed)
+        .tokenizer(JTokkitTokenizer.cl100k()).clock(clock).build()).toList();
+    ReadPathBench.Ticker ticker = new ReadPathBench.Ticker();
+    out.printf(Locale.ROOT, "partitions: %,d records, %d questions, %d warm-up + %d timed calls per series, load average %s%n",
+        shared.count(), questions.size(), warmup, samples, ReadPathBench.loadAverage());
+    for (int h : hot) {
+      String owner = BenchStore.hotOwner(h);
+      String tag = String.format(Locale.ROOT, "%,d/owner", h);
+      agreement(owner, stores, engines, questions, vectors, ticker, out);
+      List<String> names = new ArrayList<>();
+      List<IntConsumer> calls = new ArrayList<>();
+      String[] layouts = {"shared index", "own partition"};
+      for (int v = 0; v < 2; v++) {
+        MemoryStore s = stores.get(v);
+        names.add("candidates, " + layouts[v] + ", " + tag);
+        calls.add(i -> s.candidates(LeverBench.query(owner, questions.get(i), vectors.get(questions.get(i)), ticker.next())));
+      }
+      for (int v = 0; v < 2; v++) {
+        Mnemo m = engines.get(v);
+        names.add("recall alone, " + layouts[v] + ", " + tag);
+        calls.add(i -> m.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
+      }
+      Stats[] stats = LeverBench.interleaved(questions.size(), warmup, samples, calls);
+      out.println(Stats.header());
+      for (int k = 0; k < stats.length; k++) {
+        stats[k] = new Stats(names.get(k), stats[k].count(), stats[k].meanNanos(), stats[k].p50Nanos(),
+            stats[k].p90Nanos(), stats[k].p99Nanos(), stats[k].p999Nanos(), stats[k].maxNanos());
+        out.println(stats[k].line());
+      }
+      out.printf(Locale.ROOT, "ratios (shared / own partition): candidates p50 %.2f p99 %.2f; recall alone p50 %.2f p99 %.2f"
+          + " (load average %s)%n",
+          ratio(stats[0].p50Nanos(), stats[1].p50Nanos()), ratio(stats[0].p99Nanos(), stats[1].p99Nanos()),
+          ratio(stats[2].p50Nanos(), stats[3].p50Nanos()), ratio(stats[2].p99Nanos(), stats[3].p99Nanos()),
+          ReadPathBench.loadAverage());
+    }
+    out.println("load average at end " + ReadPathBench.loadAverage());
+  }
+
+  /** How far the two layouts' answers agree, and each one's dense recall@50 against an exact scan. */
+  private static void agreement(String owner, List<MemoryStore> stores, List<Mnemo> engines, List<String> questions,
+      Map<String, float[]> vectors, ReadPathBench.Ticker ticker, PrintStream out) {
+    List<MemoryRecord> records = new ArrayList<>();
+    stores.get(0).export(owner, records::add);
+    int sameDense = 0, sameSets = 0, sameRecall = 0;
+    double jaccard = 0;
+    double[] recallAt50 = new double[2];
+    for (String q : questions) {
+      Instant at = ticker.next();
+      CandidateQuery cq = LeverBench.query(owner, q, vectors.get(q), at);
+      CandidateSet a = stores.get(0).candidates(cq);
+      CandidateSet b = stores.get(1).candidates(cq);
+      if (dense(a).equals(dense(b))) sameDense++;
+      Set<String> ia = ids(a), ib = ids(b);
+      if (ia.equals(ib)) sameSets++;
+      Set<String> union = new HashSet<>(ia);
+      union.addAll(ib);
+      Set<String> both = new HashSet<>(ia);
+      both.retainAll(ib);
+      jaccard += union.isEmpty() ? 1 : (double) both.size() / union.size();
+      RecallResult ra = engines.get(0).recall(ReadPathBench.request(owner, q, at, false));
+      RecallResult rb = engines.get(1).recall(ReadPathBench.request(owner, q, at, false));
+      if (selected(ra).equals(selected(rb))) sameRecall++;
+      // dense alone, k = 50, against the exact top 50 of the eligible vectors
+      Eligibility e = cq.eligibility();
+      CandidateQuery denseOnly = new CandidateQuery(e, cq.vector(), null, Set.of(), null, 50);
+      List<String> exact = exactTop(records, e, cq.vector(), 50);
+      for (int v = 0; v < 2; v++) {
+        Set<String> got = ids(stores.get(v).candidates(denseOnly));
+        long hit = exact.stream().filter(got::contains).count();
+        recallAt50[v] += exact.isEmpty() ? 1 : (double) hit / exact.size();
+      }
+    }
+    int n = questions.size();
+    out.printf(Locale.ROOT, "%nhot owner %s (%,d records): same dense candidates %d of %d, same candidate set %d of %d "
+        + "(mean Jaccard %.3f), same recall selection %d of %d; dense recall@50 against exact: shared %.3f, own "
+        + "partition %.3f (load average %s)%n", owner, records.size(), sameDense, n, sameSets, n, jaccard / n, sameRecall,
+        n, recallAt50[0] / n, recallAt50[1] / n, ReadPathBench.loadAverage());
+  }
+
+  private static List<String> exactTop(List<MemoryRecord> records, Eligibility e, float[] vector, int k) {
+    record Scored(String id, double score) {}
+    List<Scored> all = new ArrayList<>();
+    for (MemoryRecord r : records) {
+      if (r.embedding() == null || !e.admits(r)) continue;
+      double dot = 0;
+      for (int i = 0; i < vector.length; i++) dot += vector[i] * r.embedding()[i];
+      all.add(new Scored(r.id(), dot));
+    }
+    all.sort((x, y) -> Double.compare(y.score(), x.score()));
+    return all.stream().limit(k).map(Scored::id).toList();
+  }
+
+  private static List<String> dense(CandidateSet s) {
+    return s.candidates().stream().filter(c -> c.denseRank() > 0)
+        .sorted((x, y) -> Integer.compare(x.denseRank(), y.denseRank())).map(c -> c.record().id()).toList();
+  }
+
+  private static Set<String> ids(CandidateSet s) {
+    Set<String> out = new HashSet<>();
+    for (Candidate c : s.candidates()) out.add(c.record().id());
+    return out;
+  }
+
+  private static List<String> selected(RecallResult r) {
+    return r.selected().stream().map(x -> x.record().id()).toList();
+  }
+
+  private static double ratio(long a, long b) {
+    return b == 0 ? 0 : (double) a / b;
+  }
+}
