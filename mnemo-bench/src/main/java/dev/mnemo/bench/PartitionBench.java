@@ -71,15 +71,23 @@ public final class PartitionBench {
       BenchStore.Opened opened = BenchStore.openOrBuild(dir, new BenchStore.Layout(total, hot, owners, seed), embedder,
           10_000, out, LuceneMemoryStore.Layout.SHARED);
       Path copy = dir.resolve("parted");
+      boolean reuse = Boolean.parseBoolean(o.getOrDefault("reuse-copy", "false")) && Files.isDirectory(copy);
       try (LuceneMemoryStore shared = opened.store()) {
-        BenchStore.deleteRecursively(copy);
-        copyTree(dir.resolve("store"), copy);
+        if (!reuse) {
+          BenchStore.deleteRecursively(copy);
+          copyTree(dir.resolve("store"), copy);
+        }
         long t = System.nanoTime();
         try (LuceneMemoryStore parted = LuceneMemoryStore.open(copy, new LuceneMemoryStore.Layout(above, 8))) {
           out.printf(Locale.ROOT, "opened a copy with owners above %,d records in their own partition: %.1f s to move"
               + " them; %,d and %,d records; %,d and %,d bytes on disk%n", above, (System.nanoTime() - t) / 1e9,
               shared.count(), parted.count(), shared.sizeOnDisk(), parted.sizeOnDisk());
-          run(shared, parted, embedder, hot, queries, warmup, samples, seed, out);
+          if (o.containsKey("probe-oversample")) {
+            probe(shared, parted, embedder, hot, queries, Arrays.stream(o.get("probe-oversample").split(","))
+                .map(String::trim).map(Integer::valueOf).toList(), seed, out);
+          } else {
+            run(shared, parted, embedder, hot, queries, warmup, samples, seed, out);
+          }
         }
       }
     }
@@ -102,7 +110,11 @@ public final class PartitionBench {
     List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
-    List<MemoryStore> stores = List.of(new ReadPathBench.Unclosed(shared), new ReadPathBench.Unclosed(parted));
+    // before: the shared index read as the store read before owners had partitions (no graph
+    // oversampling); after: the owner's own index read as the store now reads
+    List<MemoryStore> stores = List.of(
+        new ReadPathBench.Unclosed(shared.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, 1))),
+        new ReadPathBench.Unclosed(parted));
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     Embedder precomputed = new ReadPathBench.Precomputed(embedder, vectors);
     List<Mnemo> engines = stores.stream().map(s -> Mnemo.builder().store(s).embedder(precomputed)
@@ -116,7 +128,7 @@ public final class PartitionBench {
       agreement(owner, stores, engines, questions, vectors, ticker, out);
       List<String> names = new ArrayList<>();
       List<IntConsumer> calls = new ArrayList<>();
-      String[] layouts = {"shared index", "own partition"};
+      String[] layouts = {"shared index (before)", "own partition (now)"};
       for (int v = 0; v < 2; v++) {
         MemoryStore s = stores.get(v);
         names.add("candidates, " + layouts[v] + ", " + tag);
@@ -141,6 +153,49 @@ public final class PartitionBench {
           ReadPathBench.loadAverage());
     }
     out.println("load average at end " + ReadPathBench.loadAverage());
+  }
+
+  /**
+   * Dense alone (k = 50) on both layouts for each graph oversampling factor: recall@50 against an
+   * exact scan and the median time, the factors alternating call by call.
+   */
+  static void probe(LuceneMemoryStore shared, LuceneMemoryStore parted, Embedder embedder, List<Integer> hot,
+      int queries, List<Integer> factors, long seed, PrintStream out) {
+    List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
+    Map<String, float[]> vectors = new HashMap<>();
+    for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
+    for (int h : hot) {
+      String owner = BenchStore.hotOwner(h);
+      List<MemoryRecord> records = new ArrayList<>();
+      shared.export(owner, records::add);
+      Eligibility e = Eligibility.current(owner, SyntheticCorpus.NOW);
+      List<List<String>> exact = new ArrayList<>();
+      for (String q : questions) exact.add(exactTop(records, e, vectors.get(q), 50));
+      int n = factors.size() * 2;
+      double[] recall = new double[n];
+      long[][] t = new long[n][questions.size()];
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < questions.size(); i++) {
+          CandidateQuery cq = new CandidateQuery(e, vectors.get(questions.get(i)), null, Set.of(), null, 50);
+          for (int k = 0; k < n; k++) {
+            LuceneMemoryStore s = k % 2 == 0 ? shared : parted;
+            MemoryStore view = s.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, factors.get(k / 2)));
+            long t0 = System.nanoTime();
+            Set<String> got = ids(view.candidates(cq));
+            t[k][i] = System.nanoTime() - t0;
+            if (round == 1) {
+              List<String> want = exact.get(i);
+              recall[k] += want.isEmpty() ? 1 : (double) want.stream().filter(got::contains).count() / want.size();
+            }
+          }
+        }
+      }
+      for (int k = 0; k < n; k++) {
+        out.printf(Locale.ROOT, "%s, %s, graph oversample %d: dense recall@50 against exact %.3f, p50 %.2f ms%n",
+            owner, k % 2 == 0 ? "shared index" : "own partition", factors.get(k / 2), recall[k] / questions.size(),
+            Stats.of("", t[k]).p50Nanos() / 1e6);
+      }
+    }
   }
 
   /** How far the two layouts' answers agree, and each one's dense recall@50 against an exact scan. */
