@@ -36,7 +36,7 @@ final class BenchLogCommand implements Callable<Integer> {
       throw new dev.mnemo.InvalidRequestException("scenarios", null, "give --scenarios FILE and/or --locomo DIR");
     }
     PrintStream say = json ? System.err : System.out;
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode out = JsonCodec.object();
     try {
       if (scenarios != null) {
         var a = RecallLogBench.scenarios(ScenarioReader.read(scenarios), engine::open, line -> {});
@@ -75,7 +75,7 @@ final class BenchLogCommand implements Callable<Integer> {
     } finally {
       engine.closeEmbedder();
     }
-    if (json) System.out.println(JsonCodec.MAPPER.writeValueAsString(out));
+    if (json) System.out.println(JsonCodec.WRITER.writeValueAsString(out));
     return 0;
   }
 

@@ -55,7 +55,7 @@ final class RetainCommand implements Callable<Integer> {
       engine.closeEmbedder();
     }
     if (json) {
-      ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode o = JsonCodec.object();
       o.put("owner", owner).put("examined", r.examined()).put("expired", r.expired()).put("turns_deleted", r.turnsDeleted());
       System.out.println(o);
     } else {

@@ -1,6 +1,7 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.FieldReader;
 import java.time.Instant;
 
 /** Date parsing for options: ISO dates (00:00 UTC) or instants. */
@@ -8,6 +9,6 @@ final class Times {
   private Times() {}
 
   static Instant parse(String option, String value) {
-    return value == null ? null : JsonCodec.parseInstant(option, value);
+    return value == null ? null : FieldReader.parseInstant(option, value);
   }
 }

@@ -14,7 +14,13 @@ import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.Turn;
+import dev.mnemo.json.BatchPath;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
+import dev.mnemo.json.RequestJson;
+import dev.mnemo.json.MemoryJson;
+import dev.mnemo.json.TurnJson;
+import dev.mnemo.json.ResultJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -111,26 +117,26 @@ public final class MnemoClient implements Mnemo {
   @Override
   public MemoryRecord remember(NewMemory memory) {
     Objects.requireNonNull(memory, "memory");
-    JsonNode r = send("POST", "/v1/memories", JsonCodec.memory(memory), false, false).json();
-    return read(() -> JsonCodec.storedRecord(r.path("records").get(0)));
+    JsonNode r = send("POST", "/v1/memories", MemoryJson.write(memory), false, false).json();
+    return read(() -> RecordJson.readAnswer(r.path("records").get(0)));
   }
 
   @Override
   public List<MemoryRecord> rememberAll(List<NewMemory> memories) {
     if (memories == null) throw new InvalidRequestException("memories", null, "memories must not be null");
     if (memories.isEmpty()) return List.of();
-    ObjectNode body = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode body = JsonCodec.object();
     ArrayNode records = body.putArray("records");
-    for (NewMemory m : memories) records.add(m == null ? JsonCodec.MAPPER.nullNode() : JsonCodec.memory(m));
+    for (NewMemory m : memories) records.add(m == null ? JsonCodec.nullNode() : MemoryJson.write(m));
     JsonNode r;
     try {
       r = send("POST", "/v1/memories", body, false, false).json();
     } catch (InvalidRequestException e) {
-      throw renamed(e, "records", "memories");
+      throw BatchPath.RECORDS.renamed(e, BatchPath.MEMORIES);
     }
     return read(() -> {
       List<MemoryRecord> out = new ArrayList<>();
-      for (JsonNode x : r.path("records")) out.add(JsonCodec.storedRecord(x));
+      for (JsonNode x : r.path("records")) out.add(RecordJson.readAnswer(x));
       return out;
     });
   }
@@ -142,7 +148,7 @@ public final class MnemoClient implements Mnemo {
     if (memory == null) {
       return List.of(new Violation(p.isEmpty() ? "memory" : p.substring(0, p.length() - 1), null, p + "memory must not be null"));
     }
-    JsonNode r = send("POST", "/v1/memories/validate", JsonCodec.memory(memory), true, false).json();
+    JsonNode r = send("POST", "/v1/memories/validate", MemoryJson.write(memory), true, false).json();
     List<Violation> out = new ArrayList<>();
     for (JsonNode e : r.path("errors")) out.add(violation(e, p));
     return out;
@@ -152,9 +158,9 @@ public final class MnemoClient implements Mnemo {
   public IngestReceipt ingest(List<Turn> turns) {
     Objects.requireNonNull(turns, "turns");
     if (turns.isEmpty()) return new IngestReceipt(List.of(), List.of(), 0, List.of());
-    ObjectNode body = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode body = JsonCodec.object();
     ArrayNode arr = body.putArray("turns");
-    for (Turn t : turns) arr.add(t == null ? JsonCodec.MAPPER.nullNode() : JsonCodec.turn(t));
+    for (Turn t : turns) arr.add(t == null ? JsonCodec.nullNode() : TurnJson.write(t));
     JsonNode r = send("POST", "/v1/ingest", body, true, false).json();
     List<String> accepted = strings(r.path("accepted"));
     List<String> duplicates = strings(r.path("duplicates"));
@@ -177,15 +183,15 @@ public final class MnemoClient implements Mnemo {
   @Override
   public RecallResult recall(RecallRequest request) {
     Objects.requireNonNull(request, "request");
-    JsonNode r = send("POST", "/v1/recall", JsonCodec.request(request), true, false).json();
+    JsonNode r = send("POST", "/v1/recall", RequestJson.write(request), true, false).json();
     // The REST shape names two fields for readers of the API; the shared reader takes the codec's names.
-    ObjectNode shared = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode shared = JsonCodec.object();
     shared.set("selected", r.path("records"));
     shared.set("rendered", r.path("block"));
     shared.set("tokens_used", r.path("tokens_used"));
     shared.set("rendered_tokens", r.path("block_tokens"));
     if (r.hasNonNull("trace")) shared.set("trace", r.get("trace"));
-    return read(() -> JsonCodec.result(shared));
+    return read(() -> ResultJson.read(shared));
   }
 
   @Override
@@ -195,7 +201,7 @@ public final class MnemoClient implements Mnemo {
         true, false).json();
     return read(() -> {
       List<MemoryRecord> out = new ArrayList<>();
-      for (JsonNode x : r.path("versions")) out.add(JsonCodec.storedRecord(x));
+      for (JsonNode x : r.path("versions")) out.add(RecordJson.readAnswer(x));
       return out;
     });
   }
@@ -208,17 +214,17 @@ public final class MnemoClient implements Mnemo {
     }
     Reply r = send("POST", ownerPath(owner) + "/episodes/" + encode(episode) + "/summary", null, false, true);
     if (r.status() == 404) return Optional.empty();
-    return Optional.of(read(() -> JsonCodec.storedRecord(r.json())));
+    return Optional.of(read(() -> RecordJson.readAnswer(r.json())));
   }
 
   @Override
   public MemoryRecord recategorize(String owner, String id, Category category) {
     requireOwner(owner);
     java.util.Objects.requireNonNull(category, "category");
-    JsonNode body = JsonCodec.MAPPER.createObjectNode().put("category", category.code());
+    JsonNode body = JsonCodec.object().put("category", category.code());
     Reply r = send("POST", ownerPath(owner) + "/memories/" + encode(id == null ? "" : id) + "/category", body, false, true);
     if (r.status() == 404) throw new InvalidRequestException("id", id, "no record '" + id + "' of owner '" + owner + "'");
-    return read(() -> JsonCodec.storedRecord(r.json()));
+    return read(() -> RecordJson.readAnswer(r.json()));
   }
 
   @Override
@@ -227,7 +233,7 @@ public final class MnemoClient implements Mnemo {
     if (id == null || id.isBlank()) return Optional.empty();
     Reply r = send("GET", ownerPath(owner) + "/memories/" + encode(id), null, true, true);
     if (r.status() == 404) return Optional.empty();
-    return Optional.of(read(() -> JsonCodec.storedRecord(r.json())));
+    return Optional.of(read(() -> RecordJson.readAnswer(r.json())));
   }
 
   @Override
@@ -251,7 +257,7 @@ public final class MnemoClient implements Mnemo {
     List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
     int updated = 0;
     for (int from = 0; from < distinct.size(); from += MAX_IDS_PER_REQUEST) {
-      ObjectNode body = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode body = JsonCodec.object();
       distinct.subList(from, Math.min(distinct.size(), from + MAX_IDS_PER_REQUEST)).forEach(body.putArray("ids")::add);
       updated += send("POST", ownerPath(owner) + "/used", body, false, false).json().path("updated").asInt();
     }
@@ -278,9 +284,9 @@ public final class MnemoClient implements Mnemo {
           line.write(c);
           continue;
         }
-        JsonNode n = JsonCodec.MAPPER.readTree(line.toByteArray());
+        JsonNode n = JsonCodec.READER.readTree(line.toByteArray());
         line.reset();
-        sink.accept(read(() -> JsonCodec.storedRecord(n)));
+        sink.accept(read(() -> RecordJson.readAnswer(n)));
         count++;
       }
       if (line.size() > 0) {
@@ -309,7 +315,7 @@ public final class MnemoClient implements Mnemo {
   private record Reply(int status, byte[] body) {
     JsonNode json() {
       try {
-        return JsonCodec.MAPPER.readTree(body);
+        return JsonCodec.READER.readTree(body);
       } catch (IOException e) {
         throw new MnemoRemoteException("the server's answer is not JSON: " + e.getMessage(), false, status, null,
             null, e);
@@ -339,7 +345,7 @@ public final class MnemoClient implements Mnemo {
     if (body != null) {
       rb.header("Content-Type", "application/json");
       try {
-        rb.method(method, HttpRequest.BodyPublishers.ofByteArray(JsonCodec.MAPPER.writeValueAsBytes(body)));
+        rb.method(method, HttpRequest.BodyPublishers.ofByteArray(JsonCodec.WRITER.writeValueAsBytes(body)));
       } catch (IOException e) {
         throw new IllegalStateException("could not write the request body", e);
       }
@@ -442,11 +448,11 @@ public final class MnemoClient implements Mnemo {
     static Problem of(int status, byte[] body, String requestIdHeader) {
       JsonNode n;
       try {
-        n = body.length == 0 ? JsonCodec.MAPPER.createObjectNode() : JsonCodec.MAPPER.readTree(body);
+        n = body.length == 0 ? JsonCodec.object() : JsonCodec.READER.readTree(body);
       } catch (IOException e) {
-        n = JsonCodec.MAPPER.createObjectNode();
+        n = JsonCodec.object();
       }
-      if (n == null || !n.isObject()) n = JsonCodec.MAPPER.createObjectNode();
+      if (n == null || !n.isObject()) n = JsonCodec.object();
       String type = n.path("type").asText(null);
       if (type != null && type.startsWith(PROBLEM_PREFIX)) type = type.substring(PROBLEM_PREFIX.length());
       List<Violation> v = new ArrayList<>();
@@ -482,16 +488,6 @@ public final class MnemoClient implements Mnemo {
     else if (v.isBoolean()) value = v.booleanValue();
     else value = v.toString();
     return new Violation(prefix + e.path("field").asText(), value, prefix + e.path("message").asText());
-  }
-
-  /** The server names batch items {@code records[i].}; the interface names them {@code memories[i].}. */
-  private static InvalidRequestException renamed(InvalidRequestException e, String from, String to) {
-    List<Violation> out = new ArrayList<>();
-    for (Violation v : e.violations()) {
-      out.add(new Violation(v.field().startsWith(from + "[") ? to + v.field().substring(from.length()) : v.field(),
-          v.value(), v.message().startsWith(from + "[") ? to + v.message().substring(from.length()) : v.message()));
-    }
-    return new InvalidRequestException(out);
   }
 
   private <T> T read(java.util.function.Supplier<T> reader) {

@@ -160,7 +160,7 @@ public final class AnswerProxy {
 
   /** {dataset: {"questions" or "abstention": {arm: summary}}} as JSON. */
   public static com.fasterxml.jackson.databind.node.ObjectNode json(List<Outcome> outcomes) {
-    var o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+    var o = dev.mnemo.json.JsonCodec.object();
     for (String ds : outcomes.stream().map(Outcome::dataset).distinct().toList()) {
       var d = o.putObject(ds);
       List<Outcome> mine = outcomes.stream().filter(x -> x.dataset().equals(ds)).toList();

@@ -1,5 +1,6 @@
 package dev.mnemo.eval;
 
+import dev.mnemo.json.BatchPath;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
@@ -156,7 +157,7 @@ public final class ScenarioRunner {
     } catch (InvalidRequestException e) {
       // The batch reports memories[i]; in the file that is writes[i].
       throw new IllegalArgumentException(s.origin() + ": scenario '" + s.id() + "' cannot be written: "
-          + e.getMessage().replace("memories[", "writes["), e);
+          + BatchPath.MEMORIES.renamed(e, BatchPath.WRITES).getMessage(), e);
     }
   }
 

@@ -18,8 +18,8 @@ import java.util.Map;
  * {@code GET /v1/recalls/{id}} returns), its one-line summary ({@code ./mnemo log --json},
  * {@code GET /v1/recalls}), a replay and the rates.
  *
- * <p>The whole form nests the request and the trace in their wire forms ({@link JsonCodec#request(RecallRequest)},
- * {@link JsonCodec#trace(dev.mnemo.RecallTrace)}), so a field added to either is logged with no
+ * <p>The whole form nests the request and the trace in their wire forms ({@link RequestJson#write},
+ * {@link TraceJson#write}), so a field added to either is logged with no
  * change here; the reader is tolerant of fields it does not know, so an older build reads a newer log.
  */
 public final class RecallLogJson {
@@ -27,11 +27,11 @@ public final class RecallLogJson {
 
   /** The whole entry. */
   public static ObjectNode entry(LoggedRecall e) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("id", e.id());
     o.put("logged_at", e.loggedAt().toString());
     o.put("owner", e.owner());
-    o.set("request", JsonCodec.request(e.request()));
+    o.set("request", RequestJson.write(e.request()));
     ArrayNode sel = o.putArray("selected");
     e.selected().forEach(sel::add);
     o.put("rendered_tokens", e.renderedTokens());
@@ -42,7 +42,7 @@ public final class RecallLogJson {
     e.ineligible().forEach(in::put);
     ArrayNode used = o.putArray("used");
     e.used().forEach(used::add);
-    o.set("trace", JsonCodec.trace(e.trace()));
+    o.set("trace", TraceJson.write(e.trace()));
     return o;
   }
 
@@ -53,7 +53,7 @@ public final class RecallLogJson {
     Map<String, Long> ineligible = new LinkedHashMap<>();
     n.path("ineligible").properties().forEach(x -> ineligible.put(x.getKey(), x.getValue().asLong()));
     return new LoggedRecall(n.path("id").asText(), Instant.parse(n.path("logged_at").asText()),
-        JsonCodec.request(n.get("request"), "request."), JsonCodec.trace(n.get("trace")), strings(n.path("selected")),
+        RequestJson.read(n.get("request"), "request."), TraceJson.read(n.get("trace")), strings(n.path("selected")),
         n.path("rendered_tokens").asInt(), engine, n.hasNonNull("store_state") ? n.get("store_state").asText() : null,
         ineligible, strings(n.path("used")));
   }
@@ -70,7 +70,7 @@ public final class RecallLogJson {
     for (String f : List.of("selected", "used")) o.set(f, filtered(o.path(f), gone));
     JsonNode cands = o.path("trace").path("candidates");
     if (cands.isArray()) {
-      ArrayNode kept = JsonCodec.MAPPER.createArrayNode();
+      ArrayNode kept = JsonCodec.array();
       for (JsonNode c : cands) {
         if (gone.contains(c.path("id").asText())) continue;
         ObjectNode x = ((ObjectNode) c).deepCopy();
@@ -90,7 +90,7 @@ public final class RecallLogJson {
   }
 
   private static ArrayNode filtered(JsonNode a, java.util.Set<String> gone) {
-    ArrayNode out = JsonCodec.MAPPER.createArrayNode();
+    ArrayNode out = JsonCodec.array();
     for (JsonNode x : a) if (!gone.contains(x.asText())) out.add(x);
     return out;
   }
@@ -101,7 +101,7 @@ public final class RecallLogJson {
    * {@code rendered_tokens}, {@code ineligible}, {@code used}.
    */
   public static ObjectNode summary(LoggedRecall e) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("id", e.id());
     o.put("logged_at", e.loggedAt().toString());
     o.put("owner", e.owner());
@@ -127,7 +127,7 @@ public final class RecallLogJson {
 
   /** A replay: {@code identical}, the selections, what changed, the engine identities that differ. */
   public static ObjectNode replay(Replay r, boolean withTrace) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("id", r.id());
     o.put("identical", r.identical());
     r.selectedThen().forEach(o.putArray("selected_then")::add);
@@ -150,13 +150,13 @@ public final class RecallLogJson {
       v.forEach(a::add);
     });
     o.put("replay_ms", Math.round(r.nanos() / 1e4) / 100.0);
-    if (withTrace) o.set("trace", JsonCodec.trace(r.trace()));
+    if (withTrace) o.set("trace", TraceJson.write(r.trace()));
     return o;
   }
 
   /** The rates ({@code null} where undefined, e.g. a use rate without any selected record). */
   public static ObjectNode stats(RecallStats s) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("recalls", s.recalls());
     o.put("fetched", s.fetched());
     o.put("selected", s.selected());

@@ -10,7 +10,7 @@ class RecallLogJsonTest {
 
   @Test
   void without_removesEveryMentionOfTheForgottenRecords_andKeepsFieldsItDoesNotKnow() throws Exception {
-    JsonNode entry = JsonCodec.MAPPER.readTree("""
+    JsonNode entry = JsonCodec.READER.readTree("""
         {"id": "e1", "selected": ["a", "b"], "used": ["b"], "future_field": {"x": 1},
          "trace": {"gate": {"fetch": "retrieve"}, "candidates": [
            {"id": "a", "text": "secret a", "reason": "selected", "conflicts_with": ["b"], "relevance": {"p": 0.9}},

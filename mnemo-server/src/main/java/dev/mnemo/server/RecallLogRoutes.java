@@ -8,6 +8,8 @@ import dev.mnemo.LoggedRecall;
 import dev.mnemo.RecallLogQuery;
 import dev.mnemo.Replay;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.FieldReader;
+import dev.mnemo.json.RequestJson;
 import dev.mnemo.json.RecallLogJson;
 import io.javalin.http.Context;
 import java.time.Instant;
@@ -33,7 +35,7 @@ final class RecallLogRoutes {
     // entries than the total says exist (listing first could miss a commit that the count sees).
     long total = logged(() -> m.countRecalls(q));
     var entries = logged(() -> m.recalls(q));
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("total", total);
     o.put("offset", q.offset());
     o.put("limit", q.limit());
@@ -89,10 +91,10 @@ final class RecallLogRoutes {
     Replay r = logged(() -> m.replay(id, b -> {
       if (t != null) b.threshold(t);
       if (w != null && !w.isNull()) {
-        var merged = ((ObjectNode) JsonCodec.request(b.build()).get("weights")).deepCopy();
+        var merged = ((ObjectNode) RequestJson.write(b.build()).get("weights")).deepCopy();
         if (!w.isObject()) throw new InvalidRequestException("weights", w.toString(), "weights must be an object, was " + w);
         merged.setAll((ObjectNode) w);
-        b.weights(JsonCodec.weights(merged, "weights."));
+        b.weights(RequestJson.weights(merged, "weights."));
       }
       return b;
     })).orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
@@ -106,7 +108,7 @@ final class RecallLogRoutes {
   }
 
   private static Instant instant(Context ctx, String name) {
-    return JsonCodec.parseInstant(name, ctx.queryParam(name));
+    return FieldReader.parseInstant(name, ctx.queryParam(name));
   }
 
   /** A store without a retrieval log (SolrCloud) answers 501, saying so. */

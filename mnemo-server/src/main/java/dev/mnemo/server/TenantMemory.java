@@ -7,7 +7,9 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.json.BatchPath;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.TraceJson;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -90,7 +92,7 @@ final class TenantMemory implements Mnemo {
   List<MemoryRecord> write(List<NewMemory> memories, boolean single) {
     List<Violation> v = new ArrayList<>();
     for (int i = 0; i < memories.size(); i++) {
-      v.addAll(engine.validate(memories.get(i), single ? "" : "records[" + i + "]."));
+      v.addAll(engine.validate(memories.get(i), single ? "" : BatchPath.RECORDS.item(i)));
     }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     if (memories.isEmpty()) return List.of();
@@ -192,7 +194,7 @@ final class TenantMemory implements Mnemo {
     if (r.trace() != null) {
       metrics.stages(r.trace().stageNanos());
       if (traceLogged && TRACE.isInfoEnabled()) {
-        TRACE.info("trace tenant={} request_id={} {}", tenant, REQUEST_ID.get(), JsonCodec.trace(r.trace()));
+        TRACE.info("trace tenant={} request_id={} {}", tenant, REQUEST_ID.get(), TraceJson.write(r.trace()));
       }
     }
     return request.explain() ? r : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
