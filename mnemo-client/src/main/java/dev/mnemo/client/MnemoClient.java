@@ -184,14 +184,7 @@ public final class MnemoClient implements Mnemo {
   public RecallResult recall(RecallRequest request) {
     Objects.requireNonNull(request, "request");
     JsonNode r = send("POST", "/v1/recall", RequestJson.write(request), true, false).json();
-    // The REST shape names two fields for readers of the API; the shared reader takes the codec's names.
-    ObjectNode shared = JsonCodec.object();
-    shared.set("selected", r.path("records"));
-    shared.set("rendered", r.path("block"));
-    shared.set("tokens_used", r.path("tokens_used"));
-    shared.set("rendered_tokens", r.path("block_tokens"));
-    if (r.hasNonNull("trace")) shared.set("trace", r.get("trace"));
-    return read(() -> ResultJson.read(shared));
+    return read(() -> ResultJson.read(r, ResultJson.Shape.REST));
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The one strict reader of a JSON object's fields, shared by the wire codecs, the REST server, the
@@ -135,24 +136,31 @@ public final class FieldReader {
     return this;
   }
 
-  public String text(String f) {
+  /** The field's value when it is of the expected type; absent: null; another type: reported, null. */
+  private <T> T typed(String f, Predicate<JsonNode> ok, String expected, Function<JsonNode, T> value) {
     JsonNode x = get(f);
     if (x == null) return null;
-    if (!x.isTextual()) {
-      v.add(wrongType(path + f, x, "a string"));
+    if (!ok.test(x)) {
+      v.add(wrongType(path + f, x, expected));
       return null;
     }
-    return x.asText();
+    return value.apply(x);
+  }
+
+  /** Whether the field is present, else reported as required. */
+  private boolean present(String f) {
+    if (get(f) != null) return true;
+    v.add(missing(path + f));
+    return false;
+  }
+
+  public String text(String f) {
+    return typed(f, JsonNode::isTextual, "a string", JsonNode::asText);
   }
 
   /** A text that must be present and not blank; null (reported) otherwise. */
   public String requiredText(String f) {
-    JsonNode x = get(f);
-    if (x == null) {
-      v.add(missing(path + f));
-      return null;
-    }
-    String s = text(f);
+    String s = requiredString(f);
     if (s != null && s.isBlank()) {
       v.add(new Violation(path + f, s, path + f + " must not be blank"));
       return null;
@@ -162,64 +170,31 @@ public final class FieldReader {
 
   /** A text that must be present; it may be empty (a rendered block of nothing). */
   public String requiredString(String f) {
-    if (get(f) == null) {
-      v.add(missing(path + f));
-      return null;
-    }
-    return text(f);
+    return present(f) ? text(f) : null;
   }
 
   public Double number(String f) {
-    JsonNode x = get(f);
-    if (x == null) return null;
-    if (!x.isNumber()) {
-      v.add(wrongType(path + f, x, "a number"));
-      return null;
-    }
-    return x.asDouble();
+    return typed(f, JsonNode::isNumber, "a number", JsonNode::asDouble);
   }
 
   /** A whole number (an {@code int}; {@code 5.0} counts as 5). */
   public Integer integer(String f) {
-    JsonNode x = get(f);
-    if (x == null) return null;
-    if (!isInt(x)) {
-      v.add(wrongType(path + f, x, "a whole number"));
-      return null;
-    }
-    return x.intValue();
+    return typed(f, FieldReader::isInt, "a whole number", JsonNode::intValue);
   }
 
   /** A whole number of at least {@code min}: {@code "p.f must be a whole number >= min, was V"}. */
   public Integer integer(String f, int min) {
-    JsonNode x = get(f);
-    if (x == null) return null;
-    if (!isInt(x) || x.intValue() < min) {
-      v.add(wrongType(path + f, x, "a whole number >= " + min));
-      return null;
-    }
-    return x.intValue();
+    return typed(f, x -> isInt(x) && x.intValue() >= min, "a whole number >= " + min, JsonNode::intValue);
   }
 
   /** A whole number (a {@code long}). */
   public Long longInteger(String f) {
-    JsonNode x = get(f);
-    if (x == null) return null;
-    if (!x.isNumber() || !x.canConvertToExactIntegral() || !x.canConvertToLong()) {
-      v.add(wrongType(path + f, x, "a whole number"));
-      return null;
-    }
-    return x.longValue();
+    return typed(f, x -> x.isNumber() && x.canConvertToExactIntegral() && x.canConvertToLong(), "a whole number",
+        JsonNode::longValue);
   }
 
   public Boolean bool(String f) {
-    JsonNode x = get(f);
-    if (x == null) return null;
-    if (!x.isBoolean()) {
-      v.add(wrongType(path + f, x, "true or false"));
-      return null;
-    }
-    return x.booleanValue();
+    return typed(f, JsonNode::isBoolean, "true or false", JsonNode::booleanValue);
   }
 
   /** An ISO-8601 instant, offset date-time or plain date (00:00 UTC); see {@link #parseInstant}. */
@@ -236,11 +211,7 @@ public final class FieldReader {
 
   /** An instant that must be present. */
   public Instant requiredInstant(String f) {
-    if (get(f) == null) {
-      v.add(missing(path + f));
-      return null;
-    }
-    return instant(f);
+    return present(f) ? instant(f) : null;
   }
 
   /** A value of a coded type ({@code Category::fromCode}...); a bad code is the type's own violation. */

@@ -24,14 +24,41 @@ import java.util.List;
 public final class ResultJson {
   private ResultJson() {}
 
-  /** A recall result, with its trace when it has one. */
+  /**
+   * The two shapes of a recall's answer, each field named once: the codec's (the CLI's {@code
+   * --json}, the retrieval log) and the REST API's ({@code POST /v1/recall}), which calls the
+   * selected records {@code records} and the rendered block {@code block}.
+   */
+  public enum Shape {
+    /** {@code selected}, {@code rendered}, {@code tokens_used}, {@code rendered_tokens}, {@code trace}. */
+    CODEC("selected", "rendered", "rendered_tokens"),
+    /** {@code records}, {@code block}, {@code tokens_used}, {@code block_tokens}, {@code trace}. */
+    REST("records", "block", "block_tokens");
+
+    private final String selected;
+    private final String rendered;
+    private final String renderedTokens;
+
+    Shape(String selected, String rendered, String renderedTokens) {
+      this.selected = selected;
+      this.rendered = rendered;
+      this.renderedTokens = renderedTokens;
+    }
+  }
+
+  /** A recall result in the codec's shape, with its trace when it has one. */
   public static ObjectNode write(RecallResult r) {
+    return write(r, Shape.CODEC);
+  }
+
+  /** A recall result in {@code shape}, with its trace when it has one. */
+  public static ObjectNode write(RecallResult r, Shape shape) {
     ObjectNode o = JsonCodec.object();
-    ArrayNode sel = o.putArray("selected");
+    ArrayNode sel = o.putArray(shape.selected);
     for (Recalled s : r.selected()) sel.add(recalled(s));
-    o.put("rendered", r.rendered());
+    o.put(shape.rendered, r.rendered());
     o.put("tokens_used", r.tokensUsed());
-    o.put("rendered_tokens", r.renderedTokens());
+    o.put(shape.renderedTokens, r.renderedTokens());
     if (r.trace() != null) o.set("trace", TraceJson.write(r.trace()));
     return o;
   }
@@ -49,17 +76,22 @@ public final class ResultJson {
     return x;
   }
 
-  /** A recall result from its JSON form (the inverse of {@link #write}). */
+  /** A recall result from its codec shape (the inverse of {@link #write(RecallResult)}). */
   public static RecallResult read(JsonNode n) {
+    return read(n, Shape.CODEC);
+  }
+
+  /** A recall result from {@code shape} (the inverse of {@link #write(RecallResult, Shape)}). */
+  public static RecallResult read(JsonNode n, Shape shape) {
     List<Violation> v = new ArrayList<>();
     FieldReader x = Nodes.answerObject(n, "result.", "result", v);
     List<Recalled> selected = new ArrayList<>();
-    for (JsonNode s : n.path("selected")) selected.add(recalled(s));
+    for (JsonNode s : n.path(shape.selected)) selected.add(recalled(s));
     RecallTrace trace = x.has("trace") ? TraceJson.read(n.get("trace")) : null;
     return Nodes.answer("result", v, () -> {
-      String rendered = x.requiredString("rendered");
+      String rendered = x.requiredString(shape.rendered);
       Integer used = x.integer("tokens_used");
-      Integer renderedTokens = x.integer("rendered_tokens");
+      Integer renderedTokens = x.integer(shape.renderedTokens);
       if (!v.isEmpty()) return null;
       return new RecallResult(selected, rendered, used == null ? 0 : used, renderedTokens == null ? 0 : renderedTokens, trace);
     });

@@ -126,4 +126,16 @@ class WireRoundTripTest {
     assertThat(ResultJson.write(new RecallResult(List.of(), "", 0, 0, null)).has("trace")).isFalse();
     assertThat(ResultJson.read(ResultJson.write(new RecallResult(List.of(), "", 0, 0, null))).trace()).isNull();
   }
+
+  @Test
+  void result_inTheRestShape_readsBackEqual() {
+    var rest = ResultJson.write(result(), ResultJson.Shape.REST);
+    assertThat(rest.fieldNames()).toIterable()
+        .containsExactly("records", "block", "tokens_used", "block_tokens", "trace");
+    RecallResult back = ResultJson.read(rest, ResultJson.Shape.REST);
+    assertThat(back.selected()).isEqualTo(result().selected());
+    assertThat(back.trace()).isEqualTo(result().trace());
+    assertThat(back.rendered()).isEqualTo(result().rendered());
+    assertThat(back.renderedTokens()).isEqualTo(14);
+  }
 }

@@ -9,7 +9,6 @@ import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.json.BatchPath;
 import dev.mnemo.json.FieldReader;
-import dev.mnemo.json.JsonCodec;
 import dev.mnemo.json.MemoryJson;
 import dev.mnemo.json.RequestJson;
 import dev.mnemo.json.ResultJson;
@@ -211,16 +210,8 @@ final class Wire {
 
   /** The REST shape of a recall: {@code records}, {@code block}, token counts, {@code trace} when asked. */
   static ObjectNode recallResponse(RecallResult r) {
-    ObjectNode full = ResultJson.write(r);
-    ObjectNode o = JsonCodec.object();
-    o.set("records", full.get("selected"));
-    o.put("block", r.rendered());
-    o.put("tokens_used", r.tokensUsed());
-    o.put("block_tokens", r.renderedTokens());
-    if (full.has("trace")) o.set("trace", full.get("trace"));
-    return o;
+    return ResultJson.write(r, ResultJson.Shape.REST);
   }
-
 
   /** Throws the violations, one per field (the first), when there are any. */
   private static void throwIfAny(List<Violation> v) {
