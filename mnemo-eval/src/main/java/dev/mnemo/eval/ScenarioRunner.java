@@ -1,6 +1,5 @@
 package dev.mnemo.eval;
 
-import dev.mnemo.json.BatchPath;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
@@ -10,6 +9,7 @@ import dev.mnemo.Recalled;
 import dev.mnemo.TimeFilter;
 import dev.mnemo.Weights;
 import dev.mnemo.internal.Engine;
+import dev.mnemo.json.BatchPath;
 import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.Eligibility;

@@ -1,9 +1,12 @@
 package dev.mnemo.json;
 
+import static dev.mnemo.json.Nodes.num;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.CandidateTrace;
+import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.LoggedRecall;
 import dev.mnemo.RecallStats;
 import dev.mnemo.Replay;
@@ -46,16 +49,26 @@ public final class RecallLogJson {
     return o;
   }
 
-  /** An entry from its whole form (the inverse of {@link #entry(LoggedRecall)}). */
+  /**
+   * An entry from its whole form (the inverse of {@link #entry(LoggedRecall)}); Mnemo's own output,
+   * so unknown fields are ignored and a field it cannot read is an {@link IllegalArgumentException}
+   * ({@code "unreadable logged recall: ..."}).
+   */
   public static LoggedRecall entry(JsonNode n) {
-    Map<String, String> engine = new LinkedHashMap<>();
-    n.path("engine").properties().forEach(x -> engine.put(x.getKey(), x.getValue().asText()));
-    Map<String, Long> ineligible = new LinkedHashMap<>();
-    n.path("ineligible").properties().forEach(x -> ineligible.put(x.getKey(), x.getValue().asLong()));
-    return new LoggedRecall(n.path("id").asText(), Instant.parse(n.path("logged_at").asText()),
-        RequestJson.read(n.get("request"), "request."), TraceJson.read(n.get("trace")), strings(n.path("selected")),
-        n.path("rendered_tokens").asInt(), engine, n.hasNonNull("store_state") ? n.get("store_state").asText() : null,
-        ineligible, strings(n.path("used")));
+    List<Violation> v = new ArrayList<>();
+    FieldReader x = Nodes.answerObject(n, "", "logged recall", v);
+    return Nodes.answer("logged recall", v, () -> {
+      Map<String, Long> ineligible = new LinkedHashMap<>();
+      JsonNode in = x.get("ineligible");
+      if (in != null) in.properties().forEach(e -> ineligible.put(e.getKey(), e.getValue().asLong()));
+      String id = x.requiredString("id");
+      Instant loggedAt = x.requiredInstant("logged_at");
+      Integer renderedTokens = x.integer("rendered_tokens");
+      LoggedRecall e = new LoggedRecall(id, loggedAt, RequestJson.read(n.get("request"), "request."),
+          TraceJson.read(n.get("trace")), x.strings("selected"), renderedTokens == null ? 0 : renderedTokens,
+          x.stringMap("engine"), x.text("store_state"), ineligible, x.strings("used"));
+      return v.isEmpty() ? e : null;
+    });
   }
 
   /**
@@ -167,16 +180,5 @@ public final class RecallLogJson {
     num(o, "mean_injected_tokens", s.meanInjectedTokens());
     num(o, "use_rate", s.useRate());
     return o;
-  }
-
-  private static void num(ObjectNode o, String k, double v) {
-    if (Double.isNaN(v)) o.putNull(k);
-    else o.put(k, Math.round(v * 10_000.0) / 10_000.0);
-  }
-
-  private static List<String> strings(JsonNode a) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode x : a) out.add(x.asText());
-    return out;
   }
 }
