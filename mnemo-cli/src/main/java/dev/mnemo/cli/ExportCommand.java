@@ -42,7 +42,7 @@ final class ExportCommand implements Callable<Integer> {
         line(w, o);
         n[0]++;
       });
-      m.exportTurns(owner, t -> {
+      EngineOptions.maintenance(m).exportTurns(owner, t -> {
         ObjectNode o = JsonCodec.MAPPER.createObjectNode().put("kind", "turn");
         o.setAll(JsonCodec.storedTurn(t));
         line(w, o);

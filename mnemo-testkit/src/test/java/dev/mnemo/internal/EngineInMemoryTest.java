@@ -120,7 +120,7 @@ class EngineInMemoryTest {
 
     assertThat(again.accepted()).isEmpty();
     assertThat(again.duplicates()).containsExactly("t1");
-    assertThat(m.turn("maya", "t2")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.KEPT);
+    assertThat(m.maintenance().orElseThrow().turn("maya", "t2")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.KEPT);
     List<MemoryRecord> all = new ArrayList<>();
     m.export("maya", all::add);
     assertThat(all).extracting(MemoryRecord::text).containsExactly("The user's home city is Porto.");
@@ -169,7 +169,7 @@ class EngineInMemoryTest {
     assertThatThrownBy(() -> m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-02T10:00:00Z"))))
         .isInstanceOfSatisfying(MnemoException.class, e -> assertThat(e.retriable()).isTrue())
         .hasMessageContaining("ingest queue full");
-    assertThat(m.turn("maya", "t2")).isEmpty();
+    assertThat(m.maintenance().orElseThrow().turn("maya", "t2")).isEmpty();
 
     release.countDown();
     assertThat(m.awaitIngested(Duration.ofSeconds(20))).isTrue();
@@ -194,7 +194,7 @@ class EngineInMemoryTest {
     IngestReceipt r = m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z")));
 
     assertThat(r.records()).isEmpty();
-    StoredTurn t = m.turn("maya", "t1").orElseThrow();
+    StoredTurn t = m.maintenance().orElseThrow().turn("maya", "t1").orElseThrow();
     assertThat(t.state()).isEqualTo(StoredTurn.State.ERROR);
     assertThat(t.note()).contains("extraction failed (broken): the model refused");
     assertThat(m.ingestProgress().errors()).isEqualTo(1);
@@ -208,7 +208,7 @@ class EngineInMemoryTest {
 
     assertThat(m.forget("maya")).isEqualTo(1);
 
-    assertThat(m.turn("maya", "t1")).isEmpty();
+    assertThat(m.maintenance().orElseThrow().turn("maya", "t1")).isEmpty();
     assertThat(ask(m, "Where does the user live?").selected()).isEmpty();
     assertThat(m.get("sam", other.id())).isPresent();
   }
