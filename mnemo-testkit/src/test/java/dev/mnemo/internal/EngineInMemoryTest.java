@@ -225,4 +225,15 @@ class EngineInMemoryTest {
     assertThat(IngestPipeline.validate(blank, "turns[3].", null)).extracting(v -> v.field())
         .contains("turns[3].id", "turns[3].text", "turns[3].attempt");
   }
+
+  @Test
+  void aStoreWithoutARetrievalLog_hasNoRetrievalLogFacet_andNoFacetIsTheEngine() {
+    Mnemo m = open(builder());
+    assertThat(m.retrievalLog()).as("the reference store keeps no retrieval log").isEmpty();
+    assertThat(m.maintenance()).get().isNotInstanceOf(Mnemo.class);
+    assertThat(m.diagnostics()).get().isNotInstanceOf(Mnemo.class);
+    assertThat(m.diagnostics().orElseThrow().store()).isInstanceOf(InMemoryMemoryStore.class);
+    assertThat(m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(1))).isTrue();
+    assertThat(m.diagnostics().orElseThrow().recallLogBytes()).isZero();
+  }
 }
