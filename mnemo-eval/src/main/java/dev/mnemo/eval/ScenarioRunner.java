@@ -173,8 +173,8 @@ public final class ScenarioRunner {
       case FULL -> recall(mnemo, request(q).build());
       case KEYWORD -> recall(mnemo, request(q).weights(KEYWORD_WEIGHTS).threshold(ANY_MATCH).relativeThreshold(0).minRelevance(0.0)
           .timeFilter(TimeFilter.OFF).build());
-      case RECENT -> recent(engine(mnemo, p), q);
-      case UNFILTERED -> unfiltered(engine(mnemo, p), q);
+      case RECENT -> recent(diagnostics(mnemo, p), q);
+      case UNFILTERED -> unfiltered(diagnostics(mnemo, p), q);
     };
   }
 
@@ -238,9 +238,11 @@ public final class ScenarioRunner {
     return new Selection(chosen, candidates, used, tokens);
   }
 
-  private static Diagnostics engine(Mnemo mnemo, Policy p) {
-    return mnemo.diagnostics().orElseThrow(() -> new IllegalStateException("policy " + p.code() + " reads the store directly and needs the built-in engine "
-        + "(Mnemo.builder()), the factory returned " + mnemo.getClass().getName()));
+  /** The engine's parts a baseline reads the store through; a Mnemo without them cannot run one. */
+  private static Diagnostics diagnostics(Mnemo mnemo, Policy p) {
+    return mnemo.diagnostics().orElseThrow(() -> new IllegalStateException("policy " + p.code()
+        + " reads the store directly and needs the built-in engine's diagnostics (Mnemo.builder()), the factory "
+        + "returned " + mnemo.getClass().getName() + " without them"));
   }
 
 
