@@ -44,7 +44,7 @@ final class ExportCommand implements Callable<Integer> {
         line(w, o);
         n[0]++;
       });
-      m.exportTurns(owner, t -> {
+      EngineOptions.maintenance(m).exportTurns(owner, t -> {
         ObjectNode o = JsonCodec.object().put("kind", "turn");
         o.setAll(TurnJson.writeStored(t));
         line(w, o);

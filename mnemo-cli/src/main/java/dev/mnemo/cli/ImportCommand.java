@@ -99,9 +99,9 @@ final class ImportCommand implements Callable<Integer> {
     }
     int restored = 0;
     for (int i = 0; i < records.size(); i += batch) {
-      restored += m.restore(records.subList(i, Math.min(records.size(), i + batch)));
+      restored += EngineOptions.maintenance(m).restore(records.subList(i, Math.min(records.size(), i + batch)));
     }
-    int turnsStored = turns.isEmpty() ? 0 : m.importTurns(turns);
+    int turnsStored = turns.isEmpty() ? 0 : EngineOptions.maintenance(m).importTurns(turns);
     if (!json && (!records.isEmpty() || !turns.isEmpty())) {
       System.out.println("restored " + restored + " records and " + turnsStored + " turns ("
           + (turns.size() - turnsStored) + " already stored)");

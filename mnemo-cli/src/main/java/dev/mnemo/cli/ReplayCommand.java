@@ -31,7 +31,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (Mnemo m = engine.open()) {
-      Optional<Replay> found = m.replay(id, this::change);
+      Optional<Replay> found = engine.retrievalLog(m).replay(id, this::change);
       if (found.isEmpty()) {
         System.err.println("no logged recall '" + id + "' in " + engine.data + " (./mnemo log lists them)");
         return 1;

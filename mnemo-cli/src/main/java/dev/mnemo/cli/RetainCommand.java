@@ -50,7 +50,7 @@ final class RetainCommand implements Callable<Integer> {
     for (String c : categories) policies.put(Category.fromCode("category", c.trim()), policy);
     RetentionReport r;
     try (Mnemo m = engine.open()) {
-      r = m.retain(owner, policies, turnsMaxAge, Instant.now());
+      r = EngineOptions.maintenance(m).retain(owner, policies, turnsMaxAge, Instant.now());
     } finally {
       engine.closeEmbedder();
     }

@@ -31,8 +31,8 @@ class LogScenariosTest {
       m.remember(NewMemory.builder("maya", "Maya's cat is called Pixel.").build());
       m.recall(RecallRequest.builder("maya", "Did Maya switch her editor from Vim to Emacs?").build());
       m.recall(RecallRequest.builder("maya", "quantum chromodynamics").build());
-      m.flushRecallLog(Duration.ofSeconds(10));
-      var entries = m.recalls(RecallLogQuery.all(10));
+      m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10));
+      var entries = m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10));
       assertThat(entries).hasSize(2);
       LoggedRecall editor = entries.get(1);
       String line = JsonCodec.WRITER.writeValueAsString(LogScenarios.scenario(editor, id -> m.get("maya", id)));

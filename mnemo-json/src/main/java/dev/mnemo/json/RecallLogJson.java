@@ -175,6 +175,7 @@ public final class RecallLogJson {
     o.put("selected", s.selected());
     o.put("used", s.used());
     o.put("dropped", s.dropped());
+    o.put("injected_tokens", s.injectedTokens());
     num(o, "fetch_rate", s.fetchRate());
     num(o, "abstention_rate", s.abstentionRate());
     num(o, "mean_injected_tokens", s.meanInjectedTokens());

@@ -299,9 +299,8 @@ final class Tenants implements AutoCloseable {
     java.util.SortedMap<String, dev.mnemo.RecallStats> out = new java.util.TreeMap<>();
     for (Tenant t : open.values()) {
       try {
-        out.put(t.name(), t.memory().recallStats(dev.mnemo.RecallLogQuery.all(1)));
-      } catch (UnsupportedOperationException noLog) {
         // a store without a retrieval log (SolrCloud): no rates
+        t.memory().retrievalLog().ifPresent(log -> out.put(t.name(), log.recallStats(dev.mnemo.RecallLogQuery.all(1))));
       } catch (RuntimeException e) {
         // a scrape must not fail for one tenant's unreadable log; its rates are missing from this scrape
       }
