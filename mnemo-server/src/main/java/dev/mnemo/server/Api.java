@@ -176,9 +176,15 @@ final class Api {
 
   // ---- tenant ---------------------------------------------------------------------------------
 
+  /** The tenant's memory under the request's lease (taken on first use, closed after the request). */
   private TenantMemory memory(Context ctx) {
-    KeyStore.Principal p = ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE);
-    return server.memoryFor(p);
+    Tenants.Lease lease = ctx.attribute(MnemoServer.LEASE_ATTRIBUTE);
+    if (lease == null) {
+      KeyStore.Principal p = ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE);
+      lease = server.leaseFor(p);
+      ctx.attribute(MnemoServer.LEASE_ATTRIBUTE, lease);
+    }
+    return lease.memory();
   }
 
   private void remember(Context ctx) {

@@ -617,15 +617,24 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  /** Hits per page of {@link #export} (and of the turn log's export). */
+  static final int EXPORT_PAGE = 1000;
+
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
     IndexSearcher s = acquire();
     try {
       Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
       Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
-      int n = Math.max(1, s.count(q));
-      TopDocs top = s.search(q, n, sort);
-      for (ScoreDoc sd : top.scoreDocs) sink.accept(load(s, sd.doc));
+      // One searcher (a point-in-time view) read a page at a time with searchAfter: the records
+      // reach the sink as they are read, and memory holds one page of hits, not every hit.
+      ScoreDoc after = null;
+      while (true) {
+        TopDocs page = after == null ? s.search(q, EXPORT_PAGE, sort) : s.searchAfter(after, q, EXPORT_PAGE, sort);
+        for (ScoreDoc sd : page.scoreDocs) sink.accept(load(s, sd.doc));
+        if (page.scoreDocs.length < EXPORT_PAGE) break;
+        after = page.scoreDocs[page.scoreDocs.length - 1];
+      }
     } catch (IOException e) {
       throw readFailed(e);
     } finally {

@@ -1,6 +1,7 @@
-package dev.mnemo.cli;
+package dev.mnemo.bench.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.cli.EngineOptions;
 import dev.mnemo.eval.LocomoLoader;
 import dev.mnemo.eval.RecallLogBench;
 import dev.mnemo.eval.ScenarioReader;

@@ -1,4 +1,4 @@
-package dev.mnemo.cli;
+package dev.mnemo.bench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
