@@ -1,6 +1,6 @@
 package dev.mnemo;
 
-import dev.mnemo.internal.Engine;
+import dev.mnemo.internal.Engines;
 import dev.mnemo.spi.Consolidator;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.Extractor;
@@ -28,6 +28,11 @@ import java.util.function.Consumer;
  * <p>Build one with {@link #builder()}. Thread-safe: reads run concurrently; writes are serialized
  * so that supersession sees a consistent store. Every write returns only after it is durable.
  * Invalid input raises {@link InvalidRequestException} and writes nothing.
+ *
+ * <p>What depends on where the data lives is a facet, present or empty rather than a method that
+ * throws: {@link #maintenance()} (the turn log read whole, restore, retention), {@link
+ * #retrievalLog()} (logged recalls and replay) and {@link #diagnostics()} (the engine's parts, for
+ * evaluation and tests).
  */
 public interface Mnemo extends AutoCloseable {
 
@@ -59,131 +64,51 @@ public interface Mnemo extends AutoCloseable {
    * The turns a record came from (those of its sources the turn log holds), in log order, so that
    * a decision that depends on a detail can read the originals. Empty for an unknown record.
    */
-  default List<Turn> sources(String owner, String recordId) {
-    throw unsupported("sources");
-  }
-
-  /** One ingested turn event of the owner, with its state in the turn log. */
-  default Optional<StoredTurn> turn(String owner, String id) {
-    throw unsupported("turn");
-  }
+  List<Turn> sources(String owner, String recordId);
 
   /**
    * Accepts a kept failed or partial attempt (or an extraction error artifact): it becomes
-   * extractable like a complete turn. A turn already extracted is reported as a duplicate.
+   * extractable like a complete turn. A turn already extracted is reported as a duplicate; a turn
+   * the turn log does not hold is an {@link InvalidRequestException}.
    */
-  default IngestReceipt accept(String owner, String id) {
-    throw unsupported("accept");
-  }
+  IngestReceipt accept(String owner, String id);
 
   /** Where background extraction stands. */
-  default IngestProgress ingestProgress() {
-    throw unsupported("ingestProgress");
-  }
+  IngestProgress ingestProgress();
 
   /** Waits until every ingested turn has been extracted; false when {@code timeout} passed first. */
-  default boolean awaitIngested(java.time.Duration timeout) {
-    throw unsupported("awaitIngested");
-  }
-
-  /** Streams every turn of the owner (all owners when null) from the turn log, in log order. */
-  default void exportTurns(String owner, Consumer<StoredTurn> sink) {
-    throw unsupported("exportTurns");
-  }
-
-  /**
-   * Restores exported turns with their states (an export of another store): turns already stored
-   * (same owner and id) are skipped; pending ones are extracted. Returns how many were stored.
-   */
-  default int importTurns(List<StoredTurn> turns) {
-    throw unsupported("importTurns");
-  }
-
-  /**
-   * Restores exported records as they were (ids, versions, expiry, sources), replacing records of
-   * the same id: the other half of restoring an owner from {@link #export} and
-   * {@link #exportTurns}. Records without a vector of the configured embedder are embedded again.
-   * Every record is checked first (owner, text, times); with any invalid, nothing is written.
-   * Returns how many were written. Durable on return.
-   */
-  default int restore(List<MemoryRecord> records) {
-    throw unsupported("restore");
-  }
-
-  /**
-   * Applies retention policies to the owner's current records (a category without a policy keeps
-   * everything): a dropped record is expired, not deleted, so history and {@code known_at} still
-   * show it; {@link #forget} deletes. Turns older than {@code turnMaxAge} (null: keep) that no record
-   * names any more are deleted from the turn log. Safe to interrupt: it works in small atomic
-   * batches and each decision depends only on the record and {@code now}, so running it again
-   * finishes the job.
-   */
-  default RetentionReport retain(String owner, java.util.Map<Category, RetentionPolicy> policies,
-      java.time.Duration turnMaxAge, java.time.Instant now) {
-    throw unsupported("retain");
-  }
+  boolean awaitIngested(Duration timeout);
 
   /**
    * Summarizes an episode (a session) into one semantic record that inherits every source of the
    * episode's current records; extractive and offline (see {@code docs/write-path.md}). Returns
    * the summary, or empty when the episode has no records.
    */
-  default Optional<MemoryRecord> summarize(String owner, String episode) {
-    throw unsupported("summarize");
-  }
+  Optional<MemoryRecord> summarize(String owner, String episode);
 
   /**
    * Moves a record to another category as a recorded transformation: a new version with the new
    * category supersedes it under its fact key (one {@code auto/<id>} when it had none), so
    * {@link #history} shows both. Returns the new version.
    */
-  default MemoryRecord recategorize(String owner, String id, Category category) {
-    throw unsupported("recategorize");
-  }
+  MemoryRecord recategorize(String owner, String id, Category category);
 
   /**
-   * Logged recalls matching the query, newest first (the retrieval log: see {@link RecallLogOptions}).
-   *
-   * @throws UnsupportedOperationException when this Mnemo keeps no retrieval log
+   * Reading the turn log whole, restoring an export and retention: present on an engine that
+   * holds its data itself ({@link #builder()}), empty on a remote client.
    */
-  default List<LoggedRecall> recalls(RecallLogQuery query) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (recalls)");
+  default Optional<Maintenance> maintenance() {
+    return Optional.empty();
   }
 
-  /** How many logged recalls match the query, ignoring its paging. */
-  default long countRecalls(RecallLogQuery query) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (countRecalls)");
+  /** The retrieval log; empty when this Mnemo keeps none. */
+  default Optional<RetrievalLog> retrievalLog() {
+    return Optional.empty();
   }
 
-  /** The logged recall with that id. */
-  default Optional<LoggedRecall> loggedRecall(String id) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (loggedRecall)");
-  }
-
-  /** Fetch, abstention, injected-token and use rates of the logged recalls matching the query. */
-  default RecallStats recallStats(RecallLogQuery query) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (recallStats)");
-  }
-
-  /**
-   * Runs the logged recall {@code id} again with its logged request (its "now", so the store as known
-   * then), optionally changed by {@code change}, and reports how the selection differs; empty when
-   * no such entry.
-   */
-  default Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no retrieval log (replay)");
-  }
-
-  /**
-   * Waits until every recall logged so far is stored (logging is asynchronous); false when the
-   * timeout passed first. True at once without a log.
-   */
-  default boolean flushRecallLog(java.time.Duration timeout) {
-    return true;
-  }
-
-  private UnsupportedOperationException unsupported(String method) {
-    return new UnsupportedOperationException(getClass().getSimpleName() + " keeps no turn log (" + method + ")");
+  /** The embedded engine's parts, for evaluation and tests; empty unless built by {@link #builder()}. */
+  default Optional<Diagnostics> diagnostics() {
+    return Optional.empty();
   }
 
   /** The records that belong in the prompt for this request, packed into its budget. */
@@ -331,9 +256,8 @@ public interface Mnemo extends AutoCloseable {
         e = Providers.embedder("e5-small-v2-q", Map.of());
       }
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
-      return new Engine(s, e, t, clock, zone, maxTextChars, extractor, consolidator,
-          new Engine.IngestOptions(turnLog, synchronousIngest, ingestQueue, ingestQueueWait, entityFinder), recallLog,
-          recallLogOptions, freshness);
+      return Engines.open(new Engines.Settings(s, e, t, clock, zone, maxTextChars, extractor, consolidator, turnLog,
+          synchronousIngest, ingestQueue, ingestQueueWait, entityFinder, recallLog, recallLogOptions, freshness));
     }
   }
 }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * When a current record of one category stops being worth keeping, for {@link Mnemo#retain}.
+ * When a current record of one category stops being worth keeping, for {@link Maintenance#retain}.
  *
  * <p>A record is judged at an instant {@code now}; its age runs from its last use
  * ({@code last_accessed_at}) or else its {@code recorded_at}. In order: a record whose importance

@@ -1,7 +1,7 @@
 package dev.mnemo;
 
 /**
- * What one {@link Mnemo#retain} pass did.
+ * What one {@link Maintenance#retain} pass did.
  *
  * @param examined current records judged
  * @param expired records expired (their transaction time ended: gone from current recall, still in

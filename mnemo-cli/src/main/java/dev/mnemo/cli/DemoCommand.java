@@ -9,6 +9,9 @@ import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.TemporalMode;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.MemoryJson;
+import dev.mnemo.json.RecordJson;
+import dev.mnemo.json.ResultJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,20 +56,20 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintStream out = json ? new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8) : System.out;
-    report = json ? JsonCodec.MAPPER.createObjectNode() : null;
+    report = json ? JsonCodec.object() : null;
     Path dir = keep != null ? keep : Files.createTempDirectory("mnemo-demo");
     try (Mnemo m = engine.open(dir)) {
       List<NewMemory> history = history();
       banner(out, "1. Writing " + history.size() + " memories of two owners named Maya (u-maya, u-maya-lee), durably");
       for (NewMemory n : history) {
         MemoryRecord r = m.remember(n);
-        if (report != null) report.withArray("written").add(JsonCodec.record(r, false));
+        if (report != null) report.withArray("written").add(RecordJson.write(r, false));
         out.printf(Locale.ROOT, "  %-11s %s  %-10s %s%n", r.owner(), r.recordedAt().toString().substring(0, 10),
             r.factKey() == null ? "" : r.factKey(), r.text());
       }
       banner(out, "2. history(u-maya, editor): the correction expired the Vim record and kept its March-May part");
       for (MemoryRecord r : m.history("u-maya", "editor")) {
-        if (report != null) report.withArray("history").add(JsonCodec.record(r, false));
+        if (report != null) report.withArray("history").add(RecordJson.write(r, false));
         out.printf(Locale.ROOT, "  v%d valid [%s, %s) recorded %s expired %s  %s%n", r.version(), day(r.validFrom()),
             r.validTo() == null ? "open" : day(r.validTo()), day(r.recordedAt()),
             r.expiredAt() == null ? "-" : day(r.expiredAt()), r.text());
@@ -91,7 +94,7 @@ final class DemoCommand implements Callable<Integer> {
       engine.closeEmbedder();
       if (keep == null) deleteTree(dir);
     }
-    if (report != null) System.out.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+    if (report != null) System.out.println(JsonCodec.PRETTY.writeValueAsString(report));
     return 0;
   }
 
@@ -105,7 +108,7 @@ final class DemoCommand implements Callable<Integer> {
       ObjectNode o = report.withArray("recalls").addObject();
       o.put("step", title).put("owner", owner).put("query", query).put("mode", mode.code()).put("asked_at", ASKED.toString());
       if (!(mode instanceof TemporalMode.Current)) o.put("at", mode.validTime(ASKED).toString());
-      o.set("result", JsonCodec.result(result));
+      o.set("result", ResultJson.write(result));
     }
     ExplainPrinter.print(result, out);
   }
@@ -127,8 +130,8 @@ final class DemoCommand implements Callable<Integer> {
       for (String line; (line = r.readLine()) != null; ) {
         n++;
         if (line.isBlank()) continue;
-        JsonNode node = JsonCodec.MAPPER.readTree(line);
-        out.add(JsonCodec.memory(node, "demo-history.jsonl:" + n + ": "));
+        JsonNode node = JsonCodec.READER.readTree(line);
+        out.add(MemoryJson.read(node, "demo-history.jsonl:" + n + ": "));
       }
     }
     return out;

@@ -173,6 +173,17 @@ public final class EngineOptions {
     return b.store(store(dir)).build();
   }
 
+  /** The retrieval log of an engine {@link #open} opened; a store that keeps none (SolrCloud) is an error saying so. */
+  dev.mnemo.RetrievalLog retrievalLog(Mnemo m) {
+    return m.retrievalLog().orElseThrow(() -> new dev.mnemo.MnemoException("the store of --data " + data
+        + " keeps no retrieval log (the Lucene store keeps one; SolrCloud none)", false));
+  }
+
+  /** The maintenance facet of an engine {@link #open} opened (every engine built here has it). */
+  static dev.mnemo.Maintenance maintenance(Mnemo m) {
+    return m.maintenance().orElseThrow(() -> new IllegalStateException("an engine opened by the CLI has maintenance"));
+  }
+
   /**
    * Sets the builder's extractor and consolidator from {@code --extractor} and {@code --consolidator}
    * (the LLM ones need a configured model: an error naming the options otherwise).

@@ -102,7 +102,7 @@ final class EvalCommand implements Runnable {
       if (html != null) EvalHtml.scenarios(report, files.toString()).write(html);
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
-        o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.metricsJson()));
+        o.println(JsonCodec.PRETTY.writeValueAsString(report.metricsJson()));
       } else {
         o.print(report.table());
         if (byKind) o.print(report.kindTable(dev.mnemo.eval.Policy.FULL));
@@ -195,7 +195,7 @@ final class EvalCommand implements Runnable {
       List<Path> files = new HistoryGenerator(seed).write(out, dev, heldout);
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
-        ObjectNode n = JsonCodec.MAPPER.createObjectNode();
+        ObjectNode n = JsonCodec.object();
         n.put("seed", seed).put("dev", files.get(0).toString()).put("heldout", files.get(1).toString())
             .put("dev_histories", dev).put("heldout_histories", heldout);
         o.println(n.toString());
@@ -582,9 +582,9 @@ final class EvalCommand implements Runnable {
       ExpectationCheck.Result r = ExpectationCheck.check(expect, actual);
       PrintWriter o = spec.commandLine().getOut();
       if (json) {
-        ObjectNode n = JsonCodec.MAPPER.createObjectNode();
+        ObjectNode n = JsonCodec.object();
         n.put("passed", r.passed());
-        n.set("rows", JsonCodec.MAPPER.valueToTree(r.rows()));
+        n.set("rows", JsonCodec.tree(r.rows()));
         o.println(n.toString());
       } else {
         o.print(r.table());
@@ -627,7 +627,7 @@ final class EvalCommand implements Runnable {
   }
 
   static void printJson(PrintWriter o, Object json) throws java.io.IOException {
-    o.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+    o.println(JsonCodec.PRETTY.writeValueAsString(json));
   }
 
   static void requireFilesOrLocomo(CommandSpec spec, List<Path> files, Path locomo) {
@@ -642,7 +642,7 @@ final class EvalCommand implements Runnable {
   static void writeLines(Path file, List<ObjectNode> lines) throws java.io.IOException {
     try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       for (ObjectNode line : lines) {
-        w.write(JsonCodec.MAPPER.writeValueAsString(line));
+        w.write(JsonCodec.WRITER.writeValueAsString(line));
         w.newLine();
       }
     }
@@ -650,7 +650,7 @@ final class EvalCommand implements Runnable {
 
   /** Pretty-printed JSON, one file. */
   static void writeJson(Path file, ObjectNode json) throws java.io.IOException {
-    Files.writeString(file, JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json)
+    Files.writeString(file, JsonCodec.PRETTY.writeValueAsString(json)
         + System.lineSeparator(), StandardCharsets.UTF_8);
   }
 

@@ -3,6 +3,8 @@ package dev.mnemo.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.Mnemo;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
+import dev.mnemo.json.TurnJson;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -37,14 +39,14 @@ final class ExportCommand implements Callable<Integer> {
         Writer w = out == null ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
             : Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
       m.export(owner, r -> {
-        ObjectNode o = JsonCodec.MAPPER.createObjectNode().put("kind", "record");
-        o.setAll(JsonCodec.record(r, false));
+        ObjectNode o = JsonCodec.object().put("kind", "record");
+        o.setAll(RecordJson.write(r, false));
         line(w, o);
         n[0]++;
       });
-      m.exportTurns(owner, t -> {
-        ObjectNode o = JsonCodec.MAPPER.createObjectNode().put("kind", "turn");
-        o.setAll(JsonCodec.storedTurn(t));
+      EngineOptions.maintenance(m).exportTurns(owner, t -> {
+        ObjectNode o = JsonCodec.object().put("kind", "turn");
+        o.setAll(TurnJson.writeStored(t));
         line(w, o);
         n[1]++;
       });

@@ -25,10 +25,10 @@ final class ForgetCommand implements Callable<Integer> {
     try (Mnemo m = engine.open()) {
       int n = id == null ? m.forget(owner) : m.forget(owner, id);
       if (json) {
-        var o = JsonCodec.MAPPER.createObjectNode().put("owner", owner);
+        var o = JsonCodec.object().put("owner", owner);
         if (id == null) o.putNull("id");
         else o.put("id", id);
-        System.out.println(JsonCodec.MAPPER.writeValueAsString(o.put("deleted", n)));
+        System.out.println(JsonCodec.WRITER.writeValueAsString(o.put("deleted", n)));
       } else {
         System.out.println("deleted " + n + " record" + (n == 1 ? "" : "s"));
       }

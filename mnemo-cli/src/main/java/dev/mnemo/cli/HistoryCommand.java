@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -25,9 +26,9 @@ final class HistoryCommand implements Callable<Integer> {
     try (Mnemo m = engine.open()) {
       List<MemoryRecord> h = m.history(owner, factKey);
       if (json) {
-        ArrayNode a = JsonCodec.MAPPER.createArrayNode();
-        h.forEach(r -> a.add(JsonCodec.record(r, false)));
-        System.out.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(a));
+        ArrayNode a = JsonCodec.array();
+        h.forEach(r -> a.add(RecordJson.write(r, false)));
+        System.out.println(JsonCodec.PRETTY.writeValueAsString(a));
         return 0;
       }
       if (h.isEmpty()) {

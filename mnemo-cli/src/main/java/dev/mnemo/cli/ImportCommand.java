@@ -9,6 +9,9 @@ import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.MemoryJson;
+import dev.mnemo.json.RecordJson;
+import dev.mnemo.json.TurnJson;
 import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,19 +68,19 @@ final class ImportCommand implements Callable<Integer> {
         if (line.isBlank()) continue;
         String where = file.getFileName() + ":" + lineNo + ": ";
         try {
-          JsonNode n = JsonCodec.MAPPER.readTree(line);
+          JsonNode n = JsonCodec.READER.readTree(line);
           String kind = n.path("kind").asText(null);
           if (kind != null) {
             com.fasterxml.jackson.databind.node.ObjectNode body = ((com.fasterxml.jackson.databind.node.ObjectNode) n).deepCopy();
             body.remove("kind");
             switch (kind) {
-              case "record" -> records.add(JsonCodec.recordFrom(body, where));
-              case "turn" -> turns.add(JsonCodec.storedTurn(body, where));
+              case "record" -> records.add(RecordJson.readInput(body, where));
+              case "turn" -> turns.add(TurnJson.readStored(body, where));
               default -> problems.add(new Violation(where + "kind", kind, where + "kind must be record or turn, was '" + kind + "'"));
             }
             continue;
           }
-          NewMemory memory = JsonCodec.memory(n, where);
+          NewMemory memory = MemoryJson.read(n, where);
           List<Violation> v = m.validate(memory, where);
           if (v.isEmpty()) valid.add(memory);
           else problems.addAll(v);
@@ -96,9 +99,9 @@ final class ImportCommand implements Callable<Integer> {
     }
     int restored = 0;
     for (int i = 0; i < records.size(); i += batch) {
-      restored += m.restore(records.subList(i, Math.min(records.size(), i + batch)));
+      restored += EngineOptions.maintenance(m).restore(records.subList(i, Math.min(records.size(), i + batch)));
     }
-    int turnsStored = turns.isEmpty() ? 0 : m.importTurns(turns);
+    int turnsStored = turns.isEmpty() ? 0 : EngineOptions.maintenance(m).importTurns(turns);
     if (!json && (!records.isEmpty() || !turns.isEmpty())) {
       System.out.println("restored " + restored + " records and " + turnsStored + " turns ("
           + (turns.size() - turnsStored) + " already stored)");
@@ -136,13 +139,13 @@ final class ImportCommand implements Callable<Integer> {
   }
 
   private static void print(int imported, List<Violation> invalid, Integer refusedAt, String refusal) throws Exception {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("imported", imported);
     o.put("written", imported > 0);
     ArrayNode arr = o.putArray("invalid");
     invalid.forEach(v -> arr.addObject().put("field", v.field()).put("message", v.message()));
     if (refusedAt == null) o.putNull("refused_batch");
     else o.putObject("refused_batch").put("first_valid_record", refusedAt).put("message", refusal);
-    System.out.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(o));
+    System.out.println(JsonCodec.PRETTY.writeValueAsString(o));
   }
 }

@@ -8,6 +8,7 @@ import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.Mnemo;
 import dev.mnemo.Turn;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.TurnJson;
 import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,8 +59,8 @@ final class IngestCommand implements Callable<Integer> {
         if (line.isBlank()) continue;
         String where = file.getFileName() + ":" + lineNo + ": ";
         try {
-          JsonNode n = JsonCodec.MAPPER.readTree(line);
-          turns.add(JsonCodec.turn(n, where)); // names each missing or blank required field
+          JsonNode n = JsonCodec.READER.readTree(line);
+          turns.add(TurnJson.read(n, where)); // names each missing or blank required field
         } catch (JsonProcessingException e) {
           problems.add(new Violation(where.trim(), line, where + "not valid JSON: " + e.getOriginalMessage()));
         } catch (InvalidRequestException e) {
@@ -95,12 +96,12 @@ final class IngestCommand implements Callable<Integer> {
       IngestProgress p = m.ingestProgress();
       problems.forEach(x -> System.err.println("skipped: " + x.message()));
       if (json) {
-        com.fasterxml.jackson.databind.node.ObjectNode o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode o = JsonCodec.object();
         o.put("ingested", accepted).put("already_stored", duplicates).put("skipped_invalid", problems.size())
             .put("extracted", p.extracted()).put("kept", p.kept()).put("errors", p.errors()).put("pending", p.pending())
             .put("records_written", p.recordsWritten()).put("duplicates_merged", p.duplicatesMerged())
             .put("conflicts", p.conflicts());
-        System.out.println(dev.mnemo.json.JsonCodec.MAPPER.writeValueAsString(o));
+        System.out.println(JsonCodec.WRITER.writeValueAsString(o));
       } else System.out.printf(Locale.ROOT, "ingested %d turns (%d already stored)%s; turn log: %d extracted, %d kept, %d errors, %d pending; "
           + "%d records written, %d duplicates merged, %d conflicts%n", accepted, duplicates,
           problems.isEmpty() ? "" : ", skipped " + problems.size() + " invalid", p.extracted(), p.kept(), p.errors(),

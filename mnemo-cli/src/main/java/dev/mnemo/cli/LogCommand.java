@@ -58,22 +58,22 @@ final class LogCommand implements Callable<Integer> {
     try (Mnemo m = engine.open()) {
       PrintStream out = System.out;
       if (id != null) {
-        Optional<LoggedRecall> e = m.loggedRecall(id);
+        Optional<LoggedRecall> e = engine.retrievalLog(m).loggedRecall(id);
         if (e.isEmpty()) {
           System.err.println("no logged recall '" + id + "' in " + engine.data);
           return 1;
         }
-        if (json) out.println(JsonCodec.MAPPER.writeValueAsString(RecallLogJson.entry(e.get())));
+        if (json) out.println(JsonCodec.WRITER.writeValueAsString(RecallLogJson.entry(e.get())));
         else print(e.get(), out);
         return 0;
       }
       RecallLogQuery q = filters.query();
-      var entries = m.recalls(q);
+      var entries = engine.retrievalLog(m).recalls(q);
       if (json) {
-        for (LoggedRecall e : entries) out.println(JsonCodec.MAPPER.writeValueAsString(RecallLogJson.summary(e)));
+        for (LoggedRecall e : entries) out.println(JsonCodec.WRITER.writeValueAsString(RecallLogJson.summary(e)));
         return 0;
       }
-      long total = m.countRecalls(q);
+      long total = engine.retrievalLog(m).countRecalls(q);
       if (entries.isEmpty()) {
         out.println("no logged recalls match (" + total + ")");
         return 0;
@@ -125,9 +125,9 @@ final class LogCommand implements Callable<Integer> {
     public Integer call() throws Exception {
       engine.embedder = "none";
       try (Mnemo m = engine.open()) {
-        RecallStats s = m.recallStats(filters.query());
+        RecallStats s = engine.retrievalLog(m).recallStats(filters.query());
         if (json) {
-          System.out.println(JsonCodec.MAPPER.writeValueAsString(RecallLogJson.stats(s)));
+          System.out.println(JsonCodec.WRITER.writeValueAsString(RecallLogJson.stats(s)));
           return 0;
         }
         System.out.printf(Locale.ROOT, "recalls %d   fetch rate %s   abstention rate %s   mean injected tokens %s   use rate %s (%d of %d selected reported used)%n",
@@ -160,8 +160,8 @@ final class LogCommand implements Callable<Integer> {
            Writer w = outFile == null ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
                : Files.newBufferedWriter(outFile, StandardCharsets.UTF_8)) {
         int n = 0;
-        for (LoggedRecall e : m.recalls(filters.query())) {
-          w.write(JsonCodec.MAPPER.writeValueAsString(LogScenarios.scenario(e, id -> m.get(e.owner(), id))));
+        for (LoggedRecall e : engine.retrievalLog(m).recalls(filters.query())) {
+          w.write(JsonCodec.WRITER.writeValueAsString(LogScenarios.scenario(e, id -> m.get(e.owner(), id))));
           w.write('\n');
           n++;
         }

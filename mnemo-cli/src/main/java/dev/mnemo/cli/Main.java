@@ -28,7 +28,6 @@ import picocli.CommandLine.Command;
       IngestCommand.class,
       ExportCommand.class,
       EvalCommand.class,
-      BenchCommand.class,
       ServeCommand.class,
       McpCommand.class,
       CompletionCommand.class,
@@ -63,15 +62,19 @@ public final class Main implements Runnable {
   /** Runs the command line and returns the exit code (for tests). */
   public static int run(String... args) {
     CommandLine cl = commandLine();
+    if (args.length > 0 && args[0].equals("bench") && !cl.getSubcommands().containsKey("bench")) {
+      // The benchmarks (JMH and all) are not in the product jar: the launcher runs mnemo-bench-cli's jar for them.
+      cl.getErr().println("error: 'mnemo bench' is not in this jar: the benchmarks live in the mnemo-bench-cli module; "
+          + "run ./mnemo bench from a checkout of the repository (it builds mnemo-bench-cli/target/mnemo-bench.jar)");
+      return 2;
+    }
     return cl.execute(args);
   }
 
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
-    if (cl.getSubcommands().containsKey("bench")) {
-      cl.getSubcommands().get("bench").addSubcommand("load", new BenchLoadCommand());
-      cl.getSubcommands().get("bench").addSubcommand("log", new BenchLogCommand());
-    }
+    // Commands of modules outside the product jar (mnemo-bench-cli's 'bench'), when on the class path.
+    for (CommandPlugin plugin : java.util.ServiceLoader.load(CommandPlugin.class)) cl.addSubcommand(plugin);
     ServeCommand.describeDataOption(cl.getSubcommands().get("serve"));
     HelpLayout.apply(cl);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

@@ -9,6 +9,7 @@ import dev.mnemo.RecallResult;
 import dev.mnemo.TemporalMode;
 import dev.mnemo.TimeFilter;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.ResultJson;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class RecallCommand implements Callable<Integer> {
     try (Mnemo m = engine.open()) {
       RecallResult r = m.recall(request);
       if (json) {
-        System.out.println(JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonCodec.result(r)));
+        System.out.println(JsonCodec.PRETTY.writeValueAsString(ResultJson.write(r)));
       } else {
         ExplainPrinter.print(r, System.out);
       }

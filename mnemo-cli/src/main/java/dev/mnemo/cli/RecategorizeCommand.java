@@ -4,6 +4,7 @@ import dev.mnemo.Category;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,7 +25,7 @@ final class RecategorizeCommand implements Callable<Integer> {
     Category c = Category.fromCode("category", category);
     try (Mnemo m = engine.open()) {
       MemoryRecord r = m.recategorize(owner, id, c);
-      System.out.println(json ? JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonCodec.record(r, false))
+      System.out.println(json ? JsonCodec.PRETTY.writeValueAsString(RecordJson.write(r, false))
           : r.id() + " " + r.category().code() + " (fact_key " + r.factKey() + ", version " + r.version() + ")");
     } finally {
       engine.closeEmbedder();

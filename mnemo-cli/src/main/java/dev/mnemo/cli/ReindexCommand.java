@@ -53,7 +53,7 @@ final class ReindexCommand implements Callable<Integer> {
       engine.closeEmbedder();
     }
     if (json) {
-      System.out.println(dev.mnemo.json.JsonCodec.MAPPER.createObjectNode().put("reembedded", counts[0])
+      System.out.println(dev.mnemo.json.JsonCodec.object().put("reembedded", counts[0])
           .put("current", counts[1]).put("model", model).toString());
     } else {
       System.out.println("re-embedded " + counts[0] + " records with " + model + " (" + counts[1] + " were current)");

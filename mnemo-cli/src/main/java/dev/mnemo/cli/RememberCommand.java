@@ -7,6 +7,7 @@ import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -53,7 +54,7 @@ final class RememberCommand implements Callable<Integer> {
     if (lowerAuthority != null) b.lowerAuthority(dev.mnemo.LowerAuthority.fromCode("lower_authority", lowerAuthority));
     try (Mnemo m = engine.open()) {
       MemoryRecord r = m.remember(b.build());
-      System.out.println(json ? JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonCodec.record(r, false)) : r.id());
+      System.out.println(json ? JsonCodec.PRETTY.writeValueAsString(RecordJson.write(r, false)) : r.id());
     } finally {
       engine.closeEmbedder();
     }

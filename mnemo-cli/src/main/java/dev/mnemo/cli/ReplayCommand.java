@@ -5,6 +5,7 @@ import dev.mnemo.RecallRequest;
 import dev.mnemo.Replay;
 import dev.mnemo.json.JsonCodec;
 import dev.mnemo.json.RecallLogJson;
+import dev.mnemo.json.RequestJson;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -30,14 +31,14 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (Mnemo m = engine.open()) {
-      Optional<Replay> found = m.replay(id, this::change);
+      Optional<Replay> found = engine.retrievalLog(m).replay(id, this::change);
       if (found.isEmpty()) {
         System.err.println("no logged recall '" + id + "' in " + engine.data + " (./mnemo log lists them)");
         return 1;
       }
       Replay r = found.get();
       if (json) {
-        System.out.println(JsonCodec.MAPPER.writeValueAsString(RecallLogJson.replay(r, false)));
+        System.out.println(JsonCodec.WRITER.writeValueAsString(RecallLogJson.replay(r, false)));
         return 0;
       }
       System.out.println((r.identical() ? "identical" : "DIFFERENT") + ": selected then " + r.selectedThen()
@@ -57,12 +58,12 @@ final class ReplayCommand implements Callable<Integer> {
   private RecallRequest.Builder change(RecallRequest.Builder b) {
     if (threshold != null) b.threshold(threshold);
     if (weights != null && !weights.isEmpty()) {
-      var node = JsonCodec.MAPPER.createObjectNode();
+      var node = JsonCodec.object();
       weights.forEach(node::put);
       // the logged weights, with these changed
-      var logged = ((com.fasterxml.jackson.databind.node.ObjectNode) JsonCodec.request(b.build()).get("weights")).deepCopy();
+      var logged = ((com.fasterxml.jackson.databind.node.ObjectNode) RequestJson.write(b.build()).get("weights")).deepCopy();
       logged.setAll(node);
-      b.weights(JsonCodec.weights(logged, "weight."));
+      b.weights(RequestJson.weights(logged, "weight."));
     }
     return b;
   }

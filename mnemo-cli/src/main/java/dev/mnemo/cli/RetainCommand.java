@@ -50,12 +50,12 @@ final class RetainCommand implements Callable<Integer> {
     for (String c : categories) policies.put(Category.fromCode("category", c.trim()), policy);
     RetentionReport r;
     try (Mnemo m = engine.open()) {
-      r = m.retain(owner, policies, turnsMaxAge, Instant.now());
+      r = EngineOptions.maintenance(m).retain(owner, policies, turnsMaxAge, Instant.now());
     } finally {
       engine.closeEmbedder();
     }
     if (json) {
-      ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode o = JsonCodec.object();
       o.put("owner", owner).put("examined", r.examined()).put("expired", r.expired()).put("turns_deleted", r.turnsDeleted());
       System.out.println(o);
     } else {

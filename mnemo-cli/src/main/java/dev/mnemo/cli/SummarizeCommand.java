@@ -3,6 +3,7 @@ package dev.mnemo.cli;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,7 +25,7 @@ final class SummarizeCommand implements Callable<Integer> {
       Optional<MemoryRecord> s = m.summarize(owner, episode);
       if (json) {
         System.out.println(s.isEmpty() ? "null"
-            : JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonCodec.record(s.get(), false)));
+            : JsonCodec.PRETTY.writeValueAsString(RecordJson.write(s.get(), false)));
       } else {
         System.out.println(s.map(r -> r.id() + " " + r.text()).orElse("episode '" + episode + "' of owner '" + owner
             + "' has no current records: nothing to summarize"));

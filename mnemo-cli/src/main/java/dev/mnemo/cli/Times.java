@@ -1,5 +1,6 @@
 package dev.mnemo.cli;
 
+import dev.mnemo.json.FieldReader;
 import dev.mnemo.json.JsonCodec;
 import java.time.Instant;
 
@@ -8,6 +9,6 @@ final class Times {
   private Times() {}
 
   static Instant parse(String option, String value) {
-    return value == null ? null : JsonCodec.parseInstant(option, value);
+    return value == null ? null : FieldReader.parseInstant(option, value);
   }
 }

@@ -40,7 +40,7 @@ class CliJsonTest {
     int exit = cl.execute(args);
     String stdout = out.toString(StandardCharsets.UTF_8) + sw;
     assertThat(exit).as(String.join(" ", args) + "\nstdout: " + stdout + "\nstderr: " + err).isEqualTo(expectedExit);
-    return JsonCodec.MAPPER.readTree(stdout); // fails unless stdout is exactly one JSON document
+    return JsonCodec.READER.readTree(stdout); // fails unless stdout is exactly one JSON document
   }
 
   private String[] engine(String... args) {

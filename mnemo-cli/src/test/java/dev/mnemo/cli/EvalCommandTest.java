@@ -65,7 +65,7 @@ class EvalCommandTest {
         "--out", json.toString(), "--html", html.toString())).isZero();
     assertThat(err.toString()).contains("[1/2] q1 single-session-user: 4 memories written");
     assertThat(out.toString()).contains("LongMemEval retrieval: 2 questions", "turnR@5");
-    JsonNode p = JsonCodec.MAPPER.readTree(json.toFile()).path("policies");
+    JsonNode p = JsonCodec.read(json).path("policies");
     assertThat(p.fieldNames()).toIterable().containsExactly("bm25", "full");
     assertThat(p.path("bm25").path("questions").asInt()).isEqualTo(1);
     // the assistant's reply ("Cats love...") ties with the evidence once BM25 reads each turn's context
@@ -106,14 +106,14 @@ class EvalCommandTest {
     Path html = dir.resolve("s.html");
     assertThat(run("eval", "scenarios", file.toString(), "--embedder", "none", "--metrics", metrics.toString(),
         "--html", html.toString())).isZero();
-    assertThat(JsonCodec.MAPPER.readTree(metrics.toFile()).path("dev").path("full").path("queries").asInt()).isEqualTo(1);
+    assertThat(JsonCodec.read(metrics).path("dev").path("full").path("queries").asInt()).isEqualTo(1);
     assertThat(Files.readString(html)).contains("data-series=\"full\"", "data-series=\"unfiltered\"");
 
     Path json = dir.resolve("a.json");
     Path page = dir.resolve("a.html");
     assertThat(run("eval", "ablations", file.toString(), "--embedder", "none", "--variants", "bm25,full",
         "--out", json.toString(), "--html", page.toString())).isZero();
-    assertThat(JsonCodec.MAPPER.readTree(json.toFile()).path("splits").path("dev").fieldNames()).toIterable()
+    assertThat(JsonCodec.read(json).path("splits").path("dev").fieldNames()).toIterable()
         .containsExactly("bm25", "full");
     assertThat(Files.readString(page)).contains("data-series=\"bm25\"", "Selection latency (ms)");
     assertThat(out.toString()).contains("report: " + page);

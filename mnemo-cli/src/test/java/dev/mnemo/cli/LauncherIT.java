@@ -46,6 +46,18 @@ class LauncherIT {
   }
 
   @Test
+  void productJar_holdsNoBenchmarks_andSaysWhereBenchIs() throws Exception {
+    try (java.util.jar.JarFile jar = new java.util.jar.JarFile(ROOT.resolve("mnemo-cli/target/mnemo.jar").toFile())) {
+      assertThat(jar.stream().map(java.util.jar.JarEntry::getName)
+          .filter(n -> n.startsWith("org/openjdk/jmh/") || n.startsWith("dev/mnemo/bench/")).toList()).isEmpty();
+    }
+    Run r = run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        ROOT.resolve("mnemo-cli/target/mnemo.jar").toString(), "bench", "--quick"), Map.of());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("./mnemo bench", "mnemo-bench-cli");
+  }
+
+  @Test
   void help_printsOnlyItsOutput() throws Exception {
     Run r = mnemo(Map.of(), "--help");
     assertThat(r.exit()).isZero();

@@ -67,7 +67,7 @@ class LlmCliTest {
   /** A stub model: answers with the first memory shown, judges "I don't know" wrong unless nothing is stored. */
   private void handle(HttpExchange ex) throws IOException {
     calls.incrementAndGet();
-    JsonNode req = JsonCodec.MAPPER.readTree(ex.getRequestBody());
+    JsonNode req = JsonCodec.READER.readTree(ex.getRequestBody());
     String system = req.get("messages").get(0).get("content").asText();
     String user = req.get("messages").get(1).get("content").asText();
     String content;
@@ -92,7 +92,7 @@ class LlmCliTest {
       content = "not expected";
     }
     String body = "{\"id\": \"c\", \"object\": \"chat.completion\", \"created\": 1, \"model\": \"stub\", \"choices\": [{\"index\": 0, "
-        + "\"message\": {\"role\": \"assistant\", \"content\": " + JsonCodec.MAPPER.writeValueAsString(content)
+        + "\"message\": {\"role\": \"assistant\", \"content\": " + JsonCodec.WRITER.writeValueAsString(content)
         + "}, \"finish_reason\": \"stop\"}]}";
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().add("Content-Type", "application/json");
@@ -102,7 +102,7 @@ class LlmCliTest {
   }
 
   private static String json(String field, String value) throws IOException {
-    return "{\"" + field + "\": " + JsonCodec.MAPPER.writeValueAsString(value) + "}";
+    return "{\"" + field + "\": " + JsonCodec.WRITER.writeValueAsString(value) + "}";
   }
 
   private int run(String... args) {
@@ -122,7 +122,7 @@ class LlmCliTest {
     assertThat(run("eval", "answers", scenarios.toString(), "--embedder", "none", "--llm-url", url, "--llm-model", "stub",
         "--out", json.toString(), "--queries", lines.toString())).as(err.toString()).isZero();
     assertThat(out.toString()).contains("benefit").contains("counterfactual").contains("model openai/stub");
-    JsonNode j = JsonCodec.MAPPER.readTree(json.toFile());
+    JsonNode j = JsonCodec.read(json);
     assertThat(j.get("questions").asInt()).isEqualTo(2);
     assertThat(j.get("errors").asInt()).isZero();
     assertThat(j.get("run").get("model").asText()).isEqualTo("stub");
@@ -154,7 +154,7 @@ class LlmCliTest {
         "--llm-model", "stub", "--variants", "full,noisy+rewriter", "--out", json.toString())).as(err.toString()).isZero();
     int rewrites = calls.get();
     assertThat(rewrites).isPositive(); // the model rewrote the noisy message
-    JsonNode all = JsonCodec.MAPPER.readTree(json.toFile()).get("splits").get("all");
+    JsonNode all = JsonCodec.read(json).get("splits").get("all");
     assertThat(all.get("noisy+rewriter").get("recall").asDouble()).isEqualTo(all.get("full").get("recall").asDouble())
         .isEqualTo(1.0);
 

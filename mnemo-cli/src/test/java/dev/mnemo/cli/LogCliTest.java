@@ -31,7 +31,7 @@ class LogCliTest {
 
   private List<JsonNode> lines() throws Exception {
     List<JsonNode> out = new ArrayList<>();
-    for (String l : this.out.toString().split("\n")) if (!l.isBlank()) out.add(JsonCodec.MAPPER.readTree(l));
+    for (String l : this.out.toString().split("\n")) if (!l.isBlank()) out.add(JsonCodec.READER.readTree(l));
     return out;
   }
 
@@ -61,16 +61,16 @@ class LogCliTest {
     assertThat(run(with("log", "--outcome", "sideways"))).isEqualTo(2);
 
     assertThat(run(with("replay", recallId, "--json"))).isZero();
-    JsonNode r = JsonCodec.MAPPER.readTree(out.toString());
+    JsonNode r = JsonCodec.READER.readTree(out.toString());
     assertThat(r.get("identical").asBoolean()).isTrue();
     assertThat(run(with("replay", recallId, "--threshold", "1", "--json"))).as("a diff is not a failure").isZero();
-    assertThat(JsonCodec.MAPPER.readTree(out.toString()).get("identical").asBoolean()).isFalse();
+    assertThat(JsonCodec.READER.readTree(out.toString()).get("identical").asBoolean()).isFalse();
     assertThat(run(with("replay", recallId, "--threshold", "1"))).isZero();
     assertThat(out.toString()).contains("DIFFERENT").contains("selected -> below_threshold");
     assertThat(run(with("replay", "no-such-recall", "--json"))).isEqualTo(1);
 
     assertThat(run(with("log", "stats", "--json"))).isZero();
-    JsonNode stats = JsonCodec.MAPPER.readTree(out.toString());
+    JsonNode stats = JsonCodec.READER.readTree(out.toString());
     assertThat(stats.get("recalls").asInt()).isEqualTo(1);
     assertThat(stats.get("fetch_rate").asDouble()).isEqualTo(1.0);
 

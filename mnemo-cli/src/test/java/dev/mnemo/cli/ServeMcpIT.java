@@ -103,7 +103,7 @@ class ServeMcpIT {
   private static JsonNode call(McpSyncClient client, String tool, Map<String, Object> args) {
     CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(args).build());
     assertThat(r.isError()).as("%s %s -> %s", tool, args, r.content()).isFalse();
-    return JsonCodec.MAPPER.valueToTree(r.structuredContent());
+    return JsonCodec.tree(r.structuredContent());
   }
 
   private static List<String> texts(JsonNode array, String field) {
@@ -117,7 +117,7 @@ class ServeMcpIT {
   private record Response(int status, String contentType, String body, java.net.http.HttpHeaders headers) {
     JsonNode json() {
       try {
-        return JsonCodec.MAPPER.readTree(body);
+        return JsonCodec.READER.readTree(body);
       } catch (IOException e) {
         throw new AssertionError("not JSON: " + body, e);
       }
@@ -151,7 +151,7 @@ class ServeMcpIT {
   }
 
   private static JsonNode restRecall(String key, String owner, String text) {
-    Response r = rest("POST", "/v1/recall", key, JsonCodec.MAPPER.createObjectNode().put("owner", owner).put("text", text)
+    Response r = rest("POST", "/v1/recall", key, JsonCodec.object().put("owner", owner).put("text", text)
         .toString());
     assertThat(r.status()).as(r.body()).isEqualTo(200);
     return r.json();
@@ -165,7 +165,7 @@ class ServeMcpIT {
     for (String line : r.body().split("\n")) {
       if (line.isBlank()) continue;
       try {
-        out.add(JsonCodec.MAPPER.readTree(line));
+        out.add(JsonCodec.READER.readTree(line));
       } catch (IOException e) {
         throw new AssertionError(line, e);
       }

@@ -3,6 +3,7 @@ package dev.mnemo.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.IngestProgress;
 import dev.mnemo.IngestReceipt;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
@@ -13,8 +14,15 @@ import dev.mnemo.MnemoException;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.RetrievalLog;
 import dev.mnemo.Turn;
+import dev.mnemo.json.BatchPath;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.MemoryJson;
+import dev.mnemo.json.RecordJson;
+import dev.mnemo.json.RequestJson;
+import dev.mnemo.json.ResultJson;
+import dev.mnemo.json.TurnJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -58,14 +66,20 @@ import java.util.function.Consumer;
  * {@code maxAttempts} in all, only when repeating it cannot do harm: a connection that could not be
  * opened (nothing was sent), 429 and 503 (the server refused before doing anything; a
  * {@code Retry-After} is honoured up to {@code maxRetryAfter}), and, for calls that are safe to
- * repeat (reads, forgets, ingest, which is idempotent by turn id), a time-out, a broken connection,
+ * repeat (reads and replays, forgets, ingest, which is idempotent by turn id, and accept, whose
+ * repetition is a duplicate), a time-out, a broken connection,
  * 502 and 504. A write that may have been applied (remember, mark-used) is never repeated after it
  * was sent; 4xx validation errors and 500 are never retried.
  *
  * <p>What the wire does not carry: {@link dev.mnemo.Fusion} RRF travels as its code (k = 60 on the
  * server); trace signals and stage times come back rounded as the server renders them (4 decimals,
  * milliseconds). {@link #ingest} reads back the records the server produced by id (one extra
- * request per record). Thread-safe; {@link #close()} closes the HTTP client when the builder made it.
+ * request per record).
+ *
+ * <p><b>Facets.</b> The client offers every capability the server serves: besides the {@link Mnemo}
+ * methods, {@link #retrievalLog()} over {@code /v1/recalls}. The server serves no turn export,
+ * import, restore or retention and no engine internals, so {@link #maintenance()} and {@link
+ * #diagnostics()} are empty. Thread-safe; {@link #close()} closes the HTTP client when the builder made it.
  */
 public final class MnemoClient implements Mnemo {
   /** Most ids the server takes in one mark-used request; larger lists are sent in parts. */
@@ -88,6 +102,8 @@ public final class MnemoClient implements Mnemo {
   private final Duration maxBackoff;
   private final Duration maxRetryAfter;
   private final Sleeper sleeper;
+  /** Whether the tenant keeps a retrieval log; null until asked. */
+  private volatile Optional<RetrievalLog> retrievalLog;
 
   private MnemoClient(Builder b) {
     this.base = b.url.toString().replaceAll("/+$", "");
@@ -111,26 +127,26 @@ public final class MnemoClient implements Mnemo {
   @Override
   public MemoryRecord remember(NewMemory memory) {
     Objects.requireNonNull(memory, "memory");
-    JsonNode r = send("POST", "/v1/memories", JsonCodec.memory(memory), false, false).json();
-    return read(() -> JsonCodec.storedRecord(r.path("records").get(0)));
+    JsonNode r = send("POST", "/v1/memories", MemoryJson.write(memory), false, false).json();
+    return read(() -> RecordJson.readAnswer(r.path("records").get(0)));
   }
 
   @Override
   public List<MemoryRecord> rememberAll(List<NewMemory> memories) {
     if (memories == null) throw new InvalidRequestException("memories", null, "memories must not be null");
     if (memories.isEmpty()) return List.of();
-    ObjectNode body = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode body = JsonCodec.object();
     ArrayNode records = body.putArray("records");
-    for (NewMemory m : memories) records.add(m == null ? JsonCodec.MAPPER.nullNode() : JsonCodec.memory(m));
+    for (NewMemory m : memories) records.add(m == null ? JsonCodec.nullNode() : MemoryJson.write(m));
     JsonNode r;
     try {
       r = send("POST", "/v1/memories", body, false, false).json();
     } catch (InvalidRequestException e) {
-      throw renamed(e, "records", "memories");
+      throw BatchPath.RECORDS.renamed(e, BatchPath.MEMORIES);
     }
     return read(() -> {
       List<MemoryRecord> out = new ArrayList<>();
-      for (JsonNode x : r.path("records")) out.add(JsonCodec.storedRecord(x));
+      for (JsonNode x : r.path("records")) out.add(RecordJson.readAnswer(x));
       return out;
     });
   }
@@ -142,7 +158,7 @@ public final class MnemoClient implements Mnemo {
     if (memory == null) {
       return List.of(new Violation(p.isEmpty() ? "memory" : p.substring(0, p.length() - 1), null, p + "memory must not be null"));
     }
-    JsonNode r = send("POST", "/v1/memories/validate", JsonCodec.memory(memory), true, false).json();
+    JsonNode r = send("POST", "/v1/memories/validate", MemoryJson.write(memory), true, false).json();
     List<Violation> out = new ArrayList<>();
     for (JsonNode e : r.path("errors")) out.add(violation(e, p));
     return out;
@@ -152,15 +168,17 @@ public final class MnemoClient implements Mnemo {
   public IngestReceipt ingest(List<Turn> turns) {
     Objects.requireNonNull(turns, "turns");
     if (turns.isEmpty()) return new IngestReceipt(List.of(), List.of(), 0, List.of());
-    ObjectNode body = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode body = JsonCodec.object();
     ArrayNode arr = body.putArray("turns");
-    for (Turn t : turns) arr.add(t == null ? JsonCodec.MAPPER.nullNode() : JsonCodec.turn(t));
+    for (Turn t : turns) arr.add(t == null ? JsonCodec.nullNode() : TurnJson.write(t));
     JsonNode r = send("POST", "/v1/ingest", body, true, false).json();
-    List<String> accepted = strings(r.path("accepted"));
-    List<String> duplicates = strings(r.path("duplicates"));
-    // The receipt names the records by id; read them back from the owners of these turns.
     LinkedHashSet<String> owners = new LinkedHashSet<>();
     for (Turn t : turns) if (t != null && t.owner() != null) owners.add(t.owner());
+    return receipt(r, owners);
+  }
+
+  /** The receipt names the records by id; they are read back from the owners of the turns. */
+  private IngestReceipt receipt(JsonNode r, Collection<String> owners) {
     List<MemoryRecord> records = new ArrayList<>();
     for (String id : strings(r.path("records"))) {
       for (String owner : owners) {
@@ -171,21 +189,105 @@ public final class MnemoClient implements Mnemo {
         }
       }
     }
-    return new IngestReceipt(accepted, duplicates, r.path("queued").asInt(), records);
+    return new IngestReceipt(strings(r.path("accepted")), strings(r.path("duplicates")), r.path("queued").asInt(),
+        records);
+  }
+
+  @Override
+  public List<Turn> sources(String owner, String recordId) {
+    requireOwner(owner);
+    if (recordId == null || recordId.isBlank()) return List.of();
+    Reply r = send("GET", ownerPath(owner) + "/memories/" + encode(recordId) + "/sources", null, true, true);
+    if (r.status() == 404) return List.of();
+    JsonNode turns = r.json().path("turns");
+    return read(() -> {
+      List<Turn> out = new ArrayList<>();
+      for (int i = 0; i < turns.size(); i++) out.add(TurnJson.read(turns.get(i), "turns[" + i + "]."));
+      return out;
+    });
+  }
+
+  /** Accepting is idempotent (a turn already accepted is reported as a duplicate), so it is retried like a read. */
+  @Override
+  public IngestReceipt accept(String owner, String id) {
+    requireOwner(owner);
+    if (id == null || id.isBlank()) throw new InvalidRequestException("id", id, "id must not be blank, was " + id);
+    Reply r = send("POST", ownerPath(owner) + "/turns/" + encode(id) + "/accept", null, true, true);
+    if (r.status() == 404) {
+      throw new InvalidRequestException("id", id, "no turn '" + id + "' of owner '" + owner + "' in the turn log");
+    }
+    return receipt(r.json(), List.of(owner));
+  }
+
+  /** The tenant's progress: its engine extracts the turns of every owner of the tenant. */
+  @Override
+  public IngestProgress ingestProgress() {
+    JsonNode n = send("GET", "/v1/ingest/progress", null, true, false).json();
+    return read(() -> new IngestProgress(n.path("pending").asLong(), n.path("extracted").asLong(),
+        n.path("kept").asLong(), n.path("errors").asLong(), n.path("records_written").asLong(),
+        n.path("duplicates_merged").asLong(), n.path("conflicts").asLong(),
+        n.hasNonNull("last_error") ? n.get("last_error").asText() : null, n.path("dead_lettered").asLong(),
+        strings(n.path("dead_letters"))));
+  }
+
+  /**
+   * Asks the server for its progress until no turn is pending (the server has no call that waits),
+   * at first every 20 ms, the pause doubling up to 500 ms; false when {@code timeout} passed first.
+   */
+  @Override
+  public boolean awaitIngested(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long pause = 20;
+    while (ingestProgress().pending() > 0) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) return false;
+      try {
+        sleeper.sleep(Duration.ofMillis(Math.min(pause, Math.max(1, left / 1_000_000))));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new MnemoException("awaitIngested: interrupted", false, e);
+      }
+      pause = Math.min(500, pause * 2);
+    }
+    return true;
+  }
+
+  /**
+   * The tenant's retrieval log over {@code /v1/recalls}: present when the tenant's store keeps one
+   * (asked once, with the first call; a SolrCloud tenant answers 501 and has none).
+   */
+  @Override
+  public Optional<RetrievalLog> retrievalLog() {
+    Optional<RetrievalLog> known = retrievalLog;
+    if (known == null) {
+      try {
+        send("GET", "/v1/recalls?limit=1", null, true, false);
+        known = Optional.of(new RemoteRetrievalLog(this));
+      } catch (MnemoRemoteException e) {
+        if (e.status() != 501) throw e;
+        known = Optional.empty();
+      }
+      retrievalLog = known;
+    }
+    return known;
+  }
+
+  /** {@code GET} of a JSON answer: retried like every read; 404 when {@code notFoundIsAnswer}. */
+  Reply httpGet(String path, boolean notFoundIsAnswer) {
+    return send("GET", path, null, true, notFoundIsAnswer);
+  }
+
+  /** {@code POST} of a read-only call (a replay): retried like a read. */
+  Reply httpPostRepeatable(String path, JsonNode body, boolean notFoundIsAnswer) {
+    return send("POST", path, body, true, notFoundIsAnswer);
   }
 
   @Override
   public RecallResult recall(RecallRequest request) {
     Objects.requireNonNull(request, "request");
-    JsonNode r = send("POST", "/v1/recall", JsonCodec.request(request), true, false).json();
-    // The REST shape names two fields for readers of the API; the shared reader takes the codec's names.
-    ObjectNode shared = JsonCodec.MAPPER.createObjectNode();
-    shared.set("selected", r.path("records"));
-    shared.set("rendered", r.path("block"));
-    shared.set("tokens_used", r.path("tokens_used"));
-    shared.set("rendered_tokens", r.path("block_tokens"));
-    if (r.hasNonNull("trace")) shared.set("trace", r.get("trace"));
-    return read(() -> JsonCodec.result(shared));
+    JsonNode r = send("POST", "/v1/recall", RequestJson.write(request), true, false).json();
+    return read(() -> ResultJson.read(r, ResultJson.Shape.REST));
   }
 
   @Override
@@ -195,7 +297,7 @@ public final class MnemoClient implements Mnemo {
         true, false).json();
     return read(() -> {
       List<MemoryRecord> out = new ArrayList<>();
-      for (JsonNode x : r.path("versions")) out.add(JsonCodec.storedRecord(x));
+      for (JsonNode x : r.path("versions")) out.add(RecordJson.readAnswer(x));
       return out;
     });
   }
@@ -208,17 +310,17 @@ public final class MnemoClient implements Mnemo {
     }
     Reply r = send("POST", ownerPath(owner) + "/episodes/" + encode(episode) + "/summary", null, false, true);
     if (r.status() == 404) return Optional.empty();
-    return Optional.of(read(() -> JsonCodec.storedRecord(r.json())));
+    return Optional.of(read(() -> RecordJson.readAnswer(r.json())));
   }
 
   @Override
   public MemoryRecord recategorize(String owner, String id, Category category) {
     requireOwner(owner);
     java.util.Objects.requireNonNull(category, "category");
-    JsonNode body = JsonCodec.MAPPER.createObjectNode().put("category", category.code());
+    JsonNode body = JsonCodec.object().put("category", category.code());
     Reply r = send("POST", ownerPath(owner) + "/memories/" + encode(id == null ? "" : id) + "/category", body, false, true);
     if (r.status() == 404) throw new InvalidRequestException("id", id, "no record '" + id + "' of owner '" + owner + "'");
-    return read(() -> JsonCodec.storedRecord(r.json()));
+    return read(() -> RecordJson.readAnswer(r.json()));
   }
 
   @Override
@@ -227,7 +329,7 @@ public final class MnemoClient implements Mnemo {
     if (id == null || id.isBlank()) return Optional.empty();
     Reply r = send("GET", ownerPath(owner) + "/memories/" + encode(id), null, true, true);
     if (r.status() == 404) return Optional.empty();
-    return Optional.of(read(() -> JsonCodec.storedRecord(r.json())));
+    return Optional.of(read(() -> RecordJson.readAnswer(r.json())));
   }
 
   @Override
@@ -251,7 +353,7 @@ public final class MnemoClient implements Mnemo {
     List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
     int updated = 0;
     for (int from = 0; from < distinct.size(); from += MAX_IDS_PER_REQUEST) {
-      ObjectNode body = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode body = JsonCodec.object();
       distinct.subList(from, Math.min(distinct.size(), from + MAX_IDS_PER_REQUEST)).forEach(body.putArray("ids")::add);
       updated += send("POST", ownerPath(owner) + "/used", body, false, false).json().path("updated").asInt();
     }
@@ -278,9 +380,9 @@ public final class MnemoClient implements Mnemo {
           line.write(c);
           continue;
         }
-        JsonNode n = JsonCodec.MAPPER.readTree(line.toByteArray());
+        JsonNode n = JsonCodec.READER.readTree(line.toByteArray());
         line.reset();
-        sink.accept(read(() -> JsonCodec.storedRecord(n)));
+        sink.accept(read(() -> RecordJson.readAnswer(n)));
         count++;
       }
       if (line.size() > 0) {
@@ -306,10 +408,10 @@ public final class MnemoClient implements Mnemo {
 
   // ---- HTTP -----------------------------------------------------------------------------------
 
-  private record Reply(int status, byte[] body) {
+  record Reply(int status, byte[] body) {
     JsonNode json() {
       try {
-        return JsonCodec.MAPPER.readTree(body);
+        return JsonCodec.READER.readTree(body);
       } catch (IOException e) {
         throw new MnemoRemoteException("the server's answer is not JSON: " + e.getMessage(), false, status, null,
             null, e);
@@ -339,7 +441,7 @@ public final class MnemoClient implements Mnemo {
     if (body != null) {
       rb.header("Content-Type", "application/json");
       try {
-        rb.method(method, HttpRequest.BodyPublishers.ofByteArray(JsonCodec.MAPPER.writeValueAsBytes(body)));
+        rb.method(method, HttpRequest.BodyPublishers.ofByteArray(JsonCodec.WRITER.writeValueAsBytes(body)));
       } catch (IOException e) {
         throw new IllegalStateException("could not write the request body", e);
       }
@@ -442,11 +544,11 @@ public final class MnemoClient implements Mnemo {
     static Problem of(int status, byte[] body, String requestIdHeader) {
       JsonNode n;
       try {
-        n = body.length == 0 ? JsonCodec.MAPPER.createObjectNode() : JsonCodec.MAPPER.readTree(body);
+        n = body.length == 0 ? JsonCodec.object() : JsonCodec.READER.readTree(body);
       } catch (IOException e) {
-        n = JsonCodec.MAPPER.createObjectNode();
+        n = JsonCodec.object();
       }
-      if (n == null || !n.isObject()) n = JsonCodec.MAPPER.createObjectNode();
+      if (n == null || !n.isObject()) n = JsonCodec.object();
       String type = n.path("type").asText(null);
       if (type != null && type.startsWith(PROBLEM_PREFIX)) type = type.substring(PROBLEM_PREFIX.length());
       List<Violation> v = new ArrayList<>();
@@ -484,17 +586,7 @@ public final class MnemoClient implements Mnemo {
     return new Violation(prefix + e.path("field").asText(), value, prefix + e.path("message").asText());
   }
 
-  /** The server names batch items {@code records[i].}; the interface names them {@code memories[i].}. */
-  private static InvalidRequestException renamed(InvalidRequestException e, String from, String to) {
-    List<Violation> out = new ArrayList<>();
-    for (Violation v : e.violations()) {
-      out.add(new Violation(v.field().startsWith(from + "[") ? to + v.field().substring(from.length()) : v.field(),
-          v.value(), v.message().startsWith(from + "[") ? to + v.message().substring(from.length()) : v.message()));
-    }
-    return new InvalidRequestException(out);
-  }
-
-  private <T> T read(java.util.function.Supplier<T> reader) {
+  <T> T read(java.util.function.Supplier<T> reader) {
     try {
       return reader.get();
     } catch (IllegalArgumentException | NullPointerException e) {
@@ -503,7 +595,7 @@ public final class MnemoClient implements Mnemo {
     }
   }
 
-  private static List<String> strings(JsonNode arr) {
+  static List<String> strings(JsonNode arr) {
     List<String> out = new ArrayList<>();
     arr.forEach(x -> out.add(x.asText()));
     return out;
@@ -521,7 +613,7 @@ public final class MnemoClient implements Mnemo {
   }
 
   /** Percent-encodes a path segment or query value (a space is %20, not +). */
-  private static String encode(String s) {
+  static String encode(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
   }
 

@@ -34,7 +34,7 @@ final class LocalServer implements AutoCloseable {
           .header("Authorization", "Bearer " + ADMIN).POST(HttpRequest.BodyPublishers.noBody()).build(),
           HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 201) throw new AssertionError("key for " + tenant + ": " + r.statusCode() + " " + r.body());
-      return JsonCodec.MAPPER.readTree(r.body()).get("key").asText();
+      return JsonCodec.READER.readTree(r.body()).get("key").asText();
     } catch (Exception e) {
       throw new AssertionError(e);
     }

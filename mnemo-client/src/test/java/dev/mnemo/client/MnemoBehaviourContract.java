@@ -6,12 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mnemo.Category;
 import dev.mnemo.IngestReceipt;
 import dev.mnemo.InvalidRequestException;
+import dev.mnemo.LoggedRecall;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.Outcome;
+import dev.mnemo.RecallLogQuery;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.RecallStats;
+import dev.mnemo.Replay;
+import dev.mnemo.RetrievalLog;
 import dev.mnemo.TemporalMode;
 import dev.mnemo.Turn;
 import java.time.Instant;
@@ -252,5 +257,95 @@ abstract class MnemoBehaviourContract {
     assertThatThrownBy(() -> mnemo().ingest(List.of(Turn.of("ing", "t4", Turn.Role.USER, null, " ", at))))
         .isInstanceOfSatisfying(InvalidRequestException.class,
             e -> assertThat(e.violations()).extracting(InvalidRequestException.Violation::field).contains("turns[0].text"));
+  }
+
+  @Test
+  void awaitIngested_thenSourcesReadTheTurnsBack_andProgressHasNothingPending() {
+    Instant at = Instant.parse("2026-05-04T09:00:00Z");
+    Mnemo m = mnemo();
+    m.ingest(List.of(Turn.of("src", "s1", Turn.Role.USER, "Maya", "My sister Ana lives in Porto.", at)));
+    assertThat(m.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
+    assertThat(m.ingestProgress().pending()).isZero();
+    List<MemoryRecord> records = new ArrayList<>();
+    m.export("src", records::add);
+    MemoryRecord r = records.stream().filter(x -> x.sources().contains("s1")).findFirst().orElseThrow();
+    assertThat(m.sources("src", r.id())).singleElement().satisfies(t -> {
+      assertThat(t.id()).isEqualTo("s1");
+      assertThat(t.text()).isEqualTo("My sister Ana lives in Porto.");
+      assertThat(t.at()).isEqualTo(at);
+    });
+    assertThat(m.sources("src", "no-such-record")).isEmpty();
+  }
+
+  @Test
+  void accept_aFailedAttempt_becomesAMemory_onceOnly_andAnUnknownTurnIsRefused() {
+    Mnemo m = mnemo();
+    m.ingest(List.of(new Turn("f1", "acpt", "s1", Turn.Role.ASSISTANT, "assistant", "Your flight to Porto leaves at 7.",
+        Instant.parse("2026-04-01T10:00:00Z"), "turn-9", 1, Turn.Status.FAILED, Map.of())));
+    assertThat(m.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
+    assertThat(records("acpt")).isEmpty();
+
+    IngestReceipt accepted = m.accept("acpt", "f1");
+    assertThat(accepted.accepted()).containsExactly("f1");
+    assertThat(m.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
+    assertThat(records("acpt")).extracting(MemoryRecord::sources).containsExactly(List.of("f1"));
+    assertThat(m.accept("acpt", "f1").duplicates()).containsExactly("f1");
+    assertThatThrownBy(() -> m.accept("acpt", "no-such-turn")).isInstanceOfSatisfying(InvalidRequestException.class,
+        e -> assertThat(e.field()).isEqualTo("id"));
+  }
+
+  @Test
+  void retrievalLog_findsCountsAndRatesTheRecall_andReplaysItWithAnotherThreshold() {
+    Mnemo m = mnemo();
+    m.remember(NewMemory.builder("logd", "Maya writes all her code in Emacs.").build());
+    m.recall(RecallRequest.builder("logd", "Which editor does Maya use?").threshold(0).relativeThreshold(0)
+        .minRelevance(0.0).build());
+    RetrievalLog log = m.retrievalLog().orElseThrow();
+    RecallLogQuery mine = RecallLogQuery.all(10).withOwner("logd");
+    m.diagnostics().ifPresent(d -> d.flushRecallLog(java.time.Duration.ofSeconds(10)));
+    awaitLogged(log, mine);
+
+    List<LoggedRecall> found = log.recalls(mine);
+    assertThat(found).singleElement().satisfies(e -> {
+      assertThat(e.request().query()).isEqualTo("Which editor does Maya use?");
+      assertThat(e.selected()).hasSize(1);
+      assertThat(e.trace().candidates()).isNotEmpty();
+    });
+    LoggedRecall e = found.get(0);
+    assertThat(log.countRecalls(mine)).isEqualTo(1);
+    assertThat(log.loggedRecall(e.id())).get().extracting(LoggedRecall::selected).isEqualTo(e.selected());
+    assertThat(log.loggedRecall("no-such-entry")).isEmpty();
+    RecallStats stats = log.recallStats(mine);
+    assertThat(stats.recalls()).isEqualTo(1);
+    assertThat(stats.fetched()).isEqualTo(1);
+    assertThat(stats.injectedTokens()).isPositive();
+
+    Replay same = log.replay(e.id(), null).orElseThrow();
+    assertThat(same.identical()).isTrue();
+    assertThat(same.selectedNow()).isEqualTo(e.selected());
+    Replay strict = log.replay(e.id(), b -> b.threshold(1.0).minRelevance(0.0)).orElseThrow();
+    assertThat(strict.identical()).isFalse();
+    assertThat(strict.removed()).isEqualTo(e.selected());
+    assertThat(log.replay("no-such-entry", null)).isEmpty();
+    assertThat(log.countRecalls(mine)).as("replays are not logged").isEqualTo(1);
+  }
+
+  /** Logging is asynchronous, and a server offers no call that waits for it: ask until the entry is there. */
+  private static void awaitLogged(RetrievalLog log, RecallLogQuery q) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (log.countRecalls(q) == 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  private List<MemoryRecord> records(String owner) {
+    List<MemoryRecord> out = new ArrayList<>();
+    mnemo().export(owner, out::add);
+    return out;
   }
 }

@@ -210,7 +210,7 @@ class MnemoClientIT {
 
   @Test
   void anExportCutShort_deliversWhatCame_thenFails() throws Exception {
-    String line = dev.mnemo.json.JsonCodec.record(new MemoryRecord("r1", "maya", null, dev.mnemo.Category.SEMANTIC, "hi",
+    String line = dev.mnemo.json.RecordJson.write(new MemoryRecord("r1", "maya", null, dev.mnemo.Category.SEMANTIC, "hi",
         null, List.of(), null, -1, MnemoBehaviourContract.MARCH, null, MnemoBehaviourContract.MARCH, null, null, 0, null,
         0.5, dev.mnemo.Authority.EXPLICIT, dev.mnemo.ConflictPolicy.values()[0], List.of(), 0, null, null, null, Map.of(), java.util.List.of()),
         false).toString();

@@ -60,6 +60,32 @@ class BomConsumerIT {
     assertThat(r.stdout()).contains("Maya's dog is called Biscuit.").contains(core + " " + core);
   }
 
+  @Test
+  void remoteEmbeddingConsumer_importingOnlyTheBom_getsTheHttpEmbedderWithoutOnnx() throws Exception {
+    String dependencies = ConsumerProject.bomImport() + """
+        <dependencies>
+          <dependency><groupId>dev.mnemo</groupId><artifactId>mnemo-store-lucene</artifactId></dependency>
+          <dependency><groupId>dev.mnemo</groupId><artifactId>mnemo-embed-http</artifactId></dependency>
+        </dependencies>
+        """;
+    String source = """
+        import dev.mnemo.spi.Providers;
+
+        public class Remote {
+          public static void main(String[] args) {
+            System.out.println("openai=" + Providers.hasEmbedder("openai") + " e5=" + Providers.hasEmbedder("e5-small-v2-q"));
+          }
+        }
+        """;
+    ConsumerProject project = new ConsumerProject("bom-embed-http").write(dependencies, "Remote", source);
+    project.build();
+    assertThat(project.classPath()).as("no ONNX Runtime, no model jar")
+        .noneMatch(e -> e.contains("onnxruntime") || e.contains("langchain4j-embeddings") || e.contains("mnemo-embed-onnx"));
+    ConsumerProject.Result r = project.run(List.of());
+    assertThat(r.exit()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).contains("openai=true e5=false");
+  }
+
   private static String version(List<String> entries, String artifact) {
     return entries.stream().filter(e -> e.startsWith(artifact + ":")).map(e -> e.substring(artifact.length() + 1))
         .findFirst().orElseThrow(() -> new AssertionError(artifact + " not on the class path: " + entries));

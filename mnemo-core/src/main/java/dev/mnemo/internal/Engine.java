@@ -1,6 +1,9 @@
 package dev.mnemo.internal;
 
 import dev.mnemo.Category;
+import dev.mnemo.Diagnostics;
+import dev.mnemo.Maintenance;
+import dev.mnemo.RetrievalLog;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.IngestProgress;
 import dev.mnemo.RetentionPolicy;
@@ -47,9 +50,12 @@ import java.util.function.Consumer;
 
 /**
  * The engine behind {@link Mnemo}: one write lock for the write path (so that supersession plans
- * against a consistent store), lock-free reads. Built by {@link Mnemo.Builder}; not public API.
+ * against a consistent store), lock-free reads. Built by {@link Mnemo.Builder} through {@link
+ * Engines#open}; reached only through {@link Mnemo} and its facets ({@link Maintenance}, {@link
+ * RetrievalLog}, {@link Diagnostics}), which are small objects forwarding here, so that no caller
+ * can cast a facet back to the engine.
  */
-public final class Engine implements Mnemo {
+final class Engine implements Mnemo {
   private final MemoryStore store;
   private final Embedder embedder;
   private final Tokenizer tokenizer;
@@ -67,18 +73,6 @@ public final class Engine implements Mnemo {
   private final RecallLog idleRecallLog;
   private final boolean ownsRecallLog;
 
-  public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
-      int maxTextChars) {
-    this(store, embedder, tokenizer, clock, zone, maxTextChars, null, null);
-  }
-
-  /** With an extractor and a consolidator for {@link #ingest} (either may be null: the built-in rules). */
-  public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
-      int maxTextChars, Extractor extractor, Consolidator consolidator) {
-    this(store, embedder, tokenizer, clock, zone, maxTextChars, extractor, consolidator,
-        new IngestOptions(null, false, 10_000, Duration.ofSeconds(30), null));
-  }
-
   /**
    * How {@link #ingest} runs.
    *
@@ -88,28 +82,21 @@ public final class Engine implements Mnemo {
    * @param queueWait how long {@code ingest} waits for room in a full queue
    * @param entityFinder the names of a record's text; null = {@link dev.mnemo.text.Entities#extract}
    */
-  public record IngestOptions(TurnLog turnLog, boolean synchronous, int queue, Duration queueWait,
+  record IngestOptions(TurnLog turnLog, boolean synchronous, int queue, Duration queueWait,
       java.util.function.Function<String, List<String>> entityFinder) {
-    public IngestOptions {
+    IngestOptions {
       entityFinder = entityFinder == null ? dev.mnemo.text.Entities::extract : entityFinder;
     }
   }
 
-  /** With the retrieval log the store offers (if any), kept with the default options, and the default freshness. */
-  public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
-      int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options) {
-    this(store, embedder, tokenizer, clock, zone, maxTextChars, extractor, consolidator, options, null,
-        RecallLogOptions.DEFAULT, dev.mnemo.Freshness.DEFAULT);
-  }
-
   /**
-   * The full constructor.
+   * An engine over {@code store}; {@link Engines#open} is the one caller.
    *
    * @param recallLog the retrieval log; null = the store's own, if it keeps one (else none)
    * @param logOptions how recalls are logged ({@link RecallLogOptions#OFF}: not at all)
    * @param freshness the store's half-lives and maximum ages per fact kind
    */
-  public Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+  Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
       int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options, RecallLog recallLog,
       RecallLogOptions logOptions, dev.mnemo.Freshness freshness) {
     this.store = Objects.requireNonNull(store, "store");
@@ -172,27 +159,111 @@ public final class Engine implements Mnemo {
     }
   }
 
-  /** The store, for evaluation baselines and tools that need it directly. */
-  public MemoryStore store() {
-    return store;
+  private final Maintenance maintenance = new Maintenance() {
+    @Override
+    public Optional<StoredTurn> turn(String owner, String id) {
+      return Engine.this.turn(owner, id);
+    }
+
+    @Override
+    public void exportTurns(String owner, Consumer<StoredTurn> sink) {
+      turnLog.export(owner, sink);
+    }
+
+    @Override
+    public int importTurns(List<StoredTurn> turns) {
+      return Engine.this.importTurns(turns);
+    }
+
+    @Override
+    public int restore(List<MemoryRecord> records) {
+      return Engine.this.restore(records);
+    }
+
+    @Override
+    public RetentionReport retain(String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge,
+        Instant now) {
+      return Engine.this.retain(owner, policies, turnMaxAge, now);
+    }
+  };
+
+  private final RetrievalLog retrievalLog = new RetrievalLog() {
+    @Override
+    public List<LoggedRecall> recalls(RecallLogQuery query) {
+      return recallLog().search(Objects.requireNonNull(query, "query"));
+    }
+
+    @Override
+    public long countRecalls(RecallLogQuery query) {
+      return recallLog().count(Objects.requireNonNull(query, "query"));
+    }
+
+    @Override
+    public Optional<LoggedRecall> loggedRecall(String id) {
+      return Engine.this.loggedRecall(id);
+    }
+
+    @Override
+    public RecallStats recallStats(RecallLogQuery query) {
+      return Engine.this.recallStats(query);
+    }
+
+    @Override
+    public Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
+      return Engine.this.replay(id, change);
+    }
+  };
+
+  private final Diagnostics diagnostics = new Diagnostics() {
+    @Override
+    public MemoryStore store() {
+      return store;
+    }
+
+    @Override
+    public Optional<Embedder> embedder() {
+      return Optional.ofNullable(embedder);
+    }
+
+    @Override
+    public Tokenizer tokenizer() {
+      return tokenizer;
+    }
+
+    @Override
+    public int blockTokens(MemoryRecord r, boolean first) {
+      return tokenizer.count(Renderer.line(r, false)) + (first ? tokenizer.count(Renderer.HEADER) : 0);
+    }
+
+    @Override
+    public boolean flushRecallLog(Duration timeout) {
+      return recallLogger == null || recallLogger.flush(timeout);
+    }
+
+    @Override
+    public long recallLogWriterCpuNanos() {
+      return recallLogger == null ? 0 : recallLogger.writerCpuNanos();
+    }
+
+    @Override
+    public long recallLogBytes() {
+      return hasRecallLog() ? recallLog().sizeBytes() : 0;
+    }
+  };
+
+  @Override
+  public Optional<Maintenance> maintenance() {
+    return Optional.of(maintenance);
   }
 
-  /** The embedder, or null. */
-  public Embedder embedder() {
-    return embedder;
+  @Override
+  public Optional<RetrievalLog> retrievalLog() {
+    return hasRecallLog() ? Optional.of(retrievalLog) : Optional.empty();
   }
 
-  /**
-   * What a record costs in a recall's budget: the tokens of the line it renders to in the prompt
-   * block (dates and markup included), plus the block's header when {@code first}. For baselines
-   * that pack records themselves at the same budget as the read path (evaluation).
-   */
-  public int blockTokens(MemoryRecord r, boolean first) {
-    return tokenizer.count(Renderer.line(r, false)) + (first ? tokenizer.count(Renderer.HEADER) : 0);
-  }
-
-  public Tokenizer tokenizer() {
-    return tokenizer;
+  @Override
+  public Optional<Diagnostics> diagnostics() {
+    return Optional.of(diagnostics);
   }
 
   @Override
@@ -224,8 +295,7 @@ public final class Engine implements Mnemo {
     return turnLog.getAll(owner, r.get().sources()).stream().map(StoredTurn::turn).toList();
   }
 
-  @Override
-  public Optional<StoredTurn> turn(String owner, String id) {
+  private Optional<StoredTurn> turn(String owner, String id) {
     requireOwner(owner);
     return id == null ? Optional.empty() : turnLog.get(owner, id);
   }
@@ -246,13 +316,7 @@ public final class Engine implements Mnemo {
     return ingest.await(Objects.requireNonNull(timeout, "timeout"));
   }
 
-  @Override
-  public void exportTurns(String owner, Consumer<StoredTurn> sink) {
-    turnLog.export(owner, sink);
-  }
-
-  @Override
-  public int importTurns(List<StoredTurn> turns) {
+  private int importTurns(List<StoredTurn> turns) {
     List<InvalidRequestException.Violation> bad = new ArrayList<>();
     for (int i = 0; i < turns.size(); i++) {
       bad.addAll(IngestPipeline.validate(turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "].", null));
@@ -263,8 +327,7 @@ public final class Engine implements Mnemo {
     return stored.size();
   }
 
-  @Override
-  public int restore(List<MemoryRecord> records) {
+  private int restore(List<MemoryRecord> records) {
     List<InvalidRequestException.Violation> bad = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       MemoryRecord r = records.get(i);
@@ -313,8 +376,7 @@ public final class Engine implements Mnemo {
   /** Records written or changed per atomic batch of {@link #retain}. */
   static final int RETAIN_BATCH = 256;
 
-  @Override
-  public RetentionReport retain(String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge,
+  private RetentionReport retain(String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge,
       Instant now) {
     requireOwner(owner);
     Objects.requireNonNull(policies, "policies");
@@ -552,45 +614,18 @@ public final class Engine implements Mnemo {
   }
 
   /** Whether this engine keeps a retrieval log (its store offers one, or its builder was given one). */
-  public boolean hasRecallLog() {
+  private boolean hasRecallLog() {
     return recallLogger != null || idleRecallLog != null;
   }
 
-  @Override
-  public List<LoggedRecall> recalls(RecallLogQuery query) {
-    return recallLog().search(Objects.requireNonNull(query, "query"));
-  }
-
-  @Override
-  public long countRecalls(RecallLogQuery query) {
-    return recallLog().count(Objects.requireNonNull(query, "query"));
-  }
-
-  @Override
-  public Optional<LoggedRecall> loggedRecall(String id) {
+  private Optional<LoggedRecall> loggedRecall(String id) {
     return id == null || id.isBlank() ? Optional.empty() : recallLog().get(id);
   }
 
-  @Override
-  public RecallStats recallStats(RecallLogQuery query) {
+  private RecallStats recallStats(RecallLogQuery query) {
     RecallStats s = recallLog().stats(Objects.requireNonNull(query, "query"));
     long dropped = recallLogger == null ? 0 : recallLogger.dropped();
     return new RecallStats(s.recalls(), s.fetched(), s.selected(), s.used(), s.injectedTokens(), dropped);
-  }
-
-  @Override
-  public boolean flushRecallLog(Duration timeout) {
-    return recallLogger == null || recallLogger.flush(timeout);
-  }
-
-  /** CPU nanoseconds the retrieval log's writer thread has spent so far (0 when not logging): for benchmarks. */
-  public long recallLogWriterCpuNanos() {
-    return recallLogger == null ? 0 : recallLogger.writerCpuNanos();
-  }
-
-  /** Bytes of the retrieval log's files (0 without one). */
-  public long recallLogBytes() {
-    return hasRecallLog() ? recallLog().sizeBytes() : 0;
   }
 
   /**
@@ -598,8 +633,7 @@ public final class Engine implements Mnemo {
    * and every setting), changed by {@code change} when given (to see what other weights or
    * thresholds would have selected), against this engine; the replay itself is not logged.
    */
-  @Override
-  public Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
+  private Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
     Optional<LoggedRecall> found = loggedRecall(id);
     if (found.isEmpty()) return Optional.empty();
     LoggedRecall then = found.get();

@@ -9,6 +9,7 @@ import ai.onnxruntime.OrtSession;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MnemoException;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.Vectors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;

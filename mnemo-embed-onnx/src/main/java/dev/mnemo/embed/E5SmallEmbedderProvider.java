@@ -1,6 +1,7 @@
 package dev.mnemo.embed;
 
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.ProviderConfig;
 import dev.mnemo.spi.EmbedderProvider;
 import java.util.Map;
 
@@ -18,7 +19,7 @@ public final class E5SmallEmbedderProvider implements EmbedderProvider {
 
   @Override
   public Embedder create(Map<String, String> config) {
-    int threads = Config.positiveInt(config, "threads", Runtime.getRuntime().availableProcessors());
+    int threads = ProviderConfig.positiveInt(config, "threads", Runtime.getRuntime().availableProcessors());
     return new E5SmallEmbedder(threads);
   }
 }

@@ -1,8 +1,8 @@
 /**
- * {@link dev.mnemo.spi.Embedder} implementations: {@link dev.mnemo.embed.E5SmallEmbedder}, the offline
- * default that runs quantized e5-small-v2 in process with ONNX Runtime, and {@link
- * dev.mnemo.embed.OpenAiCompatibleEmbedder}, a client for any server that speaks the OpenAI
- * {@code /embeddings} API. Both are registered with {@link java.util.ServiceLoader} under the names
- * {@code e5-small-v2-q} and {@code openai}.
+ * The local {@link dev.mnemo.spi.Embedder}: {@link dev.mnemo.embed.E5SmallEmbedder}, the offline
+ * default that runs quantized e5-small-v2 in process with ONNX Runtime, registered with {@link
+ * java.util.ServiceLoader} under the name {@code e5-small-v2-q}. The remote OpenAI-compatible
+ * embedder lives in {@code mnemo-embed-http} ({@code dev.mnemo.embed.http}), so that a remote-only
+ * application does not pull ONNX Runtime and the model.
  */
 package dev.mnemo.embed;

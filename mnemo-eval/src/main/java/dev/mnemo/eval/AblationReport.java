@@ -57,7 +57,7 @@ public record AblationReport(Map<Ablation, List<QueryResult>> results) {
    * "dev": {...}}}}.
    */
   public ObjectNode toJson() {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     ObjectNode vs = o.putObject("variants");
     for (Ablation a : results.keySet()) vs.put(a.code(), a.description());
     ObjectNode ss = o.putObject("splits");

@@ -1,12 +1,12 @@
 package dev.mnemo.eval;
 
+import dev.mnemo.Diagnostics;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.Recalled;
 import dev.mnemo.TimeFilter;
-import dev.mnemo.internal.Engine;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.text.Words;
 import java.nio.file.Path;
@@ -95,7 +95,8 @@ public final class AnswerProxy {
       List<MemoryRecord> chosen = new ArrayList<>();
       List<Integer> tokens = new ArrayList<>();
       if (arm.equals("recent")) {
-        Engine e = (Engine) mnemo;
+        Diagnostics e = mnemo.diagnostics().orElseThrow(() -> new IllegalStateException(
+            "arm recent reads the store directly and needs the built-in engine (Mnemo.builder())"));
         Instant t = asked.truncatedTo(ChronoUnit.MILLIS);
         int used = 0;
         for (MemoryRecord r : e.store().latest(new Eligibility(owner, null, Set.of(), Map.of(), t, t, null), 200)) {
@@ -160,7 +161,7 @@ public final class AnswerProxy {
 
   /** {dataset: {"questions" or "abstention": {arm: summary}}} as JSON. */
   public static com.fasterxml.jackson.databind.node.ObjectNode json(List<Outcome> outcomes) {
-    var o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+    var o = dev.mnemo.json.JsonCodec.object();
     for (String ds : outcomes.stream().map(Outcome::dataset).distinct().toList()) {
       var d = o.putObject(ds);
       List<Outcome> mine = outcomes.stream().filter(x -> x.dataset().equals(ds)).toList();

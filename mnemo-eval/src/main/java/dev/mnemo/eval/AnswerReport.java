@@ -44,8 +44,9 @@ import java.util.function.Predicate;
 public record AnswerReport(List<Outcome> outcomes, List<Counterfactual> counterfactuals, int storedRecords,
     boolean utilityMeasured) {
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper LINES = JsonCodec.MAPPER.copy()
-      .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
+  // Its own mapper, private and configured once at build: the report's records in snake_case.
+  private static final com.fasterxml.jackson.databind.ObjectMapper LINES = com.fasterxml.jackson.databind.json.JsonMapper
+      .builder().propertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE).build();
 
   public AnswerReport {
     outcomes = List.copyOf(outcomes);
@@ -87,7 +88,7 @@ public record AnswerReport(List<Outcome> outcomes, List<Counterfactual> counterf
   }
 
   public ObjectNode toJson() {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("questions", outcomes.size());
     o.put("errors", outcomes.size() - answered().size());
     metrics(o, answered());

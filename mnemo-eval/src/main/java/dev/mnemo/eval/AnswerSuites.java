@@ -82,7 +82,7 @@ public final class AnswerSuites {
   static List<String> goldAnswers(Path file) {
     JsonNode root;
     try {
-      root = JsonCodec.MAPPER.readTree(file.toFile());
+      root = JsonCodec.read(file);
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": not readable as JSON: " + e.getMessage(), e);
     }

@@ -99,7 +99,7 @@ public final class ExpectationCheck {
 
   private static JsonNode read(Path file, String what) {
     try {
-      return JsonCodec.MAPPER.readTree(file.toFile());
+      return JsonCodec.read(file);
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the " + what + " " + file + ": " + e.getMessage(), e);
     }

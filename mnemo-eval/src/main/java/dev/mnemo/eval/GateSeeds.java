@@ -89,7 +89,7 @@ public final class GateSeeds {
 
   /** Every seed's metrics as JSON: {split: {arm: [metrics per seed]}}, and by_kind the same for full. */
   public static ObjectNode json(Result r) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     r.seeds().forEach(o.putArray("seeds")::add);
     ObjectNode arms = o.putObject("by_arm");
     r.byArm().forEach((split, m) -> {

@@ -140,7 +140,7 @@ public final class HistoryGenerator {
     for (int i = 1; i <= count; i++) {
       ObjectNode s = new History(split, i, new Random(mix(seed, split, i))).build();
       try {
-        out.add(JsonCodec.MAPPER.writeValueAsString(s));
+        out.add(JsonCodec.WRITER.writeValueAsString(s));
       } catch (JsonProcessingException e) {
         throw new IllegalStateException("cannot serialize generated scenario " + s.path("id").asText(), e);
       }
@@ -286,7 +286,7 @@ public final class HistoryGenerator {
       for (Fact f : facts) if (f.owner == 0) indirect(f);
 
       writes.sort(Comparator.comparing((Write w) -> w.recorded));
-      ObjectNode s = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode s = JsonCodec.object();
       s.put("id", String.format(Locale.ROOT, "gen-%s-%02d", split, index));
       s.put("split", split);
       ArrayNode ws = s.putArray("writes");
@@ -595,7 +595,7 @@ public final class HistoryGenerator {
 
     private ObjectNode query(String id, int owner, String template, Map<String, String> vars, String mode, Instant at,
         List<String> expect, List<String> forbid, boolean expectNone) {
-      ObjectNode q = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode q = JsonCodec.object();
       q.put("id", id);
       q.put("owner", ownerIds.get(owner));
       q.put("asked_at", now.toString());
@@ -618,7 +618,7 @@ public final class HistoryGenerator {
     }
 
     private ObjectNode json(Write w) {
-      ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode o = JsonCodec.object();
       o.put("id", w.id);
       o.put("owner", w.owner);
       o.put("recorded_at", w.recorded.toString());

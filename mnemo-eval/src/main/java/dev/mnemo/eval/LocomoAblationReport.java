@@ -52,7 +52,7 @@ public record LocomoAblationReport(boolean neighbourContext, int kMax, List<Stri
 
   /** {@code {"context": .., "k_max": .., "conversations": [..], "policies": {"<variant>": {"recall@5": .., "questions": N}}}}. */
   public ObjectNode toJson() {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("context", neighbourContext);
     o.put("k_max", kMax);
     conversations.forEach(o.putArray("conversations")::add);

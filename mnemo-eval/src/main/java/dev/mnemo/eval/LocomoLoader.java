@@ -65,7 +65,7 @@ public final class LocomoLoader {
   public static LocomoConversation load(Path file) {
     JsonNode root;
     try {
-      root = JsonCodec.MAPPER.readTree(file.toFile());
+      root = JsonCodec.read(file);
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": not readable as JSON: " + e.getMessage(), e);
     }

@@ -123,7 +123,7 @@ public record LocomoReport(
    * "per_category": {"1": {...}}, "adversarial": {...}}}}}.
    */
   public ObjectNode toJson() {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("context", neighbourContext);
     o.put("k_max", kMax);
     ArrayNode cs = o.putArray("conversations");

@@ -35,7 +35,7 @@ public final class LogScenarios {
 
   /** The scenario of one logged recall; {@code lookup} finds a record still in the store by id. */
   public static ObjectNode scenario(LoggedRecall e, Function<String, Optional<MemoryRecord>> lookup) {
-    ObjectNode s = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode s = JsonCodec.object();
     s.put("id", "log-" + e.id());
     s.put("split", "dev");
     List<CandidateTrace> seen = new ArrayList<>(e.trace().candidates());

@@ -47,7 +47,7 @@ public final class LongMemEvalLoader {
     if (!Files.isRegularFile(file)) throw new IllegalArgumentException("not a file: " + file);
     JsonNode root;
     try (InputStream in = open(file)) {
-      root = JsonCodec.MAPPER.readTree(in);
+      root = JsonCodec.READER.readTree(in);
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": not readable as JSON: " + e.getMessage(), e);
     }

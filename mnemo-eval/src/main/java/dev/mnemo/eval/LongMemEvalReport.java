@@ -168,7 +168,7 @@ public record LongMemEvalReport(boolean neighbourContext, int kMax, List<Ranking
    * {...}}}}}.
    */
   public ObjectNode toJson() {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("benchmark", "longmemeval");
     o.put("context", neighbourContext);
     o.put("k_max", kMax);

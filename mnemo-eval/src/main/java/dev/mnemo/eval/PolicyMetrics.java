@@ -142,7 +142,7 @@ public record PolicyMetrics(
 
   /** The JSON form: snake_case names, ratios rounded to 4 decimals, NaN as null. */
   public ObjectNode toJson() {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("queries", queries);
     put(o, "recall", recall);
     put(o, "stale_use", staleUse);

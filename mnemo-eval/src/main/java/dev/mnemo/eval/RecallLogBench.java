@@ -1,12 +1,13 @@
 package dev.mnemo.eval;
 
+import dev.mnemo.Diagnostics;
 import dev.mnemo.LoggedRecall;
 import dev.mnemo.Mnemo;
 import dev.mnemo.RecallLogQuery;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallStats;
 import dev.mnemo.Replay;
-import dev.mnemo.internal.Engine;
+import dev.mnemo.RetrievalLog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,7 +133,7 @@ public final class RecallLogBench {
     List<Double> on = new ArrayList<>();
     List<Double> off = new ArrayList<>();
     double[] cpu = new double[2];
-    long writer0 = m instanceof Engine e ? e.recallLogWriterCpuNanos() : 0;
+    long writer0 = m.diagnostics().map(Diagnostics::recallLogWriterCpuNanos).orElse(0L);
     for (int i = 0; i < requests.size(); i++) {
       RecallRequest logged = requests.get(i).toBuilder().log(true).build();
       RecallRequest unlogged = requests.get(i).toBuilder().log(false).build();
@@ -144,15 +145,26 @@ public final class RecallLogBench {
         on.add(time(m, logged, cpu, 0));
       }
     }
-    m.flushRecallLog(Duration.ofMinutes(5));
+    flush(m);
     on.sort(Double::compare);
     off.sort(Double::compare);
-    RecallStats s = m.recallStats(RecallLogQuery.all(1));
-    long bytes = m instanceof Engine e ? e.recallLogBytes() : -1;
-    double writerMs = m instanceof Engine e ? (e.recallLogWriterCpuNanos() - writer0) / 1e6 : Double.NaN;
+    RecallStats s = log(m).recallStats(RecallLogQuery.all(1));
+    long bytes = m.diagnostics().map(Diagnostics::recallLogBytes).orElse(-1L);
+    double writerMs = m.diagnostics().map(d -> (d.recallLogWriterCpuNanos() - writer0) / 1e6).orElse(Double.NaN);
     int n = requests.size();
     return new Latency(n, on, off, s.recalls(), s.dropped(), bytes, cpu[0] / n, cpu[1] / n,
         s.recalls() == 0 ? Double.NaN : writerMs / s.recalls());
+  }
+
+  /** The retrieval log this benchmark measures. */
+  private static RetrievalLog log(Mnemo m) {
+    return m.retrievalLog().orElseThrow(() -> new IllegalStateException(
+        "the retrieval log benchmark needs a Mnemo that keeps a retrieval log (the Lucene store keeps one)"));
+  }
+
+  /** Waits until every recall logged so far is stored (an engine's log is written in the background). */
+  private static void flush(Mnemo m) {
+    m.diagnostics().ifPresent(d -> d.flushRecallLog(Duration.ofMinutes(5)));
   }
 
   private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -190,18 +202,18 @@ public final class RecallLogBench {
 
     /** Entries logged so far in {@code m} are not this tally's (the latency run's). */
     void skipBefore(Mnemo m) {
-      m.flushRecallLog(Duration.ofMinutes(5));
-      List<LoggedRecall> all = m.recalls(RecallLogQuery.all(1));
+      flush(m);
+      List<LoggedRecall> all = log(m).recalls(RecallLogQuery.all(1));
       after = all.isEmpty() ? null : all.get(0).id();
     }
 
     void replayAll(Mnemo m, String store) {
-      m.flushRecallLog(Duration.ofMinutes(5));
-      List<LoggedRecall> entries = m.recalls(RecallLogQuery.all(100_000));
+      flush(m);
+      List<LoggedRecall> entries = log(m).recalls(RecallLogQuery.all(100_000));
       for (LoggedRecall e : entries) {
         if (after != null && e.id().compareTo(after) <= 0) continue;
         long t0 = System.nanoTime();
-        Replay r = m.replay(e.id(), null).orElseThrow();
+        Replay r = log(m).replay(e.id(), null).orElseThrow();
         replayMs.add((System.nanoTime() - t0) / 1e6);
         logged++;
         if (r.identical()) identical++;

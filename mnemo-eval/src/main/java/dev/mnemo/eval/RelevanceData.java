@@ -57,7 +57,7 @@ public final class RelevanceData {
     List<com.fasterxml.jackson.databind.node.ObjectNode> out = new ArrayList<>();
     for (Query q : qs) {
       for (Row r : q.rows()) {
-        var o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+        var o = dev.mnemo.json.JsonCodec.object();
         o.put("dataset", q.dataset()).put("query", q.id()).put("question", q.text()).put("k", q.k())
             .put("expected", q.expected()).put("expect_none", q.expectNone()).put("rank", r.rank())
             .put("positive", r.positive()).put("text", r.text());

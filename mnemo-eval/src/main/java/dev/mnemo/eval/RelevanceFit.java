@@ -272,7 +272,7 @@ public final class RelevanceFit {
 
   /** The calibration table, ECE and precision-recall points of each dataset, as JSON. */
   public static ObjectNode report(RelevanceModel m, Map<String, List<Query>> byDataset) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("model", m.id());
     o.put("min_relevance", m.minRelevance());
     o.put("exhaustive_min_relevance", m.exhaustiveMinRelevance());

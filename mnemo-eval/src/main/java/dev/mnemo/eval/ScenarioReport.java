@@ -57,7 +57,7 @@ public record ScenarioReport(List<QueryResult> results) {
 
   /** {@code {"all": {"none": {...metrics}, ...}, "dev": {...}}}. */
   public ObjectNode metricsJson() {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     metrics().forEach((split, byPolicy) -> {
       ObjectNode s = o.putObject(split);
       byPolicy.forEach((p, m) -> s.set(p.code(), m.toJson()));
@@ -74,7 +74,7 @@ public record ScenarioReport(List<QueryResult> results) {
 
   /** One per-query line; {@code armField} names what selected ({@code policy}, or {@code variant} in ablations). */
   static ObjectNode queryLine(QueryResult r, String armField, String arm) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("scenario", r.scenario());
     o.put("split", r.split());
     o.put("query", r.query());

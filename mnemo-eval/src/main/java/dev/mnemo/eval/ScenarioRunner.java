@@ -1,5 +1,6 @@
 package dev.mnemo.eval;
 
+import dev.mnemo.Diagnostics;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
@@ -8,7 +9,7 @@ import dev.mnemo.RecallResult;
 import dev.mnemo.Recalled;
 import dev.mnemo.TimeFilter;
 import dev.mnemo.Weights;
-import dev.mnemo.internal.Engine;
+import dev.mnemo.json.BatchPath;
 import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.Eligibility;
@@ -156,7 +157,7 @@ public final class ScenarioRunner {
     } catch (InvalidRequestException e) {
       // The batch reports memories[i]; in the file that is writes[i].
       throw new IllegalArgumentException(s.origin() + ": scenario '" + s.id() + "' cannot be written: "
-          + e.getMessage().replace("memories[", "writes["), e);
+          + BatchPath.MEMORIES.renamed(e, BatchPath.WRITES).getMessage(), e);
     }
   }
 
@@ -173,8 +174,8 @@ public final class ScenarioRunner {
       case FULL -> recall(mnemo, request(q).build());
       case KEYWORD -> recall(mnemo, request(q).weights(KEYWORD_WEIGHTS).threshold(ANY_MATCH).relativeThreshold(0).minRelevance(0.0)
           .timeFilter(TimeFilter.OFF).build());
-      case RECENT -> recent(engine(mnemo, p), q);
-      case UNFILTERED -> unfiltered(engine(mnemo, p), q);
+      case RECENT -> recent(diagnostics(mnemo, p), q);
+      case UNFILTERED -> unfiltered(diagnostics(mnemo, p), q);
     };
   }
 
@@ -190,7 +191,7 @@ public final class ScenarioRunner {
         r.tokensUsed(), r.selected().stream().map(Recalled::tokens).toList());
   }
 
-  private static Selection recent(Engine e, ScenarioQuery q) {
+  private static Selection recent(Diagnostics e, ScenarioQuery q) {
     // The same eligibility the read path builds (ReadPath.eligibility), at the millisecond precision
     // stores keep, so that "eligible" means one thing across policies.
     Instant asked = q.askedAt().truncatedTo(ChronoUnit.MILLIS);
@@ -201,8 +202,8 @@ public final class ScenarioRunner {
     return pack(newest, newest.size(), q, e);
   }
 
-  private static Selection unfiltered(Engine e, ScenarioQuery q) {
-    Embedder emb = e.embedder();
+  private static Selection unfiltered(Diagnostics e, ScenarioQuery q) {
+    Embedder emb = e.embedder().orElse(null);
     float[] vector = emb == null ? null : emb.embedQuery(q.text());
     List<Candidate> found = new ArrayList<Candidate>(e.store().candidates(new CandidateQuery(
         Eligibility.unrestrictedForEvaluation(), vector, q.text(), Set.of(), null, POOL)).candidates());
@@ -217,10 +218,10 @@ public final class ScenarioRunner {
 
   /**
    * Greedy packing in the given order: skip what does not fit the remaining budget, stop at k. The
-   * budget counts what the read path's does, the rendered block ({@link Engine#blockTokens}), so the
+   * budget counts what the read path's does, the rendered block ({@link Diagnostics#blockTokens}), so the
    * policies compare at an equal budget; the selection reports the texts' tokens, as a recall does.
    */
-  private static Selection pack(List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Engine e) {
+  private static Selection pack(List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Diagnostics e) {
     List<MemoryRecord> chosen = new ArrayList<>();
     List<Integer> tokens = new ArrayList<>();
     int block = 0;
@@ -238,10 +239,11 @@ public final class ScenarioRunner {
     return new Selection(chosen, candidates, used, tokens);
   }
 
-  private static Engine engine(Mnemo mnemo, Policy p) {
-    if (mnemo instanceof Engine e) return e;
-    throw new IllegalStateException("policy " + p.code() + " reads the store directly and needs the built-in engine "
-        + "(Mnemo.builder()), the factory returned " + mnemo.getClass().getName());
+  /** The engine's parts a baseline reads the store through; a Mnemo without them cannot run one. */
+  private static Diagnostics diagnostics(Mnemo mnemo, Policy p) {
+    return mnemo.diagnostics().orElseThrow(() -> new IllegalStateException("policy " + p.code()
+        + " reads the store directly and needs the built-in engine's diagnostics (Mnemo.builder()), the factory "
+        + "returned " + mnemo.getClass().getName() + " without them"));
   }
 
 

@@ -70,7 +70,7 @@ class DevSuiteExpectationsIT {
   private static JsonNode expectations(String name) {
     Path p = EXPECTATIONS.resolve(name);
     try {
-      return JsonCodec.MAPPER.readTree(p.toFile());
+      return JsonCodec.read(p);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + p.toAbsolutePath(), e);
     }

@@ -31,18 +31,18 @@ class LogScenariosTest {
       m.remember(NewMemory.builder("maya", "Maya's cat is called Pixel.").build());
       m.recall(RecallRequest.builder("maya", "Did Maya switch her editor from Vim to Emacs?").build());
       m.recall(RecallRequest.builder("maya", "quantum chromodynamics").build());
-      m.flushRecallLog(Duration.ofSeconds(10));
-      var entries = m.recalls(RecallLogQuery.all(10));
+      m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10));
+      var entries = m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10));
       assertThat(entries).hasSize(2);
       LoggedRecall editor = entries.get(1);
-      String line = JsonCodec.MAPPER.writeValueAsString(LogScenarios.scenario(editor, id -> m.get("maya", id)));
+      String line = JsonCodec.WRITER.writeValueAsString(LogScenarios.scenario(editor, id -> m.get("maya", id)));
       Scenario s = ScenarioReader.parse(line, "log");
       assertThat(s.queries()).hasSize(1);
       assertThat(s.queries().get(0).expect()).containsExactly("e2");
       assertThat(s.writes()).extracting(NewMemory::text).contains("Maya switched from Vim to Emacs.");
       assertThat(s.writes()).filteredOn(w -> w.text().contains("Emacs")).first()
           .satisfies(w -> assertThat(w.scope()).isEqualTo("work"));
-      Scenario none = ScenarioReader.parse(JsonCodec.MAPPER.writeValueAsString(
+      Scenario none = ScenarioReader.parse(JsonCodec.WRITER.writeValueAsString(
           LogScenarios.scenario(entries.get(0), id -> m.get("maya", id))), "log");
       assertThat(none.queries().get(0).expectNone()).isTrue();
     }

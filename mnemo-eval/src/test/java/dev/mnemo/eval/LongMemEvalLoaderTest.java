@@ -66,22 +66,22 @@ class LongMemEvalLoaderTest {
 
   @Test
   void parse_namesTheQuestionAndField_ofWhatIsWrong() throws IOException {
-    ArrayNode root = (ArrayNode) JsonCodec.MAPPER.readTree(TINY.toFile());
+    ArrayNode root = (ArrayNode) JsonCodec.read(TINY);
     ((ArrayNode) root.get(0).get("haystack_dates")).remove(0);
     assertThatThrownBy(() -> LongMemEvalLoader.parse(root, "f.json")).hasMessage("f.json: [0] (q-user-1): "
         + "haystack_sessions, haystack_session_ids and haystack_dates must have the same length, were 3, 3 and 2");
 
-    ArrayNode other = (ArrayNode) JsonCodec.MAPPER.readTree(TINY.toFile());
+    ArrayNode other = (ArrayNode) JsonCodec.read(TINY);
     ((ArrayNode) other.get(1).get("answer_session_ids")).add("s-nowhere");
     assertThatThrownBy(() -> LongMemEvalLoader.parse(other, "f.json"))
         .hasMessage("f.json: [1] (q-assistant-1): answer_session_ids names 's-nowhere', not a haystack session");
 
-    ArrayNode noQuestion = (ArrayNode) JsonCodec.MAPPER.readTree(TINY.toFile());
+    ArrayNode noQuestion = (ArrayNode) JsonCodec.read(TINY);
     ((ObjectNode) noQuestion.get(2)).remove("question");
     assertThatThrownBy(() -> LongMemEvalLoader.parse(noQuestion, "f.json"))
         .hasMessage("f.json: [2] (q-multi-1_abs): question is required (a string)");
 
-    assertThatThrownBy(() -> LongMemEvalLoader.parse(JsonCodec.MAPPER.createObjectNode(), "f.json"))
+    assertThatThrownBy(() -> LongMemEvalLoader.parse(JsonCodec.object(), "f.json"))
         .hasMessage("f.json: must be a JSON list of questions");
   }
 

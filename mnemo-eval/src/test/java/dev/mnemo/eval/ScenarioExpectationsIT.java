@@ -39,7 +39,7 @@ class ScenarioExpectationsIT {
 
   @Test
   void full_isNoWorseThanRecorded() throws IOException {
-    JsonNode expected = JsonCodec.MAPPER.readTree(EXPECTATION.toFile());
+    JsonNode expected = JsonCodec.read(EXPECTATION);
     assertThat(expected.path("policy").asText()).isEqualTo("full");
     PolicyMetrics recorded = PolicyMetrics.fromJson(expected.get("metrics"));
     PolicyMetrics now = report.metrics(Policy.FULL);

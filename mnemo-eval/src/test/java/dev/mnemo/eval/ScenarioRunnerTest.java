@@ -96,17 +96,18 @@ class ScenarioRunnerTest {
   }
 
   @Test
-  void storePolicies_needTheBuiltInEngine() {
+  void storePolicies_needTheEnginesDiagnostics() {
     ScenarioRunner wrapped = new ScenarioRunner(dir -> delegating(TestEngines.lucene(new HashingEmbedder()).apply(dir)),
         List.of(Policy.RECENT));
     assertThatThrownBy(() -> wrapped.run(List.of(ScenarioReaderTest.DEV)))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs the built-in engine");
   }
 
-  /** A Mnemo that is not the engine itself: a proxy forwarding every call. */
+  /** A Mnemo without diagnostics (as a remote client): a proxy forwarding every other call. */
   private static Mnemo delegating(Mnemo m) {
     return (Mnemo) Proxy.newProxyInstance(Mnemo.class.getClassLoader(), new Class<?>[] {Mnemo.class},
         (proxy, method, args) -> {
+          if (method.getName().equals("diagnostics")) return java.util.Optional.empty();
           try {
             return method.invoke(m, args);
           } catch (InvocationTargetException e) {

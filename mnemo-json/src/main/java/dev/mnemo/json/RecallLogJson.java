@@ -1,9 +1,12 @@
 package dev.mnemo.json;
 
+import static dev.mnemo.json.Nodes.num;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.CandidateTrace;
+import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.LoggedRecall;
 import dev.mnemo.RecallStats;
 import dev.mnemo.Replay;
@@ -18,8 +21,8 @@ import java.util.Map;
  * {@code GET /v1/recalls/{id}} returns), its one-line summary ({@code ./mnemo log --json},
  * {@code GET /v1/recalls}), a replay and the rates.
  *
- * <p>The whole form nests the request and the trace in their wire forms ({@link JsonCodec#request(RecallRequest)},
- * {@link JsonCodec#trace(dev.mnemo.RecallTrace)}), so a field added to either is logged with no
+ * <p>The whole form nests the request and the trace in their wire forms ({@link RequestJson#write},
+ * {@link TraceJson#write}), so a field added to either is logged with no
  * change here; the reader is tolerant of fields it does not know, so an older build reads a newer log.
  */
 public final class RecallLogJson {
@@ -27,11 +30,11 @@ public final class RecallLogJson {
 
   /** The whole entry. */
   public static ObjectNode entry(LoggedRecall e) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("id", e.id());
     o.put("logged_at", e.loggedAt().toString());
     o.put("owner", e.owner());
-    o.set("request", JsonCodec.request(e.request()));
+    o.set("request", RequestJson.write(e.request()));
     ArrayNode sel = o.putArray("selected");
     e.selected().forEach(sel::add);
     o.put("rendered_tokens", e.renderedTokens());
@@ -42,20 +45,30 @@ public final class RecallLogJson {
     e.ineligible().forEach(in::put);
     ArrayNode used = o.putArray("used");
     e.used().forEach(used::add);
-    o.set("trace", JsonCodec.trace(e.trace()));
+    o.set("trace", TraceJson.write(e.trace()));
     return o;
   }
 
-  /** An entry from its whole form (the inverse of {@link #entry(LoggedRecall)}). */
+  /**
+   * An entry from its whole form (the inverse of {@link #entry(LoggedRecall)}); Mnemo's own output,
+   * so unknown fields are ignored and a field it cannot read is an {@link IllegalArgumentException}
+   * ({@code "unreadable logged recall: ..."}).
+   */
   public static LoggedRecall entry(JsonNode n) {
-    Map<String, String> engine = new LinkedHashMap<>();
-    n.path("engine").properties().forEach(x -> engine.put(x.getKey(), x.getValue().asText()));
-    Map<String, Long> ineligible = new LinkedHashMap<>();
-    n.path("ineligible").properties().forEach(x -> ineligible.put(x.getKey(), x.getValue().asLong()));
-    return new LoggedRecall(n.path("id").asText(), Instant.parse(n.path("logged_at").asText()),
-        JsonCodec.request(n.get("request"), "request."), JsonCodec.trace(n.get("trace")), strings(n.path("selected")),
-        n.path("rendered_tokens").asInt(), engine, n.hasNonNull("store_state") ? n.get("store_state").asText() : null,
-        ineligible, strings(n.path("used")));
+    List<Violation> v = new ArrayList<>();
+    FieldReader x = Nodes.answerObject(n, "", "logged recall", v);
+    return Nodes.answer("logged recall", v, () -> {
+      Map<String, Long> ineligible = new LinkedHashMap<>();
+      JsonNode in = x.get("ineligible");
+      if (in != null) in.properties().forEach(e -> ineligible.put(e.getKey(), e.getValue().asLong()));
+      String id = x.requiredString("id");
+      Instant loggedAt = x.requiredInstant("logged_at");
+      Integer renderedTokens = x.integer("rendered_tokens");
+      LoggedRecall e = new LoggedRecall(id, loggedAt, RequestJson.read(n.get("request"), "request."),
+          TraceJson.read(n.get("trace")), x.strings("selected"), renderedTokens == null ? 0 : renderedTokens,
+          x.stringMap("engine"), x.text("store_state"), ineligible, x.strings("used"));
+      return v.isEmpty() ? e : null;
+    });
   }
 
   /**
@@ -70,7 +83,7 @@ public final class RecallLogJson {
     for (String f : List.of("selected", "used")) o.set(f, filtered(o.path(f), gone));
     JsonNode cands = o.path("trace").path("candidates");
     if (cands.isArray()) {
-      ArrayNode kept = JsonCodec.MAPPER.createArrayNode();
+      ArrayNode kept = JsonCodec.array();
       for (JsonNode c : cands) {
         if (gone.contains(c.path("id").asText())) continue;
         ObjectNode x = ((ObjectNode) c).deepCopy();
@@ -90,7 +103,7 @@ public final class RecallLogJson {
   }
 
   private static ArrayNode filtered(JsonNode a, java.util.Set<String> gone) {
-    ArrayNode out = JsonCodec.MAPPER.createArrayNode();
+    ArrayNode out = JsonCodec.array();
     for (JsonNode x : a) if (!gone.contains(x.asText())) out.add(x);
     return out;
   }
@@ -101,7 +114,7 @@ public final class RecallLogJson {
    * {@code rendered_tokens}, {@code ineligible}, {@code used}.
    */
   public static ObjectNode summary(LoggedRecall e) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("id", e.id());
     o.put("logged_at", e.loggedAt().toString());
     o.put("owner", e.owner());
@@ -127,7 +140,7 @@ public final class RecallLogJson {
 
   /** A replay: {@code identical}, the selections, what changed, the engine identities that differ. */
   public static ObjectNode replay(Replay r, boolean withTrace) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("id", r.id());
     o.put("identical", r.identical());
     r.selectedThen().forEach(o.putArray("selected_then")::add);
@@ -150,33 +163,23 @@ public final class RecallLogJson {
       v.forEach(a::add);
     });
     o.put("replay_ms", Math.round(r.nanos() / 1e4) / 100.0);
-    if (withTrace) o.set("trace", JsonCodec.trace(r.trace()));
+    if (withTrace) o.set("trace", TraceJson.write(r.trace()));
     return o;
   }
 
   /** The rates ({@code null} where undefined, e.g. a use rate without any selected record). */
   public static ObjectNode stats(RecallStats s) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("recalls", s.recalls());
     o.put("fetched", s.fetched());
     o.put("selected", s.selected());
     o.put("used", s.used());
     o.put("dropped", s.dropped());
+    o.put("injected_tokens", s.injectedTokens());
     num(o, "fetch_rate", s.fetchRate());
     num(o, "abstention_rate", s.abstentionRate());
     num(o, "mean_injected_tokens", s.meanInjectedTokens());
     num(o, "use_rate", s.useRate());
     return o;
-  }
-
-  private static void num(ObjectNode o, String k, double v) {
-    if (Double.isNaN(v)) o.putNull(k);
-    else o.put(k, Math.round(v * 10_000.0) / 10_000.0);
-  }
-
-  private static List<String> strings(JsonNode a) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode x : a) out.add(x.asText());
-    return out;
   }
 }

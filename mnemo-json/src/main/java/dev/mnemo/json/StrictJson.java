@@ -1,8 +1,6 @@
 package dev.mnemo.json;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
@@ -20,9 +18,7 @@ import java.util.Locale;
  * <p>Stateless and thread-safe.
  */
 public final class StrictJson {
-  private static final ObjectReader STRICT = JsonCodec.MAPPER.reader()
-      .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-      .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final ObjectReader STRICT = JsonCodec.STRICT_READER;
 
   private StrictJson() {}
 

@@ -5,14 +5,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.json.FieldReader;
 import dev.mnemo.json.JsonCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * Strict checks of a tool call's arguments against the tool's input schema, before anything runs.
+ * Strict checks of a tool call's arguments against the tool's input schema, before anything runs,
+ * in the words of the shared {@link FieldReader} (unknown field, required, wrong type), so a tool
+ * call and a REST request name a bad field alike.
  *
  * <p>Understands the subset of JSON Schema that {@code tools.json} uses: {@code required},
  * {@code additionalProperties: false} (or a schema for the values of free keys), and per property
@@ -21,7 +23,7 @@ import java.util.TreeSet;
  * {@code minimum}/{@code exclusiveMinimum}/{@code maximum}. Every broken rule of a call is reported at once, each naming the
  * field and showing the value. A JSON null counts as absent; an integral number written as
  * {@code 5.0} counts as the integer 5. What needs Mnemo's own rules (dates, time modes, fact-key
- * ordering) is left to {@link JsonCodec} and the engine, which report in the same form.
+ * ordering) is left to the codecs of mnemo-json and the engine, which report in the same form.
  *
  * <p>The SDK can validate inputs too; its messages name JSON pointers rather than fields and fixes,
  * so the server turns it off and relies on this class alone.
@@ -32,7 +34,7 @@ final class Arguments {
   /** The arguments as a JSON object without nulls, or an {@link InvalidRequestException} listing every violation. */
   static ObjectNode check(ObjectNode schema, Map<String, Object> arguments) {
     List<Violation> v = new ArrayList<>();
-    JsonNode given = JsonCodec.MAPPER.valueToTree(arguments == null ? Map.of() : arguments);
+    JsonNode given = JsonCodec.tree(arguments == null ? Map.of() : arguments);
     ObjectNode args = object("", schema, given, v);
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     return args;
@@ -40,7 +42,7 @@ final class Arguments {
 
   /** The fields of an object that obey the schema's properties; violations named {@code prefix + field}. */
   private static ObjectNode object(String prefix, JsonNode schema, JsonNode given, List<Violation> v) {
-    ObjectNode args = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode args = JsonCodec.object();
     JsonNode props = schema.get("properties");
     for (Map.Entry<String, JsonNode> e : given.properties()) {
       String field = prefix + e.getKey();
@@ -51,7 +53,7 @@ final class Arguments {
       if (rule == null) {
         List<String> known = new ArrayList<>();
         props.fieldNames().forEachRemaining(known::add);
-        v.add(new Violation(field, field, "unknown field " + field + "; expected one of " + new TreeSet<>(known)));
+        v.add(FieldReader.unknownField(field, known));
       } else if (!value.isNull()) {
         JsonNode checked = value(field, value, rule, v);
         if (checked != null) args.set(e.getKey(), checked);
@@ -60,7 +62,7 @@ final class Arguments {
     for (JsonNode r : schema.path("required")) {
       String field = r.asText();
       if (!given.has(field) || given.get(field).isNull()) {
-        v.add(new Violation(prefix + field, null, prefix + field + " is required"));
+        v.add(FieldReader.missing(prefix + field));
       }
     }
     return args;
@@ -89,7 +91,7 @@ final class Arguments {
         if (!value.isIntegralNumber() && (d != Math.rint(d) || Double.isInfinite(d))) {
           return wrongType(field, value, "an integer", v);
         }
-        if (!value.isIntegralNumber()) value = JsonCodec.MAPPER.getNodeFactory().numberNode((long) d);
+        if (!value.isIntegralNumber()) value = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.numberNode((long) d);
         range(field, value, rule, v);
       }
       case "number" -> {
@@ -124,10 +126,10 @@ final class Arguments {
     return v.size() == before ? value : null;
   }
 
-  private static final JsonNode STRING = JsonCodec.MAPPER.createObjectNode().put("type", "string");
+  private static final JsonNode STRING = JsonCodec.object().put("type", "string");
 
   private static JsonNode wrongType(String field, JsonNode value, String expected, List<Violation> v) {
-    v.add(new Violation(field, value.toString(), field + " must be " + expected + ", was " + value));
+    v.add(FieldReader.wrongType(field, value, expected));
     return null;
   }
 

@@ -93,9 +93,9 @@ public final class McpEndpoint {
     resp.setStatus(status);
     resp.setContentType("application/problem+json");
     resp.setCharacterEncoding(StandardCharsets.UTF_8.name());
-    var o = dev.mnemo.json.JsonCodec.MAPPER.createObjectNode();
+    var o = dev.mnemo.json.JsonCodec.object();
     o.put("type", "urn:mnemo:problem:" + type).put("title", title).put("status", status).put("detail", detail);
-    resp.getOutputStream().write(dev.mnemo.json.JsonCodec.MAPPER.writeValueAsBytes(o));
+    resp.getOutputStream().write(dev.mnemo.json.JsonCodec.WRITER.writeValueAsBytes(o));
   }
 
   private static String printable(String s) {

@@ -26,13 +26,13 @@ final class McpMessages {
   /** A refused message: the JSON-RPC error to send back with HTTP 400. */
   record Refusal(int code, String message, JsonNode id) {
     byte[] body() {
-      ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode o = JsonCodec.object();
       o.put("jsonrpc", "2.0");
       if (id == null) o.putNull("id");
       else o.set("id", id);
       o.putObject("error").put("code", code).put("message", message);
       try {
-        return JsonCodec.MAPPER.writeValueAsBytes(o);
+        return JsonCodec.WRITER.writeValueAsBytes(o);
       } catch (java.io.IOException e) {
         throw new IllegalStateException(e);
       }

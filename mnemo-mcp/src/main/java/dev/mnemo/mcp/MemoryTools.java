@@ -14,6 +14,10 @@ import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.UsedRecords;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.MemoryJson;
+import dev.mnemo.json.RecordJson;
+import dev.mnemo.json.RequestJson;
+import dev.mnemo.json.ResultJson;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -169,8 +173,8 @@ final class MemoryTools {
   // ---- the tools ------------------------------------------------------------------------------
 
   private static ObjectNode remember(Mnemo mnemo, ObjectNode args, String owner) {
-    MemoryRecord r = mnemo.remember(JsonCodec.memory(args, ""));
-    return shown(JsonCodec.record(r, false), owner);
+    MemoryRecord r = mnemo.remember(MemoryJson.read(args, ""));
+    return shown(RecordJson.write(r, false), owner);
   }
 
   /**
@@ -179,15 +183,15 @@ final class MemoryTools {
    * message, whose chatter would otherwise steer the search.
    */
   static RecallRequest recallRequest(ObjectNode args) {
-    RecallRequest request = JsonCodec.request(args, "");
+    RecallRequest request = RequestJson.read(args, "");
     if (!request.focus().isEmpty()) return request;
     return request.toBuilder().focus(Focus.fromMessage(request.query())).build();
   }
 
   private static ObjectNode recall(Mnemo mnemo, ObjectNode args, String owner, java.util.Set<String> principals) {
     RecallResult r = mnemo.recall(recallRequest(args).toBuilder().principals(principals).build());
-    ObjectNode full = JsonCodec.result(r);
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode full = ResultJson.write(r);
+    ObjectNode out = JsonCodec.object();
     out.put("owner", owner);
     out.put("block", r.rendered());
     ArrayNode ids = out.putArray("ids");
@@ -207,11 +211,11 @@ final class MemoryTools {
   private static ObjectNode history(Mnemo mnemo, ObjectNode args, String owner) {
     String factKey = args.get("fact_key").asText();
     List<MemoryRecord> versions = mnemo.history(args.get("owner").asText(), factKey);
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode out = JsonCodec.object();
     out.put("owner", owner);
     out.put("fact_key", factKey);
     ArrayNode a = out.putArray("versions");
-    for (MemoryRecord r : versions) a.add(shown(JsonCodec.record(r, false), owner));
+    for (MemoryRecord r : versions) a.add(shown(RecordJson.write(r, false), owner));
     if (versions.isEmpty()) out.put("note", "No memory of this owner was stored under fact_key '" + factKey + "'.");
     return out;
   }
@@ -230,7 +234,7 @@ final class MemoryTools {
     }
     String stored = args.get("owner").asText();
     int deleted = id != null ? mnemo.forget(stored, id) : mnemo.forget(stored);
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode out = JsonCodec.object();
     out.put("owner", owner);
     if (id != null) out.put("id", id);
     out.put("deleted", deleted);
@@ -252,7 +256,7 @@ final class MemoryTools {
       used = UsedRecords.in(args.has("query") ? args.get("query").asText() : null, args.get("answer").asText(), records);
     }
     int updated = used.isEmpty() ? 0 : mnemo.markUsed(stored, used);
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode out = JsonCodec.object();
     out.put("owner", owner);
     ArrayNode marked = out.putArray("used");
     used.stream().distinct().forEach(marked::add);
@@ -279,13 +283,13 @@ final class MemoryTools {
   private static CallToolResult success(ObjectNode out) {
     return CallToolResult.builder()
         .addTextContent(json(out))
-        .structuredContent(JsonCodec.MAPPER.convertValue(out, MAP))
+        .structuredContent(JsonCodec.convert(out, MAP))
         .isError(false)
         .build();
   }
 
   private static CallToolResult invalid(InvalidRequestException e) {
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode out = JsonCodec.object();
     out.put("error", "invalid_arguments");
     String message = "Invalid arguments, nothing was changed: " + e.getMessage();
     out.put("message", message);
@@ -300,7 +304,7 @@ final class MemoryTools {
   }
 
   private static CallToolResult failure(String code, String message) {
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode out = JsonCodec.object();
     out.put("error", code);
     out.put("message", message);
     return error(message, out);
@@ -310,14 +314,14 @@ final class MemoryTools {
   private static CallToolResult error(String message, ObjectNode out) {
     return CallToolResult.builder()
         .addTextContent(message)
-        .structuredContent(JsonCodec.MAPPER.convertValue(out, MAP))
+        .structuredContent(JsonCodec.convert(out, MAP))
         .isError(true)
         .build();
   }
 
   private static String json(JsonNode n) {
     try {
-      return JsonCodec.MAPPER.writeValueAsString(n);
+      return JsonCodec.WRITER.writeValueAsString(n);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

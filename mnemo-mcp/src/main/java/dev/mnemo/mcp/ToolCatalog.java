@@ -66,7 +66,7 @@ final class ToolCatalog {
           a.get("readOnlyHint").asBoolean(), a.get("destructiveHint").asBoolean(),
           a.get("idempotentHint").asBoolean(), a.get("openWorldHint").asBoolean(), null);
       schemas.put(name, schema);
-      tools.put(name, McpSchema.Tool.builder(name, JsonCodec.MAPPER.convertValue(schema, MAP))
+      tools.put(name, McpSchema.Tool.builder(name, JsonCodec.convert(schema, MAP))
           .title(t.get("title").asText())
           .description(t.get("description").asText())
           .annotations(annotations)
@@ -107,7 +107,7 @@ final class ToolCatalog {
   private static JsonNode read(String resource) {
     try (InputStream in = ToolCatalog.class.getResourceAsStream(resource)) {
       if (in == null) throw new IllegalStateException(resource + " is missing from the mnemo-mcp jar");
-      return JsonCodec.MAPPER.readTree(in);
+      return JsonCodec.READER.readTree(in);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + resource, e);
     }

@@ -21,13 +21,13 @@ final class ToolScenario {
     CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(args).build());
     String text = ((McpSchema.TextContent) r.content().get(0)).text();
     assertThat(r.isError()).as("%s %s -> %s", tool, args, text).isEqualTo(expectError);
-    JsonNode structured = JsonCodec.MAPPER.valueToTree(r.structuredContent());
+    JsonNode structured = JsonCodec.tree(r.structuredContent());
     if (expectError) {
       assertThat(structured.get("message").asText()).isEqualTo(text);
     } else {
       // The text block carries the same JSON, for clients that ignore structured content.
       try {
-        assertThat(JsonCodec.MAPPER.readTree(text)).isEqualTo(structured);
+        assertThat(JsonCodec.READER.readTree(text)).isEqualTo(structured);
       } catch (java.io.IOException e) {
         throw new AssertionError(e);
       }

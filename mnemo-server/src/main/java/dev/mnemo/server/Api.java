@@ -6,7 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.RecallRequest;
+import dev.mnemo.json.BatchPath;
+import dev.mnemo.json.IngestJson;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
+import dev.mnemo.json.TurnJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.security.RouteRole;
@@ -140,7 +144,7 @@ final class Api {
   // ---- public ---------------------------------------------------------------------------------
 
   private void live(Context ctx) {
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("status", "live"));
+    ctx.json(JsonCodec.object().put("status", "live"));
   }
 
   /**
@@ -153,7 +157,7 @@ final class Api {
       throw ProblemException.of(503, "not-ready", "Not ready", "the server is starting or stopping");
     }
     var failures = tenants.failures();
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode().put("status", "ready").put("tenants_open", tenants.openCount())
+    ObjectNode o = JsonCodec.object().put("status", "ready").put("tenants_open", tenants.openCount())
         .put("tenants_failed", failures.size());
     ArrayNode list = o.putArray("failed_tenants");
     failures.values().forEach(f -> list.addObject().put("tenant", f.tenant()).put("failure", f.kind())
@@ -172,21 +176,27 @@ final class Api {
 
   // ---- tenant ---------------------------------------------------------------------------------
 
+  /** The tenant's memory under the request's lease (taken on first use, closed after the request). */
   private TenantMemory memory(Context ctx) {
-    KeyStore.Principal p = ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE);
-    return server.memoryFor(p);
+    Tenants.Lease lease = ctx.attribute(MnemoServer.LEASE_ATTRIBUTE);
+    if (lease == null) {
+      KeyStore.Principal p = ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE);
+      lease = server.leaseFor(p);
+      ctx.attribute(MnemoServer.LEASE_ATTRIBUTE, lease);
+    }
+    return lease.memory();
   }
 
   private void remember(Context ctx) {
     Wire.Memories m = Wire.memories(body(ctx), config.maxBatchRecords());
     List<MemoryRecord> stored = memory(ctx).write(m.list(), m.single());
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     ArrayNode ids = o.putArray("ids");
     stored.forEach(r -> ids.add(r.id()));
     // The stored records too (a client returns them from remember, as the embedded engine does,
     // without a second round trip that a concurrent correction could race).
     ArrayNode records = o.putArray("records");
-    stored.forEach(r -> records.add(JsonCodec.record(r, false)));
+    stored.forEach(r -> records.add(RecordJson.write(r, false)));
     ctx.status(201).json(o);
   }
 
@@ -198,10 +208,10 @@ final class Api {
   private void validate(Context ctx) {
     Wire.Memories m = Wire.memories(body(ctx), config.maxBatchRecords());
     TenantMemory memory = memory(ctx);
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     ArrayNode errors = o.putArray("errors");
     for (int i = 0; i < m.list().size(); i++) {
-      Problems.addViolations(errors, memory.validate(m.list().get(i), m.single() ? "" : "records[" + i + "]."));
+      Problems.addViolations(errors, memory.validate(m.list().get(i), m.single() ? "" : BatchPath.RECORDS.item(i)));
     }
     o.put("valid", errors.isEmpty());
     ctx.json(o);
@@ -209,11 +219,11 @@ final class Api {
 
   private void ingest(Context ctx) {
     List<dev.mnemo.Turn> turns = Wire.turns(body(ctx), config.maxBatchRecords());
-    ctx.status(200).json(JsonCodec.receipt(memory(ctx).ingest(turns)));
+    ctx.status(200).json(IngestJson.receipt(memory(ctx).ingest(turns)));
   }
 
   private void ingestProgress(Context ctx) {
-    ctx.json(JsonCodec.progress(memory(ctx).ingestProgress()));
+    ctx.json(IngestJson.progress(memory(ctx).ingestProgress()));
   }
 
   private void acceptTurn(Context ctx) {
@@ -221,7 +231,7 @@ final class Api {
     String id = ctx.pathParam("id");
     TenantMemory m = memory(ctx);
     if (m.turn(owner, id).isEmpty()) throw ProblemException.notFound("no turn '" + id + "' of owner '" + owner + "'");
-    ctx.json(JsonCodec.receipt(m.accept(owner, id)));
+    ctx.json(IngestJson.receipt(m.accept(owner, id)));
   }
 
   private void recall(Context ctx) {
@@ -231,19 +241,19 @@ final class Api {
 
   private void get(Context ctx) {
     MemoryRecord r = find(ctx);
-    ctx.json(JsonCodec.record(r, false));
+    ctx.json(RecordJson.write(r, false));
   }
 
   private void sources(Context ctx) {
     MemoryRecord r = find(ctx);
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("id", r.id());
     if (r.origin() == null) o.putNull("origin");
     else o.put("origin", r.origin());
     ArrayNode s = o.putArray("sources");
     r.sources().forEach(s::add);
     ArrayNode turns = o.putArray("turns");
-    memory(ctx).sources(r.owner(), r.id()).forEach(t -> turns.add(JsonCodec.turn(t)));
+    memory(ctx).sources(r.owner(), r.id()).forEach(t -> turns.add(TurnJson.write(t)));
     ctx.json(o);
   }
 
@@ -259,13 +269,13 @@ final class Api {
     String id = ctx.pathParam("id");
     int n = memory(ctx).forget(owner, id);
     if (n == 0) throw ProblemException.notFound("no memory '" + id + "' of owner '" + owner + "'");
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("id", id).put("deleted", n));
+    ctx.json(JsonCodec.object().put("id", id).put("deleted", n));
   }
 
   private void forgetOwner(Context ctx) {
     String owner = ctx.pathParam("owner");
     int n = memory(ctx).forget(owner);
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("owner", owner).put("deleted", n));
+    ctx.json(JsonCodec.object().put("owner", owner).put("deleted", n));
   }
 
   private void history(Context ctx) {
@@ -279,11 +289,11 @@ final class Api {
     if (factKey == null) {
       throw new InvalidRequestException("fact_key", null, "fact_key is required: ?fact_key=KEY");
     }
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("owner", owner);
     o.put("fact_key", factKey);
     ArrayNode versions = o.putArray("versions");
-    for (MemoryRecord r : memory(ctx).history(owner, factKey)) versions.add(JsonCodec.record(r, false));
+    for (MemoryRecord r : memory(ctx).history(owner, factKey)) versions.add(RecordJson.write(r, false));
     ctx.json(o);
   }
 
@@ -293,7 +303,7 @@ final class Api {
     String episode = ctx.pathParam("episode");
     MemoryRecord r = memory(ctx).summarize(owner, episode).orElseThrow(() -> ProblemException.notFound(
         "episode '" + episode + "' of owner '" + owner + "' has no current records: nothing to summarize"));
-    ctx.status(201).json(JsonCodec.record(r, false));
+    ctx.status(201).json(RecordJson.write(r, false));
   }
 
   /** Moves a record to another category ({@code {"category": "procedural"}}): a new version. */
@@ -311,7 +321,7 @@ final class Api {
     String owner = ctx.pathParam("owner");
     String id = ctx.pathParam("id");
     if (memory(ctx).get(owner, id).isEmpty()) throw ProblemException.notFound("no memory '" + id + "' of owner '" + owner + "'");
-    ctx.status(201).json(JsonCodec.record(memory(ctx).recategorize(owner, id, category), false));
+    ctx.status(201).json(RecordJson.write(memory(ctx).recategorize(owner, id, category), false));
   }
 
   private void markUsed(Context ctx) {
@@ -325,7 +335,7 @@ final class Api {
       ids = dev.mnemo.UsedRecords.in(report.query(), report.answer(), records);
     }
     int n = ids.isEmpty() ? 0 : memory(ctx).markUsed(owner, ids);
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode().put("owner", owner).put("updated", n);
+    ObjectNode out = JsonCodec.object().put("owner", owner).put("updated", n);
     ArrayNode used = out.putArray("used");
     ids.stream().distinct().forEach(used::add);
     ctx.json(out);
@@ -359,7 +369,7 @@ final class Api {
     try (OutputStream out = new BufferedOutputStream(ctx.outputStream(), 64 * 1024)) {
       m.export(owner, r -> {
         try {
-          out.write(JsonCodec.MAPPER.writeValueAsBytes(JsonCodec.record(r, withEmbeddings)));
+          out.write(JsonCodec.WRITER.writeValueAsBytes(RecordJson.write(r, withEmbeddings)));
           out.write('\n');
         } catch (IOException x) {
           throw new UncheckedIOException(x);
@@ -385,7 +395,7 @@ final class Api {
     String tenant = tenant(ctx);
     String label = Wire.keyLabel(ctx.bodyAsBytes());
     KeyStore.Issued issued = keys.issue(tenant, label);
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("key", issued.key());
     o.put("key_id", issued.entry().id());
     o.put("tenant", tenant);
@@ -396,7 +406,7 @@ final class Api {
 
   private void listKeys(Context ctx) {
     String tenant = tenant(ctx);
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("tenant", tenant);
     ArrayNode arr = o.putArray("keys");
     for (KeyStore.Entry e : keys.list(tenant)) {
@@ -413,13 +423,13 @@ final class Api {
     String tenant = tenant(ctx);
     String id = ctx.pathParam("key_id");
     if (!keys.revoke(tenant, id)) throw ProblemException.notFound("tenant '" + tenant + "' has no key '" + id + "'");
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("tenant", tenant).put("key_id", id).put("revoked", true));
+    ctx.json(JsonCodec.object().put("tenant", tenant).put("key_id", id).put("revoked", true));
   }
 
   private void listTenants(Context ctx) {
     Set<String> names = new TreeSet<>(keys.tenants());
     names.addAll(tenants.onDisk());
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     ArrayNode arr = o.putArray("tenants");
     for (String t : names) {
       arr.addObject().put("tenant", t).put("keys", keys.list(t).size()).put("store", tenants.onDisk().contains(t));
@@ -432,7 +442,7 @@ final class Api {
     int revoked = keys.revokeAll(tenant); // first: no new request of the tenant gets in
     boolean deleted = tenants.delete(tenant);
     if (revoked == 0 && !deleted) throw ProblemException.notFound("no tenant '" + tenant + "'");
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("tenant", tenant).put("keys_revoked", revoked)
+    ctx.json(JsonCodec.object().put("tenant", tenant).put("keys_revoked", revoked)
         .put("store_deleted", deleted));
   }
 
@@ -441,7 +451,7 @@ final class Api {
     String tenant = tenant(ctx);
     if (!tenants.known(tenant)) throw ProblemException.notFound("no store of tenant '" + tenant + "'");
     tenants.reopen(tenant);
-    ctx.json(JsonCodec.MAPPER.createObjectNode().put("tenant", tenant).put("status", "open"));
+    ctx.json(JsonCodec.object().put("tenant", tenant).put("status", "open"));
   }
 
   // ---- helpers --------------------------------------------------------------------------------

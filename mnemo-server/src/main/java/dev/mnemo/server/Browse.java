@@ -6,6 +6,7 @@ import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.RecordJson;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ final class Browse {
     ObjectNode o = p.envelope(found.size());
     o.put("owner", owner);
     ArrayNode arr = o.putArray("memories");
-    found.stream().skip(p.offset).limit(p.limit).forEach(r -> arr.add(JsonCodec.record(r, false)));
+    found.stream().skip(p.offset).limit(p.limit).forEach(r -> arr.add(RecordJson.write(r, false)));
     return o;
   }
 
@@ -140,7 +141,7 @@ final class Browse {
     }
 
     ObjectNode envelope(int total) {
-      ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode o = JsonCodec.object();
       o.put("total", total);
       o.put("offset", offset);
       o.put("limit", limit);

@@ -6,6 +6,7 @@ import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
 import dev.mnemo.NewMemory;
+import dev.mnemo.json.BatchPath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -170,25 +171,9 @@ final class GroupCommitter implements AutoCloseable {
     }
   }
 
-  /** The engine names batch items {@code memories[i].}; the wire calls them {@code records[i].}. */
+  /** The engine names batch items {@code memories[i].}; the wire calls them {@code records[i].} (a single write: {@code text}). */
   static InvalidRequestException renamed(InvalidRequestException e, boolean single) {
-    List<Violation> out = new ArrayList<>();
-    for (Violation v : e.violations()) {
-      String field = rename(v.field(), single);
-      String message = v.message().startsWith(v.field()) ? field + v.message().substring(v.field().length())
-          : v.message().replace(v.field(), field);
-      out.add(new Violation(field, v.value(), message));
-    }
-    return new InvalidRequestException(out);
-  }
-
-  private static String rename(String field, boolean single) {
-    if (!field.startsWith("memories[")) return field;
-    if (single) {
-      int dot = field.indexOf("].");
-      return dot < 0 ? field : field.substring(dot + 2);
-    }
-    return "records" + field.substring("memories".length());
+    return single ? BatchPath.MEMORIES.unbatched(e) : BatchPath.MEMORIES.renamed(e, BatchPath.RECORDS);
   }
 
   @Override

@@ -191,7 +191,7 @@ final class KeyStore {
     Map<String, Entry> out = new LinkedHashMap<>();
     if (!Files.exists(file)) return out;
     try {
-      JsonNode root = JsonCodec.MAPPER.readTree(Files.readAllBytes(file));
+      JsonNode root = JsonCodec.READER.readTree(Files.readAllBytes(file));
       if (root == null || root.path("format").asInt() != FORMAT || !root.path("keys").isArray()) {
         throw new MnemoException("the key store " + file + " is not a format-" + FORMAT + " key file", false);
       }
@@ -209,7 +209,7 @@ final class KeyStore {
   }
 
   private void persist(Map<String, Entry> keys) {
-    ObjectNode root = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode root = JsonCodec.object();
     root.put("format", FORMAT);
     ArrayNode arr = root.putArray("keys");
     for (Entry e : keys.values()) {
@@ -225,7 +225,7 @@ final class KeyStore {
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      byte[] bytes = JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+      byte[] bytes = JsonCodec.PRETTY.writeValueAsBytes(root);
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING)) {
         ch.write(ByteBuffer.wrap(bytes));

@@ -64,6 +64,8 @@ public final class MnemoServer implements AutoCloseable {
    * {@link Mnemo} whose {@code close()} does nothing; writes use the tenant's group commit).
    */
   public static final String MEMORY_ATTRIBUTE = "dev.mnemo.server.memory";
+  /** The request's lease on its tenant's store ({@link Tenants.Lease}), closed when the request ends. */
+  static final String LEASE_ATTRIBUTE = "dev.mnemo.server.lease";
 
   /**
    * Request attribute of an authenticated request under a mounted path: the caller's principals (a
@@ -153,7 +155,11 @@ public final class MnemoServer implements AutoCloseable {
         ctx.header("X-Request-Id", id);
         TenantMemory.REQUEST_ID.set(id);
       });
-      cfg.routes.after(ctx -> TenantMemory.REQUEST_ID.remove());
+      cfg.routes.after(ctx -> {
+        TenantMemory.REQUEST_ID.remove();
+        Tenants.Lease lease = ctx.attribute(LEASE_ATTRIBUTE);
+        if (lease != null) lease.close(); // the tenant's store may close idle from now on
+      });
       cfg.routes.beforeMatched(api::authorize);
       cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, e));
       // Javalin answers its own HttpResponseExceptions (a chunked body over the limit: 413) in
@@ -267,8 +273,14 @@ public final class MnemoServer implements AutoCloseable {
         .orElseThrow(() -> ProblemException.unauthorized("the API key is not valid (unknown or revoked)"));
   }
 
-  TenantMemory memoryFor(KeyStore.Principal p) {
-    return tenants.memory(p.tenant());
+  /** Closes the idle tenant stores now, as the reaper does (for tests: a server whose idle time is under 1 ms has no reaper). */
+  void closeIdleTenants() {
+    tenants.closeIdle();
+  }
+
+  /** A lease on the tenant's store for one request; the request closes it when done. */
+  Tenants.Lease leaseFor(KeyStore.Principal p) {
+    return tenants.lease(p.tenant());
   }
 
   static String requestId(String given) {

@@ -53,7 +53,8 @@ final class MountFilter extends HttpFilter {
       req.setAttribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
       req.setAttribute(MnemoServer.TENANT_ATTRIBUTE, p.tenant());
       req.setAttribute(MnemoServer.KEY_ID_ATTRIBUTE, p.keyId());
-      req.setAttribute(MnemoServer.MEMORY_ATTRIBUTE, server.memoryFor(p));
+      // Each call holds its own lease (the servlet may answer asynchronously, after this filter returns).
+      req.setAttribute(MnemoServer.MEMORY_ATTRIBUTE, server.memory(p.tenant()));
       req.setAttribute(MnemoServer.PRINCIPALS_ATTRIBUTE, principals(req.getHeader(MnemoServer.PRINCIPALS_HEADER)));
       TenantMemory.REQUEST_ID.set(requestId);
       chain.doFilter(req, res);

@@ -37,7 +37,7 @@ final class ProblemException extends RuntimeException {
     this.title = title;
     this.violations = List.copyOf(violations);
     this.headers = Map.copyOf(headers);
-    this.extensions = extensions == null ? JsonCodec.MAPPER.createObjectNode() : extensions.deepCopy();
+    this.extensions = extensions == null ? JsonCodec.object() : extensions.deepCopy();
   }
 
   static ProblemException of(int status, String type, String title, String detail) {

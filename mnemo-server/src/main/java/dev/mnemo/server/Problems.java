@@ -43,7 +43,7 @@ final class Problems {
   record Problem(int status, Map<String, String> headers, ObjectNode body) {
     byte[] bytes() {
       try {
-        return JsonCodec.MAPPER.writeValueAsBytes(body);
+        return JsonCodec.WRITER.writeValueAsBytes(body);
       } catch (IOException e) {
         throw new IllegalStateException(e);
       }
@@ -145,7 +145,7 @@ final class Problems {
 
   private static Problem build(int status, String type, String title, String detail, List<Violation> violations,
       Map<String, String> headers, String instance, String requestId) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("type", TYPE_PREFIX + type);
     o.put("title", title);
     o.put("status", status);

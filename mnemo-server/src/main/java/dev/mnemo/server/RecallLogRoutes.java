@@ -7,12 +7,14 @@ import dev.mnemo.InvalidRequestException;
 import dev.mnemo.LoggedRecall;
 import dev.mnemo.RecallLogQuery;
 import dev.mnemo.Replay;
+import dev.mnemo.RetrievalLog;
+import dev.mnemo.json.FieldReader;
 import dev.mnemo.json.JsonCodec;
 import dev.mnemo.json.RecallLogJson;
+import dev.mnemo.json.RequestJson;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The retrieval log's routes, behind the tenant's key (the log is the tenant's, like its store):
@@ -31,9 +33,9 @@ final class RecallLogRoutes {
     RecallLogQuery q = query(ctx);
     // Counted before listing: the log's reader only moves forward, so the page never holds fewer
     // entries than the total says exist (listing first could miss a commit that the count sees).
-    long total = logged(() -> m.countRecalls(q));
-    var entries = logged(() -> m.recalls(q));
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    long total = log(m).countRecalls(q);
+    var entries = log(m).recalls(q);
+    ObjectNode o = JsonCodec.object();
     o.put("total", total);
     o.put("offset", q.offset());
     o.put("limit", q.limit());
@@ -45,13 +47,13 @@ final class RecallLogRoutes {
   /** {@code GET /v1/recalls/stats?owner=&from=&to=}: the rates of the matching recalls. */
   static ObjectNode stats(Context ctx, TenantMemory m) {
     RecallLogQuery q = query(ctx);
-    return RecallLogJson.stats(logged(() -> m.recallStats(q)));
+    return RecallLogJson.stats(log(m).recallStats(q));
   }
 
   /** {@code GET /v1/recalls/{id}}: the entry whole. */
   static ObjectNode get(Context ctx, TenantMemory m) {
     String id = ctx.pathParam("id");
-    LoggedRecall e = logged(() -> m.loggedRecall(id)).orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
+    LoggedRecall e = log(m).loggedRecall(id).orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
     return RecallLogJson.entry(e);
   }
 
@@ -86,16 +88,16 @@ final class RecallLogRoutes {
     }
     Double t = threshold;
     JsonNode w = weights;
-    Replay r = logged(() -> m.replay(id, b -> {
+    Replay r = log(m).replay(id, b -> {
       if (t != null) b.threshold(t);
       if (w != null && !w.isNull()) {
-        var merged = ((ObjectNode) JsonCodec.request(b.build()).get("weights")).deepCopy();
+        var merged = ((ObjectNode) RequestJson.write(b.build()).get("weights")).deepCopy();
         if (!w.isObject()) throw new InvalidRequestException("weights", w.toString(), "weights must be an object, was " + w);
         merged.setAll((ObjectNode) w);
-        b.weights(JsonCodec.weights(merged, "weights."));
+        b.weights(RequestJson.weights(merged, "weights."));
       }
       return b;
-    })).orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
+    }).orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
     return RecallLogJson.replay(r, explain);
   }
 
@@ -106,17 +108,12 @@ final class RecallLogRoutes {
   }
 
   private static Instant instant(Context ctx, String name) {
-    return JsonCodec.parseInstant(name, ctx.queryParam(name));
+    return FieldReader.parseInstant(name, ctx.queryParam(name));
   }
 
-  /** A store without a retrieval log (SolrCloud) answers 501, saying so. */
-  private static <T> T logged(Supplier<T> f) {
-    try {
-      return f.get();
-    } catch (UnsupportedOperationException e) {
-      throw ProblemException.of(501, "not-implemented", "Not implemented", "this tenant's store keeps no retrieval log: "
-          + e.getMessage());
-    }
+  /** The tenant's retrieval log; a store without one (SolrCloud) answers 501, saying so. */
+  private static RetrievalLog log(TenantMemory m) {
+    return m.retrievalLog().orElseThrow(() -> ProblemException.of(501, "not-implemented", "Not implemented",
+        "this tenant's store keeps no retrieval log"));
   }
-
 }

@@ -2,12 +2,15 @@ package dev.mnemo.server;
 
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
+import dev.mnemo.Maintenance;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.json.BatchPath;
 import dev.mnemo.json.JsonCodec;
+import dev.mnemo.json.TraceJson;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -90,7 +93,7 @@ final class TenantMemory implements Mnemo {
   List<MemoryRecord> write(List<NewMemory> memories, boolean single) {
     List<Violation> v = new ArrayList<>();
     for (int i = 0; i < memories.size(); i++) {
-      v.addAll(engine.validate(memories.get(i), single ? "" : "records[" + i + "]."));
+      v.addAll(engine.validate(memories.get(i), single ? "" : BatchPath.RECORDS.item(i)));
     }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     if (memories.isEmpty()) return List.of();
@@ -135,9 +138,9 @@ final class TenantMemory implements Mnemo {
     return engine.sources(owner, recordId);
   }
 
-  @Override
-  public Optional<dev.mnemo.StoredTurn> turn(String owner, String id) {
-    return engine.turn(owner, id);
+  /** The turn as the tenant's turn log holds it (empty also when the engine cannot read its log whole). */
+  Optional<dev.mnemo.StoredTurn> turn(String owner, String id) {
+    return engine.maintenance().flatMap(m -> m.turn(owner, id));
   }
 
   @Override
@@ -155,25 +158,37 @@ final class TenantMemory implements Mnemo {
     return engine.awaitIngested(timeout);
   }
 
+  /** The engine's maintenance, with its writes tracked like every other write of the tenant. */
   @Override
-  public void exportTurns(String owner, Consumer<dev.mnemo.StoredTurn> sink) {
-    engine.exportTurns(owner, sink);
-  }
+  public Optional<Maintenance> maintenance() {
+    return engine.maintenance().map(m -> new Maintenance() {
+      @Override
+      public Optional<dev.mnemo.StoredTurn> turn(String owner, String id) {
+        return m.turn(owner, id);
+      }
 
-  @Override
-  public int restore(List<MemoryRecord> records) {
-    return tracked(() -> engine.restore(records), n -> n > 0);
-  }
+      @Override
+      public void exportTurns(String owner, Consumer<dev.mnemo.StoredTurn> sink) {
+        m.exportTurns(owner, sink);
+      }
 
-  @Override
-  public int importTurns(List<dev.mnemo.StoredTurn> turns) {
-    return tracked(() -> engine.importTurns(turns), n -> n > 0);
-  }
+      @Override
+      public int importTurns(List<dev.mnemo.StoredTurn> turns) {
+        return tracked(() -> m.importTurns(turns), n -> n > 0);
+      }
 
-  @Override
-  public dev.mnemo.RetentionReport retain(String owner, java.util.Map<dev.mnemo.Category, dev.mnemo.RetentionPolicy> p,
-      java.time.Duration turnMaxAge, java.time.Instant now) {
-    return tracked(() -> engine.retain(owner, p, turnMaxAge, now), r -> r.expired() + r.turnsDeleted() > 0);
+      @Override
+      public int restore(List<MemoryRecord> records) {
+        return tracked(() -> m.restore(records), n -> n > 0);
+      }
+
+      @Override
+      public dev.mnemo.RetentionReport retain(String owner,
+          java.util.Map<dev.mnemo.Category, dev.mnemo.RetentionPolicy> p, java.time.Duration turnMaxAge,
+          java.time.Instant now) {
+        return tracked(() -> m.retain(owner, p, turnMaxAge, now), r -> r.expired() + r.turnsDeleted() > 0);
+      }
+    });
   }
 
   @Override
@@ -192,7 +207,7 @@ final class TenantMemory implements Mnemo {
     if (r.trace() != null) {
       metrics.stages(r.trace().stageNanos());
       if (traceLogged && TRACE.isInfoEnabled()) {
-        TRACE.info("trace tenant={} request_id={} {}", tenant, REQUEST_ID.get(), JsonCodec.trace(r.trace()));
+        TRACE.info("trace tenant={} request_id={} {}", tenant, REQUEST_ID.get(), TraceJson.write(r.trace()));
       }
     }
     return request.explain() ? r : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
@@ -224,34 +239,13 @@ final class TenantMemory implements Mnemo {
   }
 
   @Override
-  public List<dev.mnemo.LoggedRecall> recalls(dev.mnemo.RecallLogQuery query) {
-    return engine.recalls(query);
+  public Optional<dev.mnemo.RetrievalLog> retrievalLog() {
+    return engine.retrievalLog();
   }
 
   @Override
-  public long countRecalls(dev.mnemo.RecallLogQuery query) {
-    return engine.countRecalls(query);
-  }
-
-  @Override
-  public Optional<dev.mnemo.LoggedRecall> loggedRecall(String id) {
-    return engine.loggedRecall(id);
-  }
-
-  @Override
-  public dev.mnemo.RecallStats recallStats(dev.mnemo.RecallLogQuery query) {
-    return engine.recallStats(query);
-  }
-
-  @Override
-  public Optional<dev.mnemo.Replay> replay(String id,
-      java.util.function.UnaryOperator<RecallRequest.Builder> change) {
-    return engine.replay(id, change);
-  }
-
-  @Override
-  public boolean flushRecallLog(java.time.Duration timeout) {
-    return engine.flushRecallLog(timeout);
+  public Optional<dev.mnemo.Diagnostics> diagnostics() {
+    return engine.diagnostics();
   }
 
   /** Every record of the owner, or of the whole tenant when {@code owner} is null (its own store). */

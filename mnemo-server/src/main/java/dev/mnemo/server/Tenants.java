@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +33,12 @@ import org.slf4j.LoggerFactory;
  * reopenBackoff} (1 s by default) and doubles with each failed attempt, up to {@link
  * #MAX_REOPEN_BACKOFF}; {@link #reopen} tries at once.
  *
+ * <p>Opening and closing: each tenant has a {@link Slot} with a lock of its own, taken outside the
+ * map's lock, so a store that takes seconds to open delays that tenant's first requests only, and
+ * concurrent first requests to one tenant open its store once. A request holds a {@link Lease}
+ * while it uses the store; the idle reaper closes a store only when no lease is held, so an idle
+ * close never pulls a store from under a running recall or export.
+ *
  * <p>Thread-safe. Tenant names are validated by the caller ({@link KeyStore#TENANT}).
  */
 final class Tenants implements AutoCloseable {
@@ -39,10 +48,10 @@ final class Tenants implements AutoCloseable {
    * One open tenant; {@code lastUsed} is {@link System#nanoTime()} of its latest request; {@code
    * reopens} counts the reopenings since its store last took a write (the back-off grows with it).
    */
-  record Tenant(String name, Mnemo engine, GroupCommitter committer, TenantMemory memory,
-      java.util.concurrent.atomic.AtomicLong lastUsed, java.util.concurrent.atomic.AtomicInteger reopens) {
+  record Tenant(String name, Mnemo engine, GroupCommitter committer, TenantMemory memory, AtomicLong lastUsed,
+      AtomicInteger reopens, AtomicInteger leases) {
     boolean idle(long now, long idleNanos) {
-      if (now - lastUsed.get() < idleNanos) return false;
+      if (leases.get() > 0 || now - lastUsed.get() < idleNanos) return false;
       if (committer != null && committer.depth() > 0) return false;
       try {
         return engine.ingestProgress().pending() == 0;
@@ -61,6 +70,43 @@ final class Tenants implements AutoCloseable {
   }
 
   /**
+   * Where one tenant's store is held. {@code tenant} is null while the store is closed; it changes
+   * only under {@code lock}, which is held while the store opens or closes (blocking I/O that must
+   * not run inside the map's own lock). A slot that left the map ({@code retired}: closed idle or
+   * deleted) is never used again: a caller that finds it retired takes the map's current slot.
+   */
+  private static final class Slot {
+    final ReentrantLock lock = new ReentrantLock();
+    volatile Tenant tenant;
+    boolean retired; // guarded by lock
+  }
+
+  /**
+   * One use of a tenant's store: while any lease is open, the idle reaper leaves the store open.
+   * Closed by the request that took it (idempotent).
+   */
+  final class Lease implements AutoCloseable {
+    private final Tenant tenant;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private Lease(Tenant tenant) {
+      this.tenant = tenant;
+    }
+
+    TenantMemory memory() {
+      return tenant.memory();
+    }
+
+    @Override
+    public void close() {
+      if (closed.compareAndSet(false, true)) {
+        tenant.lastUsed().set(System.nanoTime());
+        tenant.leases().decrementAndGet();
+      }
+    }
+  }
+
+  /**
    * A tenant whose store is unusable: {@code kind} {@code "open"} (it could not be opened) or
    * {@code "write"} (it refused a write and keeps its last commit until reopened); the next
    * attempt to reopen it is due at {@code nextAttempt}.
@@ -74,7 +120,8 @@ final class Tenants implements AutoCloseable {
   private final EngineFactory factory;
   private final ServerConfig config;
   private final Metrics metrics;
-  private final ConcurrentHashMap<String, Tenant> open = new ConcurrentHashMap<>();
+  /** Every tenant whose store is open or being opened (a closed tenant's slot leaves the map). */
+  private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   /** Tenants whose store could not be opened, until it opens. */
   private final ConcurrentHashMap<String, Trouble> unopened = new ConcurrentHashMap<>();
   private final Duration reopenBackoff;
@@ -102,69 +149,116 @@ final class Tenants implements AutoCloseable {
     }
   }
 
-  /** Closes the tenants unused for the idle time; they reopen on their next request. */
+  /**
+   * Closes the tenants unused for the idle time and not leased; they reopen on their next request.
+   * A tenant busy opening or closing is left for the next round.
+   */
   void closeIdle() {
     long now = System.nanoTime();
     long idleNanos = config.tenantIdle().toNanos();
-    for (String name : List.copyOf(open.keySet())) {
+    for (var e : List.copyOf(slots.entrySet())) {
       if (closed) return;
-      Tenant[] removed = new Tenant[1];
-      // atomic with get(): a request either touched the tenant first (then it stays) or reopens it
-      open.computeIfPresent(name, (k, t) -> {
-        if (!t.idle(now, idleNanos)) return t;
-        removed[0] = t;
-        return null;
-      });
-      if (removed[0] != null) {
-        try {
-          removed[0].close();
-          LOG.debug("closed idle tenant store tenant={}", name);
-        } catch (RuntimeException e) {
-          LOG.warn("closing the idle store of tenant {} failed: {}", name, e.toString());
+      Slot slot = e.getValue();
+      if (!slot.lock.tryLock()) continue;
+      try {
+        Tenant t = slot.tenant;
+        // under the slot's lock, so no lease starts between the check and the close
+        if (!slot.retired && t != null && t.idle(now, idleNanos)) {
+          slot.tenant = null;
+          slot.retired = true;
+          slots.remove(e.getKey(), slot);
+          closeQuietly(t, "idle");
+          LOG.debug("closed idle tenant store tenant={}", e.getKey());
         }
+      } finally {
+        slot.lock.unlock();
       }
     }
   }
 
-  /** The tenant's memory, opening its store on first use. */
-  TenantMemory memory(String tenant) {
-    return get(tenant).memory();
+  /**
+   * The tenant's memory, opening its store on first use, for a caller that keeps it: every call
+   * through it holds a lease for the call's duration, and reopens the store when it was closed idle
+   * in between (the in-process transports of {@link MnemoServer#memory}).
+   */
+  Mnemo memory(String tenant) {
+    lease(tenant).close(); // opens it now: a store that cannot open fails here, not on the first call
+    return (Mnemo) java.lang.reflect.Proxy.newProxyInstance(Mnemo.class.getClassLoader(), new Class<?>[] {Mnemo.class},
+        (proxy, method, args) -> {
+          if (method.getDeclaringClass() == Object.class) {
+            return switch (method.getName()) {
+              case "equals" -> proxy == args[0];
+              case "hashCode" -> System.identityHashCode(proxy);
+              default -> "Mnemo of tenant " + tenant;
+            };
+          }
+          try (Lease l = lease(tenant)) {
+            return method.invoke(l.memory(), args);
+          } catch (java.lang.reflect.InvocationTargetException x) {
+            throw x.getCause();
+          }
+        });
   }
 
+  /**
+   * A lease on the tenant's store, opening it on first use (or reopening it after an idle close or
+   * a failed write's back-off); close it when the request is done.
+   */
+  Lease lease(String tenant) {
+    return new Lease(get(tenant));
+  }
+
+  /** Takes the tenant's slot's lock, opens the store when needed and counts a lease, which the caller closes. */
   private Tenant get(String tenant) {
-    if (closed) throw new MnemoException("the server is shutting down", true);
-    Instant now = Instant.now();
-    RuntimeException[] failed = new RuntimeException[1];
-    Tenant got = open.compute(tenant, (k, t) -> {
-      Tenant out;
-      if (t == null) {
-        Trouble trouble = unopened.get(k);
-        if (trouble != null && now.isBefore(trouble.nextAttempt())) throw unavailable(trouble, now);
-        out = openOrRecord(k, trouble == null ? 0 : trouble.attempts(), 0);
-      } else {
-        out = t;
-        var failure = t.memory().health().failure();
-        if (failure.isPresent()) {
-          // The store refused a write (Lucene rolled it back and refuses the next ones): once the
-          // back-off has passed, the next request reopens it from its last commit.
-          if (!now.isBefore(failure.get().at().plus(backoff(t.reopens().get())))) {
-            closeQuietly(t, "failed");
-            try {
-              out = openOrRecord(k, 0, t.reopens().get() + 1);
-            } catch (RuntimeException e) {
-              failed[0] = e; // the closed store leaves the map
-              return null;
-            }
+    while (true) {
+      if (closed) throw new MnemoException("the server is shutting down", true);
+      Slot slot = slots.computeIfAbsent(tenant, k -> new Slot()); // cheap: the store opens below, outside the map's lock
+      slot.lock.lock();
+      try {
+        if (slot.retired) continue; // closed idle or deleted since it was looked up: take the current slot
+        Tenant got;
+        try {
+          got = use(tenant, slot);
+        } catch (RuntimeException e) {
+          if (slot.tenant == null) { // nothing open: the slot leaves the map (the failure is in unopened)
+            slot.retired = true;
+            slots.remove(tenant, slot);
           }
-        } else if (t.reopens().get() > 0 && t.memory().health().tookAWrite()) {
-          t.reopens().set(0);
+          throw e;
         }
+        got.leases().incrementAndGet();
+        got.lastUsed().set(System.nanoTime());
+        return got;
+      } finally {
+        slot.lock.unlock();
       }
-      out.lastUsed().set(System.nanoTime());
-      return out;
-    });
-    if (failed[0] != null) throw failed[0];
-    return got;
+    }
+  }
+
+  /** The slot's open tenant, opening or reopening its store as needed; called under the slot's lock. */
+  private Tenant use(String k, Slot slot) {
+    Instant now = Instant.now();
+    Tenant t = slot.tenant;
+    if (t == null) {
+      Trouble trouble = unopened.get(k);
+      if (trouble != null && now.isBefore(trouble.nextAttempt())) throw unavailable(trouble, now);
+      slot.tenant = openOrRecord(k, trouble == null ? 0 : trouble.attempts(), 0);
+      return slot.tenant;
+    }
+    var failure = t.memory().health().failure();
+    if (failure.isPresent()) {
+      // The store refused a write (Lucene rolled it back and refuses the next ones): once the
+      // back-off has passed, the next request reopens it from its last commit.
+      if (!now.isBefore(failure.get().at().plus(backoff(t.reopens().get())))) {
+        slot.tenant = null;
+        closeQuietly(t, "failed");
+        slot.tenant = openOrRecord(k, 0, t.reopens().get() + 1);
+        return slot.tenant;
+      }
+    } else if (t.reopens().get() > 0 && t.memory().health().tookAWrite()) {
+      t.reopens().set(0);
+    }
+    return t;
   }
 
   /** Opens the tenant's store, or records why it could not be opened and throws 503. */
@@ -213,26 +307,34 @@ final class Tenants implements AutoCloseable {
    * @throws MnemoException (retriable) when it cannot be opened; the failure is recorded
    */
   void reopen(String tenant) {
-    if (closed) throw new MnemoException("the server is shutting down", true);
-    RuntimeException[] failed = new RuntimeException[1];
-    open.compute(tenant, (k, t) -> {
-      if (t != null) closeQuietly(t, "reopened");
-      Trouble trouble = unopened.get(k);
+    while (true) {
+      if (closed) throw new MnemoException("the server is shutting down", true);
+      Slot slot = slots.computeIfAbsent(tenant, k -> new Slot());
+      slot.lock.lock();
       try {
-        Tenant out = openOrRecord(k, trouble == null ? 0 : trouble.attempts(), 0);
-        out.lastUsed().set(System.nanoTime());
-        return out;
-      } catch (RuntimeException e) {
-        failed[0] = e; // a closed store leaves the map
-        return null;
+        if (slot.retired) continue;
+        Tenant t = slot.tenant;
+        slot.tenant = null;
+        if (t != null) closeQuietly(t, "reopened");
+        Trouble trouble = unopened.get(tenant);
+        try {
+          slot.tenant = openOrRecord(tenant, trouble == null ? 0 : trouble.attempts(), 0);
+          slot.tenant.lastUsed().set(System.nanoTime());
+          return;
+        } catch (RuntimeException e) {
+          slot.retired = true; // a closed store leaves the map
+          slots.remove(tenant, slot);
+          throw e;
+        }
+      } finally {
+        slot.lock.unlock();
       }
-    });
-    if (failed[0] != null) throw failed[0];
+    }
   }
 
   /** Whether the tenant is open, has a store directory or failed to open. */
   boolean known(String tenant) {
-    return open.containsKey(tenant) || unopened.containsKey(tenant) || Files.isDirectory(root.resolve(tenant));
+    return slots.containsKey(tenant) || unopened.containsKey(tenant) || Files.isDirectory(root.resolve(tenant));
   }
 
   private Tenant openTenant(String name, int reopens) {
@@ -243,15 +345,27 @@ final class Tenants implements AutoCloseable {
         : null;
     TenantMemory memory = new TenantMemory(name, engine, committer, metrics, config.traceTenants().contains(name));
     LOG.info("opened tenant store tenant={} dir={}", name, dir);
-    return new Tenant(name, engine, committer, memory, new java.util.concurrent.atomic.AtomicLong(System.nanoTime()),
-        new java.util.concurrent.atomic.AtomicInteger(reopens));
+    return new Tenant(name, engine, committer, memory, new AtomicLong(System.nanoTime()), new AtomicInteger(reopens),
+        new AtomicInteger());
   }
 
   /** Closes the tenant's store (if open) and deletes its directory; true when there was one. */
   boolean delete(String tenant) {
     unopened.remove(tenant);
-    Tenant t = open.remove(tenant);
-    if (t != null) t.close();
+    Tenant t = null;
+    Slot slot = slots.get(tenant);
+    if (slot != null) {
+      slot.lock.lock();
+      try {
+        t = slot.tenant;
+        slot.tenant = null;
+        slot.retired = true;
+        slots.remove(tenant, slot);
+        if (t != null) t.close();
+      } finally {
+        slot.lock.unlock();
+      }
+    }
     Path dir = root.resolve(tenant);
     if (!Files.exists(dir)) return t != null;
     factory.purge(tenant, dir); // data kept elsewhere (Solr) first: a failure keeps the directory, and the tenant
@@ -283,25 +397,34 @@ final class Tenants implements AutoCloseable {
    */
   java.util.SortedMap<String, Trouble> failures() {
     java.util.SortedMap<String, Trouble> out = new java.util.TreeMap<>(unopened);
-    for (Tenant t : open.values()) {
+    for (Tenant t : openTenants()) {
       t.memory().health().failure().ifPresent(f -> out.put(t.name(), new Trouble(t.name(), "write", f.at(),
           f.message(), t.reopens().get(), f.at().plus(backoff(t.reopens().get())))));
     }
     return out;
   }
 
+  /** The tenants whose store is open now (a snapshot). */
+  private List<Tenant> openTenants() {
+    List<Tenant> out = new ArrayList<>();
+    for (Slot slot : slots.values()) {
+      Tenant t = slot.tenant;
+      if (t != null) out.add(t);
+    }
+    return out;
+  }
+
   int openCount() {
-    return open.size();
+    return openTenants().size();
   }
 
   /** The retrieval log's rates of each open tenant (tenants whose store keeps no log are left out). */
   java.util.SortedMap<String, dev.mnemo.RecallStats> recallStats() {
     java.util.SortedMap<String, dev.mnemo.RecallStats> out = new java.util.TreeMap<>();
-    for (Tenant t : open.values()) {
+    for (Tenant t : openTenants()) {
       try {
-        out.put(t.name(), t.memory().recallStats(dev.mnemo.RecallLogQuery.all(1)));
-      } catch (UnsupportedOperationException noLog) {
         // a store without a retrieval log (SolrCloud): no rates
+        t.memory().retrievalLog().ifPresent(log -> out.put(t.name(), log.recallStats(dev.mnemo.RecallLogQuery.all(1))));
       } catch (RuntimeException e) {
         // a scrape must not fail for one tenant's unreadable log; its rates are missing from this scrape
       }
@@ -311,7 +434,7 @@ final class Tenants implements AutoCloseable {
 
   int queueDepth() {
     int n = 0;
-    for (Tenant t : open.values()) if (t.committer() != null) n += t.committer().depth();
+    for (Tenant t : openTenants()) if (t.committer() != null) n += t.committer().depth();
     return n;
   }
 
@@ -340,14 +463,20 @@ final class Tenants implements AutoCloseable {
     closed = true;
     if (reaper != null) reaper.shutdownNow();
     List<RuntimeException> errors = new ArrayList<>();
-    for (Tenant t : List.copyOf(open.values())) {
+    for (Slot slot : List.copyOf(slots.values())) {
+      slot.lock.lock();
       try {
-        t.close();
+        Tenant t = slot.tenant;
+        slot.tenant = null;
+        slot.retired = true;
+        if (t != null) t.close();
       } catch (RuntimeException e) {
         errors.add(e);
+      } finally {
+        slot.lock.unlock();
       }
     }
-    open.clear();
+    slots.clear();
     if (!errors.isEmpty()) {
       RuntimeException first = errors.get(0);
       errors.stream().skip(1).forEach(first::addSuppressed);

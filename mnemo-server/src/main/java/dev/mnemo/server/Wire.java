@@ -2,29 +2,30 @@ package dev.mnemo.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.mnemo.Category;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
-import dev.mnemo.json.JsonCodec;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
+import dev.mnemo.json.BatchPath;
+import dev.mnemo.json.FieldReader;
+import dev.mnemo.json.MemoryJson;
+import dev.mnemo.json.RequestJson;
+import dev.mnemo.json.ResultJson;
+import dev.mnemo.json.TurnJson;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
- * The server's side of the JSON wire form. Everything {@link JsonCodec} maps is mapped there (one
- * mapping for the CLI, the evaluation and the servers); this class adds only what a network API
- * needs on top: strict parsing (duplicate keys, trailing garbage), integer and boolean checks that
- * the shared readers are lenient about, the batch envelope {@code {"records": [...]}}, recall's
- * {@code half_lives}, and the response shapes of the REST contract.
+ * The server's side of the JSON wire form. Every value is mapped by its codec in mnemo-json ({@link
+ * MemoryJson}, {@link TurnJson}, {@link RequestJson}, {@link ResultJson}) and every field read by
+ * the shared {@link FieldReader} (one mapping and one set of messages for the CLI, the evaluation,
+ * MCP and the servers); this class adds only what a network API needs on top: strict parsing
+ * (duplicate keys, trailing garbage), the batch envelopes {@code {"records": [...]}} and {@code
+ * {"turns": [...]}} with their limits, the small bodies of {@code used} and key requests, and the
+ * response shapes of the REST contract.
  */
 final class Wire {
   /** Most ids one mark-used request may name. */
@@ -44,27 +45,18 @@ final class Wire {
   /** What POST /v1/memories asked to write. */
   record Memories(List<NewMemory> list, boolean single) {}
 
-  /** An ingest request: {@code {"turns": [turn, ...]}} (see {@link JsonCodec#turn(JsonNode, String)}). */
+  /** An ingest request: {@code {"turns": [turn, ...]}} (see {@link TurnJson#read}). */
   static List<dev.mnemo.Turn> turns(JsonNode n, int maxBatch) {
-    List<Violation> v = new ArrayList<>();
     if (!n.isObject() || !n.has("turns")) {
       throw new InvalidRequestException("turns", null, "an ingest request is {\"turns\": [...]}; turns is missing");
     }
-    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
-      if (!f.equals("turns")) v.add(new Violation(f, f, "unknown field " + f + "; an ingest request is {\"turns\": [...]} and nothing else"));
-    }
-    JsonNode arr = n.get("turns");
-    if (!arr.isArray()) throw new InvalidRequestException("turns", arr.toString(), "turns must be an array of turns, was " + abbreviate(arr));
-    if (arr.isEmpty()) throw new InvalidRequestException("turns", 0, "turns must not be empty");
-    if (arr.size() > maxBatch) {
-      throw ProblemException.field(413, "too-large", "Content too large", "turns", arr.size(),
-          "turns holds " + arr.size() + " turns; at most " + maxBatch + " per request (limits.max_batch_records): split the batch");
-    }
+    List<Violation> v = new ArrayList<>();
+    FieldReader.of(n, "", "request", v).only(Set.of(BatchPath.TURNS.array()));
+    JsonNode arr = batch(n, BatchPath.TURNS, "turns", maxBatch);
     List<dev.mnemo.Turn> out = new ArrayList<>(arr.size());
     for (int i = 0; i < arr.size(); i++) {
       try {
-        out.add(JsonCodec.turn(arr.get(i), "turns[" + i + "]."));
+        out.add(TurnJson.read(arr.get(i), BatchPath.TURNS.item(i)));
       } catch (InvalidRequestException e) {
         v.addAll(e.violations());
       }
@@ -73,31 +65,33 @@ final class Wire {
     return out;
   }
 
+  /** The array of a batch: an array, not empty, at most {@code maxBatch} items (413 beyond). */
+  private static JsonNode batch(JsonNode n, BatchPath path, String items, int maxBatch) {
+    String name = path.array();
+    JsonNode arr = n.get(name);
+    if (!arr.isArray()) {
+      throw new InvalidRequestException(List.of(FieldReader.wrongType(name, arr, "an array of " + items)));
+    }
+    if (arr.isEmpty()) throw new InvalidRequestException(name, 0, name + " must not be empty");
+    if (arr.size() > maxBatch) {
+      throw ProblemException.field(413, "too-large", "Content too large", name, arr.size(), name + " holds " + arr.size()
+          + " " + items + "; at most " + maxBatch + " per request (limits.max_batch_records): split the batch");
+    }
+    return arr;
+  }
+
+  /** What {@code POST /v1/memories} asked to write: one memory, or a batch {@code {"records": [...]}}. */
   static Memories memories(JsonNode n, int maxBatch) {
     List<Violation> v = new ArrayList<>();
-    if (n.isObject() && n.has("records")) {
-      for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-        String f = it.next();
-        if (!f.equals("records")) {
-          v.add(new Violation(f, f, "unknown field " + f + "; a batch is {\"records\": [...]} and nothing else"));
-        }
-      }
-      JsonNode arr = n.get("records");
-      if (!arr.isArray()) {
-        throw new InvalidRequestException("records", arr.toString(), "records must be an array of records, was " + abbreviate(arr));
-      }
-      if (arr.isEmpty()) throw new InvalidRequestException("records", 0, "records must not be empty");
-      if (arr.size() > maxBatch) {
-        throw ProblemException.field(413, "too-large", "Content too large", "records", arr.size(),
-            "records holds " + arr.size() + " records; at most " + maxBatch
-                + " per request (limits.max_batch_records): split the batch");
-      }
+    if (n.isObject() && n.has(BatchPath.RECORDS.array())) {
+      FieldReader.of(n, "", "request", v).only(Set.of(BatchPath.RECORDS.array()));
+      JsonNode arr = batch(n, BatchPath.RECORDS, "records", maxBatch);
       List<NewMemory> out = new ArrayList<>(arr.size());
       for (int i = 0; i < arr.size(); i++) {
-        String p = "records[" + i + "].";
+        String p = BatchPath.RECORDS.item(i);
         memoryChecks(arr.get(i), p, v);
         try {
-          out.add(JsonCodec.memory(arr.get(i), p));
+          out.add(MemoryJson.read(arr.get(i), p));
         } catch (InvalidRequestException e) {
           v.addAll(e.violations());
         }
@@ -108,7 +102,7 @@ final class Wire {
     memoryChecks(n, "", v);
     NewMemory m = null;
     try {
-      m = JsonCodec.memory(n, "");
+      m = MemoryJson.read(n, "");
     } catch (InvalidRequestException e) {
       v.addAll(e.violations());
     }
@@ -124,12 +118,12 @@ final class Wire {
     }
   }
 
-  /** A recall request: every option of the engine (see the OpenAPI document), read by JsonCodec. */
+  /** A recall request: every option of the engine (see the OpenAPI document), read by {@link RequestJson}. */
   static RecallRequest recall(JsonNode n) {
     List<Violation> v = new ArrayList<>();
     RecallRequest r = null;
     try {
-      r = JsonCodec.request(n, "");
+      r = RequestJson.read(n, "");
     } catch (InvalidRequestException e) {
       for (Violation x : e.violations()) {
         // The contract calls the question "text" (the shared reader also takes "query").
@@ -155,64 +149,60 @@ final class Wire {
   record UsedReport(List<String> ids, String answer, String query) {}
 
   static UsedReport used(JsonNode n) {
-    if (!n.isObject()) throw new InvalidRequestException("body", n.getNodeType().toString(), "the body must be a JSON object");
     List<Violation> v = new ArrayList<>();
-    unknown(n, Set.of("ids", "answer", "query"), v);
-    String answer = optionalText(n, "answer", v);
-    String query = optionalText(n, "query", v);
-    List<String> ids = ids(n, v);
+    FieldReader x = body(n, v).only(Set.of("ids", "answer", "query"));
+    String answer = nonBlank(x, "answer");
+    String query = nonBlank(x, "query");
+    List<String> ids = ids(x);
+    throwIfAny(v);
     return new UsedReport(ids, answer, query);
   }
 
-  private static String optionalText(JsonNode n, String field, List<Violation> v) {
-    JsonNode x = n.get(field);
-    if (x == null || x.isNull()) return null;
-    if (!x.isTextual() || x.asText().isBlank()) {
-      v.add(new Violation(field, x.toString(), field + " must be a non-blank string, was " + abbreviate(x)));
-      return null;
-    }
-    return x.asText();
+  private static FieldReader body(JsonNode n, List<Violation> v) {
+    if (!n.isObject()) throw new InvalidRequestException("body", n.getNodeType().toString(), "the body must be a JSON object");
+    return FieldReader.of(n, "", "body", v);
   }
 
-  private static List<String> ids(JsonNode n, List<Violation> v) {
-    JsonNode arr = n.get("ids");
+  private static String nonBlank(FieldReader x, String field) {
+    JsonNode f = x.get(field);
+    if (f == null) return null;
+    if (!f.isTextual() || f.asText().isBlank()) {
+      x.add(FieldReader.wrongType(field, f, "a non-blank string"));
+      return null;
+    }
+    return f.asText();
+  }
+
+  private static List<String> ids(FieldReader x) {
+    JsonNode arr = x.get("ids");
     List<String> out = new ArrayList<>();
-    if (arr == null || arr.isNull()) {
-      v.add(new Violation("ids", null, "ids must be an array of record ids, was missing"));
+    if (arr == null) {
+      x.add(new Violation("ids", null, "ids must be an array of record ids, was missing"));
     } else if (!arr.isArray()) {
-      v.add(new Violation("ids", arr.toString(), "ids must be an array of record ids, was " + abbreviate(arr)));
+      x.add(FieldReader.wrongType("ids", arr, "an array of record ids"));
     } else if (arr.size() > MAX_IDS) {
       throw ProblemException.field(413, "too-large", "Content too large", "ids", arr.size(),
           "ids holds " + arr.size() + " ids; at most " + MAX_IDS + " per request");
     } else {
       for (int i = 0; i < arr.size(); i++) {
-        JsonNode x = arr.get(i);
-        if (!x.isTextual() || x.asText().isBlank()) {
-          v.add(new Violation("ids[" + i + "]", x.toString(), "ids[" + i + "] must be a non-blank string, was " + abbreviate(x)));
-        } else {
-          out.add(x.asText());
-        }
+        JsonNode id = arr.get(i);
+        if (!id.isTextual() || id.asText().isBlank()) x.add(FieldReader.wrongType("ids[" + i + "]", id, "a non-blank string"));
+        else out.add(id.asText());
       }
     }
-    throwIfAny(v);
     return out;
   }
 
   /** The optional body of a key request: {@code {"label": "..."}}. */
   static String keyLabel(byte[] body) {
     if (body == null || body.length == 0) return null;
-    JsonNode n = parse(body);
-    if (!n.isObject()) throw new InvalidRequestException("body", n.getNodeType().toString(), "the body must be a JSON object");
     List<Violation> v = new ArrayList<>();
-    unknown(n, Set.of("label"), v);
-    JsonNode l = n.get("label");
+    FieldReader x = body(parse(body), v).only(Set.of("label"));
+    JsonNode l = x.get("label");
     String label = null;
-    if (l != null && !l.isNull()) {
-      if (!l.isTextual() || l.asText().length() > 200) {
-        v.add(new Violation("label", l.toString(), "label must be a string of at most 200 characters, was " + abbreviate(l)));
-      } else {
-        label = l.asText();
-      }
+    if (l != null) {
+      if (!l.isTextual() || l.asText().length() > 200) v.add(FieldReader.wrongType("label", l, "a string of at most 200 characters"));
+      else label = l.asText();
     }
     throwIfAny(v);
     return label;
@@ -220,22 +210,7 @@ final class Wire {
 
   /** The REST shape of a recall: {@code records}, {@code block}, token counts, {@code trace} when asked. */
   static ObjectNode recallResponse(RecallResult r) {
-    ObjectNode full = JsonCodec.result(r);
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
-    o.set("records", full.get("selected"));
-    o.put("block", r.rendered());
-    o.put("tokens_used", r.tokensUsed());
-    o.put("block_tokens", r.renderedTokens());
-    if (full.has("trace")) o.set("trace", full.get("trace"));
-    return o;
-  }
-
-
-  private static void unknown(JsonNode n, Set<String> allowed, List<Violation> v) {
-    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
-      if (!allowed.contains(f)) v.add(new Violation(f, f, "unknown field " + f + "; expected one of " + allowed));
-    }
+    return ResultJson.write(r, ResultJson.Shape.REST);
   }
 
   /** Throws the violations, one per field (the first), when there are any. */
@@ -245,10 +220,5 @@ final class Wire {
     List<Violation> out = new ArrayList<>();
     for (Violation x : v) if (seen.add(x.field())) out.add(x);
     throw new InvalidRequestException(out);
-  }
-
-  private static String abbreviate(JsonNode n) {
-    String s = n.toString();
-    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
   }
 }

@@ -57,15 +57,11 @@ class ConcurrencyIT {
     @Override public List<Violation> validate(NewMemory m, String p) { return e.validate(m, p); }
     @Override public dev.mnemo.IngestReceipt ingest(List<dev.mnemo.Turn> t) { return e.ingest(t); }
     @Override public List<dev.mnemo.Turn> sources(String o, String id) { return e.sources(o, id); }
-    @Override public Optional<dev.mnemo.StoredTurn> turn(String o, String id) { return e.turn(o, id); }
     @Override public dev.mnemo.IngestReceipt accept(String o, String id) { return e.accept(o, id); }
     @Override public dev.mnemo.IngestProgress ingestProgress() { return e.ingestProgress(); }
     @Override public boolean awaitIngested(java.time.Duration d) { return e.awaitIngested(d); }
-    @Override public void exportTurns(String o, java.util.function.Consumer<dev.mnemo.StoredTurn> s) { e.exportTurns(o, s); }
-    @Override public int importTurns(List<dev.mnemo.StoredTurn> t) { return e.importTurns(t); }
-    @Override public int restore(List<MemoryRecord> r) { return e.restore(r); }
-    @Override public dev.mnemo.RetentionReport retain(String o, java.util.Map<dev.mnemo.Category, dev.mnemo.RetentionPolicy> p,
-        java.time.Duration d, java.time.Instant now) { return e.retain(o, p, d, now); }
+    @Override public Optional<dev.mnemo.Maintenance> maintenance() { return e.maintenance(); }
+    @Override public Optional<dev.mnemo.RetrievalLog> retrievalLog() { return e.retrievalLog(); }
     @Override public Optional<MemoryRecord> summarize(String o, String ep) { return e.summarize(o, ep); }
     @Override public MemoryRecord recategorize(String o, String id, dev.mnemo.Category c) { return e.recategorize(o, id, c); }
     @Override public RecallResult recall(RecallRequest r) { return e.recall(r); }

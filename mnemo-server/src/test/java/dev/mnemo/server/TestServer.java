@@ -59,7 +59,7 @@ final class TestServer implements AutoCloseable {
   record Response(int status, String contentType, String body, java.net.http.HttpHeaders headers) {
     JsonNode json() {
       try {
-        return JsonCodec.MAPPER.readTree(body);
+        return JsonCodec.READER.readTree(body);
       } catch (IOException e) {
         throw new AssertionError("not JSON: " + body, e);
       }

@@ -414,7 +414,7 @@ public abstract class MemoryStoreContract {
     assertThat(after.stream().filter(r -> r.expiredAt() == null).findFirst().orElseThrow().text()).contains("cello");
 
     // expired: nothing of the episode is current any more, so neither is its summary
-    mnemo.retain("maya", Map.of(Category.SEMANTIC, new dev.mnemo.RetentionPolicy(java.time.Duration.ofDays(1), null, 0, 2)),
+    mnemo.maintenance().orElseThrow().retain("maya", Map.of(Category.SEMANTIC, new dev.mnemo.RetentionPolicy(java.time.Duration.ofDays(1), null, 0, 2)),
         null, t("2026-07-01"));
     assertThat(mnemo.history("maya", "summary/s1")).allSatisfy(r -> assertThat(r.expiredAt()).isNotNull());
   }
@@ -642,13 +642,13 @@ public abstract class MemoryStoreContract {
     m.remember(NewMemory.builder("u", "old").recordedAt(t("2026-01-01")).build());
     m.remember(NewMemory.builder("u", "new").recordedAt(t("2026-02-01")).build());
     m.remember(NewMemory.builder("v", "other owner").recordedAt(t("2026-03-01")).build());
-    MemoryStore store = ((dev.mnemo.internal.Engine) m).store();
+    MemoryStore store = m.diagnostics().orElseThrow().store();
     assertThat(store.latest(Eligibility.current("u", t("2026-06-01")), 10)).extracting(MemoryRecord::text)
         .containsExactly("new", "old");
   }
 
   protected MemoryStore store() {
-    return ((dev.mnemo.internal.Engine) mnemo).store();
+    return mnemo.diagnostics().orElseThrow().store();
   }
 
   private static Set<String> ids(List<MemoryRecord> records) {

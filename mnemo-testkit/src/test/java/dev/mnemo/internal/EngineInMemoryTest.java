@@ -120,7 +120,7 @@ class EngineInMemoryTest {
 
     assertThat(again.accepted()).isEmpty();
     assertThat(again.duplicates()).containsExactly("t1");
-    assertThat(m.turn("maya", "t2")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.KEPT);
+    assertThat(m.maintenance().orElseThrow().turn("maya", "t2")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.KEPT);
     List<MemoryRecord> all = new ArrayList<>();
     m.export("maya", all::add);
     assertThat(all).extracting(MemoryRecord::text).containsExactly("The user's home city is Porto.");
@@ -169,7 +169,7 @@ class EngineInMemoryTest {
     assertThatThrownBy(() -> m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-02T10:00:00Z"))))
         .isInstanceOfSatisfying(MnemoException.class, e -> assertThat(e.retriable()).isTrue())
         .hasMessageContaining("ingest queue full");
-    assertThat(m.turn("maya", "t2")).isEmpty();
+    assertThat(m.maintenance().orElseThrow().turn("maya", "t2")).isEmpty();
 
     release.countDown();
     assertThat(m.awaitIngested(Duration.ofSeconds(20))).isTrue();
@@ -194,7 +194,7 @@ class EngineInMemoryTest {
     IngestReceipt r = m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z")));
 
     assertThat(r.records()).isEmpty();
-    StoredTurn t = m.turn("maya", "t1").orElseThrow();
+    StoredTurn t = m.maintenance().orElseThrow().turn("maya", "t1").orElseThrow();
     assertThat(t.state()).isEqualTo(StoredTurn.State.ERROR);
     assertThat(t.note()).contains("extraction failed (broken): the model refused");
     assertThat(m.ingestProgress().errors()).isEqualTo(1);
@@ -208,7 +208,7 @@ class EngineInMemoryTest {
 
     assertThat(m.forget("maya")).isEqualTo(1);
 
-    assertThat(m.turn("maya", "t1")).isEmpty();
+    assertThat(m.maintenance().orElseThrow().turn("maya", "t1")).isEmpty();
     assertThat(ask(m, "Where does the user live?").selected()).isEmpty();
     assertThat(m.get("sam", other.id())).isPresent();
   }
@@ -224,5 +224,16 @@ class EngineInMemoryTest {
         java.util.Map.of());
     assertThat(IngestPipeline.validate(blank, "turns[3].", null)).extracting(v -> v.field())
         .contains("turns[3].id", "turns[3].text", "turns[3].attempt");
+  }
+
+  @Test
+  void aStoreWithoutARetrievalLog_hasNoRetrievalLogFacet_andNoFacetIsTheEngine() {
+    Mnemo m = open(builder());
+    assertThat(m.retrievalLog()).as("the reference store keeps no retrieval log").isEmpty();
+    assertThat(m.maintenance()).get().isNotInstanceOf(Mnemo.class);
+    assertThat(m.diagnostics()).get().isNotInstanceOf(Mnemo.class);
+    assertThat(m.diagnostics().orElseThrow().store()).isInstanceOf(InMemoryMemoryStore.class);
+    assertThat(m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(1))).isTrue();
+    assertThat(m.diagnostics().orElseThrow().recallLogBytes()).isZero();
   }
 }

@@ -1156,11 +1156,95 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  /** Hits per page of {@link #export} (and of the turn log's export). */
+  static final int EXPORT_PAGE = 1000;
+
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
-    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
     Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
-    sorted(owner, s -> q, Integer.MAX_VALUE, sort).forEach(sink);
+    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
+    List<Partition> parts = new ArrayList<>();
+    List<IndexSearcher> searchers = new ArrayList<>();
+    try {
+      // The indexes to read (the owner's, or all), each through one searcher (a point-in-time view),
+      // acquired before anything reaches the sink; if an owner moved meanwhile, again. (A move
+      // switches the table before it deletes from the shared index, so an unchanged table after
+      // acquiring means every record is in exactly one of the searchers.)
+      while (true) {
+        Map<String, String> before = table;
+        parts.add(pin(owner));
+        if (owner == null) for (String o : before.keySet()) parts.add(pin(o));
+        for (Partition p : parts) searchers.add(acquire(p));
+        if (table == before) break;
+        releaseAll(parts, searchers);
+      }
+      // Each index read a page at a time with searchAfter, the pages merged in the sort's order: the
+      // records reach the sink as they are read, and memory holds one page of hits per index.
+      java.util.PriorityQueue<ExportCursor> next = new java.util.PriorityQueue<>();
+      for (int i = 0; i < parts.size(); i++) {
+        ExportCursor c = new ExportCursor(searchers.get(i), q, sort, i);
+        if (c.advance()) next.add(c);
+      }
+      while (!next.isEmpty()) {
+        ExportCursor c = next.poll();
+        sink.accept(load(c.searcher, c.current().doc));
+        if (c.advance()) next.add(c);
+      }
+    } catch (IOException e) {
+      throw readFailed(e);
+    } finally {
+      releaseAll(parts, searchers);
+    }
+  }
+
+  private void releaseAll(List<Partition> parts, List<IndexSearcher> searchers) {
+    for (int i = 0; i < searchers.size(); i++) release(parts.get(i), searchers.get(i));
+    for (Partition p : parts) unpin(p);
+    searchers.clear();
+    parts.clear();
+  }
+
+  /** One index's hits in (recorded, id) order, a page of {@link #EXPORT_PAGE} at a time. */
+  private static final class ExportCursor implements Comparable<ExportCursor> {
+    final IndexSearcher searcher;
+    private final Query query;
+    private final Sort sort;
+    private final int index;
+    private ScoreDoc[] page;
+    private int at = -1;
+
+    ExportCursor(IndexSearcher searcher, Query query, Sort sort, int index) {
+      this.searcher = searcher;
+      this.query = query;
+      this.sort = sort;
+      this.index = index;
+    }
+
+    org.apache.lucene.search.FieldDoc current() {
+      return (org.apache.lucene.search.FieldDoc) page[at];
+    }
+
+    /** Moves to the next hit, reading the next page when this one is done; false when there is none. */
+    boolean advance() throws IOException {
+      if (page == null) {
+        page = searcher.search(query, EXPORT_PAGE, sort).scoreDocs;
+        at = 0;
+        return page.length > 0;
+      }
+      if (++at < page.length) return true;
+      if (page.length < EXPORT_PAGE) return false;
+      page = searcher.searchAfter(page[page.length - 1], query, EXPORT_PAGE, sort).scoreDocs;
+      at = 0;
+      return page.length > 0;
+    }
+
+    @Override
+    public int compareTo(ExportCursor o) {
+      Object[] a = current().fields, b = o.current().fields;
+      int c = Long.compare((Long) a[0], (Long) b[0]);
+      if (c == 0) c = ((BytesRef) a[1]).compareTo((BytesRef) b[1]);
+      return c != 0 ? c : Integer.compare(index, o.index);
+    }
   }
 
   @Override

@@ -146,7 +146,7 @@ final class LuceneRecallLog implements RecallLog {
     d.add(new NumericDocValuesField(N_USED, e.used().size()));
     d.add(new NumericDocValuesField(TOKENS, e.abstained() ? 0 : e.renderedTokens()));
     try {
-      d.add(new StoredField(JSON, JsonCodec.MAPPER.writeValueAsString(json)));
+      d.add(new StoredField(JSON, JsonCodec.WRITER.writeValueAsString(json)));
     } catch (JsonProcessingException x) {
       throw new UncheckedIOException(x);
     }
@@ -382,7 +382,7 @@ final class LuceneRecallLog implements RecallLog {
       var fields = s.storedFields();
       for (int i = offset; i < top.scoreDocs.length; i++) {
         ScoreDoc sd = top.scoreDocs[i];
-        out.add(JsonCodec.MAPPER.readTree(fields.document(sd.doc).get(JSON)));
+        out.add(JsonCodec.READER.readTree(fields.document(sd.doc).get(JSON)));
       }
       return out;
     });

@@ -202,7 +202,28 @@ final class LuceneTurnLog implements TurnLog {
 
   @Override
   public void export(String owner, Consumer<StoredTurn> sink) {
-    find(owner == null ? new MatchAllDocsQuery() : new TermQuery(new Term(OWNER, owner))).forEach(sink);
+    Query q = owner == null ? new MatchAllDocsQuery() : new TermQuery(new Term(OWNER, owner));
+    // A page of hits at a time on one searcher (as the store's export): the turns reach the sink as
+    // they are read, not after every one of them is loaded.
+    try {
+      IndexSearcher s = searchers.acquire();
+      try {
+        Sort sort = new Sort(new SortField(SEQ_SORT, SortField.Type.LONG));
+        var fields = s.storedFields();
+        ScoreDoc after = null;
+        while (true) {
+          int n = LuceneMemoryStore.EXPORT_PAGE;
+          TopDocs page = after == null ? s.search(q, n, sort) : s.searchAfter(after, q, n, sort);
+          for (ScoreDoc sd : page.scoreDocs) sink.accept(fromDocument(fields.document(sd.doc)));
+          if (page.scoreDocs.length < n) break;
+          after = page.scoreDocs[page.scoreDocs.length - 1];
+        }
+      } finally {
+        searchers.release(s);
+      }
+    } catch (IOException e) {
+      throw new MnemoException("reading the turn log failed: " + e.getMessage(), true, e);
+    }
   }
 
   @Override

@@ -10,7 +10,6 @@ import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.Recalled;
 import dev.mnemo.Weights;
-import dev.mnemo.internal.Engine;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.testkit.MutableClock;
 import java.nio.file.Path;
@@ -56,7 +55,7 @@ class BlockTest {
 
   @Test
   void coveragePacking_whenTheBudgetBinds_prefersTwoShortRecordsToOneLongOne_greedyTakesTheBestScore() {
-    int budget = ((Engine) mnemo).blockTokens(longOne, true) + 2;  // the long one alone fits; so do the two short ones
+    int budget = mnemo.diagnostics().orElseThrow().blockTokens(longOne, true) + 2;  // the long one alone fits; so do the two short ones
     RecallResult greedy = mnemo.recall(question(budget).packing(Packing.GREEDY).build());
     RecallResult coverage = mnemo.recall(question(budget).packing(Packing.COVERAGE).build());
 

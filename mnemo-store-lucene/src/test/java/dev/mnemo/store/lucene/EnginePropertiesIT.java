@@ -141,7 +141,7 @@ class EnginePropertiesIT {
         s.mnemo.remember(m);
       }
       List<MemoryRecord> all = new ArrayList<>();
-      ((dev.mnemo.internal.Engine) s.mnemo).store().export(null, all::add);
+      s.mnemo.diagnostics().orElseThrow().store().export(null, all::add);
       for (Query q : queries) {
         RecallRequest req = request(q).toBuilder().principals(principals).k(Math.max(q.k(), 20)).budgetTokens(2_000)
             .build();
@@ -371,7 +371,7 @@ class EnginePropertiesIT {
   /** Direct eligibility queries against the engine's store. */
   private record MemoryStoreAccess(Mnemo mnemo) {
     List<String> eligibleSources(String owner, Instant valid, Instant known) {
-      var store = ((dev.mnemo.internal.Engine) mnemo).store();
+      var store = mnemo.diagnostics().orElseThrow().store();
       Eligibility e = new Eligibility(owner, null, null, null, valid, known, null);
       return store.latest(e, 100).stream().flatMap(r -> r.sources().stream()).toList();
     }

@@ -54,13 +54,13 @@ class ExtractionFailureTest {
     try (Mnemo m = open(true, flaky)) {
       m.ingest(List.of(user("b1", "I booked the ferry to Mallorca for June")));
       assertThat(all(m)).isEmpty();
-      StoredTurn t = m.turn("maya", "b1").orElseThrow();
+      StoredTurn t = m.maintenance().orElseThrow().turn("maya", "b1").orElseThrow();
       assertThat(t.state()).isEqualTo(StoredTurn.State.ERROR);
       assertThat(t.note()).contains("malformed JSON after a retry");
       assertThat(m.ingestProgress().errors()).isEqualTo(1);
 
       assertThat(m.accept("maya", "b1").records()).extracting(MemoryRecord::sources).containsExactly(List.of("b1"));
-      assertThat(m.turn("maya", "b1").orElseThrow().state()).isEqualTo(StoredTurn.State.EXTRACTED);
+      assertThat(m.maintenance().orElseThrow().turn("maya", "b1").orElseThrow().state()).isEqualTo(StoredTurn.State.EXTRACTED);
     }
   }
 
@@ -98,7 +98,7 @@ class ExtractionFailureTest {
     try (Mnemo m = open(true, sloppy)) {
       m.ingest(List.of(user("c1", "We adopted a cat named Miso, she weighs four kilos")));
       assertThat(all(m)).extracting(MemoryRecord::text).containsExactly("Maya adopted a cat named Miso");
-      assertThat(m.turn("maya", "c1").orElseThrow().note()).contains("importance must be between 0 and 1");
+      assertThat(m.maintenance().orElseThrow().turn("maya", "c1").orElseThrow().note()).contains("importance must be between 0 and 1");
     }
   }
 
@@ -126,7 +126,7 @@ class ExtractionFailureTest {
       release.countDown();
       assertThat(m.awaitIngested(Duration.ofSeconds(20))).isTrue();
       assertThat(all(m)).isEmpty();
-      assertThat(m.turn("maya", "z1")).isEmpty();
+      assertThat(m.maintenance().orElseThrow().turn("maya", "z1")).isEmpty();
     }
   }
 }

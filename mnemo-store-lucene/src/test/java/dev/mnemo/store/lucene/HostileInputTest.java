@@ -188,8 +188,8 @@ class HostileInputTest {
       var progress = m.ingestProgress();
       assertThat(progress.deadLettered()).isEqualTo(1);
       assertThat(progress.deadLetters()).singleElement().asString().startsWith("maya/t1: dead letter after");
-      assertThat(m.turn("maya", "t1").orElseThrow().state()).isEqualTo(StoredTurn.State.ERROR);
-      assertThat(m.turn("maya", "t2").orElseThrow().state()).isEqualTo(StoredTurn.State.EXTRACTED);
+      assertThat(m.maintenance().orElseThrow().turn("maya", "t1").orElseThrow().state()).isEqualTo(StoredTurn.State.ERROR);
+      assertThat(m.maintenance().orElseThrow().turn("maya", "t2").orElseThrow().state()).isEqualTo(StoredTurn.State.EXTRACTED);
       MemoryRecord ok = m.remember(NewMemory.builder("maya", "The store still takes writes.").build());
       assertThat(m.get("maya", ok.id())).isPresent();
     }

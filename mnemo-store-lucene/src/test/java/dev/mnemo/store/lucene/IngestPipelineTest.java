@@ -69,7 +69,7 @@ class IngestPipelineTest {
       assertThat(r.accepted()).containsExactly("t1", "t2", "t3", "t4");
       assertThat(all(m, "maya")).extracting(MemoryRecord::sources).containsExactly(List.of("t4"));
       assertThat(ask(m, "Lisbon sunny weather humidity").sourceIds()).doesNotContain("t1", "t2", "t3");
-      assertThat(m.turn("maya", "t2")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.KEPT);
+      assertThat(m.maintenance().orElseThrow().turn("maya", "t2")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.KEPT);
     }
   }
 
@@ -83,7 +83,7 @@ class IngestPipelineTest {
       m.ingest(List.of(failed, retry));
 
       assertThat(all(m, "maya")).extracting(MemoryRecord::sources).containsExactly(List.of("a2"));
-      assertThat(m.turn("maya", "a1").orElseThrow().note()).contains("error artifact");
+      assertThat(m.maintenance().orElseThrow().turn("maya", "a1").orElseThrow().note()).contains("error artifact");
 
       IngestReceipt accepted = m.accept("maya", "a1");
       assertThat(accepted.records()).extracting(MemoryRecord::sources).containsExactly(List.of("a1"));
@@ -169,7 +169,7 @@ class IngestPipelineTest {
           user("g2", "Thanks so much, that sounds great!", "2026-04-01T10:00:01Z"),
           user("g3", "I finished my first marathon in Berlin", "2026-04-01T10:00:02Z")));
       assertThat(all(m, "maya")).extracting(MemoryRecord::sources).containsExactly(List.of("g3"));
-      assertThat(m.turn("maya", "g1").orElseThrow().state()).isEqualTo(StoredTurn.State.EXTRACTED);
+      assertThat(m.maintenance().orElseThrow().turn("maya", "g1").orElseThrow().state()).isEqualTo(StoredTurn.State.EXTRACTED);
     }
   }
 
@@ -256,7 +256,7 @@ class IngestPipelineTest {
     assertThat(filesContain("pfjdkbh")).isTrue();
     try (Mnemo m = open(true, null)) {
       assertThat(m.forget("maya")).isEqualTo(1);
-      assertThat(m.turn("maya", "f2")).isEmpty();
+      assertThat(m.maintenance().orElseThrow().turn("maya", "f2")).isEmpty();
     }
     assertThat(filesContain("zyxwvuq")).isFalse();
     assertThat(filesContain("pfjdkbh")).isFalse();
@@ -268,15 +268,15 @@ class IngestPipelineTest {
     List<StoredTurn> exported = new ArrayList<>();
     try (Mnemo m = open(true, null)) {
       m.ingest(List.of(user("x1", "I started learning Portuguese with a tutor", "2026-04-01T10:00:00Z")));
-      m.exportTurns("maya", exported::add);
+      m.maintenance().orElseThrow().exportTurns("maya", exported::add);
     }
     List<StoredTurn> pending = exported.stream().map(t -> t.with(StoredTurn.State.PENDING, null)).toList();
     try (Mnemo other = Mnemo.builder().store(LuceneMemoryStore.open(dir.resolve("other")))
         .embedder(new HashingEmbedder()).clock(clock).synchronousIngest(true).build()) {
-      assertThat(other.importTurns(pending)).isEqualTo(1);
+      assertThat(other.maintenance().orElseThrow().importTurns(pending)).isEqualTo(1);
       assertThat(all(other, "maya")).extracting(MemoryRecord::sources, MemoryRecord::category)
           .containsExactly(org.assertj.core.groups.Tuple.tuple(List.of("x1"), Category.EPISODIC));
-      assertThat(other.turn("maya", "x1")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.EXTRACTED);
+      assertThat(other.maintenance().orElseThrow().turn("maya", "x1")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.EXTRACTED);
     }
   }
 
@@ -326,15 +326,15 @@ class IngestPipelineTest {
           user("o4", "Yesterday the train to Porto was late again", "2026-04-20T10:00:00Z")));
       var policies = Map.of(Category.EPISODIC, new dev.mnemo.RetentionPolicy(Duration.ofDays(60), null, 0, 0.8));
       Instant now = Instant.parse("2026-05-01T00:00:00Z");
-      var report = m.retain("maya", policies, Duration.ofDays(30), now);
+      var report = m.maintenance().orElseThrow().retain("maya", policies, Duration.ofDays(30), now);
       assertThat(report.examined()).isEqualTo(3);
       assertThat(report.expired()).isEqualTo(1); // o1: episodic, four months old; o2 is semantic; o4 is recent
       assertThat(report.turnsDeleted()).isEqualTo(1); // o3, filler that no record names
-      assertThat(m.turn("maya", "o1")).isPresent(); // an expired record still names it
+      assertThat(m.maintenance().orElseThrow().turn("maya", "o1")).isPresent(); // an expired record still names it
       RecallResult current = m.recall(RecallRequest.builder("maya", "pasta harbour friends").askedAt(now).k(20)
           .threshold(0).relativeThreshold(0).minRelevance(0.0).build());
       assertThat(current.sourceIds()).doesNotContain("o1");
-      assertThat(m.retain("maya", policies, Duration.ofDays(30), now)).isEqualTo(new dev.mnemo.RetentionReport(2, 0, 0));
+      assertThat(m.maintenance().orElseThrow().retain("maya", policies, Duration.ofDays(30), now)).isEqualTo(new dev.mnemo.RetentionReport(2, 0, 0));
     }
   }
 

@@ -242,6 +242,29 @@ class PartitionLayoutTest {
   }
 
   @Test
+  void exportForNoOwner_mergesTheIndexesPages_inRecordedOrder(@TempDir Path dir) {
+    int n = LuceneMemoryStore.EXPORT_PAGE * 2 + 501;
+    List<MemoryRecord> records = new ArrayList<>();
+    for (int i = n - 1; i >= 0; i--) { // newest first; owners a and b above the limit, c below
+      Instant t = T0.plusSeconds(i);
+      String owner = i % 50 == 0 ? "c" : i % 2 == 0 ? "a" : "b";
+      records.add(new MemoryRecord("r" + i, owner, null, Category.SEMANTIC, "fact number " + i, null, List.of(), null, -1,
+          t, null, t, null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, List.of(), 0, null, null,
+          null, Map.of(), List.of()));
+    }
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, new Layout(1_000, 2))) {
+      for (int from = 0; from < n; from += 700) store.apply(records.subList(from, Math.min(n, from + 700)), List.of());
+      assertThat(store.ownersWithOwnPartition()).containsExactlyInAnyOrder("a", "b");
+      List<MemoryRecord> all = exported(store, null);
+      assertThat(all).hasSize(n);
+      assertThat(all.stream().map(MemoryRecord::id).distinct().count()).isEqualTo(n);
+      assertThat(all).isSortedAccordingTo(java.util.Comparator.comparing(MemoryRecord::recordedAt));
+      assertThat(exported(store, "a")).hasSizeGreaterThan(1_000).isSortedAccordingTo(
+          java.util.Comparator.comparing(MemoryRecord::recordedAt)).allSatisfy(r -> assertThat(r.owner()).isEqualTo("a"));
+    }
+  }
+
+  @Test
   void theProvider_takesTheLayoutFromItsConfig(@TempDir Path dir) {
     Random random = new Random(4);
     List<MemoryRecord> records = new ArrayList<>();

@@ -60,8 +60,8 @@ class RecallLogTest {
 
   private LoggedRecall recallLogged(RecallRequest req) {
     RecallResult r = m.recall(req);
-    assertThat(m.flushRecallLog(Duration.ofSeconds(10))).isTrue();
-    List<LoggedRecall> all = m.recalls(RecallLogQuery.all(1));
+    assertThat(m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10))).isTrue();
+    List<LoggedRecall> all = m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(1));
     assertThat(all).isNotEmpty();
     assertThat(all.get(0).selected()).isEqualTo(r.ids());
     return all.get(0);
@@ -72,8 +72,8 @@ class RecallLogTest {
     history();
     RecallResult r = m.recall(RecallRequest.builder("maya", "Which editor does Maya use for code?").scope("home").build());
     assertThat(r.trace()).as("the caller did not ask for the trace").isNull();
-    m.flushRecallLog(Duration.ofSeconds(10));
-    LoggedRecall e = m.recalls(RecallLogQuery.all(10)).get(0);
+    m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10));
+    LoggedRecall e = m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10)).get(0);
     assertThat(e.owner()).isEqualTo("maya");
     assertThat(e.request().askedAt()).isEqualTo(clock.instant());
     assertThat(e.request().scope()).isEqualTo("home");
@@ -101,20 +101,20 @@ class RecallLogTest {
     recallLogged(RecallRequest.builder("tom", "What does Tom write code in?").build());
     String emacs = editor.selected().get(0);
 
-    assertThat(m.recalls(RecallLogQuery.all(10))).hasSize(3);
-    assertThat(m.recalls(RecallLogQuery.all(10).withOwner("maya"))).extracting(LoggedRecall::id)
+    assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10))).hasSize(3);
+    assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10).withOwner("maya"))).extracting(LoggedRecall::id)
         .containsExactly(nothing.id(), editor.id()); // newest first
-    assertThat(m.recalls(new RecallLogQuery(null, null, null, null, "editor", null, 0, 10))).extracting(LoggedRecall::id)
+    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery(null, null, null, null, "editor", null, 0, 10))).extracting(LoggedRecall::id)
         .containsExactly(editor.id());
-    assertThat(m.recalls(new RecallLogQuery("maya", null, null, "selected", null, emacs, 0, 10)))
+    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery("maya", null, null, "selected", null, emacs, 0, 10)))
         .extracting(LoggedRecall::id).containsExactly(editor.id());
     assertThat(nothing.abstained()).isTrue();
-    assertThat(m.recalls(new RecallLogQuery("maya", null, null, "empty", null, null, 0, 10)))
+    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery("maya", null, null, "empty", null, null, 0, 10)))
         .extracting(LoggedRecall::id).containsExactly(nothing.id());
-    assertThat(m.recalls(new RecallLogQuery(null, t0, t0.plus(Duration.ofMinutes(30)), null, null, null, 0, 10)))
+    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery(null, t0, t0.plus(Duration.ofMinutes(30)), null, null, null, 0, 10)))
         .extracting(LoggedRecall::id).containsExactly(editor.id());
-    assertThat(m.countRecalls(RecallLogQuery.all(1))).isEqualTo(3);
-    assertThat(m.loggedRecall(editor.id())).contains(editor);
+    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1))).isEqualTo(3);
+    assertThat(m.retrievalLog().orElseThrow().loggedRecall(editor.id())).contains(editor);
   }
 
   @Test
@@ -123,22 +123,22 @@ class RecallLogTest {
     LoggedRecall e = recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").k(3).build());
     clock.advance(Duration.ofDays(2));
     m.remember(NewMemory.builder("maya", "Maya now uses Zed as her editor.").factKey("editor").build());
-    Replay same = m.replay(e.id(), null).orElseThrow();
+    Replay same = m.retrievalLog().orElseThrow().replay(e.id(), null).orElseThrow();
     assertThat(same.identical()).isTrue();
     assertThat(same.selectedNow()).isEqualTo(e.selected());
     // later writes move BM25's corpus statistics, so scores may drift a little; no outcome changes
     assertThat(same.changes()).allSatisfy(c -> assertThat(c.outcomeNow()).isEqualTo(c.outcomeThen()));
     assertThat(same.engineChanges()).isEmpty();
 
-    Replay changed = m.replay(e.id(), b -> b.threshold(1.0)).orElseThrow();
+    Replay changed = m.retrievalLog().orElseThrow().replay(e.id(), b -> b.threshold(1.0)).orElseThrow();
     assertThat(changed.identical()).isFalse();
     assertThat(changed.removed()).isEqualTo(e.selected());
     assertThat(changed.changes()).anySatisfy(c -> {
       assertThat(c.outcomeThen()).isEqualTo("selected");
       assertThat(c.outcomeNow()).isEqualTo(Outcome.BELOW_THRESHOLD.code());
     });
-    assertThat(m.replay("no-such-entry", null)).isEmpty();
-    assertThat(m.countRecalls(RecallLogQuery.all(1))).as("replays are not logged").isEqualTo(1);
+    assertThat(m.retrievalLog().orElseThrow().replay("no-such-entry", null)).isEmpty();
+    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1))).as("replays are not logged").isEqualTo(1);
   }
 
   @Test
@@ -155,15 +155,15 @@ class RecallLogTest {
     assertThat(storedContains(log, "beside the espresso machine")).isTrue();
 
     m.forget("ana");
-    assertThat(m.loggedRecall(ana.id())).isEmpty();
+    assertThat(m.retrievalLog().orElseThrow().loggedRecall(ana.id())).isEmpty();
     assertThat(storedContains(log, "marigold")).isFalse();
     assertThat(filesContain(log, "marigold")).isFalse();
 
     m.forget("maya", fish);
-    LoggedRecall redacted = m.loggedRecall(maya.id()).orElseThrow();
+    LoggedRecall redacted = m.retrievalLog().orElseThrow().loggedRecall(maya.id()).orElseThrow();
     assertThat(redacted.trace().candidates()).extracting(c -> c.id()).doesNotContain(fish);
     assertThat(redacted.selected()).doesNotContain(fish);
-    assertThat(m.recalls(new RecallLogQuery(null, null, null, null, null, fish, 0, 10))).isEmpty();
+    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery(null, null, null, null, null, fish, 0, 10))).isEmpty();
     assertThat(storedContains(log, "espresso machine")).isFalse();
     assertThat(filesContain(log, "espresso machine")).isFalse();
   }
@@ -174,9 +174,9 @@ class RecallLogTest {
     LoggedRecall e = recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").k(2).build());
     recallLogged(RecallRequest.builder("maya", "quantum chromodynamics lattice").build());
     m.markUsed("maya", List.of(e.selected().get(0)));
-    m.flushRecallLog(Duration.ofSeconds(10));
-    assertThat(m.loggedRecall(e.id()).orElseThrow().used()).containsExactly(e.selected().get(0));
-    RecallStats s = m.recallStats(RecallLogQuery.all(1));
+    m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10));
+    assertThat(m.retrievalLog().orElseThrow().loggedRecall(e.id()).orElseThrow().used()).containsExactly(e.selected().get(0));
+    RecallStats s = m.retrievalLog().orElseThrow().recallStats(RecallLogQuery.all(1));
     assertThat(s.recalls()).isEqualTo(2);
     assertThat(s.fetchRate()).isEqualTo(0.5);
     assertThat(s.abstentionRate()).isEqualTo(0.5);
@@ -188,20 +188,20 @@ class RecallLogTest {
   void offPerRequest_offByOptions_sampling_andRetention() {
     history();
     m.recall(RecallRequest.builder("maya", "editor?").log(false).build());
-    m.flushRecallLog(Duration.ofSeconds(10));
-    assertThat(m.countRecalls(RecallLogQuery.all(1))).isZero();
+    m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10));
+    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1))).isZero();
 
     recallLogged(RecallRequest.builder("maya", "editor?").build());
     m.close();
     m = open(new RecallLogOptions(true, 1.0, Duration.ofDays(7), 100));
     clock.advance(Duration.ofDays(8));
     recallLogged(RecallRequest.builder("maya", "cat?").build()); // the writer's first pass applies retention
-    assertThat(m.recalls(RecallLogQuery.all(10))).extracting(x -> x.request().query()).containsExactly("cat?");
+    assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10))).extracting(x -> x.request().query()).containsExactly("cat?");
 
     m.close();
     m = open(RecallLogOptions.OFF);
     m.recall(RecallRequest.builder("maya", "editor?").build());
-    assertThat(m.countRecalls(RecallLogQuery.all(1))).as("still searchable when off").isEqualTo(1);
+    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1))).as("still searchable when off").isEqualTo(1);
   }
 
   @Test
@@ -211,8 +211,8 @@ class RecallLogTest {
     m = open(new RecallLogOptions(true, 1.0, null, 1));
     int n = 200;
     for (int i = 0; i < n; i++) m.recall(RecallRequest.builder("maya", "editor " + i).build());
-    m.flushRecallLog(Duration.ofSeconds(30));
-    RecallStats s = m.recallStats(RecallLogQuery.all(1));
+    m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(30));
+    RecallStats s = m.retrievalLog().orElseThrow().recallStats(RecallLogQuery.all(1));
     assertThat(s.recalls() + s.dropped()).isEqualTo(n);
     assertThat(s.dropped()).isPositive();
   }

@@ -133,11 +133,11 @@ class SolrTurnLogIT {
         // ingest returned while the extractor is still blocked: it runs off the caller's thread
         assertThat(r.accepted()).containsExactly("d1");
         assertThat(r.queued()).isEqualTo(1);
-        assertThat(mnemo.turn("dana", "d1").orElseThrow().state()).isEqualTo(State.PENDING);
+        assertThat(mnemo.maintenance().orElseThrow().turn("dana", "d1").orElseThrow().state()).isEqualTo(State.PENDING);
         release.countDown();
         assertThat(mnemo.awaitIngested(Duration.ofSeconds(60))).isTrue();
         assertThat(extractedOn).isNotEmpty().noneMatch(n -> n.equals(Thread.currentThread().getName()));
-        assertThat(mnemo.turn("dana", "d1").orElseThrow().state()).isEqualTo(State.EXTRACTED);
+        assertThat(mnemo.maintenance().orElseThrow().turn("dana", "d1").orElseThrow().state()).isEqualTo(State.EXTRACTED);
         assertThat(mnemo.recall(RecallRequest.builder("dana", "Where does Dana live?").threshold(0).relativeThreshold(0)
             .minRelevance(0.0).build()).rendered()).contains("Lisbon");
 

@@ -1,6 +1,7 @@
-package dev.mnemo.cli;
+package dev.mnemo.bench.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.cli.EngineOptions;
 import dev.mnemo.eval.LocomoLoader;
 import dev.mnemo.eval.RecallLogBench;
 import dev.mnemo.eval.ScenarioReader;
@@ -36,7 +37,7 @@ final class BenchLogCommand implements Callable<Integer> {
       throw new dev.mnemo.InvalidRequestException("scenarios", null, "give --scenarios FILE and/or --locomo DIR");
     }
     PrintStream say = json ? System.err : System.out;
-    ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode out = JsonCodec.object();
     try {
       if (scenarios != null) {
         var a = RecallLogBench.scenarios(ScenarioReader.read(scenarios), engine::open, line -> {});
@@ -75,7 +76,7 @@ final class BenchLogCommand implements Callable<Integer> {
     } finally {
       engine.closeEmbedder();
     }
-    if (json) System.out.println(JsonCodec.MAPPER.writeValueAsString(out));
+    if (json) System.out.println(JsonCodec.WRITER.writeValueAsString(out));
     return 0;
   }
 

@@ -1,4 +1,4 @@
-package dev.mnemo.embed;
+package dev.mnemo.embed.http;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MnemoException;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.ProviderConfig;
+import dev.mnemo.spi.Vectors;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -66,18 +68,18 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
    * @throws InvalidRequestException if a key is missing or malformed
    */
   public OpenAiCompatibleEmbedder(Map<String, String> config) {
-    this.endpoint = endpoint(Config.required(config, "url", "the embeddings server's base URL"));
+    this.endpoint = endpoint(ProviderConfig.required(config, "url", "the embeddings server's base URL"));
     this.where = endpoint.getScheme() + "://" + endpoint.getRawAuthority().replaceFirst("^.*@", "")
         + endpoint.getRawPath();
-    this.model = Config.required(config, "model", "the embedding model name");
-    this.key = Config.string(config, "key");
-    Integer dim = Config.positiveInt(config, "dimension", null);
+    this.model = ProviderConfig.required(config, "model", "the embedding model name");
+    this.key = ProviderConfig.string(config, "key");
+    Integer dim = ProviderConfig.positiveInt(config, "dimension", null);
     this.dimensionConfigured = dim != null;
     this.dimension = new AtomicInteger(dim == null ? 0 : dim);
-    this.timeout = Config.duration(config, "timeout", DEFAULT_TIMEOUT);
-    this.batch = Config.positiveInt(config, "batch", DEFAULT_BATCH);
-    this.queryPrefix = Config.raw(config, "queryPrefix", "");
-    this.passagePrefix = Config.raw(config, "passagePrefix", "");
+    this.timeout = ProviderConfig.duration(config, "timeout", DEFAULT_TIMEOUT);
+    this.batch = ProviderConfig.positiveInt(config, "batch", DEFAULT_BATCH);
+    this.queryPrefix = ProviderConfig.raw(config, "queryPrefix", "");
+    this.passagePrefix = ProviderConfig.raw(config, "passagePrefix", "");
     this.http = HttpClient.newBuilder()
         .connectTimeout(timeout)
         // HTTP/1.1: plain-http local servers do not all cope with the h2c upgrade Java offers first.

@@ -1,4 +1,4 @@
-package dev.mnemo.embed;
+package dev.mnemo.embed.http;
 
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.EmbedderProvider;

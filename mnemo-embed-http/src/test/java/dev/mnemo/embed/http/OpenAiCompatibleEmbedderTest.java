@@ -1,4 +1,4 @@
-package dev.mnemo.embed;
+package dev.mnemo.embed.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

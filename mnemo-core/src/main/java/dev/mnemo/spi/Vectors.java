@@ -1,11 +1,15 @@
-package dev.mnemo.embed;
+package dev.mnemo.spi;
 
-/** Input checks and vector arithmetic shared by the embedders. */
-final class Vectors {
+/**
+ * Input checks and vector arithmetic for {@link Embedder} implementations (shared by the local and
+ * the HTTP embedder, which live in separate modules): the null checks every {@code
+ * embedPassages} makes, and the L2 normalization the {@link Embedder} contract asks for. Stateless.
+ */
+public final class Vectors {
   private Vectors() {}
 
   /** Refuses a null list or a null text, naming its index. */
-  static void requireTexts(java.util.List<String> texts) {
+  public static void requireTexts(java.util.List<String> texts) {
     if (texts == null) throw new dev.mnemo.InvalidRequestException("texts", null, "texts must not be null");
     for (int i = 0; i < texts.size(); i++) {
       if (texts.get(i) == null) {
@@ -15,10 +19,10 @@ final class Vectors {
   }
 
   /** How far from 1 a norm may be before a vector is rescaled; float rounding alone stays far below. */
-  static final double NORM_TOLERANCE = 1e-4;
+  public static final double NORM_TOLERANCE = 1e-4;
 
   /** The squared L2 norm, accumulated in double so long vectors do not lose precision. */
-  static double squaredNorm(float[] v) {
+  public static double squaredNorm(float[] v) {
     double sum = 0;
     for (float f : v) sum += (double) f * f;
     return sum;
@@ -28,7 +32,7 @@ final class Vectors {
    * Scales {@code v} in place to unit length unless it already is; returns false (leaving it
    * unchanged) for a zero or non-finite vector, which has no direction.
    */
-  static boolean normalizeInPlace(float[] v) {
+  public static boolean normalizeInPlace(float[] v) {
     double sq = squaredNorm(v);
     if (!(sq > 0) || Double.isInfinite(sq)) return false;
     double norm = Math.sqrt(sq);

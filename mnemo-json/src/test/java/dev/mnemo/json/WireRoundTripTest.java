@@ -31,7 +31,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The inverse forms: what a client writes is what the server reads, and what it reads back is what was sent. */
-class JsonCodecRoundTripTest {
+class WireRoundTripTest {
   static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
   static MemoryRecord record(String id, float[] embedding) {
@@ -45,27 +45,27 @@ class JsonCodecRoundTripTest {
   @Test
   void storedRecord_readsBackEveryComponent() {
     MemoryRecord full = record("r1", new float[] {0.1f, -0.25f, 1e-7f});
-    assertThat(JsonCodec.storedRecord(JsonCodec.record(full, true))).isEqualTo(full);
+    assertThat(RecordJson.readAnswer(RecordJson.write(full, true))).isEqualTo(full);
     MemoryRecord bare = new MemoryRecord("r2", "maya", null, Category.EPISODIC, "hi", null, List.of(), null, -1, T0,
         null, T0, null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.values()[0], List.of(), 0, null, null,
         null, Map.of(), java.util.List.of());
-    assertThat(JsonCodec.storedRecord(JsonCodec.record(bare, false))).isEqualTo(bare);
+    assertThat(RecordJson.readAnswer(RecordJson.write(bare, false))).isEqualTo(bare);
   }
 
   @Test
   void storedRecord_withoutEmbeddingOnTheWire_hasNoVector() {
-    assertThat(JsonCodec.storedRecord(JsonCodec.record(record("r1", new float[] {1f}), false)).embedding()).isNull();
+    assertThat(RecordJson.readAnswer(RecordJson.write(record("r1", new float[] {1f}), false)).embedding()).isNull();
   }
 
   @Test
   void storedRecord_ignoresFieldsItDoesNotKnow_andNamesMissingOnes() {
-    var o = JsonCodec.record(record("r1", null), false);
+    var o = RecordJson.write(record("r1", null), false);
     o.put("added_by_a_newer_server", true);
-    assertThat(JsonCodec.storedRecord(o).id()).isEqualTo("r1");
+    assertThat(RecordJson.readAnswer(o).id()).isEqualTo("r1");
     o.remove("text");
     o.put("recorded_at", "yesterday");
-    assertThatThrownBy(() -> JsonCodec.storedRecord(o)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("record.text is missing").hasMessageContaining("record.recorded_at");
+    assertThatThrownBy(() -> RecordJson.readAnswer(o)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("record.text is required").hasMessageContaining("record.recorded_at");
   }
 
   @Test
@@ -75,9 +75,9 @@ class JsonCodecRoundTripTest {
         .validTo(T0.plusSeconds(10)).factKey("city").importance(0.9).authority(Authority.VERIFIED)
         .conflictPolicy(ConflictPolicy.values()[ConflictPolicy.values().length - 1]).entities(List.of("lisbon"))
         .metadata(Map.of("k", "v")).build();
-    assertThat(JsonCodec.memory(JsonCodec.memory(m), "")).isEqualTo(m);
+    assertThat(MemoryJson.read(MemoryJson.write(m), "")).isEqualTo(m);
     NewMemory minimal = NewMemory.builder("maya", "hi").build();
-    assertThat(JsonCodec.memory(JsonCodec.memory(minimal), "")).isEqualTo(minimal);
+    assertThat(MemoryJson.read(MemoryJson.write(minimal), "")).isEqualTo(minimal);
   }
 
   @Test
@@ -89,13 +89,13 @@ class JsonCodecRoundTripTest {
         .halfLives(Map.of(Category.EPISODIC, Duration.ofDays(3))).mmrLambda(0.4).duplicateSimilarity(0.8)
         .candidates(77).explain(true)
         .focus(new dev.mnemo.Focus("Which editor?", "set up the laptop", "an install script", List.of("Maya"))).build();
-    assertThat(JsonCodec.request(JsonCodec.request(r), "")).isEqualTo(r);
+    assertThat(RequestJson.read(RequestJson.write(r), "")).isEqualTo(r);
     RecallRequest plain = RecallRequest.builder("maya", "q").mode(TemporalMode.validAt(T0)).build();
-    assertThat(JsonCodec.request(JsonCodec.request(plain), "")).isEqualTo(plain);
+    assertThat(RequestJson.read(RequestJson.write(plain), "")).isEqualTo(plain);
   }
 
-  @Test
-  void result_andTrace_readBackAsWritten() {
+  /** A result with a trace of every kind of candidate. */
+  static RecallResult result() {
     Signals s = new Signals(0.5, 0.25, 0.375, 3.5, 0.75, Double.NaN, 0.6, Double.NaN, 0.9, 0.75, 0.5, 1.0, 0.0, 1.0, 0.8125);
     CandidateTrace selected = new CandidateTrace("r1", List.of("e1"), "Maya switched from Vim to Emacs.", "editor", T0,
         null, T0, new LinkedHashSet<>(List.of("dense", "bm25")), s, Outcome.SELECTED, null, 9, List.of("r0"));
@@ -108,16 +108,34 @@ class JsonCodecRoundTripTest {
         new TimeRange(T0.minusSeconds(86_400), T0, "in March"), List.of("maya"), Double.NaN, "weighted", "greedy", 5,
         400, 0.06, Weights.DEFAULT, "cl100k_base", null, List.of(selected, omitted, unranked), 9, 14,
         Map.of("embed", 1_500_000L, "pack", 0L));
-    RecallResult result = new RecallResult(List.of(new Recalled(record("r1", null), 0.8125, 0.6, 9, List.of("r0"))),
+    return new RecallResult(List.of(new Recalled(record("r1", null), 0.8125, 0.6, 9, List.of("r0"))),
         "- [since 2026-03-01] Maya switched from Vim to Emacs.", 9, 14, trace);
 
-    JsonNode wire = JsonCodec.result(result);
-    RecallResult back = JsonCodec.result(wire);
-    assertThat(JsonCodec.result(back)).isEqualTo(wire);
+  }
+
+  @Test
+  void result_andTrace_readBackAsWritten() {
+    RecallResult result = result();
+    RecallTrace trace = result.trace();
+    JsonNode wire = ResultJson.write(result);
+    RecallResult back = ResultJson.read(wire);
+    assertThat(ResultJson.write(back)).isEqualTo(wire);
     assertThat(back.selected()).isEqualTo(result.selected());
     assertThat(back.trace()).isEqualTo(trace);
     assertThat(back.trace().candidates().get(2).outcome()).isNull();
-    assertThat(JsonCodec.result(new RecallResult(List.of(), "", 0, 0, null)).has("trace")).isFalse();
-    assertThat(JsonCodec.result(JsonCodec.result(new RecallResult(List.of(), "", 0, 0, null))).trace()).isNull();
+    assertThat(ResultJson.write(new RecallResult(List.of(), "", 0, 0, null)).has("trace")).isFalse();
+    assertThat(ResultJson.read(ResultJson.write(new RecallResult(List.of(), "", 0, 0, null))).trace()).isNull();
+  }
+
+  @Test
+  void result_inTheRestShape_readsBackEqual() {
+    var rest = ResultJson.write(result(), ResultJson.Shape.REST);
+    assertThat(rest.fieldNames()).toIterable()
+        .containsExactly("records", "block", "tokens_used", "block_tokens", "trace");
+    RecallResult back = ResultJson.read(rest, ResultJson.Shape.REST);
+    assertThat(back.selected()).isEqualTo(result().selected());
+    assertThat(back.trace()).isEqualTo(result().trace());
+    assertThat(back.rendered()).isEqualTo(result().rendered());
+    assertThat(back.renderedTokens()).isEqualTo(14);
   }
 }

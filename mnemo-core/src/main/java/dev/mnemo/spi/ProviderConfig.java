@@ -1,4 +1,4 @@
-package dev.mnemo.embed;
+package dev.mnemo.spi;
 
 import dev.mnemo.InvalidRequestException;
 import java.time.Duration;
@@ -6,23 +6,30 @@ import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
 
-/** Reads provider config values, refusing bad ones with an {@link InvalidRequestException} naming the key. */
-final class Config {
-  private Config() {}
+/**
+ * Reads the values of a provider's config map ({@link EmbedderProvider#create}, {@link
+ * StoreProvider}), refusing bad ones with an {@link InvalidRequestException} naming the key, its
+ * value and what is expected. Shared by the providers of separate modules (the local and the HTTP
+ * embedder), so that every provider reads {@code timeout = 30s} or {@code batch = 0} the same way.
+ * A null map reads as empty. Stateless.
+ */
+public final class ProviderConfig {
+  private ProviderConfig() {}
 
   /** The trimmed value of {@code key}, or null when absent or blank. */
-  static String string(Map<String, String> config, String key) {
+  public static String string(Map<String, String> config, String key) {
     String v = config == null ? null : config.get(key);
     return v == null || v.isBlank() ? null : v.trim();
   }
 
   /** The value of {@code key} as is (blanks kept: a prefix may be a lone space), or {@code fallback}. */
-  static String raw(Map<String, String> config, String key, String fallback) {
+  public static String raw(Map<String, String> config, String key, String fallback) {
     String v = config == null ? null : config.get(key);
     return v == null ? fallback : v;
   }
 
-  static String required(Map<String, String> config, String key, String what) {
+  /** The trimmed value of {@code key}; refused when absent or blank, {@code what} saying what it is. */
+  public static String required(Map<String, String> config, String key, String what) {
     String v = string(config, key);
     if (v == null) {
       throw new InvalidRequestException(key, config == null ? null : config.get(key),
@@ -32,7 +39,7 @@ final class Config {
   }
 
   /** A positive integer, or {@code fallback} when absent. */
-  static Integer positiveInt(Map<String, String> config, String key, Integer fallback) {
+  public static Integer positiveInt(Map<String, String> config, String key, Integer fallback) {
     String v = string(config, key);
     if (v == null) return fallback;
     try {
@@ -48,7 +55,7 @@ final class Config {
    * A positive duration: seconds as a plain number ({@code 30}, {@code 2.5}), a number with a unit
    * ({@code 500ms}, {@code 30s}, {@code 2m}) or ISO-8601 ({@code PT30S}); {@code fallback} when absent.
    */
-  static Duration duration(Map<String, String> config, String key, Duration fallback) {
+  public static Duration duration(Map<String, String> config, String key, Duration fallback) {
     String v = string(config, key);
     if (v == null) return fallback;
     Duration d = parseDuration(v.toLowerCase(Locale.ROOT));

@@ -1,6 +1,7 @@
-package dev.mnemo.cli;
+package dev.mnemo.bench.cli;
 
 import dev.mnemo.bench.ReadPathBench;
+import dev.mnemo.cli.CommandPlugin;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,15 +14,19 @@ import picocli.CommandLine.Option;
  * in {@code --dir} on first use, reused while its layout matches). Prints progress and a report;
  * with {@code --json} the report goes to stdout as one JSON object and progress to stderr. Uses the
  * local e5-small-v2-q embedder. Measures only; the exit code does not depend on any time.
+ *
+ * <p>Not in the product jar: the CLI finds it as a {@link CommandPlugin} when this module is on the
+ * class path (the {@code ./mnemo} launcher runs {@code mnemo bench} from {@code
+ * mnemo-bench-cli/target/mnemo-bench.jar}).
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {BenchLoadCommand.class, BenchLogCommand.class},
     description = {
       "Benchmark the read path: recall latency (p50/p99/p99.9) for hot owners inside a store of many owners, "
           + "with a precomputed query vector and with the real embedder; query embedding alone; ingest "
           + "throughput against raw embedding; RSS and index size.",
       "The store is filled once with synthetic records (1M takes several minutes) and reused while "
           + "--total, --hot, --owners and --seed stay the same. Run the JVM with -Xmx1g to judge memory."})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer>, CommandPlugin {
 
   @Option(names = "--total", paramLabel = "N", description = "Records in the store (default: ${DEFAULT-VALUE}).",
       defaultValue = "1000000")

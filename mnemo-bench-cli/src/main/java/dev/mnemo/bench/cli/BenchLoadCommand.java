@@ -1,4 +1,4 @@
-package dev.mnemo.cli;
+package dev.mnemo.bench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -160,14 +160,14 @@ final class BenchLoadCommand implements Callable<Integer> {
     }
     HttpResponse<String> r = send("POST", "/v1/tenants/" + tenant + "/keys", adminKey, "{\"label\":\"bench load\"}");
     if (r.statusCode() != 201) throw new IllegalStateException("issuing a key for " + tenant + " failed: " + r.statusCode() + " " + r.body());
-    return JsonCodec.MAPPER.readTree(r.body()).get("key").asText();
+    return JsonCodec.READER.readTree(r.body()).get("key").asText();
   }
 
   private void preload(String k) throws IOException, InterruptedException {
     Random rnd = new Random(seed);
     for (int done = 0; done < preload; ) {
       int n = Math.min(100, preload - done);
-      ObjectNode body = JsonCodec.MAPPER.createObjectNode();
+      ObjectNode body = JsonCodec.object();
       ArrayNode records = body.putArray("records");
       for (int i = 0; i < n; i++) {
         records.addObject().put("owner", owner(rnd)).put("text", sentence(rnd));
@@ -246,8 +246,8 @@ final class BenchLoadCommand implements Callable<Integer> {
         if (measured && budget.decrementAndGet() < 0) return;
         boolean read = rnd.nextDouble() < readRatio;
         String body = read
-            ? JsonCodec.MAPPER.createObjectNode().put("owner", owner(rnd)).put("text", question(rnd)).put("k", 5).toString()
-            : JsonCodec.MAPPER.createObjectNode().put("owner", owner(rnd)).put("text", sentence(rnd)).toString();
+            ? JsonCodec.object().put("owner", owner(rnd)).put("text", question(rnd)).put("k", 5).toString()
+            : JsonCodec.object().put("owner", owner(rnd)).put("text", sentence(rnd)).toString();
         String error = null;
         try {
           HttpResponse<String> r = send("POST", read ? "/v1/recall" : "/v1/memories", key, body);
@@ -287,7 +287,7 @@ final class BenchLoadCommand implements Callable<Integer> {
     long total = reads.length + writes.length;
     Double commits = delta(before, after, "mnemo_group_commit_commits_total");
     Double committedRequests = delta(before, after, "mnemo_group_commit_requests_sum");
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("url", base.toString());
     o.put("clients", clients);
     o.put("read_ratio", readRatio);
@@ -299,7 +299,7 @@ final class BenchLoadCommand implements Callable<Integer> {
     o.put("requests", total);
     o.put("throughput_rps", round(total / seconds));
     o.put("errors", errorCount);
-    o.set("errors_by_kind", JsonCodec.MAPPER.valueToTree(errors));
+    o.set("errors_by_kind", JsonCodec.tree(errors));
     o.set("recall", stats(reads, seconds));
     o.set("remember", stats(writes, seconds));
     if (commits != null && committedRequests != null && commits > 0) {
@@ -343,7 +343,7 @@ final class BenchLoadCommand implements Callable<Integer> {
   }
 
   private static ObjectNode stats(long[] sorted, double seconds) {
-    ObjectNode o = JsonCodec.MAPPER.createObjectNode();
+    ObjectNode o = JsonCodec.object();
     o.put("count", sorted.length);
     o.put("rps", round(sorted.length / seconds));
     o.put("p50_ms", ms(quantile(sorted, 0.50)));
