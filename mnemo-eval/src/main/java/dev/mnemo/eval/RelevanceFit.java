@@ -34,8 +34,8 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
  * by trees that saw its history; the final trees are fitted on everything.
  *
  * <ul>
- *   <li>{@code min_relevance}: the threshold with the highest F0.5 on those queries (precision
- *       weighs twice as much as recall: an irrelevant memory is worse than a missing one);
+ *   <li>{@code min_relevance}: the lowest threshold at which those queries reach precision and
+ *       abstention of 0.90 ({@link #gateThreshold});
  *   <li>{@code exhaustive_min_relevance}: the threshold with the highest F2 (recall weighed four
  *       times precision) on the LoCoMo and LongMemEval queries at k = 10, whose questions often
  *       have several evidence turns.
@@ -97,9 +97,8 @@ public final class RelevanceFit {
     };
     List<Operating> gateCurve = curve(oofProbability, gate);
     List<Operating> exhaustiveCurve = curve(oofProbability, exhaustive);
-    Operating bestGate = gateCurve.stream().max((a, b) -> Double.compare(a.f(0.5), b.f(0.5))).orElseThrow();
+    double min = gateThreshold(gateCurve);
     Operating bestExhaustive = exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
-    double min = bestGate.threshold();
     double ex = Math.min(bestExhaustive.threshold(), min);
 
     Booster all = train(train, names);
@@ -110,6 +109,28 @@ public final class RelevanceFit {
     checkAgainstXgboost(model, all, rows(train), names, platt);
     all.dispose();
     return new Fitted(model, text, gateCurve, exhaustiveCurve);
+  }
+
+  /** The out-of-fold precision and abstention {@code min_relevance} must reach on the scenario questions. */
+  static final double TARGET_PRECISION = 0.90;
+  static final double TARGET_ABSTENTION = 0.90;
+
+  /**
+   * {@code min_relevance}: the lowest threshold whose out-of-fold selection reaches precision and
+   * abstention of {@value #TARGET_PRECISION} (the issue's targets of 0.85 and 0.90 on held-out data,
+   * plus a margin for wording the dev data does not have), so that recall is as high as those allow;
+   * the best F0.5 when no threshold reaches them. Measured on held-out wording, F0.5's own optimum
+   * (0.74 on the dev data of 2026-12-02) kept precision 0.90 and abstention 0.97 but only half the
+   * evidence (docs/evaluation.md).
+   */
+  static double gateThreshold(List<Operating> curve) {
+    for (Operating o : curve) {
+      if (!Double.isNaN(o.precision()) && o.precision() >= TARGET_PRECISION
+          && (Double.isNaN(o.abstention()) || o.abstention() >= TARGET_ABSTENTION)) {
+        return o.threshold();
+      }
+    }
+    return curve.stream().max((a, b) -> Double.compare(a.f(0.5), b.f(0.5))).orElseThrow().threshold();
   }
 
   /** The fold of a question: by its history (the part of its id before '/', or the whole id). */
