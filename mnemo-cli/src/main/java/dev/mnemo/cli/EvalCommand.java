@@ -562,6 +562,10 @@ final class EvalCommand implements Runnable {
     @Option(names = "--longmemeval", paramLabel = "FILE", description = "LongMemEval questions (.json or .json.gz).")
     Path longMemEval;
 
+    @Option(names = "--longmemeval-limit", paramLabel = "N", description = "Only the first N LongMemEval questions, "
+        + "interleaved over their types as eval longmemeval orders them (default: all).")
+    Integer longMemEvalLimit;
+
     @Option(names = "--budget", paramLabel = "TOKENS", defaultValue = "200",
         description = "The token budget of every policy (default ${DEFAULT-VALUE}).")
     int budget;
@@ -571,6 +575,9 @@ final class EvalCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      if (longMemEvalLimit != null && longMemEvalLimit < 1) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--longmemeval-limit must be >= 1, was " + longMemEvalLimit);
+      }
       if (locomo == null && longMemEval == null) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --locomo DIR and/or --longmemeval FILE");
       }
@@ -580,8 +587,12 @@ final class EvalCommand implements Runnable {
           out.addAll(dev.mnemo.eval.AnswerProxy.locomo(engine::open, LocomoLoader.loadDir(locomo), budget, System.err::println));
         }
         if (longMemEval != null) {
-          out.addAll(dev.mnemo.eval.AnswerProxy.longMemEval(engine::open, LongMemEvalLoader.load(longMemEval), budget,
-              System.err::println));
+          List<LongMemEvalQuestion> qs = LongMemEvalLoader.load(longMemEval);
+          if (longMemEvalLimit != null) {
+            qs = LongMemEvalLoader.interleaveByType(qs);
+            qs = qs.subList(0, Math.min(longMemEvalLimit, qs.size()));
+          }
+          out.addAll(dev.mnemo.eval.AnswerProxy.longMemEval(engine::open, qs, budget, System.err::println));
         }
         return null;
       });
