@@ -15,10 +15,22 @@ import java.util.Properties;
 
 /**
  * The relevance model of the fetch gate: the probability that a candidate record helps answer the
- * message, from the features the read path computes for it ({@code p = 1 / (1 + e^-(b + sum w_i *
- * (x_i - mean_i) / scale_i))}, a logistic regression over standardized features). Each term
- * {@code w_i * (x_i - mean_i) / scale_i} is that feature's contribution, which the trace shows, so a
- * gate decision is explainable feature by feature.
+ * message, from the features the read path computes for it. Two kinds:
+ *
+ * <ul>
+ *   <li>{@code kind=logistic} (the default when {@code kind} is absent): {@code p = 1 / (1 +
+ *       e^-(b + sum w_i * (x_i - mean_i) / scale_i))}, a logistic regression over standardized
+ *       features; each term {@code w_i * (x_i - mean_i) / scale_i} is that feature's contribution.
+ *   <li>{@code kind=trees}: boosted regression trees (fitted with XGBoost) whose leaf values add up
+ *       to a margin {@code m}, calibrated by Platt scaling on out-of-fold predictions: {@code p = 1 /
+ *       (1 + e^-(platt.a * m + platt.b))}. A feature's contribution is the change in the expected
+ *       value (the cover-weighted mean of the leaves below) at each split on that feature along the
+ *       record's path through every tree (the "Saabas" attribution), times {@code platt.a}; with
+ *       {@code bias} (the trees' root expectations, scaled, plus {@code platt.b}) they add up to the
+ *       log-odds exactly.
+ * </ul>
+ *
+ * The trace shows the contributions, so a gate decision is explainable feature by feature.
  *
  * <p>The model is fitted, not hand-tuned: {@code ./mnemo eval fit-relevance} fits it on dev data
  * only (with Tribuo, in mnemo-eval) and writes this format, which core reads without any machine
@@ -30,7 +42,12 @@ import java.util.Properties;
  * (optional) is the embedding model whose cosines it was fitted on: cosine features mean other
  * things under another model, so with another embedder the read path applies no default threshold
  * (a request's own {@code min_relevance} still applies). A feature the read path does not compute
- * counts as 0; a feature the model does not name is ignored.
+ * counts as 0; a feature the model does not name is ignored. A {@code trees} model has, instead of
+ * the per-feature entries, {@code platt.a}, {@code platt.b}, {@code trees} (their number) and
+ * {@code tree.N} for each: its nodes in XGBoost's node order, separated by {@code ;}, a split as
+ * {@code s<feature index>,<threshold>,<yes>,<no>,<missing>,<cover>} (go to {@code yes} when the
+ * value, as a 32-bit float like XGBoost's, is below the threshold) and a leaf as {@code
+ * l<value>,<cover>}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -49,9 +66,11 @@ public final class RelevanceModel {
   private final double minRelevance;
   private final double exhaustiveMinRelevance;
   private final String embedder;
+  /** Null for a logistic model. */
+  private final Trees trees;
 
   private RelevanceModel(String id, List<String> features, double[] mean, double[] scale, double[] weight, double bias,
-      double minRelevance, double exhaustiveMinRelevance, String embedder) {
+      double minRelevance, double exhaustiveMinRelevance, String embedder, Trees trees) {
     this.embedder = embedder;
     this.id = id;
     this.features = List.copyOf(features);
@@ -61,6 +80,7 @@ public final class RelevanceModel {
     this.bias = bias;
     this.minRelevance = minRelevance;
     this.exhaustiveMinRelevance = exhaustiveMinRelevance;
+    this.trees = trees;
   }
 
   /** The model that ships with Mnemo. */
@@ -88,6 +108,16 @@ public final class RelevanceModel {
     String id = required(p, "model");
     List<String> names = new ArrayList<>();
     for (String f : required(p, "features").split(",")) if (!f.isBlank()) names.add(f.strip());
+    String embedder = p.getProperty("embedder");
+    embedder = embedder == null || embedder.isBlank() ? null : embedder.strip();
+    String kind = p.getProperty("kind", "logistic").strip();
+    if (kind.equals("trees")) {
+      return new RelevanceModel(id, names, null, null, null, 0, number(p, "min_relevance"),
+          number(p, "exhaustive_min_relevance"), embedder, Trees.parse(p, names.size()));
+    }
+    if (!kind.equals("logistic")) {
+      throw new IllegalArgumentException("relevance model: 'kind' must be logistic or trees, was '" + kind + "'");
+    }
     double[] mean = new double[names.size()];
     double[] scale = new double[names.size()];
     double[] weight = new double[names.size()];
@@ -97,9 +127,8 @@ public final class RelevanceModel {
       weight[i] = number(p, "weight." + names.get(i));
       if (!(scale[i] > 0)) throw new IllegalArgumentException("scale." + names.get(i) + " must be > 0, was " + scale[i]);
     }
-    String embedder = p.getProperty("embedder");
     return new RelevanceModel(id, names, mean, scale, weight, number(p, "bias"), number(p, "min_relevance"),
-        number(p, "exhaustive_min_relevance"), embedder == null || embedder.isBlank() ? null : embedder.strip());
+        number(p, "exhaustive_min_relevance"), embedder, null);
   }
 
   private static String required(Properties p, String key) {
@@ -146,6 +175,34 @@ public final class RelevanceModel {
     return String.format(Locale.ROOT, "%.6f", v);
   }
 
+  /**
+   * The text form of a {@code trees} model (see the class comment), in a fixed order, so that
+   * fitting the same data twice writes the same bytes.
+   *
+   * @param trees each tree's nodes in the {@code tree.N} notation of the class comment
+   */
+  public static String formatTrees(String id, String embedder, List<String> features, double plattA, double plattB,
+      List<String> trees, double minRelevance, double exhaustiveMinRelevance, List<String> header) {
+    StringBuilder sb = new StringBuilder();
+    for (String h : header) sb.append("# ").append(h).append('\n');
+    sb.append("model=").append(id).append('\n');
+    sb.append("kind=trees\n");
+    if (embedder != null) sb.append("embedder=").append(embedder).append('\n');
+    sb.append("features=").append(String.join(",", features)).append('\n');
+    sb.append("min_relevance=").append(num(minRelevance)).append('\n');
+    sb.append("exhaustive_min_relevance=").append(num(exhaustiveMinRelevance)).append('\n');
+    sb.append("platt.a=").append(num(plattA)).append('\n');
+    sb.append("platt.b=").append(num(plattB)).append('\n');
+    sb.append("trees=").append(trees.size()).append('\n');
+    for (int i = 0; i < trees.size(); i++) sb.append("tree.").append(i).append('=').append(trees.get(i)).append('\n');
+    return sb.toString();
+  }
+
+  /** The kind of model: {@code logistic} or {@code trees}. */
+  public String kind() {
+    return trees == null ? "logistic" : "trees";
+  }
+
   /** The model's id, as recall traces report it. */
   public String id() {
     return id;
@@ -178,6 +235,7 @@ public final class RelevanceModel {
 
   /** The probability that a record with these feature values helps answer the message. */
   public double probability(Map<String, Double> x) {
+    if (trees != null) return 1 / (1 + Math.exp(-trees.logOdds(values(x))));
     double z = bias;
     for (int i = 0; i < features.size(); i++) z += term(i, x.getOrDefault(features.get(i), 0.0));
     return 1 / (1 + Math.exp(-z));
@@ -185,6 +243,14 @@ public final class RelevanceModel {
 
   /** Each feature's contribution to the log-odds, in the model's order, and {@code bias}. */
   public Map<String, Double> contributions(Map<String, Double> x) {
+    if (trees != null) {
+      double[] c = new double[features.size() + 1];
+      trees.contributions(values(x), c);
+      Map<String, Double> out = new LinkedHashMap<>();
+      out.put("bias", c[features.size()]);
+      for (int i = 0; i < features.size(); i++) out.put(features.get(i), c[i]);
+      return out;
+    }
     Map<String, Double> out = new LinkedHashMap<>();
     out.put("bias", bias);
     for (int i = 0; i < features.size(); i++) out.put(features.get(i), term(i, x.getOrDefault(features.get(i), 0.0)));
@@ -193,5 +259,125 @@ public final class RelevanceModel {
 
   private double term(int i, double v) {
     return weight[i] * (v - mean[i]) / scale[i];
+  }
+
+  private double[] values(Map<String, Double> x) {
+    double[] v = new double[features.size()];
+    for (int i = 0; i < v.length; i++) v[i] = x.getOrDefault(features.get(i), 0.0);
+    return v;
+  }
+
+  /**
+   * Boosted trees in flat arrays (a node's split feature, threshold, children and expected value),
+   * walked by hand: evaluating XGBoost's dump needs no XGBoost, and core stays free of it.
+   */
+  private static final class Trees {
+    private final double plattA;
+    private final double plattB;
+    private final int[][] feature; // -1 for a leaf
+    private final float[][] threshold;
+    private final int[][] yes;
+    private final int[][] no;
+    private final int[][] missing;
+    private final double[][] value; // a leaf's value; a split's cover-weighted mean of its subtree's leaves
+
+    private Trees(double plattA, double plattB, int[][] feature, float[][] threshold, int[][] yes, int[][] no,
+        int[][] missing, double[][] value) {
+      this.plattA = plattA;
+      this.plattB = plattB;
+      this.feature = feature;
+      this.threshold = threshold;
+      this.yes = yes;
+      this.no = no;
+      this.missing = missing;
+      this.value = value;
+    }
+
+    static Trees parse(Properties p, int features) {
+      int n = (int) number(p, "trees");
+      if (n < 1) throw new IllegalArgumentException("relevance model: 'trees' must be >= 1, was " + n);
+      int[][] feature = new int[n][];
+      float[][] threshold = new float[n][];
+      int[][] yes = new int[n][];
+      int[][] no = new int[n][];
+      int[][] missing = new int[n][];
+      double[][] value = new double[n][];
+      for (int t = 0; t < n; t++) {
+        String key = "tree." + t;
+        String[] nodes = required(p, key).split(";");
+        int m = nodes.length;
+        feature[t] = new int[m];
+        threshold[t] = new float[m];
+        yes[t] = new int[m];
+        no[t] = new int[m];
+        missing[t] = new int[m];
+        value[t] = new double[m];
+        double[] cover = new double[m];
+        try {
+          for (int i = 0; i < m; i++) {
+            String node = nodes[i].strip();
+            String[] f = node.substring(1).split(",");
+            if (node.charAt(0) == 'l' && f.length == 2) {
+              feature[t][i] = -1;
+              value[t][i] = Double.parseDouble(f[0]);
+              cover[i] = Double.parseDouble(f[1]);
+            } else if (node.charAt(0) == 's' && f.length == 6) {
+              feature[t][i] = Integer.parseInt(f[0]);
+              threshold[t][i] = Float.parseFloat(f[1]);
+              yes[t][i] = Integer.parseInt(f[2]);
+              no[t][i] = Integer.parseInt(f[3]);
+              missing[t][i] = Integer.parseInt(f[4]);
+              cover[i] = Double.parseDouble(f[5]);
+              if (feature[t][i] < 0 || feature[t][i] >= features) throw new IllegalArgumentException("feature index " + feature[t][i]);
+              for (int c : new int[] {yes[t][i], no[t][i], missing[t][i]}) {
+                if (c <= i || c >= m) throw new IllegalArgumentException("child " + c + " of node " + i);
+              }
+            } else {
+              throw new IllegalArgumentException("node '" + node + "'");
+            }
+          }
+        } catch (RuntimeException e) {
+          throw new IllegalArgumentException("relevance model: '" + key + "' is malformed: " + e.getMessage(), e);
+        }
+        // Children come after their parent, so one backward pass gives every split its expectation.
+        for (int i = m - 1; i >= 0; i--) {
+          if (feature[t][i] < 0) continue;
+          double cy = cover[yes[t][i]];
+          double cn = cover[no[t][i]];
+          value[t][i] = cy + cn > 0 ? (cy * value[t][yes[t][i]] + cn * value[t][no[t][i]]) / (cy + cn) : 0;
+        }
+      }
+      return new Trees(number(p, "platt.a"), number(p, "platt.b"), feature, threshold, yes, no, missing, value);
+    }
+
+    private int child(int t, int i, double x) {
+      if (Double.isNaN(x)) return missing[t][i];
+      return (float) x < threshold[t][i] ? yes[t][i] : no[t][i];
+    }
+
+    double logOdds(double[] x) {
+      double margin = 0;
+      for (int t = 0; t < feature.length; t++) {
+        int i = 0;
+        while (feature[t][i] >= 0) i = child(t, i, x[feature[t][i]]);
+        margin += value[t][i];
+      }
+      return plattA * margin + plattB;
+    }
+
+    /** Each feature's share of {@link #logOdds} in {@code out[0..n)}, the bias in {@code out[n]}. */
+    void contributions(double[] x, double[] out) {
+      int bias = out.length - 1;
+      out[bias] += plattB;
+      for (int t = 0; t < feature.length; t++) {
+        int i = 0;
+        out[bias] += plattA * value[t][0];
+        while (feature[t][i] >= 0) {
+          int next = child(t, i, x[feature[t][i]]);
+          out[feature[t][i]] += plattA * (value[t][next] - value[t][i]);
+          i = next;
+        }
+      }
+    }
   }
 }

@@ -390,14 +390,30 @@ final class EvalCommand implements Runnable {
     @Option(names = "--json", description = "Print calibration, precision-recall and the gate per dataset as JSON instead of the table.")
     boolean json;
 
+    @Option(names = "--check-heldout", paramLabel = "N", defaultValue = "0",
+        description = "Also generate N held-out histories (the generator's held-out phrasings, seed --check-seed) and "
+            + "report the fitted model's calibration and gate on them, overall and per kind of question; never fitted "
+            + "on, never used to choose a threshold (default ${DEFAULT-VALUE}: none).")
+    int checkHeldout;
+
+    @Option(names = "--check-seed", paramLabel = "S", defaultValue = "43",
+        description = "Seed of the --check-heldout histories (default ${DEFAULT-VALUE}).")
+    long checkSeed;
+
+    @Option(names = "--check-dump", paramLabel = "FILE.jsonl",
+        description = "Write every labelled candidate of the --check-heldout histories here (one JSON line each).")
+    Path checkDump;
+
     @Override
     public Integer call() throws Exception {
+      if (checkHeldout < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--check-heldout must be >= 0, was " + checkHeldout);
       if (generated < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--generated must be >= 0, was " + generated);
       java.util.Map<String, List<dev.mnemo.eval.RelevanceData.Query>> data = new java.util.LinkedHashMap<>();
       List<String> header = new java.util.ArrayList<>();
       header.add("Mnemo's relevance model (fetch gate), fitted by: ./mnemo eval fit-relevance");
       java.util.function.Consumer<String> progress = System.err::println;
       String[] embedderIdHolder = {null};
+      List<dev.mnemo.eval.RelevanceData.Query> check = new java.util.ArrayList<>();
       cache.run(engine, () -> {
         dev.mnemo.spi.Embedder embedder = engine.embedder();
         embedderIdHolder[0] = embedder == null ? null : embedder.modelId();
@@ -423,6 +439,17 @@ final class EvalCommand implements Runnable {
             if (longMemEvalLimit != null) qs = qs.subList(0, Math.max(0, Math.min(longMemEvalLimit, qs.size())));
             data.put("longmemeval", dev.mnemo.eval.RelevanceData.longMemEval(engine::open, qs, progress));
             header.add("  LongMemEval: " + longMemEval.getFileName() + ", " + qs.size() + " questions (interleaved by type)");
+          }
+          if (checkHeldout > 0) {
+            Path dir = Files.createTempDirectory("mnemo-fit-check-");
+            Path file = dir.resolve("generated-heldout.jsonl");
+            try {
+              Files.write(file, new dev.mnemo.eval.HistoryGenerator(checkSeed).lines("heldout", checkHeldout), StandardCharsets.UTF_8);
+              check.addAll(dev.mnemo.eval.RelevanceData.scenarios(engine::open, List.of(file), "held-out", progress));
+            } finally {
+              Files.deleteIfExists(file);
+              Files.deleteIfExists(dir);
+            }
           }
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
@@ -465,6 +492,13 @@ final class EvalCommand implements Runnable {
         if (Math.round(op.threshold() * 100) % 5 != 0) continue;
         o.printf(java.util.Locale.ROOT, "%9.2f  %6.3f  %9.3f  %10.3f  %6.2f%n", op.threshold(), op.recall(), op.precision(),
             op.abstention(), op.selectedPerQuery());
+      }
+      if (!check.isEmpty()) {
+        o.println();
+        o.print(dev.mnemo.eval.RelevanceFit.table(fit.model(), java.util.Map.of("generated held-out (seed " + checkSeed
+            + ", not fitted)", check)));
+        o.print(dev.mnemo.eval.RelevanceFit.byKind(fit.model(), check));
+        if (checkDump != null) writeLines(checkDump, dev.mnemo.eval.RelevanceData.dump(check));
       }
       o.println("model: " + out);
       o.flush();
@@ -528,6 +562,10 @@ final class EvalCommand implements Runnable {
     @Option(names = "--longmemeval", paramLabel = "FILE", description = "LongMemEval questions (.json or .json.gz).")
     Path longMemEval;
 
+    @Option(names = "--longmemeval-limit", paramLabel = "N", description = "Only the first N LongMemEval questions, "
+        + "interleaved over their types as eval longmemeval orders them (default: all).")
+    Integer longMemEvalLimit;
+
     @Option(names = "--budget", paramLabel = "TOKENS", defaultValue = "200",
         description = "The token budget of every policy (default ${DEFAULT-VALUE}).")
     int budget;
@@ -537,6 +575,9 @@ final class EvalCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      if (longMemEvalLimit != null && longMemEvalLimit < 1) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--longmemeval-limit must be >= 1, was " + longMemEvalLimit);
+      }
       if (locomo == null && longMemEval == null) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --locomo DIR and/or --longmemeval FILE");
       }
@@ -546,8 +587,12 @@ final class EvalCommand implements Runnable {
           out.addAll(dev.mnemo.eval.AnswerProxy.locomo(engine::open, LocomoLoader.loadDir(locomo), budget, System.err::println));
         }
         if (longMemEval != null) {
-          out.addAll(dev.mnemo.eval.AnswerProxy.longMemEval(engine::open, LongMemEvalLoader.load(longMemEval), budget,
-              System.err::println));
+          List<LongMemEvalQuestion> qs = LongMemEvalLoader.load(longMemEval);
+          if (longMemEvalLimit != null) {
+            qs = LongMemEvalLoader.interleaveByType(qs);
+            qs = qs.subList(0, Math.min(longMemEvalLimit, qs.size()));
+          }
+          out.addAll(dev.mnemo.eval.AnswerProxy.longMemEval(engine::open, qs, budget, System.err::println));
         }
         return null;
       });

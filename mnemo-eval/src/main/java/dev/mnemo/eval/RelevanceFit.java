@@ -1,5 +1,6 @@
 package dev.mnemo.eval;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.RelevanceModel;
@@ -7,50 +8,54 @@ import dev.mnemo.eval.RelevanceData.Query;
 import dev.mnemo.eval.RelevanceData.Row;
 import dev.mnemo.json.JsonCodec;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import org.tribuo.ImmutableFeatureMap;
-import org.tribuo.ImmutableOutputInfo;
-import org.tribuo.MutableDataset;
-import org.tribuo.classification.Label;
-import org.tribuo.classification.LabelFactory;
-import org.tribuo.classification.sgd.linear.LinearSGDModel;
-import org.tribuo.classification.sgd.linear.LinearSGDTrainer;
-import org.tribuo.classification.sgd.objectives.LogMulticlass;
-import org.tribuo.datasource.ListDataSource;
-import org.tribuo.impl.ArrayExample;
-import org.tribuo.math.la.DenseMatrix;
-import org.tribuo.math.optimisers.AdaGrad;
-import org.tribuo.provenance.SimpleDataSourceProvenance;
+import java.util.function.ToDoubleFunction;
+import ml.dmlc.xgboost4j.java.Booster;
+import ml.dmlc.xgboost4j.java.DMatrix;
+import ml.dmlc.xgboost4j.java.XGBoost;
+import ml.dmlc.xgboost4j.java.XGBoostError;
 
 /**
- * Fits the fetch gate's relevance model: a logistic regression (Tribuo's linear SGD with the log
- * loss, AdaGrad, a fixed seed and a fixed row order, so the same data gives the same bytes) over
- * standardized features, each question weighing the same whatever its number of candidates; then
- * the gate's thresholds, chosen on the scenario queries (generated dev histories and dev
- * scenarios) by simulating the selection: candidates in the read path's order, those at or above
- * the threshold, at most the question's k.
+ * Fits the fetch gate's relevance model: boosted regression trees (XGBoost's {@code
+ * binary:logistic}, one thread and a fixed seed, so the same data gives the same bytes), every
+ * question weighing the same whatever its number of candidates, calibrated by Platt scaling on
+ * out-of-fold predictions; then the gate's thresholds, chosen on those out-of-fold probabilities
+ * (an overfitted model's in-sample probabilities would set them too high) by simulating the
+ * selection: candidates in the read path's order, those at or above the threshold, at most the
+ * question's k.
+ *
+ * <p>Out of fold: the questions are split into {@value #FOLDS} folds by history (a generated
+ * history, a scenario, a LoCoMo conversation, a LongMemEval haystack), so no question is predicted
+ * by trees that saw its history; the final trees are fitted on everything.
  *
  * <ul>
- *   <li>{@code min_relevance}: the threshold with the highest F0.5 on those queries (precision
- *       weighs twice as much as recall: an irrelevant memory is worse than a missing one);
+ *   <li>{@code min_relevance}: the lowest threshold at which those queries reach precision and
+ *       abstention of 0.90 ({@link #gateThreshold});
  *   <li>{@code exhaustive_min_relevance}: the threshold with the highest F2 (recall weighed four
  *       times precision) on the LoCoMo and LongMemEval queries at k = 10, whose questions often
  *       have several evidence turns.
  * </ul>
+ *
+ * <p>The trees' size ({@value #DEPTH} levels, {@value #ROUNDS} rounds, learning rate 0.1, minimum
+ * child weight 5) was chosen by the same {@value #FOLDS}-fold cross-validation on the dev data of
+ * 2026-12-02 (generated dev histories, dev scenarios, LoCoMo dev): best out-of-fold F0.5 of depths 2-4
+ * and 150-800 rounds (docs/evaluation.md).
  */
 public final class RelevanceFit {
   private RelevanceFit() {}
 
-  static final String MODEL_ID = "relevance-lr-1";
-  static final int EPOCHS = 8;
+  static final String MODEL_ID = "relevance-gbt-1";
+  static final int DEPTH = 4;
+  static final int ROUNDS = 400;
+  static final int FOLDS = 5;
   static final long SEED = 42;
 
-  /** A fitted model and how it was chosen. */
+  /** A fitted model and how it was chosen (the curves over out-of-fold probabilities). */
   public record Fitted(RelevanceModel model, String text, List<Operating> gateCurve, List<Operating> exhaustiveCurve) {}
 
   /** The selection a threshold gives on a set of queries. */
@@ -64,96 +69,236 @@ public final class RelevanceFit {
 
   /**
    * Fits on {@code train} (every question weighing the same), chooses {@code min_relevance} on
-   * {@code gate} queries and {@code exhaustive_min_relevance} on {@code exhaustive} queries.
+   * {@code gate} queries and {@code exhaustive_min_relevance} on {@code exhaustive} queries (both
+   * subsets of {@code train}), each on out-of-fold probabilities.
    *
    * @param header comment lines for the model file (what data fitted it)
    */
   public static Fitted fit(List<Query> train, List<Query> gate, List<Query> exhaustive, String embedder,
       List<String> header) {
     List<String> names = new ArrayList<>(new TreeSet<>(featureNames(train)));
-    long rows = train.stream().mapToLong(q -> q.rows().size()).sum();
-    long questions = train.stream().filter(q -> !q.rows().isEmpty()).count();
-    double rowsPerQuestion = questions == 0 ? 0 : (double) rows / questions;
-    // Weighted mean and standard deviation of every feature.
-    int d = names.size();
-    double[] mean = new double[d];
-    double[] sq = new double[d];
-    double wsum = 0;
-    for (Query q : train) {
-      double w = weight(q, rowsPerQuestion);
-      for (Row r : q.rows()) {
-        for (int i = 0; i < d; i++) {
-          double v = r.features().getOrDefault(names.get(i), 0.0);
-          mean[i] += w * v;
-          sq[i] += w * v * v;
-        }
-        wsum += w;
-      }
+    // Out-of-fold margins of every candidate, folds by history.
+    Map<Row, Double> oof = new IdentityHashMap<>();
+    for (int fold = 0; fold < FOLDS; fold++) {
+      List<Query> in = new ArrayList<>();
+      List<Query> out = new ArrayList<>();
+      for (Query q : train) (fold(q) == fold ? out : in).add(q);
+      if (in.isEmpty() || out.isEmpty()) continue;
+      Booster b = train(in, names);
+      List<Row> rows = rows(out);
+      float[][] margins = predictMargins(b, rows, names);
+      for (int i = 0; i < rows.size(); i++) oof.put(rows.get(i), (double) margins[i][0]);
+      b.dispose();
     }
-    double[] scale = new double[d];
-    for (int i = 0; i < d; i++) {
-      mean[i] /= wsum;
-      double var = sq[i] / wsum - mean[i] * mean[i];
-      scale[i] = var > 1e-12 ? Math.sqrt(var) : 1;
-      mean[i] = round6(mean[i]);
-      scale[i] = round6(scale[i]);
-      if (scale[i] <= 0) scale[i] = 1;
-    }
-
-    LabelFactory labels = new LabelFactory();
-    List<org.tribuo.Example<Label>> examples = new ArrayList<>();
-    String[] featureArray = names.toArray(String[]::new);
-    for (Query q : train) {
-      float w = (float) weight(q, rowsPerQuestion);
-      for (Row r : q.rows()) {
-        double[] x = new double[d];
-        for (int i = 0; i < d; i++) x[i] = (r.features().getOrDefault(names.get(i), 0.0) - mean[i]) / scale[i];
-        ArrayExample<Label> e = new ArrayExample<>(new Label(r.positive() ? "1" : "0"), featureArray, x);
-        e.setWeight(w);
-        examples.add(e);
-      }
-    }
-    MutableDataset<Label> data = new MutableDataset<>(new ListDataSource<>(examples, labels,
-        new SimpleDataSourceProvenance("mnemo relevance candidates", labels)));
-    Logger tribuo = Logger.getLogger("org.tribuo");
-    Level before = tribuo.getLevel();
-    tribuo.setLevel(Level.WARNING);
-    LinearSGDModel lr;
-    try {
-      lr = new LinearSGDTrainer(new LogMulticlass(), new AdaGrad(0.1, 1e-6), EPOCHS, Integer.MAX_VALUE, 1, SEED)
-          .train(data);
-    } finally {
-      tribuo.setLevel(before);
-    }
-    DenseMatrix wm = lr.getWeightsCopy();
-    ImmutableFeatureMap fmap = lr.getFeatureIDMap();
-    ImmutableOutputInfo<Label> outputs = lr.getOutputIDInfo();
-    int pos = outputs.getID(new Label("1"));
-    int neg = outputs.getID(new Label("0"));
-    double[] weight = new double[d];
-    for (int i = 0; i < d; i++) {
-      int id = fmap.getID(names.get(i));
-      weight[i] = id < 0 ? 0 : round6(wm.get(pos, id) - wm.get(neg, id));
-    }
-    // Tribuo keeps the bias as the weight matrix's last column.
-    double bias = round6(wm.get(pos, wm.getDimension2Size() - 1) - wm.get(neg, wm.getDimension2Size() - 1));
-
-    RelevanceModel draft = RelevanceModel.parse(RelevanceModel.format(MODEL_ID, embedder, names, mean, scale, weight,
-        bias, 0.5, 0.5, List.of()));
-    checkAgainstTribuo(draft, lr, train.get(0).rows().isEmpty() ? null : train.get(0).rows().get(0), names, mean, scale);
-    List<Operating> gateCurve = curve(draft, gate);
-    List<Operating> exhaustiveCurve = curve(draft, exhaustive);
-    Operating bestGate = gateCurve.stream().max((a, b) -> Double.compare(a.f(0.5), b.f(0.5))).orElseThrow();
+    double[] platt = platt(train, oof);
+    ToDoubleFunction<Row> oofProbability = r -> {
+      Double m = oof.get(r);
+      return m == null ? 0 : sigmoid(platt[0] * m + platt[1]);
+    };
+    List<Operating> gateCurve = curve(oofProbability, gate);
+    List<Operating> exhaustiveCurve = curve(oofProbability, exhaustive);
+    double min = gateThreshold(gateCurve);
     Operating bestExhaustive = exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
-    double min = bestGate.threshold();
     double ex = Math.min(bestExhaustive.threshold(), min);
-    String text = RelevanceModel.format(MODEL_ID, embedder, names, mean, scale, weight, bias, min, ex, header);
-    return new Fitted(RelevanceModel.parse(text), text, gateCurve, exhaustiveCurve);
+
+    Booster all = train(train, names);
+    List<String> trees = trees(all, names.size());
+    String text = RelevanceModel.formatTrees(MODEL_ID, embedder, names, round6(platt[0]), round6(platt[1]), trees, min,
+        ex, header);
+    RelevanceModel model = RelevanceModel.parse(text);
+    checkAgainstXgboost(model, all, rows(train), names, platt);
+    all.dispose();
+    return new Fitted(model, text, gateCurve, exhaustiveCurve);
   }
 
-  private static double weight(Query q, double rowsPerQuestion) {
-    // Every question weighs the same, whatever its number of candidates; the mean weight of a row is 1.
-    return q.rows().isEmpty() ? 0 : rowsPerQuestion / q.rows().size();
+  /** The out-of-fold precision and abstention {@code min_relevance} must reach on the scenario questions. */
+  static final double TARGET_PRECISION = 0.90;
+  static final double TARGET_ABSTENTION = 0.90;
+
+  /**
+   * {@code min_relevance}: the lowest threshold whose out-of-fold selection reaches precision and
+   * abstention of {@value #TARGET_PRECISION} (the issue's targets of 0.85 and 0.90 on held-out data,
+   * plus a margin for wording the dev data does not have), so that recall is as high as those allow;
+   * the best F0.5 when no threshold reaches them. Measured on held-out wording, F0.5's own optimum
+   * (0.74 on the dev data of 2026-12-02) kept precision 0.90 and abstention 0.97 but only half the
+   * evidence (docs/evaluation.md).
+   */
+  static double gateThreshold(List<Operating> curve) {
+    for (Operating o : curve) {
+      if (!Double.isNaN(o.precision()) && o.precision() >= TARGET_PRECISION
+          && (Double.isNaN(o.abstention()) || o.abstention() >= TARGET_ABSTENTION)) {
+        return o.threshold();
+      }
+    }
+    return curve.stream().max((a, b) -> Double.compare(a.f(0.5), b.f(0.5))).orElseThrow().threshold();
+  }
+
+  /** The fold of a question: by its history (the part of its id before '/', or the whole id). */
+  private static int fold(Query q) {
+    String id = q.dataset() + ":" + q.id();
+    int slash = id.indexOf('/');
+    return Math.floorMod((slash < 0 ? id : id.substring(0, slash)).hashCode(), FOLDS);
+  }
+
+  private static List<Row> rows(List<Query> qs) {
+    List<Row> out = new ArrayList<>();
+    for (Query q : qs) out.addAll(q.rows());
+    return out;
+  }
+
+  private static float[] matrix(List<Row> rows, List<String> names) {
+    int d = names.size();
+    float[] x = new float[rows.size() * d];
+    for (int i = 0; i < rows.size(); i++) {
+      for (int j = 0; j < d; j++) x[i * d + j] = (float) (double) rows.get(i).features().getOrDefault(names.get(j), 0.0);
+    }
+    return x;
+  }
+
+  private static Booster train(List<Query> qs, List<String> names) {
+    long rows = qs.stream().mapToLong(q -> q.rows().size()).sum();
+    long questions = qs.stream().filter(q -> !q.rows().isEmpty()).count();
+    double rowsPerQuestion = questions == 0 ? 0 : (double) rows / questions;
+    List<Row> all = rows(qs);
+    float[] label = new float[all.size()];
+    float[] weight = new float[all.size()];
+    int i = 0;
+    for (Query q : qs) {
+      for (Row r : q.rows()) {
+        label[i] = r.positive() ? 1 : 0;
+        // Every question weighs the same, whatever its number of candidates; the mean weight of a row is 1.
+        weight[i] = (float) (rowsPerQuestion / q.rows().size());
+        i++;
+      }
+    }
+    Map<String, Object> params = new HashMap<>();
+    params.put("objective", "binary:logistic");
+    params.put("max_depth", DEPTH);
+    params.put("eta", 0.1);
+    params.put("min_child_weight", 5.0);
+    params.put("lambda", 1.0);
+    params.put("base_score", 0.5);
+    params.put("tree_method", "hist");
+    params.put("nthread", 1);
+    params.put("seed", SEED);
+    params.put("verbosity", 0);
+    try {
+      DMatrix d = new DMatrix(matrix(all, names), all.size(), names.size(), Float.NaN);
+      try {
+        d.setLabel(label);
+        d.setWeight(weight);
+        return XGBoost.train(d, params, ROUNDS, new HashMap<>(), null, null);
+      } finally {
+        d.dispose();
+      }
+    } catch (XGBoostError e) {
+      throw new IllegalStateException("XGBoost could not fit the relevance model: " + e.getMessage(), e);
+    }
+  }
+
+  private static float[][] predictMargins(Booster b, List<Row> rows, List<String> names) {
+    try {
+      DMatrix d = new DMatrix(matrix(rows, names), rows.size(), names.size(), Float.NaN);
+      try {
+        return b.predict(d, true, 0);
+      } finally {
+        d.dispose();
+      }
+    } catch (XGBoostError e) {
+      throw new IllegalStateException("XGBoost could not predict: " + e.getMessage(), e);
+    }
+  }
+
+  /** The trees in {@link RelevanceModel}'s notation, read off XGBoost's JSON dump (node ids made dense, in order). */
+  private static List<String> trees(Booster b, int features) {
+    String[] dump;
+    try {
+      dump = b.getModelDump((String) null, true, "json");
+    } catch (XGBoostError e) {
+      throw new IllegalStateException("XGBoost could not dump the trees: " + e.getMessage(), e);
+    }
+    List<String> out = new ArrayList<>();
+    for (String json : dump) {
+      java.util.TreeMap<Integer, JsonNode> nodes = new java.util.TreeMap<>();
+      try {
+        collect(JsonCodec.MAPPER.readTree(json), nodes);
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("XGBoost's tree dump is not JSON: " + e.getMessage(), e);
+      }
+      Map<Integer, Integer> index = new HashMap<>();
+      for (int id : nodes.keySet()) index.put(id, index.size());
+      StringBuilder sb = new StringBuilder();
+      for (JsonNode n : nodes.values()) {
+        if (sb.length() > 0) sb.append(';');
+        if (n.has("leaf")) {
+          sb.append('l').append(Float.toString((float) n.get("leaf").asDouble())).append(',')
+              .append(Float.toString((float) n.get("cover").asDouble()));
+        } else {
+          String split = n.get("split").asText();
+          int f = Integer.parseInt(split.substring(1));
+          if (!split.startsWith("f") || f < 0 || f >= features) throw new IllegalStateException("unexpected split " + split);
+          sb.append('s').append(f).append(',').append(Float.toString((float) n.get("split_condition").asDouble()))
+              .append(',').append(index.get(n.get("yes").asInt())).append(',').append(index.get(n.get("no").asInt()))
+              .append(',').append(index.get(n.get("missing").asInt())).append(',')
+              .append(Float.toString((float) n.get("cover").asDouble()));
+        }
+      }
+      out.add(sb.toString());
+    }
+    return out;
+  }
+
+  private static void collect(JsonNode n, Map<Integer, JsonNode> out) {
+    out.put(n.get("nodeid").asInt(), n);
+    if (n.has("children")) for (JsonNode c : n.get("children")) collect(c, out);
+  }
+
+  /**
+   * Platt scaling: {@code a, b} of {@code p = sigmoid(a * margin + b)} maximizing the weighted
+   * likelihood of the out-of-fold margins (Newton's method on two parameters: written here, as no
+   * library on the class path fits a two-parameter logistic curve to given scores without
+   * reshaping the data for it).
+   */
+  static double[] platt(List<Query> qs, Map<Row, Double> margins) {
+    long rows = qs.stream().mapToLong(q -> q.rows().size()).sum();
+    long questions = qs.stream().filter(q -> !q.rows().isEmpty()).count();
+    double rowsPerQuestion = questions == 0 ? 0 : (double) rows / questions;
+    double a = 1;
+    double b = 0;
+    for (int iter = 0; iter < 50; iter++) {
+      double ga = 0;
+      double gb = 0;
+      double haa = 0;
+      double hab = 0;
+      double hbb = 0;
+      for (Query q : qs) {
+        double w = q.rows().isEmpty() ? 0 : rowsPerQuestion / q.rows().size();
+        for (Row r : q.rows()) {
+          Double m = margins.get(r);
+          if (m == null) continue;
+          double p = sigmoid(a * m + b);
+          double e = p - (r.positive() ? 1 : 0);
+          double h = Math.max(p * (1 - p), 1e-12);
+          ga += w * e * m;
+          gb += w * e;
+          haa += w * h * m * m;
+          hab += w * h * m;
+          hbb += w * h;
+        }
+      }
+      double det = haa * hbb - hab * hab;
+      if (!(Math.abs(det) > 1e-12)) break;
+      double da = (hbb * ga - hab * gb) / det;
+      double db = (haa * gb - hab * ga) / det;
+      a -= da;
+      b -= db;
+      if (Math.abs(da) < 1e-9 && Math.abs(db) < 1e-9) break;
+    }
+    return new double[] {a, b};
+  }
+
+  private static double sigmoid(double z) {
+    return 1 / (1 + Math.exp(-z));
   }
 
   private static List<String> featureNames(List<Query> qs) {
@@ -162,28 +307,33 @@ public final class RelevanceFit {
     return out;
   }
 
-  /** Our reading of Tribuo's weights must give Tribuo's own probability. */
-  private static void checkAgainstTribuo(RelevanceModel m, LinearSGDModel lr, Row row, List<String> names, double[] mean,
-      double[] scale) {
-    if (row == null) return;
-    double[] x = new double[names.size()];
-    for (int i = 0; i < x.length; i++) x[i] = (row.features().getOrDefault(names.get(i), 0.0) - mean[i]) / scale[i];
-    var p = lr.predict(new ArrayExample<>(new Label("0"), names.toArray(String[]::new), x));
-    double tribuo = p.getOutputScores().get("1").getScore();
-    double ours = m.probability(row.features());
-    if (Math.abs(tribuo - ours) > 1e-3) {
-      throw new IllegalStateException("the model read from Tribuo's weights disagrees with Tribuo: " + ours + " vs " + tribuo);
+  /** Our reading of XGBoost's trees must give XGBoost's own margins. */
+  private static void checkAgainstXgboost(RelevanceModel m, Booster b, List<Row> rows, List<String> names, double[] platt) {
+    List<Row> some = rows.subList(0, Math.min(rows.size(), 2000));
+    float[][] margins = predictMargins(b, some, names);
+    double a = round6(platt[0]);
+    double c = round6(platt[1]);
+    for (int i = 0; i < some.size(); i++) {
+      double want = sigmoid(a * margins[i][0] + c);
+      double ours = m.probability(some.get(i).features());
+      if (Math.abs(want - ours) > 1e-4) {
+        throw new IllegalStateException("the model read from XGBoost's trees disagrees with XGBoost: " + ours + " vs " + want);
+      }
     }
   }
 
   /** Selection at each threshold 0.01..0.99: candidates in order with p >= t, at most the query's k. */
-  static List<Operating> curve(RelevanceModel m, List<Query> qs) {
+  static List<Operating> curve(ToDoubleFunction<Row> probability, List<Query> qs) {
     List<Operating> out = new ArrayList<>();
-    for (int i = 1; i <= 99; i++) out.add(operate(m, qs, i / 100.0));
+    for (int i = 1; i <= 99; i++) out.add(operate(probability, qs, i / 100.0));
     return out;
   }
 
   static Operating operate(RelevanceModel m, List<Query> qs, double t) {
+    return operate(r -> m.probability(r.features()), qs, t);
+  }
+
+  static Operating operate(ToDoubleFunction<Row> probability, List<Query> qs, double t) {
     long hit = 0;
     long expected = 0;
     long selected = 0;
@@ -195,7 +345,7 @@ public final class RelevanceFit {
       int good = 0;
       for (Row r : q.rows()) {
         if (chosen >= q.k()) break;
-        if (m.probability(r.features()) < t) continue;
+        if (probability.applyAsDouble(r) < t) continue;
         chosen++;
         if (r.positive()) good++;
       }
@@ -212,6 +362,25 @@ public final class RelevanceFit {
     return new Operating(t, expected == 0 ? Double.NaN : (double) hit / expected,
         selectedExpecting == 0 ? Double.NaN : (double) hit / selectedExpecting,
         none == 0 ? Double.NaN : (double) abstained / none, qs.isEmpty() ? 0 : (double) selected / qs.size());
+  }
+
+  /**
+   * The gate at the model's {@code min_relevance} per kind of question ({@link ScenarioReport#kind}
+   * of the query id): recall, precision and abstention, and the same without the gate (each
+   * question's first k candidates), so a kind's loss to the gate shows beside its ranking's.
+   */
+  public static String byKind(RelevanceModel m, List<Query> qs) {
+    java.util.Map<String, List<Query>> kinds = new java.util.TreeMap<>();
+    for (Query q : qs) kinds.computeIfAbsent(ScenarioReport.kind(q.id()), k -> new ArrayList<>()).add(q);
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nby kind (gate at %.2f | no gate)%n%-10s %5s  %-26s %-26s%n",
+        m.minRelevance(), "kind", "n", "recall precision abstention", "recall precision abstention"));
+    kinds.forEach((kind, group) -> {
+      Operating g = operate(m, group, m.minRelevance());
+      Operating all = operate(m, group, 0);
+      sb.append(String.format(Locale.ROOT, "%-10s %5d  %6.3f %9.3f %10.3f   %6.3f %9.3f %10.3f%n", kind, group.size(),
+          g.recall(), g.precision(), g.abstention(), all.recall(), all.precision(), all.abstention()));
+    });
+    return sb.toString();
   }
 
   // ---- calibration ----

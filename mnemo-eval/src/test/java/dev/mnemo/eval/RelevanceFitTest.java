@@ -64,6 +64,19 @@ class RelevanceFitTest {
   }
 
   @Test
+  void theGateThresholdIsTheLowestReachingThePrecisionAndAbstentionTargets() {
+    List<RelevanceFit.Operating> curve = List.of(
+        new RelevanceFit.Operating(0.1, 0.95, 0.70, 0.60, 2),
+        new RelevanceFit.Operating(0.2, 0.90, 0.91, 0.85, 1.5),
+        new RelevanceFit.Operating(0.3, 0.85, 0.92, 0.91, 1.2),
+        new RelevanceFit.Operating(0.4, 0.70, 0.97, 0.99, 1));
+    assertThat(RelevanceFit.gateThreshold(curve)).isEqualTo(0.3);
+    // None reaches them: the best F0.5.
+    assertThat(RelevanceFit.gateThreshold(List.of(new RelevanceFit.Operating(0.1, 0.9, 0.5, 0.5, 2),
+        new RelevanceFit.Operating(0.2, 0.8, 0.8, 0.8, 1)))).isEqualTo(0.2);
+  }
+
+  @Test
   void answerWordsLeaveOutFunctionWords() {
     assertThat(AnswerProxy.answerWords("The Lisbon half marathon")).containsExactlyInAnyOrder("lisbon", "half", "marathon");
     assertThat(AnswerProxy.answerWords("2022")).containsExactly("2022");
