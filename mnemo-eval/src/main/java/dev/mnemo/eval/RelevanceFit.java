@@ -221,7 +221,7 @@ public final class RelevanceFit {
     for (String json : dump) {
       java.util.TreeMap<Integer, JsonNode> nodes = new java.util.TreeMap<>();
       try {
-        collect(JsonCodec.MAPPER.readTree(json), nodes);
+        collect(JsonCodec.READER.readTree(json), nodes);
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
         throw new IllegalStateException("XGBoost's tree dump is not JSON: " + e.getMessage(), e);
       }
