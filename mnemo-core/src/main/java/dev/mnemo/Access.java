@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Access inside an owner: the labels a record may carry and the principals a recall's caller
- * holds, both written {@code kind:name} with kind {@code team}, {@code role} or {@code person}
- * (e.g. {@code team:payments}, {@code role:admin}, {@code person:maya}).
+ * Access inside an owner: the labels a record may carry and the principals a recall's caller holds,
+ * both written {@code kind:name} with kind {@code team}, {@code role} or {@code person} (e.g.
+ * {@code team:payments}, {@code role:admin}, {@code person:maya}).
  *
  * <table>
  *   <caption>Who may see a record (the rule every store applies inside its query)</caption>
@@ -19,18 +19,20 @@ import java.util.TreeSet;
  *   <tr><td>some</td><td>none of them</td><td>no</td><td>{@code [team:payments]} and {@code [team:sales]}, or no principals</td></tr>
  * </table>
  *
- * <p>A label is matched exactly (case included): {@code team:Payments} is not {@code team:payments}.
- * Labels are sorted and deduplicated when a record is built. The engine's own reads (the write
- * path's versions, history, export) see every record; only a recall filters, by the principals of
- * its request.
+ * <p>A label is matched exactly (case included): {@code team:Payments} is not {@code
+ * team:payments}. Labels are sorted and deduplicated when a record is built. The engine's own reads
+ * (the write path's versions, history, export) see every record; only a recall filters, by the
+ * principals of its request.
  */
 public final class Access {
   private Access() {}
 
   /** The kinds a label or principal may have. */
   public static final List<String> KINDS = List.of("team", "role", "person");
+
   /** At most this many labels on a record. */
   public static final int MAX_LABELS = 32;
+
   /** At most this many principals in a request. */
   public static final int MAX_PRINCIPALS = 256;
 
@@ -51,19 +53,33 @@ public final class Access {
    * Adds a violation per bad label: null, not {@code kind:name} with a known kind and a non-blank
    * name, longer than {@link InputRules#MAX_KEY_CHARS}, or more than {@code max} of them.
    */
-  public static void check(String field, Collection<String> labels, int max, List<InvalidRequestException.Violation> out) {
+  public static void check(
+      String field,
+      Collection<String> labels,
+      int max,
+      List<InvalidRequestException.Violation> out) {
     if (labels == null) return;
     if (labels.size() > max) {
-      out.add(new InvalidRequestException.Violation(field, labels.size(),
-          field + " must hold at most " + max + " labels, was " + labels.size()));
+      out.add(
+          new InvalidRequestException.Violation(
+              field,
+              labels.size(),
+              field + " must hold at most " + max + " labels, was " + labels.size()));
       return;
     }
     int i = 0;
     for (String l : new ArrayList<>(labels)) {
       String f = field + "[" + i++ + "]";
       if (l == null || !wellFormed(l)) {
-        out.add(new InvalidRequestException.Violation(f, l, f + " must be kind:name with kind one of " + KINDS
-            + " (e.g. team:payments, role:admin, person:maya), was " + (l == null ? "null" : "'" + l + "'")));
+        out.add(
+            new InvalidRequestException.Violation(
+                f,
+                l,
+                f
+                    + " must be kind:name with kind one of "
+                    + KINDS
+                    + " (e.g. team:payments, role:admin, person:maya), was "
+                    + (l == null ? "null" : "'" + l + "'")));
       } else {
         InputRules.checkLength(f, l, InputRules.MAX_KEY_CHARS, out);
       }

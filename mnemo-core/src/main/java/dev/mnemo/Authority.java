@@ -7,8 +7,8 @@ import java.util.Locale;
  * How far a record can be trusted; trust is not recency. The code is what gets persisted.
  *
  * <p>Authority comes before age: {@code verified} > {@code explicit} > {@code derived}. A write of
- * lower authority never supersedes a current version of higher authority (see
- * {@link LowerAuthority}); ranking adds a small bonus by authority as well.
+ * lower authority never supersedes a current version of higher authority (see {@link
+ * LowerAuthority}); ranking adds a small bonus by authority as well.
  */
 public enum Authority {
   /** The owner said it; the default. */
@@ -53,6 +53,11 @@ public enum Authority {
     throw new InvalidRequestException(
         field,
         code,
-        field + " must be one of " + Arrays.stream(values()).map(Authority::code).toList() + ", was '" + code + "'");
+        field
+            + " must be one of "
+            + Arrays.stream(values()).map(Authority::code).toList()
+            + ", was '"
+            + code
+            + "'");
   }
 }

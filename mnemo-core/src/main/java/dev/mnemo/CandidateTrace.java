@@ -41,10 +41,34 @@ public record CandidateTrace(
     RelevanceTrace relevance) {
 
   /** A candidate the fetch gate did not score. */
-  public CandidateTrace(String id, List<String> sources, String text, String factKey, Instant validFrom,
-      Instant validTo, Instant recordedAt, Set<String> foundBy, Signals signals, Outcome outcome, String reason,
-      int tokens, List<String> conflictsWith) {
-    this(id, sources, text, factKey, validFrom, validTo, recordedAt, foundBy, signals, outcome, reason, tokens,
-        conflictsWith, null);
+  public CandidateTrace(
+      String id,
+      List<String> sources,
+      String text,
+      String factKey,
+      Instant validFrom,
+      Instant validTo,
+      Instant recordedAt,
+      Set<String> foundBy,
+      Signals signals,
+      Outcome outcome,
+      String reason,
+      int tokens,
+      List<String> conflictsWith) {
+    this(
+        id,
+        sources,
+        text,
+        factKey,
+        validFrom,
+        validTo,
+        recordedAt,
+        foundBy,
+        signals,
+        outcome,
+        reason,
+        tokens,
+        conflictsWith,
+        null);
   }
 }

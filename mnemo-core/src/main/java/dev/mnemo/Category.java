@@ -3,9 +3,7 @@ package dev.mnemo;
 import java.util.Arrays;
 import java.util.Locale;
 
-/**
- * What kind of memory a record is. The code is what gets persisted (never the ordinal).
- */
+/** What kind of memory a record is. The code is what gets persisted (never the ordinal). */
 public enum Category {
   /** Something that happened at a time: an event, a conversation turn. */
   EPISODIC("episodic"),
@@ -38,6 +36,11 @@ public enum Category {
     throw new InvalidRequestException(
         field,
         code,
-        field + " must be one of " + Arrays.stream(values()).map(Category::code).toList() + ", was '" + code + "'");
+        field
+            + " must be one of "
+            + Arrays.stream(values()).map(Category::code).toList()
+            + ", was '"
+            + code
+            + "'");
   }
 }

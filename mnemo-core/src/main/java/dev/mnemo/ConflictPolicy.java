@@ -14,8 +14,8 @@ public enum ConflictPolicy {
    */
   SUPERSEDE("supersede"),
   /**
-   * Both stay believed; recall surfaces them together, dated and marked as conflicting, because
-   * the engine cannot tell which one holds.
+   * Both stay believed; recall surfaces them together, dated and marked as conflicting, because the
+   * engine cannot tell which one holds.
    */
   KEEP_BOTH("keep_both"),
   /**
@@ -38,6 +38,7 @@ public enum ConflictPolicy {
     for (ConflictPolicy p : values()) {
       if (p.code.equalsIgnoreCase(code == null ? "" : code.trim())) return p;
     }
-    throw new InvalidRequestException(field, code, field + " must be one of [supersede, keep_both, correct], was '" + code + "'");
+    throw new InvalidRequestException(
+        field, code, field + " must be one of [supersede, keep_both, correct], was '" + code + "'");
   }
 }

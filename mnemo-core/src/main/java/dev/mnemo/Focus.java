@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  * (the open question first, then the task and the artifact) instead of the message, adds the
  * focus's entities to the query's entity keys, and reads time words ("last week") from the focus
  * only: chatter around a question ("the weather looks better tomorrow") must not become a date
- * range, so a time that matters belongs in the question. The message stays the request's
- * {@code query}, for the trace.
+ * range, so a time that matters belongs in the question. The message stays the request's {@code
+ * query}, for the trace.
  *
  * @param question the open question the agent needs answered ("which editor does Maya use?")
  * @param task the task or decision at hand ("set up Maya's dev laptop")
@@ -33,14 +33,19 @@ public record Focus(String question, String task, String artifact, List<String> 
     question = blankToNull(question);
     task = blankToNull(task);
     artifact = blankToNull(artifact);
-    entities = entities == null ? List.of() : entities.stream().filter(e -> e != null && !e.isBlank()).toList();
+    entities =
+        entities == null
+            ? List.of()
+            : entities.stream().filter(e -> e != null && !e.isBlank()).toList();
   }
 
   public boolean isEmpty() {
     return question == null && task == null && artifact == null && entities.isEmpty();
   }
 
-  /** The text to retrieve with: question, task, artifact and entities, in that order, as sentences. */
+  /**
+   * The text to retrieve with: question, task, artifact and entities, in that order, as sentences.
+   */
   public String retrievalText() {
     List<String> parts = new ArrayList<>(4);
     if (question != null) parts.add(question);
@@ -50,7 +55,10 @@ public record Focus(String question, String task, String artifact, List<String> 
     return String.join(". ", parts);
   }
 
-  /** The focus's entities as normalized keys, beside every content word of its texts ({@link Entities#queryKeys}). */
+  /**
+   * The focus's entities as normalized keys, beside every content word of its texts ({@link
+   * Entities#queryKeys}).
+   */
   public List<String> entityKeys() {
     return keys(Entities.queryKeys(retrievalText()));
   }
@@ -74,13 +82,15 @@ public record Focus(String question, String task, String artifact, List<String> 
   }
 
   private static final Pattern SENTENCE = Pattern.compile("(?<=[.!?])\\s+|\\n+");
-  private static final Pattern ASKING = Pattern.compile(
-      "^(what|which|who|whom|whose|when|where|why|how|do|does|did|is|are|was|were|can|could|should|would|will|"
-          + "have|has|remind|tell|recall|remember|find|list|show)\\b.*", Pattern.CASE_INSENSITIVE);
+  private static final Pattern ASKING =
+      Pattern.compile(
+          "^(what|which|who|whom|whose|when|where|why|how|do|does|did|is|are|was|were|can|could|should|would|will|"
+              + "have|has|remind|tell|recall|remember|find|list|show)\\b.*",
+          Pattern.CASE_INSENSITIVE);
 
   /**
-   * A focus built from a message by rule, for callers that have nothing better: the open question is
-   * the message's sentences that ask something (ending in a question mark, or starting with an
+   * A focus built from a message by rule, for callers that have nothing better: the open question
+   * is the message's sentences that ask something (ending in a question mark, or starting with an
    * interrogative or a recall verb such as "remind me"), and the entities are the names of the
    * whole message. A message that asks nothing gives {@link #NONE}, so the message itself is used.
    * Hand-written: no library splits "chatter around a question" for retrieval; the rule is kept

@@ -1,8 +1,6 @@
 package dev.mnemo;
 
-/**
- * How the relevance signals (dense, BM25, entity) are combined into one relevance score.
- */
+/** How the relevance signals (dense, BM25, entity) are combined into one relevance score. */
 public sealed interface Fusion {
 
   String code();
@@ -13,7 +11,10 @@ public sealed interface Fusion {
    * weight only when an embedder is configured). Absolute: comparable across requests.
    */
   record WeightedSum() implements Fusion {
-    @Override public String code() { return "weighted"; }
+    @Override
+    public String code() {
+      return "weighted";
+    }
   }
 
   /**
@@ -23,21 +24,32 @@ public sealed interface Fusion {
    */
   record ReciprocalRank(int k) implements Fusion {
     public ReciprocalRank {
-      if (k < 1) throw new InvalidRequestException("fusion.k", k, "fusion.k must be >= 1, was " + k);
+      if (k < 1)
+        throw new InvalidRequestException("fusion.k", k, "fusion.k must be >= 1, was " + k);
     }
-    @Override public String code() { return "rrf"; }
+
+    @Override
+    public String code() {
+      return "rrf";
+    }
   }
 
-  static Fusion weighted() { return new WeightedSum(); }
+  static Fusion weighted() {
+    return new WeightedSum();
+  }
 
-  static Fusion rrf() { return new ReciprocalRank(60); }
+  static Fusion rrf() {
+    return new ReciprocalRank(60);
+  }
 
   static Fusion of(String code) {
     String c = code == null ? "weighted" : code.trim().toLowerCase(java.util.Locale.ROOT);
     return switch (c) {
       case "weighted", "weighted_sum", "sum" -> weighted();
       case "rrf" -> rrf();
-      default -> throw new InvalidRequestException("fusion", code, "fusion must be one of [weighted, rrf], was '" + code + "'");
+      default ->
+          throw new InvalidRequestException(
+              "fusion", code, "fusion must be one of [weighted, rrf], was '" + code + "'");
     };
   }
 }

@@ -10,7 +10,8 @@ import java.util.List;
  * @param queued how many accepted turns wait for extraction (0 when extraction ran synchronously)
  * @param records the records the write path produced synchronously (empty in asynchronous mode)
  */
-public record IngestReceipt(List<String> accepted, List<String> duplicates, int queued, List<MemoryRecord> records) {
+public record IngestReceipt(
+    List<String> accepted, List<String> duplicates, int queued, List<MemoryRecord> records) {
   public IngestReceipt {
     accepted = List.copyOf(accepted);
     duplicates = List.copyOf(duplicates);

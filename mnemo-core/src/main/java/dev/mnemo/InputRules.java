@@ -13,16 +13,16 @@ import java.util.List;
  * <ul>
  *   <li><b>Times</b> lie between {@link #MIN_TIME} (0001-01-01T00:00:00Z) and {@link #MAX_TIME}
  *       (9999-12-31T23:59:59.999Z): four-digit ISO-8601 years, which every store keeps (epoch
- *       milliseconds in Lucene, dates in Solr) and every client parses back. {@code Instant}
- *       itself reaches a billion years, past what a long of milliseconds holds.
+ *       milliseconds in Lucene, dates in Solr) and every client parses back. {@code Instant} itself
+ *       reaches a billion years, past what a long of milliseconds holds.
  *   <li><b>Transaction time</b> ({@code recorded_at}, a turn's {@code at}) is not later than the
  *       engine's clock plus {@link #CLOCK_SKEW} (five minutes): a record "recorded" in year 9999
  *       could never be superseded, since transaction time only moves forward.
  *   <li><b>Owners</b> hold 1 to {@value #MAX_OWNER_CHARS} characters, not all blank, from a safe
  *       set: letters, marks, digits, punctuation, symbols and the space. Control characters (NUL,
- *       newlines), format characters (right-to-left overrides, zero-width joiners: name spoofing
- *       in the inspector), other separators, lone surrogates, private-use and unassigned code
- *       points are refused.
+ *       newlines), format characters (right-to-left overrides, zero-width joiners: name spoofing in
+ *       the inspector), other separators, lone surrogates, private-use and unassigned code points
+ *       are refused.
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -30,16 +30,22 @@ import java.util.List;
 public final class InputRules {
   /** The earliest instant any time field may hold. */
   public static final Instant MIN_TIME = Instant.parse("0001-01-01T00:00:00Z");
+
   /** The latest instant any time field may hold. */
   public static final Instant MAX_TIME = Instant.parse("9999-12-31T23:59:59.999Z");
+
   /** How far a transaction time may run ahead of the engine's clock. */
   public static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
   /** The longest owner, in UTF-16 characters. */
   public static final int MAX_OWNER_CHARS = 256;
 
   /** The longest fact key, scope, source id, entity or metadata key, in characters. */
   public static final int MAX_KEY_CHARS = 1024;
-  /** The longest metadata value, in characters (a store indexes it as one term of at most 32 KB). */
+
+  /**
+   * The longest metadata value, in characters (a store indexes it as one term of at most 32 KB).
+   */
   public static final int MAX_METADATA_VALUE_CHARS = 4096;
 
   private InputRules() {}
@@ -57,8 +63,10 @@ public final class InputRules {
     checkLength(prefix + "fact_key", m.factKey(), MAX_KEY_CHARS, out);
     checkLength(prefix + "scope", m.scope(), MAX_KEY_CHARS, out);
     checkLength(prefix + "episode", m.episode(), MAX_KEY_CHARS, out);
-    for (int i = 0; i < m.sources().size(); i++) checkLength(prefix + "sources[" + i + "]", m.sources().get(i), MAX_KEY_CHARS, out);
-    for (int i = 0; i < m.entities().size(); i++) checkLength(prefix + "entities[" + i + "]", m.entities().get(i), MAX_KEY_CHARS, out);
+    for (int i = 0; i < m.sources().size(); i++)
+      checkLength(prefix + "sources[" + i + "]", m.sources().get(i), MAX_KEY_CHARS, out);
+    for (int i = 0; i < m.entities().size(); i++)
+      checkLength(prefix + "entities[" + i + "]", m.entities().get(i), MAX_KEY_CHARS, out);
     for (var e : m.metadata().entrySet()) {
       checkLength(prefix + "metadata", e.getKey(), MAX_KEY_CHARS, out);
       checkLength(prefix + "metadata." + e.getKey(), e.getValue(), MAX_METADATA_VALUE_CHARS, out);
@@ -69,8 +77,11 @@ public final class InputRules {
   /** Adds a violation when {@code value} (null: absent) is longer than {@code max} characters. */
   public static void checkLength(String field, String value, int max, List<Violation> out) {
     if (value != null && value.length() > max) {
-      out.add(new Violation(field, value.length(), field + " must be at most " + max + " characters, was "
-          + value.length()));
+      out.add(
+          new Violation(
+              field,
+              value.length(),
+              field + " must be at most " + max + " characters, was " + value.length()));
     }
   }
 
@@ -82,8 +93,17 @@ public final class InputRules {
   /** Adds a violation when {@code t} (null: absent, fine) lies outside [MIN_TIME, MAX_TIME]. */
   public static void checkTime(String field, Instant t, List<Violation> out) {
     if (t != null && !representable(t)) {
-      out.add(new Violation(field, t.toString(), field + " must lie between " + MIN_TIME + " and " + MAX_TIME
-          + " (years 0001 to 9999), was " + t));
+      out.add(
+          new Violation(
+              field,
+              t.toString(),
+              field
+                  + " must lie between "
+                  + MIN_TIME
+                  + " and "
+                  + MAX_TIME
+                  + " (years 0001 to 9999), was "
+                  + t));
     }
   }
 
@@ -91,37 +111,71 @@ public final class InputRules {
    * Adds a violation when the transaction time {@code t} (null: absent) is outside the time range
    * or later than {@code now} plus {@link #CLOCK_SKEW}.
    */
-  public static void checkTransactionTime(String field, Instant t, Instant now, List<Violation> out) {
+  public static void checkTransactionTime(
+      String field, Instant t, Instant now, List<Violation> out) {
     int before = out.size();
     checkTime(field, t, out);
     if (out.size() == before && t != null && now != null && t.isAfter(now.plus(CLOCK_SKEW))) {
-      out.add(new Violation(field, t.toString(), field + " must not be in the future (now " + now + ", "
-          + CLOCK_SKEW.toMinutes() + " minutes of clock skew allowed), was " + t
-          + "; use valid_from for when a fact starts to hold"));
+      out.add(
+          new Violation(
+              field,
+              t.toString(),
+              field
+                  + " must not be in the future (now "
+                  + now
+                  + ", "
+                  + CLOCK_SKEW.toMinutes()
+                  + " minutes of clock skew allowed), was "
+                  + t
+                  + "; use valid_from for when a fact starts to hold"));
     }
   }
 
-  /** Adds a violation when {@code owner} is blank, too long or holds a character outside the safe set. */
+  /**
+   * Adds a violation when {@code owner} is blank, too long or holds a character outside the safe
+   * set.
+   */
   public static void checkOwner(String field, String owner, List<Violation> out) {
     if (owner == null || owner.isBlank()) {
-      out.add(new Violation(field, owner, field + " must not be blank, was " + (owner == null ? "null" : "'" + owner + "'")));
+      out.add(
+          new Violation(
+              field,
+              owner,
+              field + " must not be blank, was " + (owner == null ? "null" : "'" + owner + "'")));
       return;
     }
     if (owner.length() > MAX_OWNER_CHARS) {
-      out.add(new Violation(field, owner.length(), field + " must be at most " + MAX_OWNER_CHARS + " characters, was "
-          + owner.length()));
+      out.add(
+          new Violation(
+              field,
+              owner.length(),
+              field
+                  + " must be at most "
+                  + MAX_OWNER_CHARS
+                  + " characters, was "
+                  + owner.length()));
       return;
     }
     int bad = firstUnsafe(owner);
     if (bad >= 0) {
       int cp = owner.codePointAt(bad);
-      out.add(new Violation(field, owner, String.format(java.util.Locale.ROOT,
-          "%s must hold only letters, digits, punctuation, symbols and spaces; it has U+%04X (%s) at index %d",
-          field, cp, Character.getName(cp) == null ? "unassigned" : Character.getName(cp), bad)));
+      out.add(
+          new Violation(
+              field,
+              owner,
+              String.format(
+                  java.util.Locale.ROOT,
+                  "%s must hold only letters, digits, punctuation, symbols and spaces; it has U+%04X (%s) at index %d",
+                  field,
+                  cp,
+                  Character.getName(cp) == null ? "unassigned" : Character.getName(cp),
+                  bad)));
     }
   }
 
-  /** The owner's violation message, or null when it is valid (for callers that report one field). */
+  /**
+   * The owner's violation message, or null when it is valid (for callers that report one field).
+   */
   public static String ownerProblem(String field, String owner) {
     List<Violation> v = new java.util.ArrayList<>(1);
     checkOwner(field, owner, v);
@@ -149,8 +203,15 @@ public final class InputRules {
   private static boolean safe(int cp) {
     if (cp == ' ') return true;
     return switch (Character.getType(cp)) {
-      case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
-          Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
+      case Character.CONTROL,
+          Character.FORMAT,
+          Character.SURROGATE,
+          Character.PRIVATE_USE,
+          Character.UNASSIGNED,
+          Character.LINE_SEPARATOR,
+          Character.PARAGRAPH_SEPARATOR,
+          Character.SPACE_SEPARATOR ->
+          false;
       default -> true;
     };
   }

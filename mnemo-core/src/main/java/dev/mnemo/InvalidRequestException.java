@@ -5,14 +5,16 @@ import java.util.List;
 /**
  * A request was refused because an input is invalid; nothing was written.
  *
- * <p>Each {@link Violation} names the field (with its index in a batch, e.g. {@code memories[2].text}),
- * the offending value and what is wrong, so the message can be shown to the caller as is:
- * {@code "k must be >= 1, was 0"}. Never retriable.
+ * <p>Each {@link Violation} names the field (with its index in a batch, e.g. {@code
+ * memories[2].text}), the offending value and what is wrong, so the message can be shown to the
+ * caller as is: {@code "k must be >= 1, was 0"}. Never retriable.
  */
 public final class InvalidRequestException extends MnemoException {
   private static final long serialVersionUID = 1L;
 
-  /** One invalid input: the field's path, the value as given (may be null) and the rule it broke. */
+  /**
+   * One invalid input: the field's path, the value as given (may be null) and the rule it broke.
+   */
   public record Violation(String field, Object value, String message) {
     @Override
     public String toString() {

@@ -11,8 +11,8 @@ import java.util.Objects;
 /**
  * One recall as the retrieval log keeps it: the whole request (with its "now" resolved), the engine
  * that answered it, the store's state, the full trace (every candidate with its signals, outcome
- * and reason; stage timings), the selected ids, the rendered block's tokens, how many of the owner's
- * records eligibility removed and why, and the selected ids the caller later reported used.
+ * and reason; stage timings), the selected ids, the rendered block's tokens, how many of the
+ * owner's records eligibility removed and why, and the selected ids the caller later reported used.
  *
  * <p>Made by the engine for each logged recall; the log stores it whole, so a field added to the
  * trace is logged with it. Immutable.
@@ -44,10 +44,13 @@ public record LoggedRecall(
 
   /** Records not believed at the known time: superseded, expired (retention) or recorded later. */
   public static final String NOT_KNOWN = "superseded";
+
   /** Records believed then but not valid at the valid time. */
   public static final String NOT_VALID = "not_valid_at_time";
+
   /** Records of another scope than the request's. */
   public static final String OTHER_SCOPE = "other_scope";
+
   /** Records removed by the request's categories, metadata or time filter. */
   public static final String FILTERED = "filtered";
 
@@ -58,7 +61,10 @@ public record LoggedRecall(
     Objects.requireNonNull(trace, "trace");
     selected = List.copyOf(selected);
     engine = Map.copyOf(engine);
-    ineligible = ineligible == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ineligible));
+    ineligible =
+        ineligible == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ineligible));
     used = used == null ? List.of() : List.copyOf(used);
   }
 
@@ -78,13 +84,15 @@ public record LoggedRecall(
 
   /** This entry with eligibility counts. */
   public LoggedRecall withIneligible(Map<String, Long> counts) {
-    return new LoggedRecall(id, loggedAt, request, trace, selected, renderedTokens, engine, storeState, counts, used);
+    return new LoggedRecall(
+        id, loggedAt, request, trace, selected, renderedTokens, engine, storeState, counts, used);
   }
 
   /** This entry with {@code ids} (those it selected) added to the used ones. */
   public LoggedRecall withUsed(Collection<String> ids) {
     List<String> u = new ArrayList<>(used);
     for (String x : ids) if (selected.contains(x) && !u.contains(x)) u.add(x);
-    return new LoggedRecall(id, loggedAt, request, trace, selected, renderedTokens, engine, storeState, ineligible, u);
+    return new LoggedRecall(
+        id, loggedAt, request, trace, selected, renderedTokens, engine, storeState, ineligible, u);
   }
 }

@@ -31,10 +31,10 @@ public interface Maintenance {
 
   /**
    * Restores exported records as they were (ids, versions, expiry, sources), replacing records of
-   * the same id: the other half of restoring an owner from {@link Mnemo#export} and
-   * {@link #exportTurns}. Records without a vector of the configured embedder are embedded again.
-   * Every record is checked first (owner, text, times); with any invalid, nothing is written.
-   * Returns how many were written. Durable on return.
+   * the same id: the other half of restoring an owner from {@link Mnemo#export} and {@link
+   * #exportTurns}. Records without a vector of the configured embedder are embedded again. Every
+   * record is checked first (owner, text, times); with any invalid, nothing is written. Returns how
+   * many were written. Durable on return.
    */
   int restore(List<MemoryRecord> records);
 
@@ -42,9 +42,10 @@ public interface Maintenance {
    * Applies retention policies to the owner's current records (a category without a policy keeps
    * everything): a dropped record is expired, not deleted, so history and {@code known_at} still
    * show it; {@link Mnemo#forget} deletes. Turns older than {@code turnMaxAge} (null: keep) that no
-   * record names any more are deleted from the turn log. Safe to interrupt: it works in small atomic
-   * batches and each decision depends only on the record and {@code now} (null: the clock's), so
-   * running it again finishes the job.
+   * record names any more are deleted from the turn log. Safe to interrupt: it works in small
+   * atomic batches and each decision depends only on the record and {@code now} (null: the
+   * clock's), so running it again finishes the job.
    */
-  RetentionReport retain(String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge, Instant now);
+  RetentionReport retain(
+      String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge, Instant now);
 }

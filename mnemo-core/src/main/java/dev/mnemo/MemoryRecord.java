@@ -32,8 +32,8 @@ import java.util.Objects;
  * @param scope optional task/project scope, or null
  * @param category kind of memory
  * @param text the short, searchable statement
- * @param context optional text indexed with the record (neighbouring turns, a session date) to
- *     make short turns findable; never rendered; may be null
+ * @param context optional text indexed with the record (neighbouring turns, a session date) to make
+ *     short turns findable; never rendered; may be null
  * @param sources source event ids
  * @param episode optional episode (session) id, or null
  * @param seq position in the episode, or -1
@@ -102,7 +102,10 @@ public record MemoryRecord(
     access = Access.normalize(access);
   }
 
-  /** Which write rule decided this version's interval or its effect on others, or null when none applied. */
+  /**
+   * Which write rule decided this version's interval or its effect on others, or null when none
+   * applied.
+   */
   public String resolution() {
     return metadata.get(RESOLUTION);
   }
@@ -119,23 +122,98 @@ public record MemoryRecord(
 
   /** A copy with another transaction end. */
   public MemoryRecord withExpiredAt(Instant t) {
-    return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, t,
-        validFrom, validTo, factKey, version, origin, importance, authority, conflictPolicy, entities,
-        accessCount, lastAccessedAt, embedding, embeddingModel, metadata, access);
+    return new MemoryRecord(
+        id,
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        sources,
+        episode,
+        seq,
+        recordedAt,
+        t,
+        validFrom,
+        validTo,
+        factKey,
+        version,
+        origin,
+        importance,
+        authority,
+        conflictPolicy,
+        entities,
+        accessCount,
+        lastAccessedAt,
+        embedding,
+        embeddingModel,
+        metadata,
+        access);
   }
 
-  /** A copy with another embedding (vector and model id; both null: none), as a re-embedding writes it. */
+  /**
+   * A copy with another embedding (vector and model id; both null: none), as a re-embedding writes
+   * it.
+   */
   public MemoryRecord withEmbedding(float[] vector, String model) {
-    return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, expiredAt,
-        validFrom, validTo, factKey, version, origin, importance, authority, conflictPolicy, entities,
-        accessCount, lastAccessedAt, vector, model, metadata, access);
+    return new MemoryRecord(
+        id,
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        sources,
+        episode,
+        seq,
+        recordedAt,
+        expiredAt,
+        validFrom,
+        validTo,
+        factKey,
+        version,
+        origin,
+        importance,
+        authority,
+        conflictPolicy,
+        entities,
+        accessCount,
+        lastAccessedAt,
+        vector,
+        model,
+        metadata,
+        access);
   }
 
   /** A copy with updated usage counters. */
   public MemoryRecord withUsage(long count, Instant lastAccessed) {
-    return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq, recordedAt, expiredAt,
-        validFrom, validTo, factKey, version, origin, importance, authority, conflictPolicy, entities,
-        count, lastAccessed, embedding, embeddingModel, metadata, access);
+    return new MemoryRecord(
+        id,
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        sources,
+        episode,
+        seq,
+        recordedAt,
+        expiredAt,
+        validFrom,
+        validTo,
+        factKey,
+        version,
+        origin,
+        importance,
+        authority,
+        conflictPolicy,
+        entities,
+        count,
+        lastAccessed,
+        embedding,
+        embeddingModel,
+        metadata,
+        access);
   }
 
   /**
@@ -143,26 +221,67 @@ public record MemoryRecord(
    * this statement that a correction did not cover.
    */
   public MemoryRecord clippedCopy(String newId, Instant from, Instant to, Instant at) {
-    return new MemoryRecord(newId, owner, scope, category, text, context, sources, episode, seq, at, null,
-        from, to, factKey, version, origin != null ? origin : id, importance, authority, conflictPolicy, entities,
-        accessCount, lastAccessedAt, embedding, embeddingModel, metadata, access);
+    return new MemoryRecord(
+        newId,
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        sources,
+        episode,
+        seq,
+        at,
+        null,
+        from,
+        to,
+        factKey,
+        version,
+        origin != null ? origin : id,
+        importance,
+        authority,
+        conflictPolicy,
+        entities,
+        accessCount,
+        lastAccessedAt,
+        embedding,
+        embeddingModel,
+        metadata,
+        access);
   }
 
-  /** Every component equal; the embedding by content (a record's default equals compares arrays by identity). */
+  /**
+   * Every component equal; the embedding by content (a record's default equals compares arrays by
+   * identity).
+   */
   @Override
   public boolean equals(Object o) {
     return o instanceof MemoryRecord r
-        && id.equals(r.id) && owner.equals(r.owner) && java.util.Objects.equals(scope, r.scope)
-        && category == r.category && text.equals(r.text) && java.util.Objects.equals(context, r.context)
-        && sources.equals(r.sources) && java.util.Objects.equals(episode, r.episode) && seq == r.seq
-        && recordedAt.equals(r.recordedAt) && java.util.Objects.equals(expiredAt, r.expiredAt)
-        && validFrom.equals(r.validFrom) && java.util.Objects.equals(validTo, r.validTo)
-        && java.util.Objects.equals(factKey, r.factKey) && version == r.version
-        && java.util.Objects.equals(origin, r.origin) && Double.compare(importance, r.importance) == 0
-        && authority == r.authority && conflictPolicy == r.conflictPolicy && entities.equals(r.entities)
-        && accessCount == r.accessCount && java.util.Objects.equals(lastAccessedAt, r.lastAccessedAt)
+        && id.equals(r.id)
+        && owner.equals(r.owner)
+        && java.util.Objects.equals(scope, r.scope)
+        && category == r.category
+        && text.equals(r.text)
+        && java.util.Objects.equals(context, r.context)
+        && sources.equals(r.sources)
+        && java.util.Objects.equals(episode, r.episode)
+        && seq == r.seq
+        && recordedAt.equals(r.recordedAt)
+        && java.util.Objects.equals(expiredAt, r.expiredAt)
+        && validFrom.equals(r.validFrom)
+        && java.util.Objects.equals(validTo, r.validTo)
+        && java.util.Objects.equals(factKey, r.factKey)
+        && version == r.version
+        && java.util.Objects.equals(origin, r.origin)
+        && Double.compare(importance, r.importance) == 0
+        && authority == r.authority
+        && conflictPolicy == r.conflictPolicy
+        && entities.equals(r.entities)
+        && accessCount == r.accessCount
+        && java.util.Objects.equals(lastAccessedAt, r.lastAccessedAt)
         && java.util.Arrays.equals(embedding, r.embedding)
-        && java.util.Objects.equals(embeddingModel, r.embeddingModel) && metadata.equals(r.metadata)
+        && java.util.Objects.equals(embeddingModel, r.embeddingModel)
+        && metadata.equals(r.metadata)
         && access.equals(r.access);
   }
 
@@ -173,11 +292,43 @@ public record MemoryRecord(
 
   @Override
   public String toString() {
-    return "MemoryRecord[id=" + id + ", owner=" + owner + ", scope=" + scope + ", category=" + category.code()
-        + ", text=" + text + ", sources=" + sources + ", recordedAt=" + recordedAt + ", expiredAt=" + expiredAt
-        + ", valid=[" + validFrom + ", " + validTo + "), factKey=" + factKey + ", version=" + version
-        + ", origin=" + origin + ", importance=" + importance + ", authority=" + authority.code()
-        + ", entities=" + entities + ", accessCount=" + accessCount + ", metadata=" + metadata
-        + (access.isEmpty() ? "" : ", access=" + access) + "]";
+    return "MemoryRecord[id="
+        + id
+        + ", owner="
+        + owner
+        + ", scope="
+        + scope
+        + ", category="
+        + category.code()
+        + ", text="
+        + text
+        + ", sources="
+        + sources
+        + ", recordedAt="
+        + recordedAt
+        + ", expiredAt="
+        + expiredAt
+        + ", valid=["
+        + validFrom
+        + ", "
+        + validTo
+        + "), factKey="
+        + factKey
+        + ", version="
+        + version
+        + ", origin="
+        + origin
+        + ", importance="
+        + importance
+        + ", authority="
+        + authority.code()
+        + ", entities="
+        + entities
+        + ", accessCount="
+        + accessCount
+        + ", metadata="
+        + metadata
+        + (access.isEmpty() ? "" : ", access=" + access)
+        + "]";
   }
 }

@@ -48,21 +48,21 @@ public interface Mnemo extends AutoCloseable {
 
   /**
    * Checks one memory as {@link #remember} would, without writing it: every invalid field, each
-   * named with {@code fieldPrefix} (e.g. {@code "line 3: "}). Empty when valid. Checks that need the
-   * store (the order of a fact key's recorded times) happen at write time only.
+   * named with {@code fieldPrefix} (e.g. {@code "line 3: "}). Empty when valid. Checks that need
+   * the store (the order of a fact key's recorded times) happen at write time only.
    */
   List<InvalidRequestException.Violation> validate(NewMemory memory, String fieldPrefix);
 
   /**
    * Hands conversation turns to the write path. Returns once the turns are durable; the configured
-   * extractor then decides which become memories (tool calls, tool results and failed attempts never
-   * do). Every invalid field of every turn is reported at once, and then nothing is stored.
+   * extractor then decides which become memories (tool calls, tool results and failed attempts
+   * never do). Every invalid field of every turn is reported at once, and then nothing is stored.
    */
   IngestReceipt ingest(List<Turn> turns);
 
   /**
-   * The turns a record came from (those of its sources the turn log holds), in log order, so that
-   * a decision that depends on a detail can read the originals. Empty for an unknown record.
+   * The turns a record came from (those of its sources the turn log holds), in log order, so that a
+   * decision that depends on a detail can read the originals. Empty for an unknown record.
    */
   List<Turn> sources(String owner, String recordId);
 
@@ -76,26 +76,28 @@ public interface Mnemo extends AutoCloseable {
   /** Where background extraction stands. */
   IngestProgress ingestProgress();
 
-  /** Waits until every ingested turn has been extracted; false when {@code timeout} passed first. */
+  /**
+   * Waits until every ingested turn has been extracted; false when {@code timeout} passed first.
+   */
   boolean awaitIngested(Duration timeout);
 
   /**
    * Summarizes an episode (a session) into one semantic record that inherits every source of the
-   * episode's current records; extractive and offline (see {@code docs/write-path.md}). Returns
-   * the summary, or empty when the episode has no records.
+   * episode's current records; extractive and offline (see {@code docs/write-path.md}). Returns the
+   * summary, or empty when the episode has no records.
    */
   Optional<MemoryRecord> summarize(String owner, String episode);
 
   /**
    * Moves a record to another category as a recorded transformation: a new version with the new
-   * category supersedes it under its fact key (one {@code auto/<id>} when it had none), so
-   * {@link #history} shows both. Returns the new version.
+   * category supersedes it under its fact key (one {@code auto/<id>} when it had none), so {@link
+   * #history} shows both. Returns the new version.
    */
   MemoryRecord recategorize(String owner, String id, Category category);
 
   /**
-   * Reading the turn log whole, restoring an export and retention: present on an engine that
-   * holds its data itself ({@link #builder()}), empty on a remote client.
+   * Reading the turn log whole, restoring an export and retention: present on an engine that holds
+   * its data itself ({@link #builder()}), empty on a remote client.
    */
   default Optional<Maintenance> maintenance() {
     return Optional.empty();
@@ -106,7 +108,10 @@ public interface Mnemo extends AutoCloseable {
     return Optional.empty();
   }
 
-  /** The embedded engine's parts, for evaluation and tests; empty unless built by {@link #builder()}. */
+  /**
+   * The embedded engine's parts, for evaluation and tests; empty unless built by {@link
+   * #builder()}.
+   */
   default Optional<Diagnostics> diagnostics() {
     return Optional.empty();
   }
@@ -114,7 +119,10 @@ public interface Mnemo extends AutoCloseable {
   /** The records that belong in the prompt for this request, packed into its budget. */
   RecallResult recall(RecallRequest request);
 
-  /** Every version ever recorded of the owner's fact, oldest first (by recorded time, then valid time). */
+  /**
+   * Every version ever recorded of the owner's fact, oldest first (by recorded time, then valid
+   * time).
+   */
   List<MemoryRecord> history(String owner, String factKey);
 
   /** One record of the owner by id. Another owner's id is simply not found. */
@@ -126,7 +134,10 @@ public interface Mnemo extends AutoCloseable {
   /** Deletes one record of the owner with every clipped copy of it; returns how many. */
   int forget(String owner, String id);
 
-  /** Reports that an answer used these records: feeds frequency and last-accessed. Unknown ids are ignored. */
+  /**
+   * Reports that an answer used these records: feeds frequency and last-accessed. Unknown ids are
+   * ignored.
+   */
   int markUsed(String owner, Collection<String> ids);
 
   /** Streams every record of the owner (all owners when null), all versions. */
@@ -142,9 +153,9 @@ public interface Mnemo extends AutoCloseable {
 
   /**
    * Configures a {@link Mnemo}. Defaults: the {@code lucene} store in {@code directory} (or a store
-   * given explicitly), the {@code e5-small-v2-q} embedder when its module is on the class path (none
-   * otherwise: BM25 and entities only), the {@code cl100k_base} tokenizer, the system clock, UTC for
-   * calendar words, texts up to 8,000 characters.
+   * given explicitly), the {@code e5-small-v2-q} embedder when its module is on the class path
+   * (none otherwise: BM25 and entities only), the {@code cl100k_base} tokenizer, the system clock,
+   * UTC for calendar words, texts up to 8,000 characters.
    */
   final class Builder {
     private MemoryStore store;
@@ -172,28 +183,40 @@ public interface Mnemo extends AutoCloseable {
      * This store's half-lives and maximum ages per fact kind (default {@link Freshness#DEFAULT}); a
      * request's {@link RecallRequest#freshness()} overrides them key by key.
      */
-    public Builder freshness(Freshness v) { this.freshness = Objects.requireNonNull(v, "freshness"); return this; }
+    public Builder freshness(Freshness v) {
+      this.freshness = Objects.requireNonNull(v, "freshness");
+      return this;
+    }
 
     /**
      * The durable turn log {@link Mnemo#ingest} writes to (closed with the engine). Default: the
-     * store's own ({@link MemoryStore#turnLog()}); without one, a log in memory, and extraction then
-     * runs synchronously so that nothing acknowledged waits in memory only.
+     * store's own ({@link MemoryStore#turnLog()}); without one, a log in memory, and extraction
+     * then runs synchronously so that nothing acknowledged waits in memory only.
      */
-    public Builder turnLog(TurnLog v) { this.turnLog = v; return this; }
+    public Builder turnLog(TurnLog v) {
+      this.turnLog = v;
+      return this;
+    }
 
     /**
-     * How the names of a written record's text are found (normalized keys, as
-     * {@link dev.mnemo.text.Entities#normalize} makes them); null = the capitalization heuristic
-     * {@link dev.mnemo.text.Entities#extract}. {@code dev.mnemo.nlp.OpenNlpEntities} (module
-     * {@code mnemo-nlp}) confirms the heuristic's names with a part-of-speech model.
+     * How the names of a written record's text are found (normalized keys, as {@link
+     * dev.mnemo.text.Entities#normalize} makes them); null = the capitalization heuristic {@link
+     * dev.mnemo.text.Entities#extract}. {@code dev.mnemo.nlp.OpenNlpEntities} (module {@code
+     * mnemo-nlp}) confirms the heuristic's names with a part-of-speech model.
      */
-    public Builder entities(java.util.function.Function<String, List<String>> v) { this.entityFinder = v; return this; }
+    public Builder entities(java.util.function.Function<String, List<String>> v) {
+      this.entityFinder = v;
+      return this;
+    }
 
     /**
      * Whether {@link Mnemo#ingest} extracts and consolidates before it returns (tests, batch
      * imports) instead of in the background (the default).
      */
-    public Builder synchronousIngest(boolean v) { this.synchronousIngest = v; return this; }
+    public Builder synchronousIngest(boolean v) {
+      this.synchronousIngest = v;
+      return this;
+    }
 
     /**
      * Back-pressure: at most {@code capacity} turns wait for background extraction (default
@@ -201,44 +224,94 @@ public interface Mnemo extends AutoCloseable {
      * retriable error, having stored nothing.
      */
     public Builder ingestQueue(int capacity, Duration wait) {
-      if (capacity < 1) throw new InvalidRequestException("ingest_queue", capacity, "ingest_queue must be >= 1, was " + capacity);
+      if (capacity < 1)
+        throw new InvalidRequestException(
+            "ingest_queue", capacity, "ingest_queue must be >= 1, was " + capacity);
       this.ingestQueue = capacity;
       this.ingestQueueWait = Objects.requireNonNull(wait, "wait");
       return this;
     }
 
-    /** The retrieval log to keep (null: the store's own, if it keeps one); {@link Mnemo#close()} closes it. */
-    public Builder recallLog(dev.mnemo.spi.RecallLog v) { this.recallLog = v; return this; }
+    /**
+     * The retrieval log to keep (null: the store's own, if it keeps one); {@link Mnemo#close()}
+     * closes it.
+     */
+    public Builder recallLog(dev.mnemo.spi.RecallLog v) {
+      this.recallLog = v;
+      return this;
+    }
 
-    /** How recalls are logged: sampling, retention, queue; {@link RecallLogOptions#OFF} logs none. */
-    public Builder recallLogOptions(RecallLogOptions v) { this.recallLogOptions = Objects.requireNonNull(v, "options"); return this; }
+    /**
+     * How recalls are logged: sampling, retention, queue; {@link RecallLogOptions#OFF} logs none.
+     */
+    public Builder recallLogOptions(RecallLogOptions v) {
+      this.recallLogOptions = Objects.requireNonNull(v, "options");
+      return this;
+    }
 
     /** Use this store (the caller keeps no other handle to it; {@link Mnemo#close()} closes it). */
-    public Builder store(MemoryStore v) { this.store = v; return this; }
+    public Builder store(MemoryStore v) {
+      this.store = v;
+      return this;
+    }
 
     /** Open the embedded Lucene store in this directory. */
-    public Builder directory(Path v) { this.directory = v; return this; }
+    public Builder directory(Path v) {
+      this.directory = v;
+      return this;
+    }
 
-    public Builder embedder(Embedder v) { this.embedder = v; this.noEmbedder = v == null; return this; }
+    public Builder embedder(Embedder v) {
+      this.embedder = v;
+      this.noEmbedder = v == null;
+      return this;
+    }
 
     /** No dense signal: BM25 and entities only. */
-    public Builder withoutEmbedder() { this.embedder = null; this.noEmbedder = true; return this; }
+    public Builder withoutEmbedder() {
+      this.embedder = null;
+      this.noEmbedder = true;
+      return this;
+    }
 
-    public Builder tokenizer(Tokenizer v) { this.tokenizer = v; return this; }
+    public Builder tokenizer(Tokenizer v) {
+      this.tokenizer = v;
+      return this;
+    }
 
-    public Builder clock(InstantSource v) { this.clock = Objects.requireNonNull(v, "clock"); return this; }
+    public Builder clock(InstantSource v) {
+      this.clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
 
     /** The zone in which calendar words ("yesterday", "in May") are read. */
-    public Builder zone(ZoneId v) { this.zone = Objects.requireNonNull(v, "zone"); return this; }
+    public Builder zone(ZoneId v) {
+      this.zone = Objects.requireNonNull(v, "zone");
+      return this;
+    }
 
-    /** What {@link Mnemo#ingest} extracts memories with; null = {@link dev.mnemo.write.OfflineExtractor}. */
-    public Builder extractor(Extractor v) { this.extractor = v; return this; }
+    /**
+     * What {@link Mnemo#ingest} extracts memories with; null = {@link
+     * dev.mnemo.write.OfflineExtractor}.
+     */
+    public Builder extractor(Extractor v) {
+      this.extractor = v;
+      return this;
+    }
 
-    /** How extracted candidates are consolidated with existing records; null = {@link dev.mnemo.write.RuleConsolidator}. */
-    public Builder consolidator(Consolidator v) { this.consolidator = v; return this; }
+    /**
+     * How extracted candidates are consolidated with existing records; null = {@link
+     * dev.mnemo.write.RuleConsolidator}.
+     */
+    public Builder consolidator(Consolidator v) {
+      this.consolidator = v;
+      return this;
+    }
 
     public Builder maxTextChars(int v) {
-      if (v < 1) throw new InvalidRequestException("max_text_chars", v, "max_text_chars must be >= 1, was " + v);
+      if (v < 1)
+        throw new InvalidRequestException(
+            "max_text_chars", v, "max_text_chars must be >= 1, was " + v);
       this.maxTextChars = v;
       return this;
     }
@@ -256,8 +329,24 @@ public interface Mnemo extends AutoCloseable {
         e = Providers.embedder("e5-small-v2-q", Map.of());
       }
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
-      return Engines.open(new Engines.Settings(s, e, t, clock, zone, maxTextChars, extractor, consolidator, turnLog,
-          synchronousIngest, ingestQueue, ingestQueueWait, entityFinder, recallLog, recallLogOptions, freshness));
+      return Engines.open(
+          new Engines.Settings(
+              s,
+              e,
+              t,
+              clock,
+              zone,
+              maxTextChars,
+              extractor,
+              consolidator,
+              turnLog,
+              synchronousIngest,
+              ingestQueue,
+              ingestQueueWait,
+              entityFinder,
+              recallLog,
+              recallLogOptions,
+              freshness));
     }
   }
 }

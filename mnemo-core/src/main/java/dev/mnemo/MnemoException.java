@@ -4,8 +4,8 @@ package dev.mnemo;
  * The one unchecked root of every error Mnemo raises.
  *
  * <p>{@link #retriable()} says whether the same call may succeed later unchanged (a provider's
- * time-out, 429 or 5xx); a bad request or a corrupt store is not retriable. Servers map this type to
- * HTTP and MCP errors in one place.
+ * time-out, 429 or 5xx); a bad request or a corrupt store is not retriable. Servers map this type
+ * to HTTP and MCP errors in one place.
  */
 public class MnemoException extends RuntimeException {
   private static final long serialVersionUID = 1L;

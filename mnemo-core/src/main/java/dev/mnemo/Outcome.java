@@ -16,7 +16,11 @@ public enum Outcome {
 
   private final String code;
 
-  Outcome(String code) { this.code = code; }
+  Outcome(String code) {
+    this.code = code;
+  }
 
-  public String code() { return code; }
+  public String code() {
+    return code;
+  }
 }

@@ -13,12 +13,18 @@ public enum Packing {
 
   private final String code;
 
-  Packing(String code) { this.code = code; }
+  Packing(String code) {
+    this.code = code;
+  }
 
-  public String code() { return code; }
+  public String code() {
+    return code;
+  }
 
   public static Packing fromCode(String code) {
-    for (Packing p : values()) if (p.code.equalsIgnoreCase(code == null ? "" : code.trim())) return p;
-    throw new InvalidRequestException("packing", code, "packing must be one of [greedy, coverage], was '" + code + "'");
+    for (Packing p : values())
+      if (p.code.equalsIgnoreCase(code == null ? "" : code.trim())) return p;
+    throw new InvalidRequestException(
+        "packing", code, "packing must be one of [greedy, coverage], was '" + code + "'");
   }
 }

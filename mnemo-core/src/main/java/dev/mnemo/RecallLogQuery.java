@@ -16,25 +16,50 @@ import java.time.Instant;
  * @param offset entries to skip, newest first
  * @param limit at most this many entries
  */
-public record RecallLogQuery(String owner, Instant from, Instant to, String outcome, String text, String record,
-    int offset, int limit) {
+public record RecallLogQuery(
+    String owner,
+    Instant from,
+    Instant to,
+    String outcome,
+    String text,
+    String record,
+    int offset,
+    int limit) {
 
   /** Outcomes a query may name. */
-  public static final java.util.List<String> OUTCOMES = java.util.List.of("selected", "empty", "omitted",
-      "below_threshold", "beyond_k", "over_budget", "duplicate");
+  public static final java.util.List<String> OUTCOMES =
+      java.util.List.of(
+          "selected",
+          "empty",
+          "omitted",
+          "below_threshold",
+          "beyond_k",
+          "over_budget",
+          "duplicate");
 
   public RecallLogQuery {
-    if (offset < 0) throw new InvalidRequestException("offset", offset, "offset must be >= 0, was " + offset);
-    if (limit < 1) throw new InvalidRequestException("limit", limit, "limit must be >= 1, was " + limit);
+    if (offset < 0)
+      throw new InvalidRequestException("offset", offset, "offset must be >= 0, was " + offset);
+    if (limit < 1)
+      throw new InvalidRequestException("limit", limit, "limit must be >= 1, was " + limit);
     if (outcome != null && !OUTCOMES.contains(outcome)) {
-      throw new InvalidRequestException("outcome", outcome, "outcome must be one of " + OUTCOMES + ", was '" + outcome + "'");
+      throw new InvalidRequestException(
+          "outcome", outcome, "outcome must be one of " + OUTCOMES + ", was '" + outcome + "'");
     }
-    if (outcome != null && record == null && !outcome.equals("selected") && !outcome.equals("empty")) {
-      throw new InvalidRequestException("outcome", outcome,
-          "outcome '" + outcome + "' names a record's outcome: give a record id too, or use selected or empty");
+    if (outcome != null
+        && record == null
+        && !outcome.equals("selected")
+        && !outcome.equals("empty")) {
+      throw new InvalidRequestException(
+          "outcome",
+          outcome,
+          "outcome '"
+              + outcome
+              + "' names a record's outcome: give a record id too, or use selected or empty");
     }
     if (from != null && to != null && !to.isAfter(from)) {
-      throw new InvalidRequestException("to", to, "to must be after from (" + from + "), was " + to);
+      throw new InvalidRequestException(
+          "to", to, "to must be after from (" + from + "), was " + to);
     }
     owner = owner == null || owner.isBlank() ? null : owner;
     text = text == null || text.isBlank() ? null : text;

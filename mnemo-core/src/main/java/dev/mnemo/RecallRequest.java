@@ -81,6 +81,7 @@ public record RecallRequest(
   public static final int MAX_K = 1000;
   public static final int MAX_CANDIDATES = 10_000;
   public static final int MAX_QUERY_CHARS = 8_000;
+
   /** At most this many characters in a usage note. */
   public static final int MAX_NOTE_CHARS = 300;
 
@@ -89,11 +90,12 @@ public record RecallRequest(
       "Use a line only if it bears on the question; each is dated, and conflicting lines are both shown.";
 
   /** Default recency half-lives per category. */
-  public static final Map<Category, Duration> DEFAULT_HALF_LIVES = Map.of(
-      Category.EPISODIC, Duration.ofDays(30),
-      Category.TASK, Duration.ofDays(14),
-      Category.SEMANTIC, Duration.ofDays(365),
-      Category.PROCEDURAL, Duration.ofDays(365));
+  public static final Map<Category, Duration> DEFAULT_HALF_LIVES =
+      Map.of(
+          Category.EPISODIC, Duration.ofDays(30),
+          Category.TASK, Duration.ofDays(14),
+          Category.SEMANTIC, Duration.ofDays(365),
+          Category.PROCEDURAL, Duration.ofDays(365));
 
   public RecallRequest {
     List<InvalidRequestException.Violation> v = new ArrayList<>();
@@ -103,7 +105,8 @@ public record RecallRequest(
     if (metadata != null) {
       for (var e : metadata.entrySet()) {
         InputRules.checkLength("metadata", e.getKey(), InputRules.MAX_KEY_CHARS, v);
-        InputRules.checkLength("metadata." + e.getKey(), e.getValue(), InputRules.MAX_METADATA_VALUE_CHARS, v);
+        InputRules.checkLength(
+            "metadata." + e.getKey(), e.getValue(), InputRules.MAX_METADATA_VALUE_CHARS, v);
       }
     }
     if (mode instanceof TemporalMode.ValidAt m) InputRules.checkTime("at", m.at(), v);
@@ -111,54 +114,94 @@ public record RecallRequest(
     if (query == null) {
       v.add(new InvalidRequestException.Violation("query", null, "query must not be null"));
     } else if (query.length() > MAX_QUERY_CHARS) {
-      v.add(new InvalidRequestException.Violation("query", query.length(),
-          "query must be at most " + MAX_QUERY_CHARS + " characters, was " + query.length()));
+      v.add(
+          new InvalidRequestException.Violation(
+              "query",
+              query.length(),
+              "query must be at most " + MAX_QUERY_CHARS + " characters, was " + query.length()));
     }
     if (k < 1 || k > MAX_K) {
-      v.add(new InvalidRequestException.Violation("k", k, "k must be between 1 and " + MAX_K + ", was " + k));
+      v.add(
+          new InvalidRequestException.Violation(
+              "k", k, "k must be between 1 and " + MAX_K + ", was " + k));
     }
     if (budgetTokens < 0) {
-      v.add(new InvalidRequestException.Violation("budget_tokens", budgetTokens, "budget_tokens must be >= 0, was " + budgetTokens));
+      v.add(
+          new InvalidRequestException.Violation(
+              "budget_tokens", budgetTokens, "budget_tokens must be >= 0, was " + budgetTokens));
     }
     if (!(threshold >= 0 && threshold <= 1)) {
-      v.add(new InvalidRequestException.Violation("threshold", threshold, "threshold must be between 0 and 1, was " + threshold));
+      v.add(
+          new InvalidRequestException.Violation(
+              "threshold", threshold, "threshold must be between 0 and 1, was " + threshold));
     }
     if (!(relativeThreshold >= 0 && relativeThreshold <= 1)) {
-      v.add(new InvalidRequestException.Violation("relative_threshold", relativeThreshold,
-          "relative_threshold must be between 0 and 1, was " + relativeThreshold));
+      v.add(
+          new InvalidRequestException.Violation(
+              "relative_threshold",
+              relativeThreshold,
+              "relative_threshold must be between 0 and 1, was " + relativeThreshold));
     }
     if (!(mmrLambda >= 0 && mmrLambda <= 1)) {
-      v.add(new InvalidRequestException.Violation("mmr_lambda", mmrLambda, "mmr_lambda must be between 0 and 1, was " + mmrLambda));
+      v.add(
+          new InvalidRequestException.Violation(
+              "mmr_lambda", mmrLambda, "mmr_lambda must be between 0 and 1, was " + mmrLambda));
     }
     if (!(duplicateSimilarity > 0 && duplicateSimilarity <= 1)) {
-      v.add(new InvalidRequestException.Violation("duplicate_similarity", duplicateSimilarity,
-          "duplicate_similarity must be in (0, 1], was " + duplicateSimilarity));
+      v.add(
+          new InvalidRequestException.Violation(
+              "duplicate_similarity",
+              duplicateSimilarity,
+              "duplicate_similarity must be in (0, 1], was " + duplicateSimilarity));
     }
     if (minRelevance != null && !(minRelevance >= 0 && minRelevance <= 1)) {
-      v.add(new InvalidRequestException.Violation("min_relevance", minRelevance,
-          "min_relevance must be between 0 and 1, was " + minRelevance));
+      v.add(
+          new InvalidRequestException.Violation(
+              "min_relevance",
+              minRelevance,
+              "min_relevance must be between 0 and 1, was " + minRelevance));
     }
     if (candidates < 1 || candidates > MAX_CANDIDATES) {
-      v.add(new InvalidRequestException.Violation("candidates", candidates,
-          "candidates must be between 1 and " + MAX_CANDIDATES + ", was " + candidates));
+      v.add(
+          new InvalidRequestException.Violation(
+              "candidates",
+              candidates,
+              "candidates must be between 1 and " + MAX_CANDIDATES + ", was " + candidates));
     }
     Map<Category, Duration> hl = new EnumMap<>(Category.class);
     hl.putAll(DEFAULT_HALF_LIVES);
     if (halfLives != null) {
       for (var e : halfLives.entrySet()) {
         if (e.getValue() == null || e.getValue().isNegative() || e.getValue().isZero()) {
-          v.add(new InvalidRequestException.Violation("half_lives." + e.getKey().code(), e.getValue(),
-              "half_lives." + e.getKey().code() + " must be a positive duration, was " + e.getValue()));
+          v.add(
+              new InvalidRequestException.Violation(
+                  "half_lives." + e.getKey().code(),
+                  e.getValue(),
+                  "half_lives."
+                      + e.getKey().code()
+                      + " must be a positive duration, was "
+                      + e.getValue()));
         } else {
           hl.put(e.getKey(), e.getValue());
         }
       }
     }
     Access.check("principals", principals, Access.MAX_PRINCIPALS, v);
-    if (usageNote != null && (usageNote.isBlank() || usageNote.length() > MAX_NOTE_CHARS || usageNote.contains("\n")
-        || usageNote.contains("\r"))) {
-      v.add(new InvalidRequestException.Violation("usage_note", usageNote, "usage_note must be one non-blank line of at most "
-          + MAX_NOTE_CHARS + " characters, was " + (usageNote.length() > 60 ? usageNote.length() + " characters" : "'" + usageNote + "'")));
+    if (usageNote != null
+        && (usageNote.isBlank()
+            || usageNote.length() > MAX_NOTE_CHARS
+            || usageNote.contains("\n")
+            || usageNote.contains("\r"))) {
+      v.add(
+          new InvalidRequestException.Violation(
+              "usage_note",
+              usageNote,
+              "usage_note must be one non-blank line of at most "
+                  + MAX_NOTE_CHARS
+                  + " characters, was "
+                  + (usageNote.length() > 60
+                      ? usageNote.length() + " characters"
+                      : "'" + usageNote + "'")));
     }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     principals = principals == null ? Set.of() : Set.copyOf(principals);
@@ -179,7 +222,9 @@ public record RecallRequest(
    * the query (a focus of entities alone only adds entity keys).
    */
   public String retrievalText() {
-    return focus.question() == null && focus.task() == null && focus.artifact() == null ? query : focus.retrievalText();
+    return focus.question() == null && focus.task() == null && focus.artifact() == null
+        ? query
+        : focus.retrievalText();
   }
 
   public static Builder builder(String owner, String query) {
@@ -189,11 +234,27 @@ public record RecallRequest(
   /** A builder holding this request's values. */
   public Builder toBuilder() {
     Builder b = new Builder(owner, query);
-    b.askedAt = askedAt; b.mode = mode; b.scope = scope; b.categories = categories; b.metadata = metadata;
-    b.k = k; b.budgetTokens = budgetTokens; b.threshold = threshold; b.relativeThreshold = relativeThreshold; b.fusion = fusion; b.packing = packing;
-    b.timeFilter = timeFilter; b.weights = weights; b.halfLives = halfLives; b.mmrLambda = mmrLambda;
-    b.duplicateSimilarity = duplicateSimilarity; b.candidates = candidates; b.explain = explain; b.focus = focus;
-    b.minRelevance = minRelevance; b.exhaustive = exhaustive;
+    b.askedAt = askedAt;
+    b.mode = mode;
+    b.scope = scope;
+    b.categories = categories;
+    b.metadata = metadata;
+    b.k = k;
+    b.budgetTokens = budgetTokens;
+    b.threshold = threshold;
+    b.relativeThreshold = relativeThreshold;
+    b.fusion = fusion;
+    b.packing = packing;
+    b.timeFilter = timeFilter;
+    b.weights = weights;
+    b.halfLives = halfLives;
+    b.mmrLambda = mmrLambda;
+    b.duplicateSimilarity = duplicateSimilarity;
+    b.candidates = candidates;
+    b.explain = explain;
+    b.focus = focus;
+    b.minRelevance = minRelevance;
+    b.exhaustive = exhaustive;
     b.log = log;
     b.freshness = freshness;
     b.principals = principals;
@@ -239,62 +300,207 @@ public record RecallRequest(
     }
 
     /** Replaces the query (the latest message). */
-    public Builder query(String v) { this.query = v; return this; }
+    public Builder query(String v) {
+      this.query = v;
+      return this;
+    }
+
     /** The query as set so far. */
-    public String query() { return query; }
-    public Builder askedAt(Instant v) { this.askedAt = v; return this; }
-    public Builder mode(TemporalMode v) { this.mode = v; return this; }
-    public Builder scope(String v) { this.scope = v; return this; }
-    public Builder categories(Set<Category> v) { this.categories = v; return this; }
-    public Builder metadata(Map<String, String> v) { this.metadata = v; return this; }
-    public Builder k(int v) { this.k = v; return this; }
-    public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }
-    public Builder threshold(double v) { this.threshold = v; return this; }
+    public String query() {
+      return query;
+    }
+
+    public Builder askedAt(Instant v) {
+      this.askedAt = v;
+      return this;
+    }
+
+    public Builder mode(TemporalMode v) {
+      this.mode = v;
+      return this;
+    }
+
+    public Builder scope(String v) {
+      this.scope = v;
+      return this;
+    }
+
+    public Builder categories(Set<Category> v) {
+      this.categories = v;
+      return this;
+    }
+
+    public Builder metadata(Map<String, String> v) {
+      this.metadata = v;
+      return this;
+    }
+
+    public Builder k(int v) {
+      this.k = v;
+      return this;
+    }
+
+    public Builder budgetTokens(int v) {
+      this.budgetTokens = v;
+      return this;
+    }
+
+    public Builder threshold(double v) {
+      this.threshold = v;
+      return this;
+    }
+
     /** Minimum relevance as a share of the best candidate's (0 turns it off). */
-    public Builder relativeThreshold(double v) { this.relativeThreshold = v; return this; }
-    public Builder fusion(Fusion v) { this.fusion = v; return this; }
-    public Builder packing(Packing v) { this.packing = v; return this; }
-    public Builder timeFilter(TimeFilter v) { this.timeFilter = v; return this; }
-    public Builder weights(Weights v) { this.weights = v; return this; }
-    public Builder halfLives(Map<Category, Duration> v) { this.halfLives = v; return this; }
-    public Builder mmrLambda(double v) { this.mmrLambda = v; return this; }
-    public Builder duplicateSimilarity(double v) { this.duplicateSimilarity = v; return this; }
-    public Builder candidates(int v) { this.candidates = v; return this; }
-    public Builder explain(boolean v) { this.explain = v; return this; }
+    public Builder relativeThreshold(double v) {
+      this.relativeThreshold = v;
+      return this;
+    }
+
+    public Builder fusion(Fusion v) {
+      this.fusion = v;
+      return this;
+    }
+
+    public Builder packing(Packing v) {
+      this.packing = v;
+      return this;
+    }
+
+    public Builder timeFilter(TimeFilter v) {
+      this.timeFilter = v;
+      return this;
+    }
+
+    public Builder weights(Weights v) {
+      this.weights = v;
+      return this;
+    }
+
+    public Builder halfLives(Map<Category, Duration> v) {
+      this.halfLives = v;
+      return this;
+    }
+
+    public Builder mmrLambda(double v) {
+      this.mmrLambda = v;
+      return this;
+    }
+
+    public Builder duplicateSimilarity(double v) {
+      this.duplicateSimilarity = v;
+      return this;
+    }
+
+    public Builder candidates(int v) {
+      this.candidates = v;
+      return this;
+    }
+
+    public Builder explain(boolean v) {
+      this.explain = v;
+      return this;
+    }
+
     /** What the recall is about, apart from the message: see {@link Focus}. */
-    public Builder focus(Focus v) { this.focus = v; return this; }
+    public Builder focus(Focus v) {
+      this.focus = v;
+      return this;
+    }
+
     /**
      * The fetch gate's threshold on the relevance probability (see {@link RelevanceModel}): a
      * candidate below it is not selected, whatever k and the budget allow. Null: the relevance
      * model's default. 0 turns the gate off, the fetch decision included (every message is
      * searched, small talk too).
      */
-    public Builder minRelevance(Double v) { this.minRelevance = v; return this; }
+    public Builder minRelevance(Double v) {
+      this.minRelevance = v;
+      return this;
+    }
+
     /**
      * Exhaustive mode, for aggregation questions ("how many times...", "list every...") where
      * recall matters more than precision: the gate uses the model's lower exhaustive threshold and
      * the relative threshold is off. Null (default): on when the question asks to count or list.
      */
-    public Builder exhaustive(Boolean v) { this.exhaustive = v; return this; }
+    public Builder exhaustive(Boolean v) {
+      this.exhaustive = v;
+      return this;
+    }
+
     /** Whether the engine's retrieval log records this recall (default true; false: not logged). */
-    public Builder log(boolean v) { this.log = v; return this; }
-    /** Half-lives and maximum ages per fact kind, over the store's ({@link Freshness}); null: the store's. */
-    public Builder freshness(Freshness v) { this.freshness = v; return this; }
+    public Builder log(boolean v) {
+      this.log = v;
+      return this;
+    }
+
+    /**
+     * Half-lives and maximum ages per fact kind, over the store's ({@link Freshness}); null: the
+     * store's.
+     */
+    public Builder freshness(Freshness v) {
+      this.freshness = v;
+      return this;
+    }
+
     /**
      * The caller's principals ({@code team:..}, {@code role:..}, {@code person:..}); a record with
      * access labels is eligible only when one of them is here. Null or empty: only records without
      * labels (see {@link Access}).
      */
-    public Builder principals(Set<String> v) { this.principals = v; return this; }
-    /** Each line of the block ends with its relevance, {@code (relevance 0.82)}; counted in the budget. */
-    public Builder blockRelevance(boolean v) { this.blockRelevance = v; return this; }
-    /** A one-line note under the block's header on how to use it (e.g. {@link #USAGE_NOTE}); null: none. */
-    public Builder usageNote(String v) { this.usageNote = v; return this; }
+    public Builder principals(Set<String> v) {
+      this.principals = v;
+      return this;
+    }
+
+    /**
+     * Each line of the block ends with its relevance, {@code (relevance 0.82)}; counted in the
+     * budget.
+     */
+    public Builder blockRelevance(boolean v) {
+      this.blockRelevance = v;
+      return this;
+    }
+
+    /**
+     * A one-line note under the block's header on how to use it (e.g. {@link #USAGE_NOTE}); null:
+     * none.
+     */
+    public Builder usageNote(String v) {
+      this.usageNote = v;
+      return this;
+    }
 
     public RecallRequest build() {
-      return new RecallRequest(owner, query, askedAt, mode, scope, categories, metadata, k, budgetTokens, threshold,
-          relativeThreshold, fusion, packing, timeFilter, weights, halfLives, mmrLambda, duplicateSimilarity, candidates, explain,
-          focus, minRelevance, exhaustive, log, freshness, principals, blockRelevance, usageNote);
+      return new RecallRequest(
+          owner,
+          query,
+          askedAt,
+          mode,
+          scope,
+          categories,
+          metadata,
+          k,
+          budgetTokens,
+          threshold,
+          relativeThreshold,
+          fusion,
+          packing,
+          timeFilter,
+          weights,
+          halfLives,
+          mmrLambda,
+          duplicateSimilarity,
+          candidates,
+          explain,
+          focus,
+          minRelevance,
+          exhaustive,
+          log,
+          freshness,
+          principals,
+          blockRelevance,
+          usageNote);
     }
   }
 }

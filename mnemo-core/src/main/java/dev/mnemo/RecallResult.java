@@ -3,8 +3,8 @@ package dev.mnemo;
 import java.util.List;
 
 /**
- * The answer to a recall: the selected records (best first; empty when nothing is relevant,
- * which is a valid answer), the prompt block rendered from them, and the trace.
+ * The answer to a recall: the selected records (best first; empty when nothing is relevant, which
+ * is a valid answer), the prompt block rendered from them, and the trace.
  *
  * @param selected selected records, best first
  * @param rendered the prompt block: newest first, each line dated; empty when nothing was selected
@@ -13,7 +13,12 @@ import java.util.List;
  *     the request's budget
  * @param trace the full trace when the request asked for {@code explain}, else null
  */
-public record RecallResult(List<Recalled> selected, String rendered, int tokensUsed, int renderedTokens, RecallTrace trace) {
+public record RecallResult(
+    List<Recalled> selected,
+    String rendered,
+    int tokensUsed,
+    int renderedTokens,
+    RecallTrace trace) {
   public RecallResult {
     selected = List.copyOf(selected);
   }

@@ -10,7 +10,8 @@ package dev.mnemo;
  * @param injectedTokens tokens of the rendered blocks of the recalls that selected something
  * @param dropped recalls the logger dropped because its queue was full (since the engine started)
  */
-public record RecallStats(long recalls, long fetched, long selected, long used, long injectedTokens, long dropped) {
+public record RecallStats(
+    long recalls, long fetched, long selected, long used, long injectedTokens, long dropped) {
 
   /** Share of recalls that put something into the prompt. */
   public double fetchRate() {

@@ -12,7 +12,8 @@ import java.util.List;
  * @param conflictsWith ids of other selected records of the same fact key that disagree with it
  *     (surfaced together, with their dates, rather than silently resolved)
  */
-public record Recalled(MemoryRecord record, double score, double relevance, int tokens, List<String> conflictsWith) {
+public record Recalled(
+    MemoryRecord record, double score, double relevance, int tokens, List<String> conflictsWith) {
   public Recalled {
     conflictsWith = List.copyOf(conflictsWith);
   }

@@ -18,36 +18,36 @@ import java.util.Properties;
  * message, from the features the read path computes for it. Two kinds:
  *
  * <ul>
- *   <li>{@code kind=logistic} (the default when {@code kind} is absent): {@code p = 1 / (1 +
- *       e^-(b + sum w_i * (x_i - mean_i) / scale_i))}, a logistic regression over standardized
- *       features; each term {@code w_i * (x_i - mean_i) / scale_i} is that feature's contribution.
+ *   <li>{@code kind=logistic} (the default when {@code kind} is absent): {@code p = 1 / (1 + e^-(b
+ *       + sum w_i * (x_i - mean_i) / scale_i))}, a logistic regression over standardized features;
+ *       each term {@code w_i * (x_i - mean_i) / scale_i} is that feature's contribution.
  *   <li>{@code kind=trees}: boosted regression trees (fitted with XGBoost) whose leaf values add up
- *       to a margin {@code m}, calibrated by Platt scaling on out-of-fold predictions: {@code p = 1 /
- *       (1 + e^-(platt.a * m + platt.b))}. A feature's contribution is the change in the expected
+ *       to a margin {@code m}, calibrated by Platt scaling on out-of-fold predictions: {@code p = 1
+ *       / (1 + e^-(platt.a * m + platt.b))}. A feature's contribution is the change in the expected
  *       value (the cover-weighted mean of the leaves below) at each split on that feature along the
  *       record's path through every tree (the "Saabas" attribution), times {@code platt.a}; with
- *       {@code bias} (the trees' root expectations, scaled, plus {@code platt.b}) they add up to the
- *       log-odds exactly.
+ *       {@code bias} (the trees' root expectations, scaled, plus {@code platt.b}) they add up to
+ *       the log-odds exactly.
  * </ul>
  *
  * The trace shows the contributions, so a gate decision is explainable feature by feature.
  *
  * <p>The model is fitted, not hand-tuned: {@code ./mnemo eval fit-relevance} fits it on dev data
  * only (with Tribuo, in mnemo-eval) and writes this format, which core reads without any machine
- * learning library. The default model ships as the resource {@code dev/mnemo/relevance-model.properties};
- * {@code docs/read-path.md} says which data chose it. Its text format is {@link Properties}:
- * {@code model} (an id), {@code features} (comma-separated names), {@code bias}, and per feature
- * {@code mean.NAME}, {@code scale.NAME}, {@code weight.NAME}; {@code min_relevance} and
- * {@code exhaustive_min_relevance} are the gate's default thresholds chosen with it; {@code embedder}
- * (optional) is the embedding model whose cosines it was fitted on: cosine features mean other
- * things under another model, so with another embedder the read path applies no default threshold
- * (a request's own {@code min_relevance} still applies). A feature the read path does not compute
- * counts as 0; a feature the model does not name is ignored. A {@code trees} model has, instead of
- * the per-feature entries, {@code platt.a}, {@code platt.b}, {@code trees} (their number) and
- * {@code tree.N} for each: its nodes in XGBoost's node order, separated by {@code ;}, a split as
- * {@code s<feature index>,<threshold>,<yes>,<no>,<missing>,<cover>} (go to {@code yes} when the
- * value, as a 32-bit float like XGBoost's, is below the threshold) and a leaf as {@code
- * l<value>,<cover>}.
+ * learning library. The default model ships as the resource {@code
+ * dev/mnemo/relevance-model.properties}; {@code docs/read-path.md} says which data chose it. Its
+ * text format is {@link Properties}: {@code model} (an id), {@code features} (comma-separated
+ * names), {@code bias}, and per feature {@code mean.NAME}, {@code scale.NAME}, {@code weight.NAME};
+ * {@code min_relevance} and {@code exhaustive_min_relevance} are the gate's default thresholds
+ * chosen with it; {@code embedder} (optional) is the embedding model whose cosines it was fitted
+ * on: cosine features mean other things under another model, so with another embedder the read path
+ * applies no default threshold (a request's own {@code min_relevance} still applies). A feature the
+ * read path does not compute counts as 0; a feature the model does not name is ignored. A {@code
+ * trees} model has, instead of the per-feature entries, {@code platt.a}, {@code platt.b}, {@code
+ * trees} (their number) and {@code tree.N} for each: its nodes in XGBoost's node order, separated
+ * by {@code ;}, a split as {@code s<feature index>,<threshold>,<yes>,<no>,<missing>,<cover>} (go to
+ * {@code yes} when the value, as a 32-bit float like XGBoost's, is below the threshold) and a leaf
+ * as {@code l<value>,<cover>}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -66,11 +66,21 @@ public final class RelevanceModel {
   private final double minRelevance;
   private final double exhaustiveMinRelevance;
   private final String embedder;
+
   /** Null for a logistic model. */
   private final Trees trees;
 
-  private RelevanceModel(String id, List<String> features, double[] mean, double[] scale, double[] weight, double bias,
-      double minRelevance, double exhaustiveMinRelevance, String embedder, Trees trees) {
+  private RelevanceModel(
+      String id,
+      List<String> features,
+      double[] mean,
+      double[] scale,
+      double[] weight,
+      double bias,
+      double minRelevance,
+      double exhaustiveMinRelevance,
+      String embedder,
+      Trees trees) {
     this.embedder = embedder;
     this.id = id;
     this.features = List.copyOf(features);
@@ -90,14 +100,18 @@ public final class RelevanceModel {
 
   private static RelevanceModel load() {
     try (InputStream in = RelevanceModel.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) throw new IllegalStateException("the relevance model resource " + RESOURCE + " is missing");
+      if (in == null)
+        throw new IllegalStateException("the relevance model resource " + RESOURCE + " is missing");
       return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the relevance model " + RESOURCE, e);
     }
   }
 
-  /** A model from its text form (see the class comment); a missing or malformed entry is an error naming it. */
+  /**
+   * A model from its text form (see the class comment); a missing or malformed entry is an error
+   * naming it.
+   */
   public static RelevanceModel parse(String text) {
     Properties p = new Properties();
     try (Reader r = new StringReader(text)) {
@@ -112,11 +126,21 @@ public final class RelevanceModel {
     embedder = embedder == null || embedder.isBlank() ? null : embedder.strip();
     String kind = p.getProperty("kind", "logistic").strip();
     if (kind.equals("trees")) {
-      return new RelevanceModel(id, names, null, null, null, 0, number(p, "min_relevance"),
-          number(p, "exhaustive_min_relevance"), embedder, Trees.parse(p, names.size()));
+      return new RelevanceModel(
+          id,
+          names,
+          null,
+          null,
+          null,
+          0,
+          number(p, "min_relevance"),
+          number(p, "exhaustive_min_relevance"),
+          embedder,
+          Trees.parse(p, names.size()));
     }
     if (!kind.equals("logistic")) {
-      throw new IllegalArgumentException("relevance model: 'kind' must be logistic or trees, was '" + kind + "'");
+      throw new IllegalArgumentException(
+          "relevance model: 'kind' must be logistic or trees, was '" + kind + "'");
     }
     double[] mean = new double[names.size()];
     double[] scale = new double[names.size()];
@@ -125,15 +149,27 @@ public final class RelevanceModel {
       mean[i] = number(p, "mean." + names.get(i));
       scale[i] = number(p, "scale." + names.get(i));
       weight[i] = number(p, "weight." + names.get(i));
-      if (!(scale[i] > 0)) throw new IllegalArgumentException("scale." + names.get(i) + " must be > 0, was " + scale[i]);
+      if (!(scale[i] > 0))
+        throw new IllegalArgumentException(
+            "scale." + names.get(i) + " must be > 0, was " + scale[i]);
     }
-    return new RelevanceModel(id, names, mean, scale, weight, number(p, "bias"), number(p, "min_relevance"),
-        number(p, "exhaustive_min_relevance"), embedder, null);
+    return new RelevanceModel(
+        id,
+        names,
+        mean,
+        scale,
+        weight,
+        number(p, "bias"),
+        number(p, "min_relevance"),
+        number(p, "exhaustive_min_relevance"),
+        embedder,
+        null);
   }
 
   private static String required(Properties p, String key) {
     String v = p.getProperty(key);
-    if (v == null || v.isBlank()) throw new IllegalArgumentException("relevance model: '" + key + "' is missing");
+    if (v == null || v.isBlank())
+      throw new IllegalArgumentException("relevance model: '" + key + "' is missing");
     return v.strip();
   }
 
@@ -142,7 +178,8 @@ public final class RelevanceModel {
     try {
       return Double.parseDouble(v);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("relevance model: '" + key + "' must be a number, was '" + v + "'");
+      throw new IllegalArgumentException(
+          "relevance model: '" + key + "' must be a number, was '" + v + "'");
     }
   }
 
@@ -152,8 +189,17 @@ public final class RelevanceModel {
    *
    * @param header comment lines written first (without "# "), e.g. what data fitted it
    */
-  public static String format(String id, String embedder, List<String> features, double[] mean, double[] scale,
-      double[] weight, double bias, double minRelevance, double exhaustiveMinRelevance, List<String> header) {
+  public static String format(
+      String id,
+      String embedder,
+      List<String> features,
+      double[] mean,
+      double[] scale,
+      double[] weight,
+      double bias,
+      double minRelevance,
+      double exhaustiveMinRelevance,
+      List<String> header) {
     StringBuilder sb = new StringBuilder();
     for (String h : header) sb.append("# ").append(h).append('\n');
     sb.append("model=").append(id).append('\n');
@@ -181,8 +227,16 @@ public final class RelevanceModel {
    *
    * @param trees each tree's nodes in the {@code tree.N} notation of the class comment
    */
-  public static String formatTrees(String id, String embedder, List<String> features, double plattA, double plattB,
-      List<String> trees, double minRelevance, double exhaustiveMinRelevance, List<String> header) {
+  public static String formatTrees(
+      String id,
+      String embedder,
+      List<String> features,
+      double plattA,
+      double plattB,
+      List<String> trees,
+      double minRelevance,
+      double exhaustiveMinRelevance,
+      List<String> header) {
     StringBuilder sb = new StringBuilder();
     for (String h : header) sb.append("# ").append(h).append('\n');
     sb.append("model=").append(id).append('\n');
@@ -194,7 +248,8 @@ public final class RelevanceModel {
     sb.append("platt.a=").append(num(plattA)).append('\n');
     sb.append("platt.b=").append(num(plattB)).append('\n');
     sb.append("trees=").append(trees.size()).append('\n');
-    for (int i = 0; i < trees.size(); i++) sb.append("tree.").append(i).append('=').append(trees.get(i)).append('\n');
+    for (int i = 0; i < trees.size(); i++)
+      sb.append("tree.").append(i).append('=').append(trees.get(i)).append('\n');
     return sb.toString();
   }
 
@@ -213,7 +268,10 @@ public final class RelevanceModel {
     return embedder;
   }
 
-  /** Whether the model's default thresholds apply to recalls with this embedding model (null: no embedder). */
+  /**
+   * Whether the model's default thresholds apply to recalls with this embedding model (null: no
+   * embedder).
+   */
   public boolean fits(String embeddingModel) {
     return embedder == null || embedder.equals(embeddingModel);
   }
@@ -228,7 +286,10 @@ public final class RelevanceModel {
     return minRelevance;
   }
 
-  /** The threshold for aggregation questions ("how many times...", "list every..."), where recall matters more. */
+  /**
+   * The threshold for aggregation questions ("how many times...", "list every..."), where recall
+   * matters more.
+   */
   public double exhaustiveMinRelevance() {
     return exhaustiveMinRelevance;
   }
@@ -253,7 +314,8 @@ public final class RelevanceModel {
     }
     Map<String, Double> out = new LinkedHashMap<>();
     out.put("bias", bias);
-    for (int i = 0; i < features.size(); i++) out.put(features.get(i), term(i, x.getOrDefault(features.get(i), 0.0)));
+    for (int i = 0; i < features.size(); i++)
+      out.put(features.get(i), term(i, x.getOrDefault(features.get(i), 0.0)));
     return out;
   }
 
@@ -279,10 +341,18 @@ public final class RelevanceModel {
     private final int[][] yes;
     private final int[][] no;
     private final int[][] missing;
-    private final double[][] value; // a leaf's value; a split's cover-weighted mean of its subtree's leaves
+    private final double[][]
+        value; // a leaf's value; a split's cover-weighted mean of its subtree's leaves
 
-    private Trees(double plattA, double plattB, int[][] feature, float[][] threshold, int[][] yes, int[][] no,
-        int[][] missing, double[][] value) {
+    private Trees(
+        double plattA,
+        double plattB,
+        int[][] feature,
+        float[][] threshold,
+        int[][] yes,
+        int[][] no,
+        int[][] missing,
+        double[][] value) {
       this.plattA = plattA;
       this.plattB = plattB;
       this.feature = feature;
@@ -295,7 +365,8 @@ public final class RelevanceModel {
 
     static Trees parse(Properties p, int features) {
       int n = (int) number(p, "trees");
-      if (n < 1) throw new IllegalArgumentException("relevance model: 'trees' must be >= 1, was " + n);
+      if (n < 1)
+        throw new IllegalArgumentException("relevance model: 'trees' must be >= 1, was " + n);
       int[][] feature = new int[n][];
       float[][] threshold = new float[n][];
       int[][] yes = new int[n][];
@@ -328,26 +399,31 @@ public final class RelevanceModel {
               no[t][i] = Integer.parseInt(f[3]);
               missing[t][i] = Integer.parseInt(f[4]);
               cover[i] = Double.parseDouble(f[5]);
-              if (feature[t][i] < 0 || feature[t][i] >= features) throw new IllegalArgumentException("feature index " + feature[t][i]);
+              if (feature[t][i] < 0 || feature[t][i] >= features)
+                throw new IllegalArgumentException("feature index " + feature[t][i]);
               for (int c : new int[] {yes[t][i], no[t][i], missing[t][i]}) {
-                if (c <= i || c >= m) throw new IllegalArgumentException("child " + c + " of node " + i);
+                if (c <= i || c >= m)
+                  throw new IllegalArgumentException("child " + c + " of node " + i);
               }
             } else {
               throw new IllegalArgumentException("node '" + node + "'");
             }
           }
         } catch (RuntimeException e) {
-          throw new IllegalArgumentException("relevance model: '" + key + "' is malformed: " + e.getMessage(), e);
+          throw new IllegalArgumentException(
+              "relevance model: '" + key + "' is malformed: " + e.getMessage(), e);
         }
         // Children come after their parent, so one backward pass gives every split its expectation.
         for (int i = m - 1; i >= 0; i--) {
           if (feature[t][i] < 0) continue;
           double cy = cover[yes[t][i]];
           double cn = cover[no[t][i]];
-          value[t][i] = cy + cn > 0 ? (cy * value[t][yes[t][i]] + cn * value[t][no[t][i]]) / (cy + cn) : 0;
+          value[t][i] =
+              cy + cn > 0 ? (cy * value[t][yes[t][i]] + cn * value[t][no[t][i]]) / (cy + cn) : 0;
         }
       }
-      return new Trees(number(p, "platt.a"), number(p, "platt.b"), feature, threshold, yes, no, missing, value);
+      return new Trees(
+          number(p, "platt.a"), number(p, "platt.b"), feature, threshold, yes, no, missing, value);
     }
 
     private int child(int t, int i, double x) {
@@ -365,7 +441,9 @@ public final class RelevanceModel {
       return plattA * margin + plattB;
     }
 
-    /** Each feature's share of {@link #logOdds} in {@code out[0..n)}, the bias in {@code out[n]}. */
+    /**
+     * Each feature's share of {@link #logOdds} in {@code out[0..n)}, the bias in {@code out[n]}.
+     */
     void contributions(double[] x, double[] out) {
       int bias = out.length - 1;
       out[bias] += plattB;

@@ -10,7 +10,8 @@ import java.util.Map;
  * @param contributions each feature's contribution to the log-odds, and {@code bias}: their sum
  *     through the logistic function is {@code probability}
  */
-public record RelevanceTrace(double probability, Map<String, Double> features, Map<String, Double> contributions) {
+public record RelevanceTrace(
+    double probability, Map<String, Double> features, Map<String, Double> contributions) {
   public RelevanceTrace {
     features = Map.copyOf(features);
     contributions = Map.copyOf(contributions);

@@ -15,13 +15,22 @@ import java.util.Map;
  * @param removed selected then, not now
  * @param changes candidates whose outcome or final score differ (the logged score is rounded to 4
  *     decimals; smaller differences are not reported)
- * @param engineChanges identities that differ: key to {@code [then, now]} (embedder, tokenizer, version)
+ * @param engineChanges identities that differ: key to {@code [then, now]} (embedder, tokenizer,
+ *     version)
  * @param trace the replay's full trace
  * @param nanos how long the replay's recall took
  */
-public record Replay(String id, boolean identical, List<String> selectedThen, List<String> selectedNow,
-    List<String> added, List<String> removed, List<Change> changes, Map<String, List<String>> engineChanges,
-    RecallTrace trace, long nanos) {
+public record Replay(
+    String id,
+    boolean identical,
+    List<String> selectedThen,
+    List<String> selectedNow,
+    List<String> added,
+    List<String> removed,
+    List<Change> changes,
+    Map<String, List<String>> engineChanges,
+    RecallTrace trace,
+    long nanos) {
 
   /**
    * One candidate that fared differently.
@@ -33,6 +42,11 @@ public record Replay(String id, boolean identical, List<String> selectedThen, Li
    * @param scoreNow final score now, NaN when absent
    * @param reasonNow the replay's reason, or null
    */
-  public record Change(String id, String outcomeThen, String outcomeNow, double scoreThen, double scoreNow,
+  public record Change(
+      String id,
+      String outcomeThen,
+      String outcomeNow,
+      double scoreThen,
+      double scoreNow,
       String reasonNow) {}
 }

@@ -34,9 +34,15 @@ public record StoredTurn(Turn turn, State state, long seq, String note) {
     PENDING,
     /** The extractor has seen it; any records it gave name it among their sources. */
     EXTRACTED,
-    /** Kept as a source only, never extracted: tool calls and results, system messages, failed or partial attempts. */
+    /**
+     * Kept as a source only, never extracted: tool calls and results, system messages, failed or
+     * partial attempts.
+     */
     KEPT,
-    /** Extraction failed for good (malformed output after a retry, ...): kept as an error artifact with the error as note. */
+    /**
+     * Extraction failed for good (malformed output after a retry, ...): kept as an error artifact
+     * with the error as note.
+     */
     ERROR;
 
     public String code() {
@@ -45,8 +51,10 @@ public record StoredTurn(Turn turn, State state, long seq, String note) {
 
     public static State fromCode(String field, String code) {
       for (State s : values()) if (s.code().equals(code)) return s;
-      throw new InvalidRequestException(field, code, field + " must be one of pending, extracted, kept, error, was '"
-          + code + "'");
+      throw new InvalidRequestException(
+          field,
+          code,
+          field + " must be one of pending, extracted, kept, error, was '" + code + "'");
     }
   }
 }

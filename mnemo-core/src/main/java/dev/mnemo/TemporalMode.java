@@ -42,15 +42,22 @@ public sealed interface TemporalMode {
     return switch (c) {
       case "current" -> current();
       case "valid_at", "valid-at" -> {
-        if (at == null) throw new InvalidRequestException("at", null, "at is required with mode valid_at, was null");
+        if (at == null)
+          throw new InvalidRequestException(
+              "at", null, "at is required with mode valid_at, was null");
         yield validAt(at);
       }
       case "known_at", "known-at" -> {
-        if (at == null) throw new InvalidRequestException("at", null, "at is required with mode known_at, was null");
+        if (at == null)
+          throw new InvalidRequestException(
+              "at", null, "at is required with mode known_at, was null");
         yield knownAt(at);
       }
-      default -> throw new InvalidRequestException(
-          "mode", code, "mode must be one of [current, valid_at, known_at], was '" + code + "'");
+      default ->
+          throw new InvalidRequestException(
+              "mode",
+              code,
+              "mode must be one of [current, valid_at, known_at], was '" + code + "'");
     };
   }
 
@@ -58,24 +65,63 @@ public sealed interface TemporalMode {
   enum Current implements TemporalMode {
     INSTANCE;
 
-    @Override public Instant validTime(Instant askedAt) { return askedAt; }
-    @Override public Instant knownTime(Instant askedAt) { return askedAt; }
-    @Override public String code() { return "current"; }
+    @Override
+    public Instant validTime(Instant askedAt) {
+      return askedAt;
+    }
+
+    @Override
+    public Instant knownTime(Instant askedAt) {
+      return askedAt;
+    }
+
+    @Override
+    public String code() {
+      return "current";
+    }
   }
 
   /** True at {@code at}, as known at asked_at. */
   record ValidAt(Instant at) implements TemporalMode {
-    public ValidAt { Objects.requireNonNull(at, "at"); }
-    @Override public Instant validTime(Instant askedAt) { return at; }
-    @Override public Instant knownTime(Instant askedAt) { return askedAt; }
-    @Override public String code() { return "valid_at"; }
+    public ValidAt {
+      Objects.requireNonNull(at, "at");
+    }
+
+    @Override
+    public Instant validTime(Instant askedAt) {
+      return at;
+    }
+
+    @Override
+    public Instant knownTime(Instant askedAt) {
+      return askedAt;
+    }
+
+    @Override
+    public String code() {
+      return "valid_at";
+    }
   }
 
   /** What was believed at {@code at} about what was true then. */
   record KnownAt(Instant at) implements TemporalMode {
-    public KnownAt { Objects.requireNonNull(at, "at"); }
-    @Override public Instant validTime(Instant askedAt) { return at; }
-    @Override public Instant knownTime(Instant askedAt) { return at; }
-    @Override public String code() { return "known_at"; }
+    public KnownAt {
+      Objects.requireNonNull(at, "at");
+    }
+
+    @Override
+    public Instant validTime(Instant askedAt) {
+      return at;
+    }
+
+    @Override
+    public Instant knownTime(Instant askedAt) {
+      return at;
+    }
+
+    @Override
+    public String code() {
+      return "known_at";
+    }
   }
 }

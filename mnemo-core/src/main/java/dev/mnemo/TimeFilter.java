@@ -11,12 +11,18 @@ public enum TimeFilter {
 
   private final String code;
 
-  TimeFilter(String code) { this.code = code; }
+  TimeFilter(String code) {
+    this.code = code;
+  }
 
-  public String code() { return code; }
+  public String code() {
+    return code;
+  }
 
   public static TimeFilter fromCode(String code) {
-    for (TimeFilter p : values()) if (p.code.equalsIgnoreCase(code == null ? "" : code.trim())) return p;
-    throw new InvalidRequestException("time_filter", code, "time_filter must be one of [boost, filter, off], was '" + code + "'");
+    for (TimeFilter p : values())
+      if (p.code.equalsIgnoreCase(code == null ? "" : code.trim())) return p;
+    throw new InvalidRequestException(
+        "time_filter", code, "time_filter must be one of [boost, filter, off], was '" + code + "'");
   }
 }

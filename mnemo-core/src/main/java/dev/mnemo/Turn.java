@@ -11,13 +11,13 @@ import java.util.Map;
  * <p>Turns are the raw material of the write path, not memories: they are kept durably beside the
  * memories (so that a record's {@link MemoryRecord#sources() sources} can be fetched back), and the
  * configured extractor decides which of them become records. Tool calls and tool results are kept
- * as their own kinds and never become memories; a {@link Status#FAILED failed} or
- * {@link Status#PARTIAL partial} generation is kept as an error artifact and becomes a memory only
- * when explicitly accepted.
+ * as their own kinds and never become memories; a {@link Status#FAILED failed} or {@link
+ * Status#PARTIAL partial} generation is kept as an error artifact and becomes a memory only when
+ * explicitly accepted.
  *
- * <p>Identity: {@code id} names this one event (an attempt); {@code turnId} names the logical turn, so
- * that a retry ({@code attempt} 2, 3, ...) links to its failed attempt by sharing the turn id. Ingesting
- * the same {@code id} twice is idempotent.
+ * <p>Identity: {@code id} names this one event (an attempt); {@code turnId} names the logical turn,
+ * so that a retry ({@code attempt} 2, 3, ...) links to its failed attempt by sharing the turn id.
+ * Ingesting the same {@code id} twice is idempotent.
  *
  * @param id unique id of this event within the owner; required
  * @param owner the tenant/user id; required
@@ -52,13 +52,15 @@ public record Turn(
   }
 
   /** A complete first attempt by {@code role}; the common case. */
-  public static Turn of(String owner, String id, Role role, String speaker, String text, Instant at) {
+  public static Turn of(
+      String owner, String id, Role role, String speaker, String text, Instant at) {
     return new Turn(id, owner, null, role, speaker, text, at, id, 1, Status.COMPLETE, Map.of());
   }
 
   /** This turn in an episode (session). */
   public Turn inEpisode(String episodeId) {
-    return new Turn(id, owner, episodeId, role, speaker, text, at, turnId, attempt, status, metadata);
+    return new Turn(
+        id, owner, episodeId, role, speaker, text, at, turnId, attempt, status, metadata);
   }
 
   /** Whether this turn is conversation (user, assistant or system), not a tool event. */
@@ -68,7 +70,11 @@ public record Turn(
 
   /** Who produced a turn. */
   public enum Role {
-    USER, ASSISTANT, SYSTEM, TOOL_CALL, TOOL_RESULT;
+    USER,
+    ASSISTANT,
+    SYSTEM,
+    TOOL_CALL,
+    TOOL_RESULT;
 
     public String code() {
       return name().toLowerCase(Locale.ROOT);
@@ -76,14 +82,22 @@ public record Turn(
 
     public static Role fromCode(String field, String code) {
       for (Role r : values()) if (r.code().equals(code)) return r;
-      throw new InvalidRequestException(field, code, field + " must be one of user, assistant, system, tool_call, "
-          + "tool_result, was '" + code + "'");
+      throw new InvalidRequestException(
+          field,
+          code,
+          field
+              + " must be one of user, assistant, system, tool_call, "
+              + "tool_result, was '"
+              + code
+              + "'");
     }
   }
 
   /** Whether a generation finished. */
   public enum Status {
-    COMPLETE, PARTIAL, FAILED;
+    COMPLETE,
+    PARTIAL,
+    FAILED;
 
     public String code() {
       return name().toLowerCase(Locale.ROOT);
@@ -91,8 +105,8 @@ public record Turn(
 
     public static Status fromCode(String field, String code) {
       for (Status s : values()) if (s.code().equals(code)) return s;
-      throw new InvalidRequestException(field, code, field + " must be one of complete, partial, failed, was '"
-          + code + "'");
+      throw new InvalidRequestException(
+          field, code, field + " must be one of complete, partial, failed, was '" + code + "'");
     }
   }
 }

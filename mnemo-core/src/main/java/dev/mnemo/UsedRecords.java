@@ -17,9 +17,9 @@ import java.util.regex.Pattern;
  * not say which records they used ({@link Mnemo#markUsed} is the explicit call).
  *
  * <p>The rule. The answer's words are compared with each record's, leaving out every word of the
- * question (an answer repeats its question, and every recalled record matched the question) and
- * the record's speaker (every record of a person names them). A record counts as <b>used</b> when
- * the answer shares with it
+ * question (an answer repeats its question, and every recalled record matched the question) and the
+ * record's speaker (every record of a person names them). A record counts as <b>used</b> when the
+ * answer shares with it
  *
  * <ul>
  *   <li>at least one <b>number</b> ("2027", "3", "12.5") or <b>name</b> (one of the record's
@@ -41,8 +41,10 @@ public final class UsedRecords {
   public static final int MIN_SHARED_WORDS = 2;
 
   private static final Pattern NUMBER = Pattern.compile("\\d+(?:[.,]\\d+)*");
+
   /** A capitalized word inside a sentence (not its first word): a name. */
-  private static final Pattern INNER_NAME = Pattern.compile("(?<=[\\p{L}\\p{N},;:)] )\\p{Lu}[\\p{L}\\p{N}]+");
+  private static final Pattern INNER_NAME =
+      Pattern.compile("(?<=[\\p{L}\\p{N},;:)] )\\p{Lu}[\\p{L}\\p{N}]+");
 
   /**
    * The ids of the records the answer used, in the order given.
@@ -65,7 +67,10 @@ public final class UsedRecords {
 
   /** {@link #in} over a recall's selected records. */
   public static List<String> in(String question, String answer, RecallResult result) {
-    return in(question, answer, result == null ? List.of() : result.selected().stream().map(Recalled::record).toList());
+    return in(
+        question,
+        answer,
+        result == null ? List.of() : result.selected().stream().map(Recalled::record).toList());
   }
 
   private static boolean used(MemoryRecord r, Set<String> said) {

@@ -4,13 +4,13 @@ package dev.mnemo;
  * The weights of every signal of the read path; each has a documented default and any can be
  * overridden per request.
  *
- * <p>Relevance (fusion of the three retrieval signals, each in [0, 1]):
- * {@code relevance = (dense * wd + bm25 * wb + entity * we) / (wd + wb + we)}; for ranking, records
- * with an episode add the windowed dense signal: {@code (... + window * ww) / (wd + ww + wb + we)}, summing only the
+ * <p>Relevance (fusion of the three retrieval signals, each in [0, 1]): {@code relevance = (dense *
+ * wd + bm25 * wb + entity * we) / (wd + wb + we)}; for ranking, records with an episode add the
+ * windowed dense signal: {@code (... + window * ww) / (wd + ww + wb + we)}, summing only the
  * signals that apply to the request. Ranking applies the ranking signals to the relevance as a
- * relative boost: {@code score = relevance * (1 + recency * wr + importance * wi +
- * frequency * wf + authority * wa + timeMatch * wt + speaker * ws)}. The threshold is applied to relevance alone,
- * so no amount of importance or recency can make an unrelated record eligible for the prompt.
+ * relative boost: {@code score = relevance * (1 + recency * wr + importance * wi + frequency * wf +
+ * authority * wa + timeMatch * wt + speaker * ws)}. The threshold is applied to relevance alone, so
+ * no amount of importance or recency can make an unrelated record eligible for the prompt.
  *
  * @param dense weight of the dense (embedding) signal, default 1.0
  * @param bm25 weight of the BM25 signal, default 1.0
@@ -22,8 +22,9 @@ package dev.mnemo;
  * @param timeMatch weight of the boost for records whose valid time starts inside the query's time
  *     range ("last week"), default 0.3
  * @param window weight of the windowed dense signal: the query's similarity to a record together
- *     with its neighbours in the same episode (the turns just before and after), so that a short turn
- *     ("Yes, last Tuesday!") is found through the conversation around it; applies only to records with an episode; default 1.5
+ *     with its neighbours in the same episode (the turns just before and after), so that a short
+ *     turn ("Yes, last Tuesday!") is found through the conversation around it; applies only to
+ *     records with an episode; default 1.5
  * @param speaker weight of the boost for records said by a person the query names (the record's
  *     {@code speaker} metadata among the query's entity keys), a ranking signal; default 0.5
  * @param context weight of a record's context (its neighbouring turns) in the BM25 search, relative
@@ -46,7 +47,8 @@ public record Weights(
     double context,
     double bm25Scale) {
 
-  public static final Weights DEFAULT = new Weights(1.0, 1.0, 0.5, 0.1, 0.1, 0.05, 0.05, 0.3, 1.5, 0.5, 0.5, 2.0);
+  public static final Weights DEFAULT =
+      new Weights(1.0, 1.0, 0.5, 0.1, 0.1, 0.05, 0.05, 0.3, 1.5, 0.5, 0.5, 2.0);
 
   public Weights {
     check("weights.dense", dense);
@@ -61,32 +63,205 @@ public record Weights(
     check("weights.speaker", speaker);
     check("weights.context", context);
     if (!(bm25Scale > 0) || Double.isInfinite(bm25Scale)) {
-      throw new InvalidRequestException("weights.bm25_scale", bm25Scale, "weights.bm25_scale must be > 0, was " + bm25Scale);
+      throw new InvalidRequestException(
+          "weights.bm25_scale", bm25Scale, "weights.bm25_scale must be > 0, was " + bm25Scale);
     }
     if (dense + bm25 + entity + window <= 0) {
-      throw new InvalidRequestException("weights", dense + bm25 + entity + window,
+      throw new InvalidRequestException(
+          "weights",
+          dense + bm25 + entity + window,
           "at least one of weights.dense, weights.bm25, weights.entity, weights.window must be > 0, all were 0");
     }
   }
 
   private static void check(String field, double v) {
     if (!(v >= 0) || Double.isInfinite(v)) {
-      throw new InvalidRequestException(field, v, field + " must be a finite number >= 0, was " + v);
+      throw new InvalidRequestException(
+          field, v, field + " must be a finite number >= 0, was " + v);
     }
   }
 
-  public Weights withDense(double v) { return new Weights(v, bm25, entity, recency, importance, frequency, authority, timeMatch, window, speaker, context, bm25Scale); }
-  public Weights withBm25(double v) { return new Weights(dense, v, entity, recency, importance, frequency, authority, timeMatch, window, speaker, context, bm25Scale); }
-  public Weights withEntity(double v) { return new Weights(dense, bm25, v, recency, importance, frequency, authority, timeMatch, window, speaker, context, bm25Scale); }
-  public Weights withRecency(double v) { return new Weights(dense, bm25, entity, v, importance, frequency, authority, timeMatch, window, speaker, context, bm25Scale); }
-  public Weights withImportance(double v) { return new Weights(dense, bm25, entity, recency, v, frequency, authority, timeMatch, window, speaker, context, bm25Scale); }
-  public Weights withFrequency(double v) { return new Weights(dense, bm25, entity, recency, importance, v, authority, timeMatch, window, speaker, context, bm25Scale); }
-  public Weights withAuthority(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, v, timeMatch, window, speaker, context, bm25Scale); }
-  public Weights withTimeMatch(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, authority, v, window, speaker, context, bm25Scale); }
-  public Weights withWindow(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, authority, timeMatch, v, speaker, context, bm25Scale); }
-  public Weights withSpeaker(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, authority, timeMatch, window, v, context, bm25Scale); }
-  public Weights withContext(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, authority, timeMatch, window, speaker, v, bm25Scale); }
-  public Weights withBm25Scale(double v) { return new Weights(dense, bm25, entity, recency, importance, frequency, authority, timeMatch, window, speaker, context, v); }
+  public Weights withDense(double v) {
+    return new Weights(
+        v,
+        bm25,
+        entity,
+        recency,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        window,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withBm25(double v) {
+    return new Weights(
+        dense,
+        v,
+        entity,
+        recency,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        window,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withEntity(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        v,
+        recency,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        window,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withRecency(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        v,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        window,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withImportance(double v) {
+    return new Weights(
+        dense, bm25, entity, recency, v, frequency, authority, timeMatch, window, speaker, context,
+        bm25Scale);
+  }
+
+  public Weights withFrequency(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        recency,
+        importance,
+        v,
+        authority,
+        timeMatch,
+        window,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withAuthority(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        recency,
+        importance,
+        frequency,
+        v,
+        timeMatch,
+        window,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withTimeMatch(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        recency,
+        importance,
+        frequency,
+        authority,
+        v,
+        window,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withWindow(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        recency,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        v,
+        speaker,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withSpeaker(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        recency,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        window,
+        v,
+        context,
+        bm25Scale);
+  }
+
+  public Weights withContext(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        recency,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        window,
+        speaker,
+        v,
+        bm25Scale);
+  }
+
+  public Weights withBm25Scale(double v) {
+    return new Weights(
+        dense,
+        bm25,
+        entity,
+        recency,
+        importance,
+        frequency,
+        authority,
+        timeMatch,
+        window,
+        speaker,
+        context,
+        v);
+  }
 
   /** The ranking-only weights set to zero: pure relevance ordering. */
   public Weights relevanceOnly() {

@@ -35,6 +35,7 @@ import java.util.stream.Stream;
  */
 public final class BenchStore {
   private static final String MANIFEST = "bench.properties";
+
   /** Bump when the corpus or layout changes, so that old stores are rebuilt. */
   private static final String CORPUS_VERSION = "2";
 
@@ -51,9 +52,11 @@ public final class BenchStore {
       hot = List.copyOf(hot);
       long hotSum = hot.stream().mapToLong(Integer::longValue).sum();
       if (total < 1) throw new IllegalArgumentException("total must be >= 1, was " + total);
-      if (hot.stream().anyMatch(h -> h < 1)) throw new IllegalArgumentException("every hot size must be >= 1, was " + hot);
+      if (hot.stream().anyMatch(h -> h < 1))
+        throw new IllegalArgumentException("every hot size must be >= 1, was " + hot);
       if (hotSum > total) {
-        throw new IllegalArgumentException("the hot owners' records (" + hotSum + ") must fit in total (" + total + ")");
+        throw new IllegalArgumentException(
+            "the hot owners' records (" + hotSum + ") must fit in total (" + total + ")");
       }
       if (owners < 1) throw new IllegalArgumentException("owners must be >= 1, was " + owners);
     }
@@ -72,7 +75,8 @@ public final class BenchStore {
    * @param fillNanos wall time of the fill (of the run that built it, when reused)
    * @param batchP50Nanos median time of one apply() batch during the fill
    */
-  public record Opened(LuceneMemoryStore store, boolean reused, long fillNanos, long batchP50Nanos) {}
+  public record Opened(
+      LuceneMemoryStore store, boolean reused, long fillNanos, long batchP50Nanos) {}
 
   private BenchStore() {}
 
@@ -81,13 +85,23 @@ public final class BenchStore {
     return "hot-" + records;
   }
 
-  /** Opens the store in {@code dir/store} if its manifest matches {@code layout}, else builds it. */
-  public static Opened openOrBuild(Path dir, Layout layout, Embedder embedder, int batch, PrintStream log) {
+  /**
+   * Opens the store in {@code dir/store} if its manifest matches {@code layout}, else builds it.
+   */
+  public static Opened openOrBuild(
+      Path dir, Layout layout, Embedder embedder, int batch, PrintStream log) {
     return openOrBuild(dir, layout, embedder, batch, log, LuceneMemoryStore.Layout.DEFAULT);
   }
 
-  /** The same, the store opened (and built) with its owners laid out as {@code storeLayout} says. */
-  public static Opened openOrBuild(Path dir, Layout layout, Embedder embedder, int batch, PrintStream log,
+  /**
+   * The same, the store opened (and built) with its owners laid out as {@code storeLayout} says.
+   */
+  public static Opened openOrBuild(
+      Path dir,
+      Layout layout,
+      Embedder embedder,
+      int batch,
+      PrintStream log,
       LuceneMemoryStore.Layout storeLayout) {
     Path storeDir = dir.resolve("store");
     Properties wanted = manifest(layout);
@@ -96,10 +110,17 @@ public final class BenchStore {
       LuceneMemoryStore store = LuceneMemoryStore.open(storeDir, storeLayout);
       if (store.count() == layout.total()) {
         log.printf(Locale.ROOT, "reusing the store in %s (%,d records)%n", storeDir, store.count());
-        return new Opened(store, true, Long.parseLong(found.getProperty("fill_nanos", "0")),
+        return new Opened(
+            store,
+            true,
+            Long.parseLong(found.getProperty("fill_nanos", "0")),
             Long.parseLong(found.getProperty("batch_p50_nanos", "0")));
       }
-      log.printf(Locale.ROOT, "the store in %s holds %,d records, not %,d: rebuilding%n", storeDir, store.count(),
+      log.printf(
+          Locale.ROOT,
+          "the store in %s holds %,d records, not %,d: rebuilding%n",
+          storeDir,
+          store.count(),
           layout.total());
       store.close();
     }
@@ -112,14 +133,27 @@ public final class BenchStore {
     return build(dir, storeDir, layout, wanted, embedder, batch, log, storeLayout);
   }
 
-  private static Opened build(Path dir, Path storeDir, Layout layout, Properties manifest, Embedder embedder, int batch,
-      PrintStream log, LuceneMemoryStore.Layout storeLayout) {
+  private static Opened build(
+      Path dir,
+      Path storeDir,
+      Layout layout,
+      Properties manifest,
+      Embedder embedder,
+      int batch,
+      PrintStream log,
+      LuceneMemoryStore.Layout storeLayout) {
     LuceneMemoryStore store = LuceneMemoryStore.open(storeDir, storeLayout);
     try {
       String[] ownerOf = owners(layout);
       SyntheticCorpus corpus = new SyntheticCorpus(layout.seed(), embedder);
-      log.printf(Locale.ROOT, "filling %s: %,d records (hot owners %s, %,d other owners) in batches of %,d%n", storeDir,
-          layout.total(), layout.hot(), layout.owners(), batch);
+      log.printf(
+          Locale.ROOT,
+          "filling %s: %,d records (hot owners %s, %,d other owners) in batches of %,d%n",
+          storeDir,
+          layout.total(),
+          layout.hot(),
+          layout.owners(),
+          batch);
       long start = System.nanoTime();
       long lastLog = start;
       long[] batchNanos = new long[(layout.total() + batch - 1) / batch];
@@ -136,8 +170,14 @@ public final class BenchStore {
           if (now - lastLog > 30_000_000_000L || i == layout.total() - 1) {
             double secs = (now - start) / 1e9;
             double rate = (i + 1) / secs;
-            log.printf(Locale.ROOT, "  %,d / %,d records, %.0f s, %,.0f records/s, ~%.0f s left%n", i + 1,
-                layout.total(), secs, rate, (layout.total() - i - 1) / rate);
+            log.printf(
+                Locale.ROOT,
+                "  %,d / %,d records, %.0f s, %,.0f records/s, ~%.0f s left%n",
+                i + 1,
+                layout.total(),
+                secs,
+                rate,
+                (layout.total() - i - 1) / rate);
             lastLog = now;
           }
         }
@@ -180,7 +220,8 @@ public final class BenchStore {
     Properties p = new Properties();
     p.setProperty("corpus_version", CORPUS_VERSION);
     p.setProperty("total", Integer.toString(layout.total()));
-    p.setProperty("hot", layout.hot().stream().map(String::valueOf).collect(Collectors.joining(",")));
+    p.setProperty(
+        "hot", layout.hot().stream().map(String::valueOf).collect(Collectors.joining(",")));
     p.setProperty("owners", Integer.toString(layout.owners()));
     p.setProperty("seed", Long.toString(layout.seed()));
     return p;
@@ -213,7 +254,10 @@ public final class BenchStore {
     }
   }
 
-  /** Bytes per index file kind (Lucene file extension: vec raw vectors, vex graph, fdt stored fields...), largest first. */
+  /**
+   * Bytes per index file kind (Lucene file extension: vec raw vectors, vex graph, fdt stored
+   * fields...), largest first.
+   */
   public static java.util.Map<String, Long> sizeByKind(Path storeDir) {
     java.util.Map<String, Long> out = new java.util.TreeMap<>();
     try (Stream<Path> files = Files.list(storeDir)) {
@@ -227,7 +271,8 @@ public final class BenchStore {
       throw new UncheckedIOException(e);
     }
     java.util.Map<String, Long> sorted = new java.util.LinkedHashMap<>();
-    out.entrySet().stream().sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+    out.entrySet().stream()
+        .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
         .forEach(e -> sorted.put(e.getKey(), e.getValue()));
     return sorted;
   }

@@ -24,10 +24,10 @@ import java.util.regex.Pattern;
 
 /**
  * What the wire costs: the same recalls and reads on one store, made directly on the engine and
- * through {@link MnemoClient} to an in-process {@code MnemoServer} on loopback (HTTP, JSON both ways,
- * the server's tenant layer). Requests alternate between the two paths so both see the same caches
- * and machine load; one thread, so the numbers are per-call latency, not throughput. No embedder
- * (BM25 and entities), so that the difference is not hidden under embedding time.
+ * through {@link MnemoClient} to an in-process {@code MnemoServer} on loopback (HTTP, JSON both
+ * ways, the server's tenant layer). Requests alternate between the two paths so both see the same
+ * caches and machine load; one thread, so the numbers are per-call latency, not throughput. No
+ * embedder (BM25 and entities), so that the difference is not hidden under embedding time.
  *
  * <p>{@code java -cp mnemo-bench/target/benchmarks.jar dev.mnemo.bench.ClientOverheadBench
  * [records] [owners] [queries]} (defaults 2,000, 50, 1,000).
@@ -43,13 +43,25 @@ public final class ClientOverheadBench {
     int queries = args.length > 2 ? Integer.parseInt(args[2]) : 1_000;
     Path dir = Files.createTempDirectory("mnemo-client-bench");
     AtomicReference<Mnemo> engine = new AtomicReference<>();
-    MnemoServer server = MnemoServer.builder(
-        ServerConfig.defaults().withPort(0).withData(dir).withAdminKey(ADMIN).withLogRequests(false),
-        (tenant, d, max) -> {
-          Mnemo m = Mnemo.builder().store(LuceneMemoryStore.open(d)).withoutEmbedder().maxTextChars(max).build();
-          engine.set(m);
-          return m;
-        }).build().start();
+    MnemoServer server =
+        MnemoServer.builder(
+                ServerConfig.defaults()
+                    .withPort(0)
+                    .withData(dir)
+                    .withAdminKey(ADMIN)
+                    .withLogRequests(false),
+                (tenant, d, max) -> {
+                  Mnemo m =
+                      Mnemo.builder()
+                          .store(LuceneMemoryStore.open(d))
+                          .withoutEmbedder()
+                          .maxTextChars(max)
+                          .build();
+                  engine.set(m);
+                  return m;
+                })
+            .build()
+            .start();
     String url = "http://127.0.0.1:" + server.port();
     try (MnemoClient client = MnemoClient.builder().url(url).apiKey(key(url)).build()) {
       SyntheticCorpus corpus = new SyntheticCorpus(7, null);
@@ -88,15 +100,28 @@ public final class ClientOverheadBench {
           }
         }
       }
-      Stats[] s = {Stats.of("recall, engine", recall[0]), Stats.of("recall, client over loopback", recall[1]),
-          Stats.of("get, engine", get[0]), Stats.of("get, client over loopback", get[1])};
-      System.out.printf(Locale.ROOT, "%d records, %d owners, %d queries (after %d warm-up), no embedder%n", records, owners,
-          queries, warmup);
+      Stats[] s = {
+        Stats.of("recall, engine", recall[0]),
+        Stats.of("recall, client over loopback", recall[1]),
+        Stats.of("get, engine", get[0]),
+        Stats.of("get, client over loopback", get[1])
+      };
+      System.out.printf(
+          Locale.ROOT,
+          "%d records, %d owners, %d queries (after %d warm-up), no embedder%n",
+          records,
+          owners,
+          queries,
+          warmup);
       System.out.println(Stats.header());
       for (Stats x : s) System.out.println(x.line());
-      System.out.printf(Locale.ROOT, "p50 ratio client/engine: recall %.2f, get %.2f; added p50: recall %.3f ms, get %.3f ms%n",
-          s[1].p50Millis() / s[0].p50Millis(), s[3].p50Millis() / s[2].p50Millis(),
-          s[1].p50Millis() - s[0].p50Millis(), s[3].p50Millis() - s[2].p50Millis());
+      System.out.printf(
+          Locale.ROOT,
+          "p50 ratio client/engine: recall %.2f, get %.2f; added p50: recall %.3f ms, get %.3f ms%n",
+          s[1].p50Millis() / s[0].p50Millis(),
+          s[3].p50Millis() / s[2].p50Millis(),
+          s[1].p50Millis() - s[0].p50Millis(),
+          s[3].p50Millis() - s[2].p50Millis());
     } finally {
       server.close();
     }
@@ -104,11 +129,16 @@ public final class ClientOverheadBench {
 
   private static String key(String url) throws IOException, InterruptedException {
     try (HttpClient http = HttpClient.newHttpClient()) {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/v1/tenants/bench/keys"))
-          .header("Authorization", "Bearer " + ADMIN).POST(HttpRequest.BodyPublishers.noBody()).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url + "/v1/tenants/bench/keys"))
+                  .header("Authorization", "Bearer " + ADMIN)
+                  .POST(HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       Matcher m = Pattern.compile("\"key\"\\s*:\\s*\"([^\"]+)\"").matcher(r.body());
-      if (r.statusCode() != 201 || !m.find()) throw new IllegalStateException("no key: " + r.statusCode() + " " + r.body());
+      if (r.statusCode() != 201 || !m.find())
+        throw new IllegalStateException("no key: " + r.statusCode() + " " + r.body());
       return m.group(1);
     }
   }

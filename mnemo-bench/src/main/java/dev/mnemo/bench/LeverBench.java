@@ -23,7 +23,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,55 +47,88 @@ public final class LeverBench {
 
   private record Variant(String name, ReadOptions options) {}
 
-  private static final List<Variant> VARIANTS = List.of(
-      new Variant("baseline (no lever)", ReadOptions.BASELINE),
-      new Variant("eligible once", new ReadOptions(true, false)),
-      new Variant("record cache", new ReadOptions(false, true)),
-      new Variant("both", ReadOptions.DEFAULT));
+  private static final List<Variant> VARIANTS =
+      List.of(
+          new Variant("baseline (no lever)", ReadOptions.BASELINE),
+          new Variant("eligible once", new ReadOptions(true, false)),
+          new Variant("record cache", new ReadOptions(false, true)),
+          new Variant("both", ReadOptions.DEFAULT));
 
   public static void main(String[] args) {
     Map<String, String> o = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) throw new IllegalArgumentException("unknown argument: " + args[i]);
+      if (!args[i].startsWith("--"))
+        throw new IllegalArgumentException("unknown argument: " + args[i]);
       o.put(args[i].substring(2), args[i + 1]);
     }
     Path dir = Path.of(o.getOrDefault("dir", ".mnemo/bench"));
     int total = Integer.parseInt(o.getOrDefault("total", "200000"));
-    List<Integer> hot = o.containsKey("hot")
-        ? Arrays.stream(o.get("hot").split(",")).map(String::trim).map(Integer::valueOf).toList()
-        : List.of(total / 20, total / 4);
-    int owners = Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
+    List<Integer> hot =
+        o.containsKey("hot")
+            ? Arrays.stream(o.get("hot").split(","))
+                .map(String::trim)
+                .map(Integer::valueOf)
+                .toList()
+            : List.of(total / 20, total / 4);
+    int owners =
+        Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
     int queries = Integer.parseInt(o.getOrDefault("queries", "200"));
     int samples = Integer.parseInt(o.getOrDefault("samples", "400"));
     int warmup = Integer.parseInt(o.getOrDefault("warmup", Integer.toString(samples / 4)));
     long seed = Long.parseLong(o.getOrDefault("seed", "42"));
     PrintStream out = System.out;
     try (E5SmallEmbedder embedder = new E5SmallEmbedder()) {
-      BenchStore.Opened opened = BenchStore.openOrBuild(dir, new BenchStore.Layout(total, hot, owners, seed), embedder,
-          10_000, out);
+      BenchStore.Opened opened =
+          BenchStore.openOrBuild(
+              dir, new BenchStore.Layout(total, hot, owners, seed), embedder, 10_000, out);
       try (LuceneMemoryStore store = opened.store()) {
         run(store, embedder, hot, queries, warmup, samples, seed, out);
       }
     }
   }
 
-  static void run(LuceneMemoryStore store, Embedder embedder, List<Integer> hot, int queries, int warmup, int samples,
-      long seed, PrintStream out) {
+  static void run(
+      LuceneMemoryStore store,
+      Embedder embedder,
+      List<Integer> hot,
+      int queries,
+      int warmup,
+      int samples,
+      long seed,
+      PrintStream out) {
     List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
     // Unclosed hides the store's retrieval log, as for ReadPathBench's engines: nothing is logged
-    List<MemoryStore> views = VARIANTS.stream()
-        .map(v -> (MemoryStore) new ReadPathBench.Unclosed(store.withReadOptions(v.options()))).toList();
+    List<MemoryStore> views =
+        VARIANTS.stream()
+            .map(v -> (MemoryStore) new ReadPathBench.Unclosed(store.withReadOptions(v.options())))
+            .toList();
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     Embedder precomputed = new ReadPathBench.Precomputed(embedder, vectors);
-    Mnemo before = Mnemo.builder().store(views.get(0)).embedder(precomputed).tokenizer(JTokkitTokenizer.cl100k())
-        .clock(clock).build();
-    Mnemo after = Mnemo.builder().store(views.get(views.size() - 1)).embedder(precomputed)
-        .tokenizer(JTokkitTokenizer.cl100k()).clock(clock).build();
+    Mnemo before =
+        Mnemo.builder()
+            .store(views.get(0))
+            .embedder(precomputed)
+            .tokenizer(JTokkitTokenizer.cl100k())
+            .clock(clock)
+            .build();
+    Mnemo after =
+        Mnemo.builder()
+            .store(views.get(views.size() - 1))
+            .embedder(precomputed)
+            .tokenizer(JTokkitTokenizer.cl100k())
+            .clock(clock)
+            .build();
     ReadPathBench.Ticker ticker = new ReadPathBench.Ticker();
-    out.printf(Locale.ROOT, "levers: %,d records, %d questions, %d warm-up + %d timed calls per series, load average %s%n",
-        store.count(), questions.size(), warmup, samples, ReadPathBench.loadAverage());
+    out.printf(
+        Locale.ROOT,
+        "levers: %,d records, %d questions, %d warm-up + %d timed calls per series, load average %s%n",
+        store.count(),
+        questions.size(),
+        warmup,
+        samples,
+        ReadPathBench.loadAverage());
 
     for (int h : hot) {
       String owner = BenchStore.hotOwner(h);
@@ -107,13 +139,21 @@ public final class LeverBench {
         Instant at = ticker.next();
         CandidateQuery cq = query(owner, q, vectors.get(q), at);
         String want = describe(views.get(0).candidates(cq));
-        for (int v = 1; v < views.size(); v++) if (!describe(views.get(v).candidates(cq)).equals(want)) differ++;
+        for (int v = 1; v < views.size(); v++)
+          if (!describe(views.get(v).candidates(cq)).equals(want)) differ++;
         RecallResult a = before.recall(ReadPathBench.request(owner, q, at, false));
         RecallResult b = after.recall(ReadPathBench.request(owner, q, at, false));
         if (!a.rendered().equals(b.rendered()) || !ids(a).equals(ids(b))) recallDiffer++;
       }
-      out.printf(Locale.ROOT, "%nhot owner %s: answers differing from the baseline: candidates %d of %d, recall %d of %d"
-          + " (load average %s)%n", owner, differ, questions.size() * (views.size() - 1), recallDiffer, questions.size(),
+      out.printf(
+          Locale.ROOT,
+          "%nhot owner %s: answers differing from the baseline: candidates %d of %d, recall %d of %d"
+              + " (load average %s)%n",
+          owner,
+          differ,
+          questions.size() * (views.size() - 1),
+          recallDiffer,
+          questions.size(),
           ReadPathBench.loadAverage());
 
       List<String> names = new ArrayList<>();
@@ -121,24 +161,42 @@ public final class LeverBench {
       for (int v = 0; v < views.size(); v++) {
         MemoryStore view = views.get(v);
         names.add("candidates, " + VARIANTS.get(v).name() + ", " + tag);
-        calls.add(i -> view.candidates(query(owner, questions.get(i), vectors.get(questions.get(i)), ticker.next())));
+        calls.add(
+            i ->
+                view.candidates(
+                    query(owner, questions.get(i), vectors.get(questions.get(i)), ticker.next())));
       }
       names.add("recall alone, no lever, " + tag);
-      calls.add(i -> before.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
+      calls.add(
+          i -> before.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
       names.add("recall alone, both levers, " + tag);
-      calls.add(i -> after.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
+      calls.add(
+          i -> after.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
       Stats[] stats = interleaved(questions.size(), warmup, samples, calls);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
-        stats[k] = new Stats(names.get(k), stats[k].count(), stats[k].meanNanos(), stats[k].p50Nanos(),
-            stats[k].p90Nanos(), stats[k].p99Nanos(), stats[k].p999Nanos(), stats[k].maxNanos());
+        stats[k] =
+            new Stats(
+                names.get(k),
+                stats[k].count(),
+                stats[k].meanNanos(),
+                stats[k].p50Nanos(),
+                stats[k].p90Nanos(),
+                stats[k].p99Nanos(),
+                stats[k].p999Nanos(),
+                stats[k].maxNanos());
         out.println(stats[k].line());
       }
-      out.printf(Locale.ROOT, "ratios of p50 (baseline / lever): eligible once %.2f, record cache %.2f, both %.2f; "
-          + "recall alone %.2f; p99: both %.2f, recall alone %.2f%n",
-          ratio(stats[0].p50Nanos(), stats[1].p50Nanos()), ratio(stats[0].p50Nanos(), stats[2].p50Nanos()),
-          ratio(stats[0].p50Nanos(), stats[3].p50Nanos()), ratio(stats[4].p50Nanos(), stats[5].p50Nanos()),
-          ratio(stats[0].p99Nanos(), stats[3].p99Nanos()), ratio(stats[4].p99Nanos(), stats[5].p99Nanos()));
+      out.printf(
+          Locale.ROOT,
+          "ratios of p50 (baseline / lever): eligible once %.2f, record cache %.2f, both %.2f; "
+              + "recall alone %.2f; p99: both %.2f, recall alone %.2f%n",
+          ratio(stats[0].p50Nanos(), stats[1].p50Nanos()),
+          ratio(stats[0].p50Nanos(), stats[2].p50Nanos()),
+          ratio(stats[0].p50Nanos(), stats[3].p50Nanos()),
+          ratio(stats[4].p50Nanos(), stats[5].p50Nanos()),
+          ratio(stats[0].p99Nanos(), stats[3].p99Nanos()),
+          ratio(stats[4].p99Nanos(), stats[5].p99Nanos()));
     }
     out.println("load average at end " + ReadPathBench.loadAverage());
   }
@@ -147,33 +205,58 @@ public final class LeverBench {
     return b == 0 ? 0 : (double) a / b;
   }
 
-  /** The read path's store query for a question: vector, text, entities, time range; eligibility at {@code at}. */
+  /**
+   * The read path's store query for a question: vector, text, entities, time range; eligibility at
+   * {@code at}.
+   */
   static CandidateQuery query(String owner, String q, float[] vector, Instant at) {
     Eligibility e = new Eligibility(owner, null, Set.of(), Map.of(), at, at, null);
     TimeRange range = TimeExpressions.parse(q, at, ZoneOffset.UTC).orElse(null);
-    return new CandidateQuery(e, vector, q, Set.copyOf(Entities.queryKeys(q)), range, ReadPathBench.CANDIDATES);
+    return new CandidateQuery(
+        e, vector, q, Set.copyOf(Entities.queryKeys(q)), range, ReadPathBench.CANDIDATES);
   }
 
   /** Everything a candidate set says, as text (the records by id; exact floats). */
   static String describe(CandidateSet s) {
     StringBuilder b = new StringBuilder();
-    b.append(s.bm25Max()).append('|').append(s.eligibleCount()).append('|').append(new java.util.TreeMap<>(s.entityFrequencies()));
+    b.append(s.bm25Max())
+        .append('|')
+        .append(s.eligibleCount())
+        .append('|')
+        .append(new java.util.TreeMap<>(s.entityFrequencies()));
     for (Candidate c : s.candidates()) {
-      b.append('\n').append(c.record().id()).append(' ').append(c.cosine()).append(' ').append(c.bm25()).append(' ')
-          .append(c.denseRank()).append(' ').append(c.bm25Rank()).append(' ').append(c.entityRank()).append(' ')
+      b.append('\n')
+          .append(c.record().id())
+          .append(' ')
+          .append(c.cosine())
+          .append(' ')
+          .append(c.bm25())
+          .append(' ')
+          .append(c.denseRank())
+          .append(' ')
+          .append(c.bm25Rank())
+          .append(' ')
+          .append(c.entityRank())
+          .append(' ')
           .append(c.timeRank());
     }
     return b.toString();
   }
 
   private static List<String> ids(RecallResult r) {
-    return r.selected().stream().map(x -> x.record().id() + " " + x.score() + " " + x.relevance()).toList();
+    return r.selected().stream()
+        .map(x -> x.record().id() + " " + x.score() + " " + x.relevance())
+        .toList();
   }
 
-  /** Each round calls every series once, the k-th on a question offset by k, after untimed warm-up rounds. */
+  /**
+   * Each round calls every series once, the k-th on a question offset by k, after untimed warm-up
+   * rounds.
+   */
   static Stats[] interleaved(int cycle, int warmup, int samples, List<IntConsumer> calls) {
     int n = calls.size();
-    for (int i = 0; i < warmup; i++) for (int k = 0; k < n; k++) calls.get(k).accept((i + k * cycle / n) % cycle);
+    for (int i = 0; i < warmup; i++)
+      for (int k = 0; k < n; k++) calls.get(k).accept((i + k * cycle / n) % cycle);
     long[][] t = new long[n][samples];
     for (int i = 0; i < samples; i++) {
       for (int k = 0; k < n; k++) {

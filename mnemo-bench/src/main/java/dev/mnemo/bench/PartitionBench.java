@@ -38,10 +38,10 @@ import java.util.function.IntConsumer;
  *
  * <p>The layouts do not give identical answers, by design: BM25 statistics are per index (an owner
  * with their own partition is scored against their own records), and the HNSW graph of an owner's
- * own index is another graph. So before timing the run reports how far the answers agree: the
- * dense candidates (identical when both layouts scan exactly), the candidate sets, the records a
- * recall selects, and the dense recall@50 of each layout against an exact scan of the owner's
- * eligible vectors.
+ * own index is another graph. So before timing the run reports how far the answers agree: the dense
+ * candidates (identical when both layouts scan exactly), the candidate sets, the records a recall
+ * selects, and the dense recall@50 of each layout against an exact scan of the owner's eligible
+ * vectors.
  *
  * <p>{@code java ... dev.mnemo.bench.PartitionBench --dir DIR --total N [--hot H,H] [--owners M]
  * [--above A] [--queries Q] [--warmup W] [--samples S] [--seed S]}
@@ -52,15 +52,21 @@ public final class PartitionBench {
   public static void main(String[] args) throws IOException {
     Map<String, String> o = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) throw new IllegalArgumentException("unknown argument: " + args[i]);
+      if (!args[i].startsWith("--"))
+        throw new IllegalArgumentException("unknown argument: " + args[i]);
       o.put(args[i].substring(2), args[i + 1]);
     }
     Path dir = Path.of(o.getOrDefault("dir", ".mnemo/bench"));
     int total = Integer.parseInt(o.getOrDefault("total", "200000"));
-    List<Integer> hot = o.containsKey("hot")
-        ? Arrays.stream(o.get("hot").split(",")).map(String::trim).map(Integer::valueOf).toList()
-        : List.of(total / 20, total / 4);
-    int owners = Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
+    List<Integer> hot =
+        o.containsKey("hot")
+            ? Arrays.stream(o.get("hot").split(","))
+                .map(String::trim)
+                .map(Integer::valueOf)
+                .toList()
+            : List.of(total / 20, total / 4);
+    int owners =
+        Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
     long above = Long.parseLong(o.getOrDefault("above", "5000"));
     int queries = Integer.parseInt(o.getOrDefault("queries", "200"));
     int samples = Integer.parseInt(o.getOrDefault("samples", "300"));
@@ -68,23 +74,48 @@ public final class PartitionBench {
     long seed = Long.parseLong(o.getOrDefault("seed", "42"));
     PrintStream out = System.out;
     try (E5SmallEmbedder embedder = new E5SmallEmbedder()) {
-      BenchStore.Opened opened = BenchStore.openOrBuild(dir, new BenchStore.Layout(total, hot, owners, seed), embedder,
-          10_000, out, LuceneMemoryStore.Layout.SHARED);
+      BenchStore.Opened opened =
+          BenchStore.openOrBuild(
+              dir,
+              new BenchStore.Layout(total, hot, owners, seed),
+              embedder,
+              10_000,
+              out,
+              LuceneMemoryStore.Layout.SHARED);
       Path copy = dir.resolve("parted");
-      boolean reuse = Boolean.parseBoolean(o.getOrDefault("reuse-copy", "false")) && Files.isDirectory(copy);
+      boolean reuse =
+          Boolean.parseBoolean(o.getOrDefault("reuse-copy", "false")) && Files.isDirectory(copy);
       try (LuceneMemoryStore shared = opened.store()) {
         if (!reuse) {
           BenchStore.deleteRecursively(copy);
           copyTree(dir.resolve("store"), copy);
         }
         long t = System.nanoTime();
-        try (LuceneMemoryStore parted = LuceneMemoryStore.open(copy, new LuceneMemoryStore.Layout(above, 8))) {
-          out.printf(Locale.ROOT, "opened a copy with owners above %,d records in their own partition: %.1f s to move"
-              + " them; %,d and %,d records; %,d and %,d bytes on disk%n", above, (System.nanoTime() - t) / 1e9,
-              shared.count(), parted.count(), shared.sizeOnDisk(), parted.sizeOnDisk());
+        try (LuceneMemoryStore parted =
+            LuceneMemoryStore.open(copy, new LuceneMemoryStore.Layout(above, 8))) {
+          out.printf(
+              Locale.ROOT,
+              "opened a copy with owners above %,d records in their own partition: %.1f s to move"
+                  + " them; %,d and %,d records; %,d and %,d bytes on disk%n",
+              above,
+              (System.nanoTime() - t) / 1e9,
+              shared.count(),
+              parted.count(),
+              shared.sizeOnDisk(),
+              parted.sizeOnDisk());
           if (o.containsKey("probe-oversample")) {
-            probe(shared, parted, embedder, hot, queries, Arrays.stream(o.get("probe-oversample").split(","))
-                .map(String::trim).map(Integer::valueOf).toList(), seed, out);
+            probe(
+                shared,
+                parted,
+                embedder,
+                hot,
+                queries,
+                Arrays.stream(o.get("probe-oversample").split(","))
+                    .map(String::trim)
+                    .map(Integer::valueOf)
+                    .toList(),
+                seed,
+                out);
           } else {
             run(shared, parted, embedder, hot, queries, warmup, samples, seed, out);
           }
@@ -105,23 +136,48 @@ public final class PartitionBench {
     }
   }
 
-  static void run(LuceneMemoryStore shared, LuceneMemoryStore parted, Embedder embedder, List<Integer> hot, int queries,
-      int warmup, int samples, long seed, PrintStream out) {
+  static void run(
+      LuceneMemoryStore shared,
+      LuceneMemoryStore parted,
+      Embedder embedder,
+      List<Integer> hot,
+      int queries,
+      int warmup,
+      int samples,
+      long seed,
+      PrintStream out) {
     List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
     // before: the shared index read as the store read before owners had partitions (no graph
     // oversampling); after: the owner's own index read as the store now reads
-    List<MemoryStore> stores = List.of(
-        new ReadPathBench.Unclosed(shared.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, 1))),
-        new ReadPathBench.Unclosed(parted));
+    List<MemoryStore> stores =
+        List.of(
+            new ReadPathBench.Unclosed(
+                shared.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, 1))),
+            new ReadPathBench.Unclosed(parted));
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     Embedder precomputed = new ReadPathBench.Precomputed(embedder, vectors);
-    List<Mnemo> engines = stores.stream().map(s -> Mnemo.builder().store(s).embedder(precomputed)
-        .tokenizer(JTokkitTokenizer.cl100k()).clock(clock).build()).toList();
+    List<Mnemo> engines =
+        stores.stream()
+            .map(
+                s ->
+                    Mnemo.builder()
+                        .store(s)
+                        .embedder(precomputed)
+                        .tokenizer(JTokkitTokenizer.cl100k())
+                        .clock(clock)
+                        .build())
+            .toList();
     ReadPathBench.Ticker ticker = new ReadPathBench.Ticker();
-    out.printf(Locale.ROOT, "partitions: %,d records, %d questions, %d warm-up + %d timed calls per series, load average %s%n",
-        shared.count(), questions.size(), warmup, samples, ReadPathBench.loadAverage());
+    out.printf(
+        Locale.ROOT,
+        "partitions: %,d records, %d questions, %d warm-up + %d timed calls per series, load average %s%n",
+        shared.count(),
+        questions.size(),
+        warmup,
+        samples,
+        ReadPathBench.loadAverage());
     for (int h : hot) {
       String owner = BenchStore.hotOwner(h);
       String tag = String.format(Locale.ROOT, "%,d/owner", h);
@@ -132,24 +188,41 @@ public final class PartitionBench {
       for (int v = 0; v < 2; v++) {
         MemoryStore s = stores.get(v);
         names.add("candidates, " + layouts[v] + ", " + tag);
-        calls.add(i -> s.candidates(LeverBench.query(owner, questions.get(i), vectors.get(questions.get(i)), ticker.next())));
+        calls.add(
+            i ->
+                s.candidates(
+                    LeverBench.query(
+                        owner, questions.get(i), vectors.get(questions.get(i)), ticker.next())));
       }
       for (int v = 0; v < 2; v++) {
         Mnemo m = engines.get(v);
         names.add("recall alone, " + layouts[v] + ", " + tag);
-        calls.add(i -> m.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
+        calls.add(
+            i -> m.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
       }
       Stats[] stats = LeverBench.interleaved(questions.size(), warmup, samples, calls);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
-        stats[k] = new Stats(names.get(k), stats[k].count(), stats[k].meanNanos(), stats[k].p50Nanos(),
-            stats[k].p90Nanos(), stats[k].p99Nanos(), stats[k].p999Nanos(), stats[k].maxNanos());
+        stats[k] =
+            new Stats(
+                names.get(k),
+                stats[k].count(),
+                stats[k].meanNanos(),
+                stats[k].p50Nanos(),
+                stats[k].p90Nanos(),
+                stats[k].p99Nanos(),
+                stats[k].p999Nanos(),
+                stats[k].maxNanos());
         out.println(stats[k].line());
       }
-      out.printf(Locale.ROOT, "ratios (shared / own partition): candidates p50 %.2f p99 %.2f; recall alone p50 %.2f p99 %.2f"
-          + " (load average %s)%n",
-          ratio(stats[0].p50Nanos(), stats[1].p50Nanos()), ratio(stats[0].p99Nanos(), stats[1].p99Nanos()),
-          ratio(stats[2].p50Nanos(), stats[3].p50Nanos()), ratio(stats[2].p99Nanos(), stats[3].p99Nanos()),
+      out.printf(
+          Locale.ROOT,
+          "ratios (shared / own partition): candidates p50 %.2f p99 %.2f; recall alone p50 %.2f p99 %.2f"
+              + " (load average %s)%n",
+          ratio(stats[0].p50Nanos(), stats[1].p50Nanos()),
+          ratio(stats[0].p99Nanos(), stats[1].p99Nanos()),
+          ratio(stats[2].p50Nanos(), stats[3].p50Nanos()),
+          ratio(stats[2].p99Nanos(), stats[3].p99Nanos()),
           ReadPathBench.loadAverage());
     }
     out.println("load average at end " + ReadPathBench.loadAverage());
@@ -159,8 +232,15 @@ public final class PartitionBench {
    * Dense alone (k = 50) on both layouts for each graph oversampling factor: recall@50 against an
    * exact scan and the median time, the factors alternating call by call.
    */
-  static void probe(LuceneMemoryStore shared, LuceneMemoryStore parted, Embedder embedder, List<Integer> hot,
-      int queries, List<Integer> factors, long seed, PrintStream out) {
+  static void probe(
+      LuceneMemoryStore shared,
+      LuceneMemoryStore parted,
+      Embedder embedder,
+      List<Integer> hot,
+      int queries,
+      List<Integer> factors,
+      long seed,
+      PrintStream out) {
     List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
@@ -176,31 +256,50 @@ public final class PartitionBench {
       long[][] t = new long[n][questions.size()];
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < questions.size(); i++) {
-          CandidateQuery cq = new CandidateQuery(e, vectors.get(questions.get(i)), null, Set.of(), null, 50);
+          CandidateQuery cq =
+              new CandidateQuery(e, vectors.get(questions.get(i)), null, Set.of(), null, 50);
           for (int k = 0; k < n; k++) {
             LuceneMemoryStore s = k % 2 == 0 ? shared : parted;
-            MemoryStore view = s.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, factors.get(k / 2)));
+            MemoryStore view =
+                s.withReadOptions(
+                    new LuceneMemoryStore.ReadOptions(true, true, factors.get(k / 2)));
             long t0 = System.nanoTime();
             Set<String> got = ids(view.candidates(cq));
             t[k][i] = System.nanoTime() - t0;
             if (round == 1) {
               List<String> want = exact.get(i);
-              recall[k] += want.isEmpty() ? 1 : (double) want.stream().filter(got::contains).count() / want.size();
+              recall[k] +=
+                  want.isEmpty()
+                      ? 1
+                      : (double) want.stream().filter(got::contains).count() / want.size();
             }
           }
         }
       }
       for (int k = 0; k < n; k++) {
-        out.printf(Locale.ROOT, "%s, %s, graph oversample %d: dense recall@50 against exact %.3f, p50 %.2f ms%n",
-            owner, k % 2 == 0 ? "shared index" : "own partition", factors.get(k / 2), recall[k] / questions.size(),
+        out.printf(
+            Locale.ROOT,
+            "%s, %s, graph oversample %d: dense recall@50 against exact %.3f, p50 %.2f ms%n",
+            owner,
+            k % 2 == 0 ? "shared index" : "own partition",
+            factors.get(k / 2),
+            recall[k] / questions.size(),
             Stats.of("", t[k]).p50Nanos() / 1e6);
       }
     }
   }
 
-  /** How far the two layouts' answers agree, and each one's dense recall@50 against an exact scan. */
-  private static void agreement(String owner, List<MemoryStore> stores, List<Mnemo> engines, List<String> questions,
-      Map<String, float[]> vectors, ReadPathBench.Ticker ticker, PrintStream out) {
+  /**
+   * How far the two layouts' answers agree, and each one's dense recall@50 against an exact scan.
+   */
+  private static void agreement(
+      String owner,
+      List<MemoryStore> stores,
+      List<Mnemo> engines,
+      List<String> questions,
+      Map<String, float[]> vectors,
+      ReadPathBench.Ticker ticker,
+      PrintStream out) {
     List<MemoryRecord> records = new ArrayList<>();
     stores.get(0).export(owner, records::add);
     int sameDense = 0, sameSets = 0, sameRecall = 0;
@@ -233,13 +332,27 @@ public final class PartitionBench {
       }
     }
     int n = questions.size();
-    out.printf(Locale.ROOT, "%nhot owner %s (%,d records): same dense candidates %d of %d, same candidate set %d of %d "
-        + "(mean Jaccard %.3f), same recall selection %d of %d; dense recall@50 against exact: shared %.3f, own "
-        + "partition %.3f (load average %s)%n", owner, records.size(), sameDense, n, sameSets, n, jaccard / n, sameRecall,
-        n, recallAt50[0] / n, recallAt50[1] / n, ReadPathBench.loadAverage());
+    out.printf(
+        Locale.ROOT,
+        "%nhot owner %s (%,d records): same dense candidates %d of %d, same candidate set %d of %d "
+            + "(mean Jaccard %.3f), same recall selection %d of %d; dense recall@50 against exact: shared %.3f, own "
+            + "partition %.3f (load average %s)%n",
+        owner,
+        records.size(),
+        sameDense,
+        n,
+        sameSets,
+        n,
+        jaccard / n,
+        sameRecall,
+        n,
+        recallAt50[0] / n,
+        recallAt50[1] / n,
+        ReadPathBench.loadAverage());
   }
 
-  private static List<String> exactTop(List<MemoryRecord> records, Eligibility e, float[] vector, int k) {
+  private static List<String> exactTop(
+      List<MemoryRecord> records, Eligibility e, float[] vector, int k) {
     record Scored(String id, double score) {}
     List<Scored> all = new ArrayList<>();
     for (MemoryRecord r : records) {
@@ -253,8 +366,11 @@ public final class PartitionBench {
   }
 
   private static List<String> dense(CandidateSet s) {
-    return s.candidates().stream().filter(c -> c.denseRank() > 0)
-        .sorted((x, y) -> Integer.compare(x.denseRank(), y.denseRank())).map(c -> c.record().id()).toList();
+    return s.candidates().stream()
+        .filter(c -> c.denseRank() > 0)
+        .sorted((x, y) -> Integer.compare(x.denseRank(), y.denseRank()))
+        .map(c -> c.record().id())
+        .toList();
   }
 
   private static Set<String> ids(CandidateSet s) {

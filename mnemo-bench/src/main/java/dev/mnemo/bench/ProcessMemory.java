@@ -8,8 +8,8 @@ import java.util.Locale;
 /**
  * The process's memory at one moment: resident set from {@code /proc/self/status} (Linux; -1
  * elsewhere) split into anonymous memory (Java heap, metaspace, native allocations such as ONNX
- * Runtime) and file-backed pages (Lucene's memory-mapped index files, the page cache the kernel
- * may drop under pressure), plus the Java heap as the JVM sees it.
+ * Runtime) and file-backed pages (Lucene's memory-mapped index files, the page cache the kernel may
+ * drop under pressure), plus the Java heap as the JVM sees it.
  *
  * @param rssBytes VmRSS
  * @param peakRssBytes VmHWM, the highest VmRSS so far
@@ -19,8 +19,14 @@ import java.util.Locale;
  * @param heapCommittedBytes Java heap reserved from the OS
  * @param heapMaxBytes -Xmx
  */
-public record ProcessMemory(long rssBytes, long peakRssBytes, long anonBytes, long fileBytes, long heapUsedBytes,
-    long heapCommittedBytes, long heapMaxBytes) {
+public record ProcessMemory(
+    long rssBytes,
+    long peakRssBytes,
+    long anonBytes,
+    long fileBytes,
+    long heapUsedBytes,
+    long heapCommittedBytes,
+    long heapMaxBytes) {
 
   /** Reads the current values. */
   public static ProcessMemory now() {
@@ -36,8 +42,8 @@ public record ProcessMemory(long rssBytes, long peakRssBytes, long anonBytes, lo
       // not Linux: leave -1
     }
     Runtime rt = Runtime.getRuntime();
-    return new ProcessMemory(rss, hwm, anon, file, rt.totalMemory() - rt.freeMemory(), rt.totalMemory(),
-        rt.maxMemory());
+    return new ProcessMemory(
+        rss, hwm, anon, file, rt.totalMemory() - rt.freeMemory(), rt.totalMemory(), rt.maxMemory());
   }
 
   private static long kb(String line) {
@@ -51,15 +57,33 @@ public record ProcessMemory(long rssBytes, long peakRssBytes, long anonBytes, lo
 
   /** One line in megabytes. */
   public String line() {
-    return "RSS " + mb(rssBytes) + " (anonymous " + mb(anonBytes) + ", file-backed " + mb(fileBytes) + "), peak RSS "
-        + mb(peakRssBytes) + "; heap used " + mb(heapUsedBytes) + " of " + mb(heapCommittedBytes) + " committed, max "
+    return "RSS "
+        + mb(rssBytes)
+        + " (anonymous "
+        + mb(anonBytes)
+        + ", file-backed "
+        + mb(fileBytes)
+        + "), peak RSS "
+        + mb(peakRssBytes)
+        + "; heap used "
+        + mb(heapUsedBytes)
+        + " of "
+        + mb(heapCommittedBytes)
+        + " committed, max "
         + mb(heapMaxBytes);
   }
 
   String json() {
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "{\"rss_bytes\":%d,\"peak_rss_bytes\":%d,\"rss_anon_bytes\":%d,\"rss_file_bytes\":%d,\"heap_used_bytes\":%d,"
             + "\"heap_committed_bytes\":%d,\"heap_max_bytes\":%d}",
-        rssBytes, peakRssBytes, anonBytes, fileBytes, heapUsedBytes, heapCommittedBytes, heapMaxBytes);
+        rssBytes,
+        peakRssBytes,
+        anonBytes,
+        fileBytes,
+        heapUsedBytes,
+        heapCommittedBytes,
+        heapMaxBytes);
   }
 }

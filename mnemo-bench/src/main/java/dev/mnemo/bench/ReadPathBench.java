@@ -41,9 +41,9 @@ import java.util.stream.Collectors;
  * <p>What {@link #run} does, in order:
  *
  * <ol>
- *   <li>Opens the store of {@link Config#dir()} if it holds this layout, else fills it with
- *       {@link BenchStore} (synthetic records through {@code MemoryStore.apply}, one commit per
- *       batch) and reports the fill time.
+ *   <li>Opens the store of {@link Config#dir()} if it holds this layout, else fills it with {@link
+ *       BenchStore} (synthetic records through {@code MemoryStore.apply}, one commit per batch) and
+ *       reports the fill time.
  *   <li>Generates {@link Config#queries()} questions and embeds them once.
  *   <li><b>query embedding</b>: {@code embedQuery} alone.
  *   <li>For each hot owner: <b>recall alone</b> (an engine whose embedder returns the precomputed
@@ -58,15 +58,18 @@ import java.util.stream.Collectors;
  *       deleted afterwards so the store keeps its layout.
  * </ol>
  *
- * <p>Each latency series is preceded by {@link Config#warmup()} untimed calls and then takes
- * {@link Config#samples()} timed calls, cycling through the questions, each asked at its own
- * instant (the clock advances one second per request, as a real one would, so Lucene's query
- * cache cannot serve the time filters from an earlier request). Single-threaded: latencies, not
- * throughput under load. Measures only: no sleeps, nothing hard-coded, no pass/fail.
+ * <p>Each latency series is preceded by {@link Config#warmup()} untimed calls and then takes {@link
+ * Config#samples()} timed calls, cycling through the questions, each asked at its own instant (the
+ * clock advances one second per request, as a real one would, so Lucene's query cache cannot serve
+ * the time filters from an earlier request). Single-threaded: latencies, not throughput under load.
+ * Measures only: no sleeps, nothing hard-coded, no pass/fail.
  */
 public final class ReadPathBench {
 
-  /** Candidates per signal, the read path's default ({@code RecallRequest.Builder}'s {@code candidates}). */
+  /**
+   * Candidates per signal, the read path's default ({@code RecallRequest.Builder}'s {@code
+   * candidates}).
+   */
   static final int CANDIDATES = 50;
 
   /**
@@ -84,25 +87,38 @@ public final class ReadPathBench {
    * @param ingestBatch memories per {@code rememberAll} call
    * @param seed corpus seed
    */
-  public record Config(Path dir, int total, List<Integer> hot, int owners, int queries, int warmup, int samples,
-      int fillBatch, int ingestTexts, int ingestBatch, long seed) {
+  public record Config(
+      Path dir,
+      int total,
+      List<Integer> hot,
+      int owners,
+      int queries,
+      int warmup,
+      int samples,
+      int fillBatch,
+      int ingestTexts,
+      int ingestBatch,
+      long seed) {
 
     public Config {
       hot = List.copyOf(hot);
       if (queries < 1) throw new IllegalArgumentException("queries must be >= 1, was " + queries);
       if (warmup < 0) throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
       if (samples < 1) throw new IllegalArgumentException("samples must be >= 1, was " + samples);
-      if (fillBatch < 1) throw new IllegalArgumentException("fill batch must be >= 1, was " + fillBatch);
-      if (ingestTexts < 0) throw new IllegalArgumentException("ingest texts must be >= 0, was " + ingestTexts);
-      if (ingestBatch < 1) throw new IllegalArgumentException("ingest batch must be >= 1, was " + ingestBatch);
+      if (fillBatch < 1)
+        throw new IllegalArgumentException("fill batch must be >= 1, was " + fillBatch);
+      if (ingestTexts < 0)
+        throw new IllegalArgumentException("ingest texts must be >= 0, was " + ingestTexts);
+      if (ingestBatch < 1)
+        throw new IllegalArgumentException("ingest batch must be >= 1, was " + ingestBatch);
       new BenchStore.Layout(total, hot, owners, seed); // validates the layout
     }
 
     /**
-     * Defaults scaled to {@code total}: hot owners of 1% and 10% of it, the rest over {@code total /
-     * 100} owners (about 90 records each), 200 questions, 2,000 timed calls per series from 500k
-     * records up (500 below), a quarter as many warm-up calls, fill batches of 10,000, 2,048 ingested
-     * memories (512 below 500k) in batches of 64, seed 42.
+     * Defaults scaled to {@code total}: hot owners of 1% and 10% of it, the rest over {@code total
+     * / 100} owners (about 90 records each), 200 questions, 2,000 timed calls per series from 500k
+     * records up (500 below), a quarter as many warm-up calls, fill batches of 10,000, 2,048
+     * ingested memories (512 below 500k) in batches of 64, seed 42.
      */
     public static Config defaults(Path dir, int total) {
       boolean big = total >= 500_000;
@@ -110,8 +126,18 @@ public final class ReadPathBench {
       if (total >= 100) hot.add(total / 100);
       if (total >= 10) hot.add(total / 10);
       int samples = big ? 2_000 : 500;
-      return new Config(dir, total, hot, Math.max(1, total / 100), 200, samples / 4, samples, 10_000,
-          big ? 2_048 : 512, 64, 42);
+      return new Config(
+          dir,
+          total,
+          hot,
+          Math.max(1, total / 100),
+          200,
+          samples / 4,
+          samples,
+          10_000,
+          big ? 2_048 : 512,
+          64,
+          42);
     }
 
     /** The full benchmark: 1M records, hot owners of 10k and 100k, 10k other owners. */
@@ -135,15 +161,25 @@ public final class ReadPathBench {
    * @param records the owner's record count
    * @param recallAlone recall with a precomputed query vector
    * @param fullReadPath embedding + recall
-   * @param stages recall alone split by stage (from traces; {@code explain} adds its own cost to total)
+   * @param stages recall alone split by stage (from traces; {@code explain} adds its own cost to
+   *     total)
    * @param storeDense {@code candidates()} with only the query vector
    * @param storeBm25 {@code candidates()} with only the query text
-   * @param storeAll {@code candidates()} with vector, text, entities and time range, as the read path asks
+   * @param storeAll {@code candidates()} with vector, text, entities and time range, as the read
+   *     path asks
    * @param meanCandidates candidates per recall (all signals, deduplicated)
    * @param meanSelected records selected per recall
    */
-  public record HotOwner(int records, Stats recallAlone, Stats fullReadPath, Map<String, Stats> stages,
-      Stats storeDense, Stats storeBm25, Stats storeAll, double meanCandidates, double meanSelected) {}
+  public record HotOwner(
+      int records,
+      Stats recallAlone,
+      Stats fullReadPath,
+      Map<String, Stats> stages,
+      Stats storeDense,
+      Stats storeBm25,
+      Stats storeAll,
+      double meanCandidates,
+      double meanSelected) {}
 
   /**
    * Ingest against raw embedding of the same texts.
@@ -154,11 +190,17 @@ public final class ReadPathBench {
    * @param ingestPerSecond memories per second through {@code rememberAll}
    * @param rawBatch time of one {@code embedPassages} batch
    * @param ingestBatch time of one {@code rememberAll} batch
-   * @param commitBatch time of the store's {@code apply} (write, commit with fsync, searcher refresh)
-   *     inside one {@code rememberAll} batch
+   * @param commitBatch time of the store's {@code apply} (write, commit with fsync, searcher
+   *     refresh) inside one {@code rememberAll} batch
    */
-  public record Ingest(int texts, int batch, double rawPerSecond, double ingestPerSecond, Stats rawBatch,
-      Stats ingestBatch, Stats commitBatch) {
+  public record Ingest(
+      int texts,
+      int batch,
+      double rawPerSecond,
+      double ingestPerSecond,
+      Stats rawBatch,
+      Stats ingestBatch,
+      Stats commitBatch) {
     /** Ingest throughput as a share of raw embedding throughput. */
     public double ratio() {
       return rawPerSecond == 0 ? 0 : ingestPerSecond / rawPerSecond;
@@ -183,9 +225,20 @@ public final class ReadPathBench {
    * @param memoryAfterReads memory after the read measurements
    * @param memoryAfterIngest memory after the ingest, or null when skipped
    */
-  public record Result(Config config, Map<String, String> machine, boolean reused, long fillNanos,
-      long fillBatchP50Nanos, long storeRecords, long indexBytes, Map<String, Long> indexByKind, Stats queryEmbedding,
-      List<HotOwner> hot, Ingest ingest, ProcessMemory memoryAfterOpen, ProcessMemory memoryAfterReads,
+  public record Result(
+      Config config,
+      Map<String, String> machine,
+      boolean reused,
+      long fillNanos,
+      long fillBatchP50Nanos,
+      long storeRecords,
+      long indexBytes,
+      Map<String, Long> indexByKind,
+      Stats queryEmbedding,
+      List<HotOwner> hot,
+      Ingest ingest,
+      ProcessMemory memoryAfterOpen,
+      ProcessMemory memoryAfterReads,
       ProcessMemory memoryAfterIngest) {
 
     /** The result as one JSON object. */
@@ -193,23 +246,42 @@ public final class ReadPathBench {
       StringBuilder s = new StringBuilder(4096);
       s.append('{');
       s.append("\"config\":{");
-      s.append(String.format(Locale.ROOT,
-          "\"dir\":\"%s\",\"total\":%d,\"hot\":%s,\"owners\":%d,\"queries\":%d,\"warmup\":%d,\"samples\":%d,"
-              + "\"fill_batch\":%d,\"ingest_texts\":%d,\"ingest_batch\":%d,\"seed\":%d",
-          Json.escape(config.dir().toString()), config.total(), config.hot(), config.owners(), config.queries(),
-          config.warmup(), config.samples(), config.fillBatch(), config.ingestTexts(), config.ingestBatch(),
-          config.seed()));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "\"dir\":\"%s\",\"total\":%d,\"hot\":%s,\"owners\":%d,\"queries\":%d,\"warmup\":%d,\"samples\":%d,"
+                  + "\"fill_batch\":%d,\"ingest_texts\":%d,\"ingest_batch\":%d,\"seed\":%d",
+              Json.escape(config.dir().toString()),
+              config.total(),
+              config.hot(),
+              config.owners(),
+              config.queries(),
+              config.warmup(),
+              config.samples(),
+              config.fillBatch(),
+              config.ingestTexts(),
+              config.ingestBatch(),
+              config.seed()));
       s.append("},\"machine\":{");
-      s.append(machine.entrySet().stream()
-          .map(e -> "\"" + Json.escape(e.getKey()) + "\":\"" + Json.escape(e.getValue()) + "\"")
-          .collect(Collectors.joining(",")));
+      s.append(
+          machine.entrySet().stream()
+              .map(e -> "\"" + Json.escape(e.getKey()) + "\":\"" + Json.escape(e.getValue()) + "\"")
+              .collect(Collectors.joining(",")));
       s.append("},");
-      s.append(String.format(Locale.ROOT,
-          "\"reused\":%b,\"fill_seconds\":%.1f,\"fill_batch_p50_ms\":%.1f,\"store_records\":%d,\"index_bytes\":%d,",
-          reused, fillNanos / 1e9, fillBatchP50Nanos / 1e6, storeRecords, indexBytes));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "\"reused\":%b,\"fill_seconds\":%.1f,\"fill_batch_p50_ms\":%.1f,\"store_records\":%d,\"index_bytes\":%d,",
+              reused,
+              fillNanos / 1e9,
+              fillBatchP50Nanos / 1e6,
+              storeRecords,
+              indexBytes));
       s.append("\"index_by_kind\":{");
-      s.append(indexByKind.entrySet().stream().map(e -> "\"" + Json.escape(e.getKey()) + "\":" + e.getValue())
-          .collect(Collectors.joining(",")));
+      s.append(
+          indexByKind.entrySet().stream()
+              .map(e -> "\"" + Json.escape(e.getKey()) + "\":" + e.getValue())
+              .collect(Collectors.joining(",")));
       s.append("},\"query_embedding\":").append(queryEmbedding.json());
       s.append(",\"hot\":[");
       for (int i = 0; i < hot.size(); i++) {
@@ -222,23 +294,36 @@ public final class ReadPathBench {
         s.append(",\"store_bm25\":").append(h.storeBm25().json());
         s.append(",\"store_all\":").append(h.storeAll().json());
         s.append(",\"stages\":{");
-        s.append(h.stages().entrySet().stream().map(e -> "\"" + e.getKey() + "\":" + e.getValue().json())
-            .collect(Collectors.joining(",")));
-        s.append(String.format(Locale.ROOT, "},\"mean_candidates\":%.1f,\"mean_selected\":%.2f}", h.meanCandidates(),
-            h.meanSelected()));
+        s.append(
+            h.stages().entrySet().stream()
+                .map(e -> "\"" + e.getKey() + "\":" + e.getValue().json())
+                .collect(Collectors.joining(",")));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "},\"mean_candidates\":%.1f,\"mean_selected\":%.2f}",
+                h.meanCandidates(),
+                h.meanSelected()));
       }
       s.append(']');
       if (ingest != null) {
-        s.append(String.format(Locale.ROOT,
-            ",\"ingest\":{\"texts\":%d,\"batch\":%d,\"raw_per_second\":%.1f,\"ingest_per_second\":%.1f,\"ratio\":%.3f,",
-            ingest.texts(), ingest.batch(), ingest.rawPerSecond(), ingest.ingestPerSecond(), ingest.ratio()));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                ",\"ingest\":{\"texts\":%d,\"batch\":%d,\"raw_per_second\":%.1f,\"ingest_per_second\":%.1f,\"ratio\":%.3f,",
+                ingest.texts(),
+                ingest.batch(),
+                ingest.rawPerSecond(),
+                ingest.ingestPerSecond(),
+                ingest.ratio()));
         s.append("\"raw_batch\":").append(ingest.rawBatch().json());
         s.append(",\"ingest_batch\":").append(ingest.ingestBatch().json());
         s.append(",\"commit_batch\":").append(ingest.commitBatch().json()).append('}');
       }
       s.append(",\"memory_after_open\":").append(memoryAfterOpen.json());
       s.append(",\"memory_after_reads\":").append(memoryAfterReads.json());
-      if (memoryAfterIngest != null) s.append(",\"memory_after_ingest\":").append(memoryAfterIngest.json());
+      if (memoryAfterIngest != null)
+        s.append(",\"memory_after_ingest\":").append(memoryAfterIngest.json());
       s.append('}');
       return s.toString();
     }
@@ -247,9 +332,9 @@ public final class ReadPathBench {
   private ReadPathBench() {}
 
   /**
-   * Runs from the command line: {@code java ... dev.mnemo.bench.ReadPathBench [--dir DIR] [--total N]
-   * [--hot H[,H...]] [--owners M] [--queries Q] [--warmup W] [--samples S] [--ingest N] [--seed S]
-   * [--json]}; defaults as {@link Config#defaults}. The same options as {@code mnemo bench}.
+   * Runs from the command line: {@code java ... dev.mnemo.bench.ReadPathBench [--dir DIR] [--total
+   * N] [--hot H[,H...]] [--owners M] [--queries Q] [--warmup W] [--samples S] [--ingest N] [--seed
+   * S] [--json]}; defaults as {@link Config#defaults}. The same options as {@code mnemo bench}.
    */
   public static void main(String[] args) {
     Map<String, String> opts = new HashMap<>();
@@ -266,12 +351,24 @@ public final class ReadPathBench {
     }
     Path dir = Path.of(opts.getOrDefault("dir", ".mnemo/bench"));
     Config d = Config.defaults(dir, Integer.parseInt(opts.getOrDefault("total", "1000000")));
-    Config c = new Config(dir, d.total(),
-        opts.containsKey("hot") ? java.util.Arrays.stream(opts.get("hot").split(",")).map(String::trim)
-            .map(Integer::valueOf).toList() : d.hot(),
-        intOr(opts, "owners", d.owners()), intOr(opts, "queries", d.queries()), intOr(opts, "warmup", d.warmup()),
-        intOr(opts, "samples", d.samples()), intOr(opts, "fill-batch", d.fillBatch()), intOr(opts, "ingest", d.ingestTexts()),
-        intOr(opts, "ingest-batch", d.ingestBatch()), Long.parseLong(opts.getOrDefault("seed", Long.toString(d.seed()))));
+    Config c =
+        new Config(
+            dir,
+            d.total(),
+            opts.containsKey("hot")
+                ? java.util.Arrays.stream(opts.get("hot").split(","))
+                    .map(String::trim)
+                    .map(Integer::valueOf)
+                    .toList()
+                : d.hot(),
+            intOr(opts, "owners", d.owners()),
+            intOr(opts, "queries", d.queries()),
+            intOr(opts, "warmup", d.warmup()),
+            intOr(opts, "samples", d.samples()),
+            intOr(opts, "fill-batch", d.fillBatch()),
+            intOr(opts, "ingest", d.ingestTexts()),
+            intOr(opts, "ingest-batch", d.ingestBatch()),
+            Long.parseLong(opts.getOrDefault("seed", Long.toString(d.seed()))));
     PrintStream log = json ? System.err : System.out;
     Result r = run(c, log);
     if (json) System.out.println(r.json());
@@ -281,7 +378,10 @@ public final class ReadPathBench {
     return opts.containsKey(key) ? Integer.parseInt(opts.get(key)) : fallback;
   }
 
-  /** Runs the benchmark with the local e5-small-v2-q embedder; progress and the report go to {@code out}. */
+  /**
+   * Runs the benchmark with the local e5-small-v2-q embedder; progress and the report go to {@code
+   * out}.
+   */
   public static Result run(Config config, PrintStream out) {
     try (E5SmallEmbedder embedder = new E5SmallEmbedder()) {
       return run(config, embedder, out);
@@ -296,9 +396,15 @@ public final class ReadPathBench {
       throw new java.io.UncheckedIOException(e);
     }
     Map<String, String> machine = machine();
-    out.printf(Locale.ROOT, "mnemo bench: %s processors, %s memory, JDK %s, %s%n", machine.get("processors"),
-        machine.get("memory"), machine.get("jdk"), machine.get("date"));
-    BenchStore.Opened opened = BenchStore.openOrBuild(config.dir(), config.layout(), embedder, config.fillBatch(), out);
+    out.printf(
+        Locale.ROOT,
+        "mnemo bench: %s processors, %s memory, JDK %s, %s%n",
+        machine.get("processors"),
+        machine.get("memory"),
+        machine.get("jdk"),
+        machine.get("date"));
+    BenchStore.Opened opened =
+        BenchStore.openOrBuild(config.dir(), config.layout(), embedder, config.fillBatch(), out);
     ProcessMemory afterOpen = ProcessMemory.now();
     out.println("memory after open: " + afterOpen.line());
     try (MemoryStore store = opened.store()) {
@@ -306,24 +412,48 @@ public final class ReadPathBench {
     }
   }
 
-  private static Result measure(Config config, Map<String, String> machine, BenchStore.Opened opened,
-      Unclosed store, Embedder embedder, ProcessMemory afterOpen, PrintStream out) {
+  private static Result measure(
+      Config config,
+      Map<String, String> machine,
+      BenchStore.Opened opened,
+      Unclosed store,
+      Embedder embedder,
+      ProcessMemory afterOpen,
+      PrintStream out) {
     List<String> questions = SyntheticCorpus.questions(config.queries(), config.seed() + 1);
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
 
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
-    Mnemo precomputed = Mnemo.builder().store(store).embedder(new Precomputed(embedder, vectors))
-        .tokenizer(JTokkitTokenizer.cl100k()).clock(clock).build();
-    Mnemo real = Mnemo.builder().store(store).embedder(Embedder.shared(embedder))
-        .tokenizer(JTokkitTokenizer.cl100k()).clock(clock).build();
+    Mnemo precomputed =
+        Mnemo.builder()
+            .store(store)
+            .embedder(new Precomputed(embedder, vectors))
+            .tokenizer(JTokkitTokenizer.cl100k())
+            .clock(clock)
+            .build();
+    Mnemo real =
+        Mnemo.builder()
+            .store(store)
+            .embedder(Embedder.shared(embedder))
+            .tokenizer(JTokkitTokenizer.cl100k())
+            .clock(clock)
+            .build();
     Ticker ticker = new Ticker();
 
-    out.printf(Locale.ROOT, "%n%d questions, %d warm-up + %d timed calls per series%n", questions.size(),
-        config.warmup(), config.samples());
+    out.printf(
+        Locale.ROOT,
+        "%n%d questions, %d warm-up + %d timed calls per series%n",
+        questions.size(),
+        config.warmup(),
+        config.samples());
     out.println(Stats.header());
-    Stats embedding = series("query embedding (e5, embedQuery)", config, questions.size(),
-        i -> embedder.embedQuery(questions.get(i)));
+    Stats embedding =
+        series(
+            "query embedding (e5, embedQuery)",
+            config,
+            questions.size(),
+            i -> embedder.embedQuery(questions.get(i)));
     out.println(embedding.line());
 
     List<HotOwner> hot = new ArrayList<>();
@@ -331,22 +461,30 @@ public final class ReadPathBench {
       String owner = BenchStore.hotOwner(h);
       String tag = String.format(Locale.ROOT, "%,d/owner", h);
       out.println("hot owner " + owner + " (load average " + loadAverage() + ")");
-      // Recall alone and the full path alternate call by call (on different questions), so that both
+      // Recall alone and the full path alternate call by call (on different questions), so that
+      // both
       // see the same machine: on a shared box the load moves more between series than within one.
-      Stats[] paths = interleaved(config, questions.size(), new String[] {"recall alone, " + tag, "full read path, " + tag},
-          i -> precomputed.recall(request(owner, questions.get(i), ticker.next(), false)),
-          i -> real.recall(request(owner, questions.get(i), ticker.next(), false)));
+      Stats[] paths =
+          interleaved(
+              config,
+              questions.size(),
+              new String[] {"recall alone, " + tag, "full read path, " + tag},
+              i -> precomputed.recall(request(owner, questions.get(i), ticker.next(), false)),
+              i -> real.recall(request(owner, questions.get(i), ticker.next(), false)));
       Stats alone = paths[0];
       Stats full = paths[1];
       out.println(alone.line());
       out.println(full.line());
 
-      // Per-stage split and candidate counts, from traces (explain adds the trace's cost to total only).
+      // Per-stage split and candidate counts, from traces (explain adds the trace's cost to total
+      // only).
       Map<String, long[]> stageSamples = new LinkedHashMap<>();
       int traced = Math.min(config.samples(), 500);
       long candidates = 0, selected = 0;
       for (int i = 0; i < traced; i++) {
-        RecallResult r = precomputed.recall(request(owner, questions.get(i % questions.size()), ticker.next(), true));
+        RecallResult r =
+            precomputed.recall(
+                request(owner, questions.get(i % questions.size()), ticker.next(), true));
         candidates += r.trace().candidates().size();
         selected += r.selected().size();
         for (var e : r.trace().stageNanos().entrySet()) {
@@ -359,26 +497,53 @@ public final class ReadPathBench {
       }
       stages.values().forEach(s -> out.println(s.line()));
 
-      Stats[] parts = interleaved(config, questions.size(),
-          new String[] {"  store dense only, " + tag, "  store BM25 only, " + tag, "  store all signals, " + tag},
-          i -> store.candidates(storeQuery(owner, questions.get(i), vectors, ticker.next(), true, false)),
-          i -> store.candidates(storeQuery(owner, questions.get(i), vectors, ticker.next(), false, true)),
-          i -> store.candidates(storeQuery(owner, questions.get(i), vectors, ticker.next(), true, true)));
+      Stats[] parts =
+          interleaved(
+              config,
+              questions.size(),
+              new String[] {
+                "  store dense only, " + tag,
+                "  store BM25 only, " + tag,
+                "  store all signals, " + tag
+              },
+              i ->
+                  store.candidates(
+                      storeQuery(owner, questions.get(i), vectors, ticker.next(), true, false)),
+              i ->
+                  store.candidates(
+                      storeQuery(owner, questions.get(i), vectors, ticker.next(), false, true)),
+              i ->
+                  store.candidates(
+                      storeQuery(owner, questions.get(i), vectors, ticker.next(), true, true)));
       Stats dense = parts[0];
       Stats bm25 = parts[1];
       Stats all = parts[2];
       for (Stats p : parts) out.println(p.line());
-      hot.add(new HotOwner(h, alone, full, stages, dense, bm25, all, (double) candidates / traced,
-          (double) selected / traced));
+      hot.add(
+          new HotOwner(
+              h,
+              alone,
+              full,
+              stages,
+              dense,
+              bm25,
+              all,
+              (double) candidates / traced,
+              (double) selected / traced));
     }
 
     ProcessMemory afterReads = ProcessMemory.now();
     out.println();
     out.println("memory after reads: " + afterReads.line());
     LuceneSize size = luceneSize(opened, config);
-    out.printf(Locale.ROOT, "index: %s on disk for %,d records (%,.0f bytes/record); by kind: %s%n",
-        ProcessMemory.mb(size.bytes()), opened.store().count(), (double) size.bytes() / Math.max(1, opened.store().count()),
-        size.byKind().entrySet().stream().map(e -> e.getKey() + " " + ProcessMemory.mb(e.getValue()))
+    out.printf(
+        Locale.ROOT,
+        "index: %s on disk for %,d records (%,.0f bytes/record); by kind: %s%n",
+        ProcessMemory.mb(size.bytes()),
+        opened.store().count(),
+        (double) size.bytes() / Math.max(1, opened.store().count()),
+        size.byKind().entrySet().stream()
+            .map(e -> e.getKey() + " " + ProcessMemory.mb(e.getValue()))
             .collect(Collectors.joining(", ")));
 
     Ingest ingest = null;
@@ -389,9 +554,22 @@ public final class ReadPathBench {
       out.println("memory after ingest: " + afterIngest.line());
     }
     machine.put("load_average_at_end", loadAverage());
-    Result result = new Result(config, machine, opened.reused(), opened.fillNanos(), opened.batchP50Nanos(),
-        opened.store().count(), size.bytes(), size.byKind(), embedding, hot, ingest, afterOpen, afterReads,
-        afterIngest);
+    Result result =
+        new Result(
+            config,
+            machine,
+            opened.reused(),
+            opened.fillNanos(),
+            opened.batchP50Nanos(),
+            opened.store().count(),
+            size.bytes(),
+            size.byKind(),
+            embedding,
+            hot,
+            ingest,
+            afterOpen,
+            afterReads,
+            afterIngest);
     summary(result, out);
     return result;
   }
@@ -399,7 +577,8 @@ public final class ReadPathBench {
   private record LuceneSize(long bytes, Map<String, Long> byKind) {}
 
   private static LuceneSize luceneSize(BenchStore.Opened opened, Config config) {
-    return new LuceneSize(opened.store().sizeOnDisk(), BenchStore.sizeByKind(config.dir().resolve("store")));
+    return new LuceneSize(
+        opened.store().sizeOnDisk(), BenchStore.sizeByKind(config.dir().resolve("store")));
   }
 
   /**
@@ -407,7 +586,8 @@ public final class ReadPathBench {
    * the k-th on question {@code (i + k * cycle / calls.length) % cycle}, so that no call finds the
    * previous one's question in the caches. Warm-up rounds first, untimed.
    */
-  private static Stats[] interleaved(Config config, int cycle, String[] names, java.util.function.IntConsumer... calls) {
+  private static Stats[] interleaved(
+      Config config, int cycle, String[] names, java.util.function.IntConsumer... calls) {
     int n = calls.length;
     for (int i = 0; i < config.warmup(); i++) {
       for (int k = 0; k < n; k++) calls[k].accept((i + k * cycle / n) % cycle);
@@ -426,7 +606,8 @@ public final class ReadPathBench {
   }
 
   /** Warm-up calls, then timed calls; {@code call} gets the call's index modulo {@code cycle}. */
-  private static Stats series(String name, Config config, int cycle, java.util.function.IntConsumer call) {
+  private static Stats series(
+      String name, Config config, int cycle, java.util.function.IntConsumer call) {
     for (int i = 0; i < config.warmup(); i++) call.accept(i % cycle);
     long[] samples = new long[config.samples()];
     for (int i = 0; i < samples.length; i++) {
@@ -442,17 +623,24 @@ public final class ReadPathBench {
   }
 
   /** The store query the read path would make for this question (signals switched on or off). */
-  private static CandidateQuery storeQuery(String owner, String q, Map<String, float[]> vectors, Instant at,
-      boolean dense, boolean text) {
+  private static CandidateQuery storeQuery(
+      String owner,
+      String q,
+      Map<String, float[]> vectors,
+      Instant at,
+      boolean dense,
+      boolean text) {
     Eligibility e = new Eligibility(owner, null, Set.of(), Map.of(), at, at, null);
-    if (dense && !text) return new CandidateQuery(e, vectors.get(q), null, Set.of(), null, CANDIDATES);
+    if (dense && !text)
+      return new CandidateQuery(e, vectors.get(q), null, Set.of(), null, CANDIDATES);
     if (text && !dense) return new CandidateQuery(e, null, q, Set.of(), null, CANDIDATES);
     TimeRange range = TimeExpressions.parse(q, at, ZoneOffset.UTC).orElse(null);
-    return new CandidateQuery(e, vectors.get(q), q, Set.copyOf(Entities.queryKeys(q)), range,
-        CANDIDATES);
+    return new CandidateQuery(
+        e, vectors.get(q), q, Set.copyOf(Entities.queryKeys(q)), range, CANDIDATES);
   }
 
-  private static Ingest ingest(Config config, Unclosed store, Embedder embedder, Mnemo real, PrintStream out) {
+  private static Ingest ingest(
+      Config config, Unclosed store, Embedder embedder, Mnemo real, PrintStream out) {
     int batch = config.ingestBatch();
     int batches = Math.max(1, config.ingestTexts() / batch);
     int warm = Math.min(2, batches);
@@ -462,8 +650,13 @@ public final class ReadPathBench {
     long[] raw = new long[batches];
     long[] ingest = new long[batches];
     long[] commit = new long[batches];
-    out.printf(Locale.ROOT, "%ningest: %d warm-up + %d timed batches of %d (rememberAll vs embedPassages of the same "
-        + "texts, alternating order)%n", warm, batches, batch);
+    out.printf(
+        Locale.ROOT,
+        "%ningest: %d warm-up + %d timed batches of %d (rememberAll vs embedPassages of the same "
+            + "texts, alternating order)%n",
+        warm,
+        batches,
+        batch);
     try {
       for (int b = -warm; b < batches; b++) {
         List<NewMemory> memories = new ArrayList<>(batch);
@@ -496,15 +689,25 @@ public final class ReadPathBench {
       ingestSum += ingest[b];
     }
     int texts = batches * batch;
-    Ingest result = new Ingest(texts, batch, texts / (rawSum / 1e9), texts / (ingestSum / 1e9),
-        Stats.of("embedPassages, batch of " + batch, raw), Stats.of("rememberAll, batch of " + batch, ingest),
-        Stats.of("  of which store apply + commit", commit));
+    Ingest result =
+        new Ingest(
+            texts,
+            batch,
+            texts / (rawSum / 1e9),
+            texts / (ingestSum / 1e9),
+            Stats.of("embedPassages, batch of " + batch, raw),
+            Stats.of("rememberAll, batch of " + batch, ingest),
+            Stats.of("  of which store apply + commit", commit));
     out.println(Stats.header());
     out.println(result.rawBatch().line());
     out.println(result.ingestBatch().line());
     out.println(result.commitBatch().line());
-    out.printf(Locale.ROOT, "raw embedding %.1f texts/s, ingest %.1f memories/s: %.1f%% of raw%n",
-        result.rawPerSecond(), result.ingestPerSecond(), 100 * result.ratio());
+    out.printf(
+        Locale.ROOT,
+        "raw embedding %.1f texts/s, ingest %.1f memories/s: %.1f%% of raw%n",
+        result.rawPerSecond(),
+        result.ingestPerSecond(),
+        100 * result.ratio());
     return result;
   }
 
@@ -517,25 +720,55 @@ public final class ReadPathBench {
   private static void summary(Result r, PrintStream out) {
     out.println();
     out.println("summary (milliseconds; p50 / p99 / p99.9):");
-    out.printf(Locale.ROOT, "  query embedding            %8.2f / %8.2f / %8.2f%n", r.queryEmbedding().p50Nanos() / 1e6,
-        r.queryEmbedding().p99Nanos() / 1e6, r.queryEmbedding().p999Nanos() / 1e6);
+    out.printf(
+        Locale.ROOT,
+        "  query embedding            %8.2f / %8.2f / %8.2f%n",
+        r.queryEmbedding().p50Nanos() / 1e6,
+        r.queryEmbedding().p99Nanos() / 1e6,
+        r.queryEmbedding().p999Nanos() / 1e6);
     for (HotOwner h : r.hot()) {
-      out.printf(Locale.ROOT, "  recall alone, %,9d/owner %8.2f / %8.2f / %8.2f%n", h.records(),
-          h.recallAlone().p50Nanos() / 1e6, h.recallAlone().p99Nanos() / 1e6, h.recallAlone().p999Nanos() / 1e6);
-      out.printf(Locale.ROOT, "  full path,    %,9d/owner %8.2f / %8.2f / %8.2f%n", h.records(),
-          h.fullReadPath().p50Nanos() / 1e6, h.fullReadPath().p99Nanos() / 1e6, h.fullReadPath().p999Nanos() / 1e6);
+      out.printf(
+          Locale.ROOT,
+          "  recall alone, %,9d/owner %8.2f / %8.2f / %8.2f%n",
+          h.records(),
+          h.recallAlone().p50Nanos() / 1e6,
+          h.recallAlone().p99Nanos() / 1e6,
+          h.recallAlone().p999Nanos() / 1e6);
+      out.printf(
+          Locale.ROOT,
+          "  full path,    %,9d/owner %8.2f / %8.2f / %8.2f%n",
+          h.records(),
+          h.fullReadPath().p50Nanos() / 1e6,
+          h.fullReadPath().p99Nanos() / 1e6,
+          h.fullReadPath().p999Nanos() / 1e6);
     }
     if (r.ingest() != null) {
-      out.printf(Locale.ROOT, "  ingest %.1f/s vs raw embedding %.1f/s = %.1f%%%n", r.ingest().ingestPerSecond(),
-          r.ingest().rawPerSecond(), 100 * r.ingest().ratio());
+      out.printf(
+          Locale.ROOT,
+          "  ingest %.1f/s vs raw embedding %.1f/s = %.1f%%%n",
+          r.ingest().ingestPerSecond(),
+          r.ingest().rawPerSecond(),
+          100 * r.ingest().ratio());
     }
     ProcessMemory m = r.memoryAfterIngest() != null ? r.memoryAfterIngest() : r.memoryAfterReads();
-    out.printf(Locale.ROOT, "  store %,d records, index %s, RSS %s (peak %s), heap used %s of max %s%n",
-        r.storeRecords(), ProcessMemory.mb(r.indexBytes()), ProcessMemory.mb(m.rssBytes()),
-        ProcessMemory.mb(m.peakRssBytes()), ProcessMemory.mb(m.heapUsedBytes()), ProcessMemory.mb(m.heapMaxBytes()));
+    out.printf(
+        Locale.ROOT,
+        "  store %,d records, index %s, RSS %s (peak %s), heap used %s of max %s%n",
+        r.storeRecords(),
+        ProcessMemory.mb(r.indexBytes()),
+        ProcessMemory.mb(m.rssBytes()),
+        ProcessMemory.mb(m.peakRssBytes()),
+        ProcessMemory.mb(m.heapUsedBytes()),
+        ProcessMemory.mb(m.heapMaxBytes()));
     if (!r.reused()) out.printf(Locale.ROOT, "  fill %.0f s%n", r.fillNanos() / 1e9);
-    out.println("  load average at start " + r.machine().get("load_average_at_start") + ", at end "
-        + r.machine().get("load_average_at_end") + " (on " + r.machine().get("processors") + " processors)");
+    out.println(
+        "  load average at start "
+            + r.machine().get("load_average_at_start")
+            + ", at end "
+            + r.machine().get("load_average_at_end")
+            + " (on "
+            + r.machine().get("processors")
+            + " processors)");
   }
 
   /** Processors, memory, JDK, OS, JVM arguments and date, for the report. */
@@ -546,7 +779,9 @@ public final class ReadPathBench {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
         if (line.startsWith("MemTotal:")) {
-          mem = String.format(Locale.ROOT, "%.1f GB", Long.parseLong(line.replaceAll("\\D", "")) / 1048576.0);
+          mem =
+              String.format(
+                  Locale.ROOT, "%.1f GB", Long.parseLong(line.replaceAll("\\D", "")) / 1048576.0);
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -554,7 +789,13 @@ public final class ReadPathBench {
     }
     m.put("memory", mem);
     m.put("jdk", System.getProperty("java.vm.vendor") + " " + Runtime.version());
-    m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+    m.put(
+        "os",
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"));
     m.put("jvm_args", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
     m.put("load_average_at_start", loadAverage());
     m.put("date", Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
@@ -571,7 +812,9 @@ public final class ReadPathBench {
     }
   }
 
-  /** Hands out request instants one second apart, starting at the corpus's "now". Not thread-safe. */
+  /**
+   * Hands out request instants one second apart, starting at the corpus's "now". Not thread-safe.
+   */
   static final class Ticker {
     private long n;
 
@@ -594,21 +837,37 @@ public final class ReadPathBench {
       this.queries = Map.copyOf(queries);
     }
 
-    @Override public String modelId() { return delegate.modelId(); }
-    @Override public int dimension() { return delegate.dimension(); }
-    @Override public double unrelatedSimilarity() { return delegate.unrelatedSimilarity(); }
-    @Override public List<float[]> embedPassages(List<String> texts) { return delegate.embedPassages(texts); }
+    @Override
+    public String modelId() {
+      return delegate.modelId();
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public double unrelatedSimilarity() {
+      return delegate.unrelatedSimilarity();
+    }
+
+    @Override
+    public List<float[]> embedPassages(List<String> texts) {
+      return delegate.embedPassages(texts);
+    }
 
     @Override
     public float[] embedQuery(String text) {
       float[] v = queries.get(text);
-      if (v == null) throw new IllegalStateException("no precomputed vector for the query '" + text + "'");
+      if (v == null)
+        throw new IllegalStateException("no precomputed vector for the query '" + text + "'");
       return v;
     }
 
-    @Override public void close() {}
+    @Override
+    public void close() {}
   }
-
 
   /**
    * A store the engines share and may not close (the benchmark closes the real one), timing its
@@ -616,7 +875,8 @@ public final class ReadPathBench {
    */
   static final class Unclosed implements MemoryStore {
     private final MemoryStore s;
-    private final java.util.concurrent.atomic.LongAdder applyNanos = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder applyNanos =
+        new java.util.concurrent.atomic.LongAdder();
 
     Unclosed(MemoryStore s) {
       this.s = s;
@@ -637,14 +897,47 @@ public final class ReadPathBench {
       }
     }
 
-    @Override public Optional<MemoryRecord> get(String owner, String id) { return s.get(owner, id); }
-    @Override public List<MemoryRecord> versions(String owner, String factKey) { return s.versions(owner, factKey); }
-    @Override public List<MemoryRecord> lineage(String owner, String id) { return s.lineage(owner, id); }
-    @Override public dev.mnemo.spi.CandidateSet candidates(CandidateQuery query) { return s.candidates(query); }
-    @Override public List<MemoryRecord> latest(Eligibility eligibility, int limit) { return s.latest(eligibility, limit); }
-    @Override public int deleteOwner(String owner) { return s.deleteOwner(owner); }
-    @Override public void export(String owner, Consumer<MemoryRecord> sink) { s.export(owner, sink); }
-    @Override public long count() { return s.count(); }
-    @Override public void close() {}
+    @Override
+    public Optional<MemoryRecord> get(String owner, String id) {
+      return s.get(owner, id);
+    }
+
+    @Override
+    public List<MemoryRecord> versions(String owner, String factKey) {
+      return s.versions(owner, factKey);
+    }
+
+    @Override
+    public List<MemoryRecord> lineage(String owner, String id) {
+      return s.lineage(owner, id);
+    }
+
+    @Override
+    public dev.mnemo.spi.CandidateSet candidates(CandidateQuery query) {
+      return s.candidates(query);
+    }
+
+    @Override
+    public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
+      return s.latest(eligibility, limit);
+    }
+
+    @Override
+    public int deleteOwner(String owner) {
+      return s.deleteOwner(owner);
+    }
+
+    @Override
+    public void export(String owner, Consumer<MemoryRecord> sink) {
+      s.export(owner, sink);
+    }
+
+    @Override
+    public long count() {
+      return s.count();
+    }
+
+    @Override
+    public void close() {}
   }
 }

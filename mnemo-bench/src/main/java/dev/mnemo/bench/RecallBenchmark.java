@@ -1,9 +1,9 @@
 package dev.mnemo.bench;
 
-import dev.mnemo.spi.Embedder;
 import dev.mnemo.Mnemo;
 import dev.mnemo.RecallResult;
 import dev.mnemo.embed.E5SmallEmbedder;
+import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.Tokenizer;
 import dev.mnemo.text.JTokkitTokenizer;
 import java.io.OutputStream;
@@ -31,12 +31,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * JMH micro-benchmarks of the read path on a small synthetic store built once per trial (see
- * {@link BenchStore}; {@code total} records, one hot owner of {@code hot} records, the rest over
- * {@code total / 100} owners): recall with a precomputed query vector, the full read path with the
- * real e5 embedder, query embedding alone, and token counting of one memory text. Sample-time
- * mode, so JMH reports percentiles. For the million-record store and ingest use
- * {@link ReadPathBench} ({@code mnemo bench}); this one is for comparing code changes quickly.
+ * JMH micro-benchmarks of the read path on a small synthetic store built once per trial (see {@link
+ * BenchStore}; {@code total} records, one hot owner of {@code hot} records, the rest over {@code
+ * total / 100} owners): recall with a precomputed query vector, the full read path with the real e5
+ * embedder, query embedding alone, and token counting of one memory text. Sample-time mode, so JMH
+ * reports percentiles. For the million-record store and ingest use {@link ReadPathBench} ({@code
+ * mnemo bench}); this one is for comparing code changes quickly.
  *
  * <p>Run: {@code java -jar mnemo-bench/target/benchmarks.jar RecallBenchmark -p total=20000 -p
  * hot=2000}. The forked JVM gets the flags Lucene and ONNX Runtime want from {@link Fork}. Set
@@ -48,8 +48,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-    "-Dai.djl.offline=true", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "--add-modules",
+      "jdk.incubator.vector",
+      "--enable-native-access=ALL-UNNAMED",
+      "-Dai.djl.offline=true",
+      "-Xmx1g"
+    })
 public class RecallBenchmark {
 
   @Param({"20000"})
@@ -80,8 +87,16 @@ public class RecallBenchmark {
     temporary = dir.isEmpty();
     storeDir = temporary ? Files.createTempDirectory("mnemo-jmh-") : Path.of(dir);
     embedder = new E5SmallEmbedder();
-    BenchStore.Layout layout = new BenchStore.Layout(total, List.of(hot), Math.max(1, total / 100), 42);
-    opened = BenchStore.openOrBuild(storeDir, layout, embedder, 10_000, new PrintStream(OutputStream.nullOutputStream(), false, java.nio.charset.StandardCharsets.UTF_8));
+    BenchStore.Layout layout =
+        new BenchStore.Layout(total, List.of(hot), Math.max(1, total / 100), 42);
+    opened =
+        BenchStore.openOrBuild(
+            storeDir,
+            layout,
+            embedder,
+            10_000,
+            new PrintStream(
+                OutputStream.nullOutputStream(), false, java.nio.charset.StandardCharsets.UTF_8));
     owner = BenchStore.hotOwner(hot);
     questions = SyntheticCorpus.questions(200, 43);
     Map<String, float[]> vectors = new HashMap<>();
@@ -89,10 +104,20 @@ public class RecallBenchmark {
     tokenizer = JTokkitTokenizer.cl100k();
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     ReadPathBench.Unclosed store = new ReadPathBench.Unclosed(opened.store());
-    precomputed = Mnemo.builder().store(store).embedder(new ReadPathBench.Precomputed(embedder, vectors))
-        .tokenizer(tokenizer).clock(clock).build();
-    real = Mnemo.builder().store(store).embedder(Embedder.shared(embedder)).tokenizer(tokenizer)
-        .clock(clock).build();
+    precomputed =
+        Mnemo.builder()
+            .store(store)
+            .embedder(new ReadPathBench.Precomputed(embedder, vectors))
+            .tokenizer(tokenizer)
+            .clock(clock)
+            .build();
+    real =
+        Mnemo.builder()
+            .store(store)
+            .embedder(Embedder.shared(embedder))
+            .tokenizer(tokenizer)
+            .clock(clock)
+            .build();
     SyntheticCorpus corpus = new SyntheticCorpus(44, embedder);
     texts = new ArrayList<>();
     for (int i = 0; i < 200; i++) texts.add(corpus.newMemory("x").text());
@@ -114,13 +139,15 @@ public class RecallBenchmark {
   /** Store + fusion + ranking + packing + render, with a precomputed query vector. */
   @Benchmark
   public RecallResult recallAlone() {
-    return precomputed.recall(ReadPathBench.request(owner, questions.get(nextIndex()), ticker.next(), false));
+    return precomputed.recall(
+        ReadPathBench.request(owner, questions.get(nextIndex()), ticker.next(), false));
   }
 
   /** Query embedding with e5-small-v2-q, then recall. */
   @Benchmark
   public RecallResult fullReadPath() {
-    return real.recall(ReadPathBench.request(owner, questions.get(nextIndex()), ticker.next(), false));
+    return real.recall(
+        ReadPathBench.request(owner, questions.get(nextIndex()), ticker.next(), false));
   }
 
   /** {@code embedQuery} alone. */

@@ -17,8 +17,15 @@ import java.util.Locale;
  * @param p999Nanos 99.9th percentile
  * @param maxNanos slowest sample
  */
-public record Stats(String name, int count, long meanNanos, long p50Nanos, long p90Nanos, long p99Nanos,
-    long p999Nanos, long maxNanos) {
+public record Stats(
+    String name,
+    int count,
+    long meanNanos,
+    long p50Nanos,
+    long p90Nanos,
+    long p99Nanos,
+    long p999Nanos,
+    long maxNanos) {
 
   /** The distribution of {@code samples} (nanoseconds; not modified). */
   public static Stats of(String name, long[] samples) {
@@ -27,7 +34,14 @@ public record Stats(String name, int count, long meanNanos, long p50Nanos, long 
     Arrays.sort(s);
     long sum = 0;
     for (long v : s) sum += v;
-    return new Stats(name, s.length, sum / s.length, rank(s, 0.50), rank(s, 0.90), rank(s, 0.99), rank(s, 0.999),
+    return new Stats(
+        name,
+        s.length,
+        sum / s.length,
+        rank(s, 0.50),
+        rank(s, 0.90),
+        rank(s, 0.99),
+        rank(s, 0.999),
         s[s.length - 1]);
   }
 
@@ -46,21 +60,46 @@ public record Stats(String name, int count, long meanNanos, long p50Nanos, long 
 
   /** One line: name, count, mean, p50, p90, p99, p99.9, max in milliseconds. */
   public String line() {
-    return String.format(Locale.ROOT, "%-34s %7d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f", name, count, meanNanos / 1e6,
-        p50Nanos / 1e6, p90Nanos / 1e6, p99Nanos / 1e6, p999Nanos / 1e6, maxNanos / 1e6);
+    return String.format(
+        Locale.ROOT,
+        "%-34s %7d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f",
+        name,
+        count,
+        meanNanos / 1e6,
+        p50Nanos / 1e6,
+        p90Nanos / 1e6,
+        p99Nanos / 1e6,
+        p999Nanos / 1e6,
+        maxNanos / 1e6);
   }
 
   /** The header matching {@link #line()}. */
   public static String header() {
-    return String.format(Locale.ROOT, "%-34s %7s %9s %9s %9s %9s %9s %9s", "operation (ms)", "count", "mean", "p50",
-        "p90", "p99", "p99.9", "max");
+    return String.format(
+        Locale.ROOT,
+        "%-34s %7s %9s %9s %9s %9s %9s %9s",
+        "operation (ms)",
+        "count",
+        "mean",
+        "p50",
+        "p90",
+        "p99",
+        "p99.9",
+        "max");
   }
 
   String json() {
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "{\"name\":\"%s\",\"count\":%d,\"mean_ms\":%.4f,\"p50_ms\":%.4f,\"p90_ms\":%.4f,\"p99_ms\":%.4f,"
             + "\"p999_ms\":%.4f,\"max_ms\":%.4f}",
-        Json.escape(name), count, meanNanos / 1e6, p50Nanos / 1e6, p90Nanos / 1e6, p99Nanos / 1e6, p999Nanos / 1e6,
+        Json.escape(name),
+        count,
+        meanNanos / 1e6,
+        p50Nanos / 1e6,
+        p90Nanos / 1e6,
+        p99Nanos / 1e6,
+        p999Nanos / 1e6,
         maxNanos / 1e6);
   }
 }

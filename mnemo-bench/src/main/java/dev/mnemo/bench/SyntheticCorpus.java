@@ -21,13 +21,13 @@ import java.util.UUID;
  *
  * <p>Texts are short statements about people, places and things ("Maya is allergic to peanuts,
  * according to the call with Omar in Lisbon."), built from a fixed vocabulary so that BM25 sees
- * common and rare terms and the entity rule finds names. Each text belongs to one of
- * {@link #TOPICS} topics (a predicate and an object); only the topics' short phrases are embedded
- * with the real model, and a record's vector is its topic's vector plus seeded noise, renormalized
- * (cosine to its topic about {@value #TOPIC_COSINE}), so the vectors sit in the region of the space
- * e5 uses and cluster the way real memories do, and query vectors from the real model find near
- * neighbours. Same seed, same embedder ⇒ same records. Not thread-safe (one {@link SplittableRandom}
- * per instance).
+ * common and rare terms and the entity rule finds names. Each text belongs to one of {@link
+ * #TOPICS} topics (a predicate and an object); only the topics' short phrases are embedded with the
+ * real model, and a record's vector is its topic's vector plus seeded noise, renormalized (cosine
+ * to its topic about {@value #TOPIC_COSINE}), so the vectors sit in the region of the space e5 uses
+ * and cluster the way real memories do, and query vectors from the real model find near neighbours.
+ * Same seed, same embedder ⇒ same records. Not thread-safe (one {@link SplittableRandom} per
+ * instance).
  */
 public final class SyntheticCorpus {
 
@@ -44,72 +44,235 @@ public final class SyntheticCorpus {
   private static final int NOISE_POOL = 1 << 14;
 
   static final String[] NAMES = {
-    "Maya", "Omar", "Sofia", "Liam", "Aisha", "Noah", "Elena", "Lucas", "Priya", "Mateo", "Hana", "Jonas",
-    "Chloe", "Ravi", "Ingrid", "Diego", "Amara", "Felix", "Yuki", "Tomas", "Leila", "Hugo", "Zara", "Emil",
-    "Nadia", "Oscar", "Mei", "Pablo", "Freya", "Kofi", "Alma", "Sven", "Ines", "Arjun", "Clara", "Idris",
-    "Lena", "Marco", "Noor", "Rafael", "Sara", "Theo", "Vera", "Yusuf", "Anya", "Bruno", "Dalia", "Erik",
-    "Farah", "Gustav", "Helga", "Ivan", "Jana", "Karim", "Lotte", "Milan", "Nina", "Otto", "Petra", "Quentin",
-    "Rosa", "Samir", "Tara", "Ugo", "Vivian", "Wanda", "Xavier", "Yara", "Zoltan", "Beatriz", "Cyrus", "Dora",
-    "Enzo", "Fatima", "Gemma", "Hassan", "Iris", "Joel", "Kira", "Luca", "Mira", "Nils", "Olga", "Pedro",
+    "Maya", "Omar", "Sofia", "Liam", "Aisha", "Noah", "Elena", "Lucas", "Priya", "Mateo", "Hana",
+        "Jonas",
+    "Chloe", "Ravi", "Ingrid", "Diego", "Amara", "Felix", "Yuki", "Tomas", "Leila", "Hugo", "Zara",
+        "Emil",
+    "Nadia", "Oscar", "Mei", "Pablo", "Freya", "Kofi", "Alma", "Sven", "Ines", "Arjun", "Clara",
+        "Idris",
+    "Lena", "Marco", "Noor", "Rafael", "Sara", "Theo", "Vera", "Yusuf", "Anya", "Bruno", "Dalia",
+        "Erik",
+    "Farah", "Gustav", "Helga", "Ivan", "Jana", "Karim", "Lotte", "Milan", "Nina", "Otto", "Petra",
+        "Quentin",
+    "Rosa", "Samir", "Tara", "Ugo", "Vivian", "Wanda", "Xavier", "Yara", "Zoltan", "Beatriz",
+        "Cyrus", "Dora",
+    "Enzo", "Fatima", "Gemma", "Hassan", "Iris", "Joel", "Kira", "Luca", "Mira", "Nils", "Olga",
+        "Pedro",
   };
 
   static final String[] PLACES = {
-    "Lisbon", "Berlin", "Kyoto", "Toronto", "Nairobi", "Oslo", "Madrid", "Seoul", "Dublin", "Lima", "Prague",
-    "Cairo", "Vienna", "Austin", "Porto", "Hanoi", "Zurich", "Bogota", "Helsinki", "Marseille", "Krakow",
-    "Istanbul", "Melbourne", "Denver", "Bristol", "Lyon", "Tallinn", "Accra", "Osaka", "Valencia", "Montreal",
-    "Edinburgh", "Munich", "Athens", "Tbilisi", "Reykjavik", "Seville", "Ghent", "Bergen", "Trieste",
+    "Lisbon",
+    "Berlin",
+    "Kyoto",
+    "Toronto",
+    "Nairobi",
+    "Oslo",
+    "Madrid",
+    "Seoul",
+    "Dublin",
+    "Lima",
+    "Prague",
+    "Cairo",
+    "Vienna",
+    "Austin",
+    "Porto",
+    "Hanoi",
+    "Zurich",
+    "Bogota",
+    "Helsinki",
+    "Marseille",
+    "Krakow",
+    "Istanbul",
+    "Melbourne",
+    "Denver",
+    "Bristol",
+    "Lyon",
+    "Tallinn",
+    "Accra",
+    "Osaka",
+    "Valencia",
+    "Montreal",
+    "Edinburgh",
+    "Munich",
+    "Athens",
+    "Tbilisi",
+    "Reykjavik",
+    "Seville",
+    "Ghent",
+    "Bergen",
+    "Trieste",
   };
 
   static final String[] PREDICATES = {
-    "prefers", "is allergic to", "is working on", "bought", "wants to learn about", "cancelled",
-    "scheduled a meeting about", "asked for a reminder about", "recommended", "dislikes", "is training for",
-    "reads books about", "is saving money for", "complained about", "borrowed", "sold", "is worried about",
-    "volunteered for", "signed up for", "forgot about", "ordered", "repaired", "returned", "is excited about",
-    "needs help with", "gave a talk on", "is researching", "renewed", "lost", "booked",
+    "prefers",
+    "is allergic to",
+    "is working on",
+    "bought",
+    "wants to learn about",
+    "cancelled",
+    "scheduled a meeting about",
+    "asked for a reminder about",
+    "recommended",
+    "dislikes",
+    "is training for",
+    "reads books about",
+    "is saving money for",
+    "complained about",
+    "borrowed",
+    "sold",
+    "is worried about",
+    "volunteered for",
+    "signed up for",
+    "forgot about",
+    "ordered",
+    "repaired",
+    "returned",
+    "is excited about",
+    "needs help with",
+    "gave a talk on",
+    "is researching",
+    "renewed",
+    "lost",
+    "booked",
   };
 
   static final String[] OBJECTS = {
-    "window seats on long flights", "peanuts", "the quarterly budget report", "a used electric bike",
-    "Spanish grammar", "jazz records", "a half marathon in the spring", "oat milk in coffee", "the garden shed",
-    "a sourdough starter", "the kitchen renovation", "vegan restaurants", "a vintage camera", "the tax return",
-    "a standing desk", "climbing shoes", "the wedding playlist", "a new laptop", "the dentist appointment",
-    "noise cancelling headphones", "shellfish", "the team offsite", "a rescue dog", "the car insurance",
-    "a pottery class", "black tea without sugar", "the mortgage application", "train travel over flying",
-    "a chess tournament", "the database migration", "a birthday present for their sister", "strawberries",
-    "the apartment lease", "a watercolor set", "the product launch", "early morning runs", "the piano lessons",
-    "a hiking trip in the mountains", "the code review backlog", "gluten", "a secondhand sofa",
-    "the conference in the autumn", "dark chocolate", "the kids' school fees", "a language exchange",
-    "the broken dishwasher", "a vegetable garden", "the photography exhibition", "cold brew coffee",
-    "the annual performance review", "a sailing course", "the moving boxes", "spicy food", "the library books",
-    "a podcast about history", "the quarterly sales numbers", "a yoga retreat", "the bicycle helmet",
-    "the hospital visit", "a board game night", "the insurance claim", "the holiday cottage", "cashews",
-    "the client presentation", "a guitar amplifier", "the flu vaccine", "the recycling schedule",
-    "a cookbook of Thai recipes", "the broken phone screen", "the neighbourhood association", "aisle seats",
-    "the hiring plan", "a robot vacuum", "the swimming pool pass", "the security audit", "a winter coat",
-    "lactose", "the research grant", "the family reunion", "a ceramic teapot", "the server outage",
+    "window seats on long flights",
+    "peanuts",
+    "the quarterly budget report",
+    "a used electric bike",
+    "Spanish grammar",
+    "jazz records",
+    "a half marathon in the spring",
+    "oat milk in coffee",
+    "the garden shed",
+    "a sourdough starter",
+    "the kitchen renovation",
+    "vegan restaurants",
+    "a vintage camera",
+    "the tax return",
+    "a standing desk",
+    "climbing shoes",
+    "the wedding playlist",
+    "a new laptop",
+    "the dentist appointment",
+    "noise cancelling headphones",
+    "shellfish",
+    "the team offsite",
+    "a rescue dog",
+    "the car insurance",
+    "a pottery class",
+    "black tea without sugar",
+    "the mortgage application",
+    "train travel over flying",
+    "a chess tournament",
+    "the database migration",
+    "a birthday present for their sister",
+    "strawberries",
+    "the apartment lease",
+    "a watercolor set",
+    "the product launch",
+    "early morning runs",
+    "the piano lessons",
+    "a hiking trip in the mountains",
+    "the code review backlog",
+    "gluten",
+    "a secondhand sofa",
+    "the conference in the autumn",
+    "dark chocolate",
+    "the kids' school fees",
+    "a language exchange",
+    "the broken dishwasher",
+    "a vegetable garden",
+    "the photography exhibition",
+    "cold brew coffee",
+    "the annual performance review",
+    "a sailing course",
+    "the moving boxes",
+    "spicy food",
+    "the library books",
+    "a podcast about history",
+    "the quarterly sales numbers",
+    "a yoga retreat",
+    "the bicycle helmet",
+    "the hospital visit",
+    "a board game night",
+    "the insurance claim",
+    "the holiday cottage",
+    "cashews",
+    "the client presentation",
+    "a guitar amplifier",
+    "the flu vaccine",
+    "the recycling schedule",
+    "a cookbook of Thai recipes",
+    "the broken phone screen",
+    "the neighbourhood association",
+    "aisle seats",
+    "the hiring plan",
+    "a robot vacuum",
+    "the swimming pool pass",
+    "the security audit",
+    "a winter coat",
+    "lactose",
+    "the research grant",
+    "the family reunion",
+    "a ceramic teapot",
+    "the server outage",
   };
 
   private static final String[] DETAILS = {
-    " in %P", " since %M %Y", ", according to the call with %N", " for the %A project", " before the trip to %P",
-    " after talking to %N", " last %M", ", which %N mentioned twice", " (ticket %D)", " while staying in %P",
+    " in %P", " since %M %Y", ", according to the call with %N", " for the %A project",
+        " before the trip to %P",
+    " after talking to %N", " last %M", ", which %N mentioned twice", " (ticket %D)",
+        " while staying in %P",
     " with %N and %N", ", order number %D", "",
   };
 
   private static final String[] ADJECTIVES = {
-    "blue", "northern", "quiet", "urgent", "internal", "summer", "legacy", "shared", "mobile", "archive",
+    "blue",
+    "northern",
+    "quiet",
+    "urgent",
+    "internal",
+    "summer",
+    "legacy",
+    "shared",
+    "mobile",
+    "archive",
   };
 
   private static final String[] MONTHS = {
-    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-    "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
   };
 
   private static final String[] QUESTIONS = {
-    "what does %N prefer", "is %N allergic to anything", "what is %N working on", "what did %N buy recently",
-    "what did %N say about %O", "remind me about %O", "%O", "anything about %O last week",
-    "what happened with %O in %Y", "where did %N go last summer", "what does %N think of %O",
-    "who mentioned %O", "plans for %O next month", "what did we decide about %O yesterday",
-    "which restaurants does %N like in %P", "what should I remember about %N",
+    "what does %N prefer",
+    "is %N allergic to anything",
+    "what is %N working on",
+    "what did %N buy recently",
+    "what did %N say about %O",
+    "remind me about %O",
+    "%O",
+    "anything about %O last week",
+    "what happened with %O in %Y",
+    "where did %N go last summer",
+    "what does %N think of %O",
+    "who mentioned %O",
+    "plans for %O next month",
+    "what did we decide about %O yesterday",
+    "which restaurants does %N like in %P",
+    "what should I remember about %N",
   };
 
   private final long seed;
@@ -128,11 +291,15 @@ public final class SyntheticCorpus {
     this.embedder = embedder;
   }
 
-  /** {@code n} questions as users ask them, from their own seeded stream (independent of the records). */
+  /**
+   * {@code n} questions as users ask them, from their own seeded stream (independent of the
+   * records).
+   */
   public static List<String> questions(int n, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     List<String> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) out.add(fill(QUESTIONS[r.nextInt(QUESTIONS.length)], r.nextInt(TOPICS), r));
+    for (int i = 0; i < n; i++)
+      out.add(fill(QUESTIONS[r.nextInt(QUESTIONS.length)], r.nextInt(TOPICS), r));
     return out;
   }
 
@@ -141,7 +308,8 @@ public final class SyntheticCorpus {
     for (int t = 0; t < TOPICS; t++) phrases.add(topicPhrase(t));
     this.topicVectors = embedder.embedPassages(phrases).toArray(new float[0][]);
     int dim = topicVectors[0].length;
-    // cos(v, topic) = 1 / sqrt(1 + |noise|^2) and |noise|^2 = dim * 2 sigma^2 (two pool vectors per record).
+    // cos(v, topic) = 1 / sqrt(1 + |noise|^2) and |noise|^2 = dim * 2 sigma^2 (two pool vectors per
+    // record).
     double total = 1 / (TOPIC_COSINE * TOPIC_COSINE) - 1;
     double sigma = Math.sqrt(total / dim / 2);
     SplittableRandom noiseRandom = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -153,10 +321,15 @@ public final class SyntheticCorpus {
 
   /** The phrase of topic {@code t}: a predicate and an object, fixed by {@code t} alone. */
   static String topicPhrase(int t) {
-    return PREDICATES[t % PREDICATES.length] + " " + OBJECTS[(t * 7 + t / PREDICATES.length) % OBJECTS.length];
+    return PREDICATES[t % PREDICATES.length]
+        + " "
+        + OBJECTS[(t * 7 + t / PREDICATES.length) % OBJECTS.length];
   }
 
-  /** One stored record of {@code owner}, recorded at a random time of the corpus's span (not in time order). */
+  /**
+   * One stored record of {@code owner}, recorded at a random time of the corpus's span (not in time
+   * order).
+   */
   public MemoryRecord record(String owner) {
     return record(owner, NOW.minusMillis((long) (random.nextDouble() * SPAN.toMillis())));
   }
@@ -171,14 +344,19 @@ public final class SyntheticCorpus {
     return NOW.minusMillis(span - (long) ((i + 1) * (double) span / (n + 1)));
   }
 
-  /** One stored record of {@code owner} recorded at {@code recordedAt}, with a synthetic vector; fields vary as real memories do. */
+  /**
+   * One stored record of {@code owner} recorded at {@code recordedAt}, with a synthetic vector;
+   * fields vary as real memories do.
+   */
   public MemoryRecord record(String owner, Instant recordedAt) {
     int topic = random.nextInt(TOPICS);
     String text = text(topic);
     Instant recorded = recordedAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     double c = random.nextDouble();
-    Category category = c < 0.5 ? Category.EPISODIC : c < 0.85 ? Category.SEMANTIC : c < 0.9 ? Category.PROCEDURAL
-        : Category.TASK;
+    Category category =
+        c < 0.5
+            ? Category.EPISODIC
+            : c < 0.85 ? Category.SEMANTIC : c < 0.9 ? Category.PROCEDURAL : Category.TASK;
     String factKey = random.nextDouble() < 0.2 ? "fk-" + topic + "-" + random.nextInt(50) : null;
     // About 5% are superseded versions: expired some days after they were recorded.
     Instant expired = null;
@@ -186,28 +364,58 @@ public final class SyntheticCorpus {
       Instant e = recorded.plus(Duration.ofDays(1 + random.nextInt(120)));
       if (e.isBefore(NOW)) expired = e;
     }
-    String episode = category == Category.EPISODIC ? "ep-" + Integer.toHexString(random.nextInt(1 << 20)) : null;
+    String episode =
+        category == Category.EPISODIC ? "ep-" + Integer.toHexString(random.nextInt(1 << 20)) : null;
     int seq = episode == null ? -1 : random.nextInt(40);
-    String context = episode != null && random.nextDouble() < 0.2 ? "Session on " + recorded.toString().substring(0, 10)
-        : null;
+    String context =
+        episode != null && random.nextDouble() < 0.2
+            ? "Session on " + recorded.toString().substring(0, 10)
+            : null;
     double a = random.nextDouble();
-    Authority authority = a < 0.7 ? Authority.EXPLICIT : a < 0.95 ? Authority.DERIVED : Authority.VERIFIED;
-    Map<String, String> meta = random.nextDouble() < 0.3 ? Map.of("channel", random.nextBoolean() ? "chat" : "email")
-        : Map.of();
+    Authority authority =
+        a < 0.7 ? Authority.EXPLICIT : a < 0.95 ? Authority.DERIVED : Authority.VERIFIED;
+    Map<String, String> meta =
+        random.nextDouble() < 0.3
+            ? Map.of("channel", random.nextBoolean() ? "chat" : "email")
+            : Map.of();
     String scope = random.nextDouble() < 0.2 ? "project-" + random.nextInt(5) : null;
-    return new MemoryRecord(id(), owner, scope, category, text, context,
-        List.of("turn-" + Long.toHexString(random.nextLong() >>> 20)), episode, seq, recorded, expired, recorded, null,
-        factKey, factKey == null ? 0 : 1, null, 0.2 + 0.7 * random.nextDouble(), authority, ConflictPolicy.SUPERSEDE,
-        Entities.extract(text), random.nextDouble() < 0.1 ? random.nextInt(5) : 0, null, vector(topic), embedder.modelId(), meta, java.util.List.of());
+    return new MemoryRecord(
+        id(),
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        List.of("turn-" + Long.toHexString(random.nextLong() >>> 20)),
+        episode,
+        seq,
+        recorded,
+        expired,
+        recorded,
+        null,
+        factKey,
+        factKey == null ? 0 : 1,
+        null,
+        0.2 + 0.7 * random.nextDouble(),
+        authority,
+        ConflictPolicy.SUPERSEDE,
+        Entities.extract(text),
+        random.nextDouble() < 0.1 ? random.nextInt(5) : 0,
+        null,
+        vector(topic),
+        embedder.modelId(),
+        meta,
+        java.util.List.of());
   }
 
   /** A memory to write through the engine (for ingest), of a random topic. */
   public NewMemory newMemory(String owner) {
     int topic = random.nextInt(TOPICS);
-    NewMemory.Builder b = NewMemory.builder(owner, text(topic))
-        .category(random.nextBoolean() ? Category.EPISODIC : Category.SEMANTIC)
-        .importance(0.2 + 0.7 * random.nextDouble())
-        .source("turn-" + Long.toHexString(random.nextLong() >>> 20));
+    NewMemory.Builder b =
+        NewMemory.builder(owner, text(topic))
+            .category(random.nextBoolean() ? Category.EPISODIC : Category.SEMANTIC)
+            .importance(0.2 + 0.7 * random.nextDouble())
+            .source("turn-" + Long.toHexString(random.nextLong() >>> 20));
     if (random.nextDouble() < 0.2) b.factKey("fk-" + topic + "-" + random.nextInt(50));
     return b.build();
   }
@@ -216,7 +424,8 @@ public final class SyntheticCorpus {
     StringBuilder s = new StringBuilder();
     s.append(pick(NAMES, random)).append(' ').append(topicPhrase(topic));
     int details = random.nextInt(3);
-    for (int i = 0; i < details; i++) s.append(fill(DETAILS[random.nextInt(DETAILS.length)], topic, random));
+    for (int i = 0; i < details; i++)
+      s.append(fill(DETAILS[random.nextInt(DETAILS.length)], topic, random));
     s.append('.');
     return s.toString();
   }

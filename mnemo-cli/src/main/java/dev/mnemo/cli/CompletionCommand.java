@@ -11,11 +11,15 @@ import picocli.CommandLine.Spec;
  * AutoComplete} from the same annotations that parse the arguments (so it never lags behind a new
  * option). The script is for bash and, through bashcompinit, zsh.
  */
-@Command(name = "completion", mixinStandardHelpOptions = true,
-    description = {"Print a bash/zsh completion script for ./mnemo.",
-        "bash:  source <(./mnemo completion)",
-        "zsh:   autoload -U +X compinit && compinit; autoload -U +X bashcompinit && bashcompinit; source <(./mnemo completion)",
-        "Put the line in ~/.bashrc or ~/.zshrc to keep it. Completes 'mnemo' and './mnemo'."})
+@Command(
+    name = "completion",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print a bash/zsh completion script for ./mnemo.",
+      "bash:  source <(./mnemo completion)",
+      "zsh:   autoload -U +X compinit && compinit; autoload -U +X bashcompinit && bashcompinit; source <(./mnemo completion)",
+      "Put the line in ~/.bashrc or ~/.zshrc to keep it. Completes 'mnemo' and './mnemo'."
+    })
 final class CompletionCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

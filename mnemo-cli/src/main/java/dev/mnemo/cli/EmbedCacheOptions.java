@@ -13,9 +13,13 @@ import picocli.CommandLine.Option;
  */
 final class EmbedCacheOptions {
 
-  @Option(names = "--embed-cache", paramLabel = "DIR", defaultValue = ".mnemo/embed-cache",
-      description = "Keep computed embeddings here, keyed by model id and text, and reuse them in later runs "
-          + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--embed-cache",
+      paramLabel = "DIR",
+      defaultValue = ".mnemo/embed-cache",
+      description =
+          "Keep computed embeddings here, keyed by model id and text, and reuse them in later runs "
+              + "(default: ${DEFAULT-VALUE}).")
   Path dir;
 
   @Option(names = "--no-embed-cache", description = "Embed everything afresh and keep nothing.")
@@ -33,8 +37,13 @@ final class EmbedCacheOptions {
       return work.get();
     } finally {
       if (cache != null) {
-        System.err.printf(Locale.ROOT, "embedding cache %s: %d vectors reused, %d computed, %d held%n", cache.file(), cache.hits(),
-            cache.misses(), cache.size());
+        System.err.printf(
+            Locale.ROOT,
+            "embedding cache %s: %d vectors reused, %d computed, %d held%n",
+            cache.file(),
+            cache.hits(),
+            cache.misses(),
+            cache.size());
       }
       engine.closeEmbedder();
     }

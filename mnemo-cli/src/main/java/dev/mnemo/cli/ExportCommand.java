@@ -19,37 +19,54 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Writes everything of an owner (or of every owner) as JSONL: every record version
- * ({@code {"kind": "record", ...}}, without vectors, which {@code import} computes again), then every
- * turn of the turn log with its state ({@code {"kind": "turn", ...}}). {@code ./mnemo import}
- * restores such a file as it was.
+ * Writes everything of an owner (or of every owner) as JSONL: every record version ({@code {"kind":
+ * "record", ...}}, without vectors, which {@code import} computes again), then every turn of the
+ * turn log with its state ({@code {"kind": "turn", ...}}). {@code ./mnemo import} restores such a
+ * file as it was.
  */
-@Command(name = "export", mixinStandardHelpOptions = true,
-    description = "Write an owner's records (all versions) and turns as JSONL; 'mnemo import' restores them.")
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    description =
+        "Write an owner's records (all versions) and turns as JSONL; 'mnemo import' restores them.")
 final class ExportCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", description = "Only this owner (default: every owner).") String owner;
-  @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Write here (default: standard output).") Path out;
+
+  @Option(names = "--owner", description = "Only this owner (default: every owner).")
+  String owner;
+
+  @Option(
+      names = "--out",
+      paramLabel = "FILE.jsonl",
+      description = "Write here (default: standard output).")
+  Path out;
 
   @Override
   public Integer call() throws IOException {
     engine.embedder = "none";
     long[] n = new long[2];
     try (Mnemo m = engine.open();
-        Writer w = out == null ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
-            : Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-      m.export(owner, r -> {
-        ObjectNode o = JsonCodec.object().put("kind", "record");
-        o.setAll(RecordJson.write(r, false));
-        line(w, o);
-        n[0]++;
-      });
-      EngineOptions.maintenance(m).exportTurns(owner, t -> {
-        ObjectNode o = JsonCodec.object().put("kind", "turn");
-        o.setAll(TurnJson.writeStored(t));
-        line(w, o);
-        n[1]++;
-      });
+        Writer w =
+            out == null
+                ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
+                : Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+      m.export(
+          owner,
+          r -> {
+            ObjectNode o = JsonCodec.object().put("kind", "record");
+            o.setAll(RecordJson.write(r, false));
+            line(w, o);
+            n[0]++;
+          });
+      EngineOptions.maintenance(m)
+          .exportTurns(
+              owner,
+              t -> {
+                ObjectNode o = JsonCodec.object().put("kind", "turn");
+                o.setAll(TurnJson.writeStored(t));
+                line(w, o);
+                n[1]++;
+              });
     }
     System.err.println("exported " + n[0] + " records and " + n[1] + " turns");
     return 0;

@@ -8,15 +8,33 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Deletes an owner's records, or one record with its clipped copies. */
-@Command(name = "forget", mixinStandardHelpOptions = true,
-    description = "Delete every record of an owner (all versions and vectors), or one record with --id.")
+@Command(
+    name = "forget",
+    mixinStandardHelpOptions = true,
+    description =
+        "Delete every record of an owner (all versions and vectors), or one record with --id.")
 final class ForgetCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", paramLabel = "OWNER", required = true, description = "Whose records (required).") String owner;
-  @Option(names = "--id", description = "Only this record (and its clipped copies).") String id;
-  @Option(names = {"--yes", "-y"}, description = "Forget every record of the owner without asking (needed without --id when "
-      + "not run in a terminal).") boolean yes;
-  @Option(names = "--json", description = "Print {owner, id, deleted} as JSON.") boolean json;
+
+  @Option(
+      names = "--owner",
+      paramLabel = "OWNER",
+      required = true,
+      description = "Whose records (required).")
+  String owner;
+
+  @Option(names = "--id", description = "Only this record (and its clipped copies).")
+  String id;
+
+  @Option(
+      names = {"--yes", "-y"},
+      description =
+          "Forget every record of the owner without asking (needed without --id when "
+              + "not run in a terminal).")
+  boolean yes;
+
+  @Option(names = "--json", description = "Print {owner, id, deleted} as JSON.")
+  boolean json;
 
   @Override
   public Integer call() throws Exception {
@@ -37,12 +55,16 @@ final class ForgetCommand implements Callable<Integer> {
   }
 
   /**
-   * Forgetting an owner cannot be undone, so it is confirmed as in the MCP tool ({@code confirm_all})
-   * and the inspector: in a terminal by typing y; elsewhere (a script, a pipe) only {@code --yes} does.
+   * Forgetting an owner cannot be undone, so it is confirmed as in the MCP tool ({@code
+   * confirm_all}) and the inspector: in a terminal by typing y; elsewhere (a script, a pipe) only
+   * {@code --yes} does.
    */
   private boolean confirmed() {
     java.io.Console console = System.console();
-    String question = "forget every record of owner '" + owner + "' (all versions and vectors; this cannot be undone)";
+    String question =
+        "forget every record of owner '"
+            + owner
+            + "' (all versions and vectors; this cannot be undone)";
     if (console == null || !Progress.stderrIsTerminal()) {
       System.err.println("error: " + question + " needs --yes (or --id ID to forget one record)");
       return false;

@@ -19,7 +19,8 @@ import picocli.CommandLine.Model.UsageMessageSpec;
  * not buried among some thirty.
  */
 final class HelpLayout {
-  static final String ENGINE_HEADING = "Store, embedder and language model options (the defaults suit most uses):";
+  static final String ENGINE_HEADING =
+      "Store, embedder and language model options (the defaults suit most uses):";
 
   private HelpLayout() {}
 
@@ -38,29 +39,50 @@ final class HelpLayout {
     engineOptions(cmd.getCommandSpec(), false, engine);
     engine.remove("--data"); // where the store is: every user's first option
     if (engine.isEmpty()) return;
-    Map<String, CommandLine.IHelpSectionRenderer> sections = new LinkedHashMap<>(usage.sectionMap());
-    sections.put(UsageMessageSpec.SECTION_KEY_OPTION_LIST, help -> {
-      List<OptionSpec> own = new ArrayList<>();
-      List<OptionSpec> shared = new ArrayList<>();
-      for (OptionSpec o : help.commandSpec().options()) {
-        if (o.hidden()) continue;
-        (engine.contains(o.longestName()) ? shared : own).add(o);
-      }
-      return list(help, own) + System.lineSeparator() + ENGINE_HEADING + System.lineSeparator() + list(help, shared);
-    });
+    Map<String, CommandLine.IHelpSectionRenderer> sections =
+        new LinkedHashMap<>(usage.sectionMap());
+    sections.put(
+        UsageMessageSpec.SECTION_KEY_OPTION_LIST,
+        help -> {
+          List<OptionSpec> own = new ArrayList<>();
+          List<OptionSpec> shared = new ArrayList<>();
+          for (OptionSpec o : help.commandSpec().options()) {
+            if (o.hidden()) continue;
+            (engine.contains(o.longestName()) ? shared : own).add(o);
+          }
+          return list(help, own)
+              + System.lineSeparator()
+              + ENGINE_HEADING
+              + System.lineSeparator()
+              + list(help, shared);
+        });
     usage.sectionMap(sections);
   }
 
   private static String list(Help help, List<OptionSpec> options) {
     // A fresh layout per list: a layout accumulates the rows it is given.
-    return help.optionListExcludingGroups(options, help.createDefaultLayout(), help.createDefaultOptionSort(),
+    return help.optionListExcludingGroups(
+        options,
+        help.createDefaultLayout(),
+        help.createDefaultOptionSort(),
         help.createDefaultParamLabelRenderer());
   }
 
-  /** The names of the options that come from {@link EngineOptions} and {@link LlmOptions}, in any mixin depth. */
+  /**
+   * The names of the options that come from {@link EngineOptions} and {@link LlmOptions}, in any
+   * mixin depth.
+   */
   private static void engineOptions(CommandSpec spec, boolean inside, Set<String> out) {
     if (inside) spec.options().forEach(o -> out.add(o.longestName()));
-    spec.mixins().values().forEach(m -> engineOptions(m,
-        inside || m.userObject() instanceof EngineOptions || m.userObject() instanceof LlmOptions, out));
+    spec.mixins()
+        .values()
+        .forEach(
+            m ->
+                engineOptions(
+                    m,
+                    inside
+                        || m.userObject() instanceof EngineOptions
+                        || m.userObject() instanceof LlmOptions,
+                    out));
   }
 }

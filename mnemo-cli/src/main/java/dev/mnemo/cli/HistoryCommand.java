@@ -13,12 +13,29 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Prints every version of a fact: valid time, recorded time, expiry. */
-@Command(name = "history", mixinStandardHelpOptions = true, description = "Every version of one fact, oldest first.")
+@Command(
+    name = "history",
+    mixinStandardHelpOptions = true,
+    description = "Every version of one fact, oldest first.")
 final class HistoryCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", paramLabel = "OWNER", required = true, description = "Whose fact (required).") String owner;
-  @Option(names = "--fact-key", paramLabel = "KEY", required = true, description = "The fact's key, e.g. editor (required).") String factKey;
-  @Option(names = "--json", description = "JSON output.") boolean json;
+
+  @Option(
+      names = "--owner",
+      paramLabel = "OWNER",
+      required = true,
+      description = "Whose fact (required).")
+  String owner;
+
+  @Option(
+      names = "--fact-key",
+      paramLabel = "KEY",
+      required = true,
+      description = "The fact's key, e.g. editor (required).")
+  String factKey;
+
+  @Option(names = "--json", description = "JSON output.")
+  boolean json;
 
   @Override
   public Integer call() throws Exception {
@@ -35,10 +52,25 @@ final class HistoryCommand implements Callable<Integer> {
         System.out.println("no versions of fact '" + factKey + "' for owner '" + owner + "'");
         return 0;
       }
-      System.out.printf(Locale.ROOT, "%-3s %-24s %-24s %-24s %-24s %s%n", "v", "valid_from", "valid_to", "recorded_at", "expired_at", "text");
+      System.out.printf(
+          Locale.ROOT,
+          "%-3s %-24s %-24s %-24s %-24s %s%n",
+          "v",
+          "valid_from",
+          "valid_to",
+          "recorded_at",
+          "expired_at",
+          "text");
       for (MemoryRecord r : h) {
-        System.out.printf(Locale.ROOT, "%-3d %-24s %-24s %-24s %-24s %s%s%n", r.version(), r.validFrom(), str(r.validTo()),
-            r.recordedAt(), str(r.expiredAt()), r.text(),
+        System.out.printf(
+            Locale.ROOT,
+            "%-3d %-24s %-24s %-24s %-24s %s%s%n",
+            r.version(),
+            r.validFrom(),
+            str(r.validTo()),
+            r.recordedAt(),
+            str(r.expiredAt()),
+            r.text(),
             (r.origin() == null ? "" : "  (clipped from " + r.origin() + ")")
                 + (r.resolution() == null ? "" : "  [" + r.resolution() + "]"));
       }

@@ -14,12 +14,16 @@ import picocli.CommandLine.Command;
     name = "mnemo",
     mixinStandardHelpOptions = true,
     version = "mnemo 0.1.0-SNAPSHOT",
-    description = "Long-term memory for LLM agents: the right few memories, from the right owner, true at the right time.",
+    description =
+        "Long-term memory for LLM agents: the right few memories, from the right owner, true at the right time.",
     subcommands = {
       DemoCommand.class,
       RememberCommand.class,
       RecallCommand.class,
-      HistoryCommand.class, RetainCommand.class, SummarizeCommand.class, RecategorizeCommand.class,
+      HistoryCommand.class,
+      RetainCommand.class,
+      SummarizeCommand.class,
+      RecategorizeCommand.class,
       ForgetCommand.class,
       ReindexCommand.class,
       LogCommand.class,
@@ -45,9 +49,9 @@ public final class Main implements Runnable {
 
   /**
    * Lucene says through java.util.logging whether it uses the Vector API (an INFO line with it, a
-   * WARNING suggesting it without): the launcher chooses by command, so the line is noise on stderr,
-   * which an MCP client shows as server errors. Kept in a field: JUL holds loggers weakly. A user's
-   * own {@code -Djava.util.logging.config.file} is left alone.
+   * WARNING suggesting it without): the launcher chooses by command, so the line is noise on
+   * stderr, which an MCP client shows as server errors. Kept in a field: JUL holds loggers weakly.
+   * A user's own {@code -Djava.util.logging.config.file} is left alone.
    */
   private static final java.util.logging.Logger LUCENE_VECTORIZATION =
       java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization");
@@ -63,9 +67,12 @@ public final class Main implements Runnable {
   public static int run(String... args) {
     CommandLine cl = commandLine();
     if (args.length > 0 && args[0].equals("bench") && !cl.getSubcommands().containsKey("bench")) {
-      // The benchmarks (JMH and all) are not in the product jar: the launcher runs mnemo-bench-cli's jar for them.
-      cl.getErr().println("error: 'mnemo bench' is not in this jar: the benchmarks live in the mnemo-bench-cli module; "
-          + "run ./mnemo bench from a checkout of the repository (it builds mnemo-bench-cli/target/mnemo-bench.jar)");
+      // The benchmarks (JMH and all) are not in the product jar: the launcher runs
+      // mnemo-bench-cli's jar for them.
+      cl.getErr()
+          .println(
+              "error: 'mnemo bench' is not in this jar: the benchmarks live in the mnemo-bench-cli module; "
+                  + "run ./mnemo bench from a checkout of the repository (it builds mnemo-bench-cli/target/mnemo-bench.jar)");
       return 2;
     }
     return cl.execute(args);
@@ -73,28 +80,31 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
-    // Commands of modules outside the product jar (mnemo-bench-cli's 'bench'), when on the class path.
-    for (CommandPlugin plugin : java.util.ServiceLoader.load(CommandPlugin.class)) cl.addSubcommand(plugin);
+    // Commands of modules outside the product jar (mnemo-bench-cli's 'bench'), when on the class
+    // path.
+    for (CommandPlugin plugin : java.util.ServiceLoader.load(CommandPlugin.class))
+      cl.addSubcommand(plugin);
     ServeCommand.describeDataOption(cl.getSubcommands().get("serve"));
     HelpLayout.apply(cl);
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      PrintWriter err = cmd.getErr();
-      if (ex instanceof InvalidRequestException ire) {
-        err.println("error: " + ire.getMessage());
-        return 2;
-      }
-      if (ex instanceof MnemoException me) {
-        err.println("error: " + me.getMessage() + (me.retriable() ? " (retriable)" : ""));
-        return 1;
-      }
-      if (ex instanceof IllegalArgumentException iae) {
-        err.println("error: " + iae.getMessage());
-        return 2;
-      }
-      err.println("error: " + ex);
-      ex.printStackTrace(err);
-      return 1;
-    });
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          PrintWriter err = cmd.getErr();
+          if (ex instanceof InvalidRequestException ire) {
+            err.println("error: " + ire.getMessage());
+            return 2;
+          }
+          if (ex instanceof MnemoException me) {
+            err.println("error: " + me.getMessage() + (me.retriable() ? " (retriable)" : ""));
+            return 1;
+          }
+          if (ex instanceof IllegalArgumentException iae) {
+            err.println("error: " + iae.getMessage());
+            return 2;
+          }
+          err.println("error: " + ex);
+          ex.printStackTrace(err);
+          return 1;
+        });
     return cl;
   }
 }

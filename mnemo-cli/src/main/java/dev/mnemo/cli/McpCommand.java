@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
  * Serves the memory tools to an MCP client (Claude Desktop, an IDE, an agent framework) that starts
  * this process: JSON-RPC on stdin/stdout, one local user, the store in {@code --data}.
  */
-@Command(name = "mcp", mixinStandardHelpOptions = true,
+@Command(
+    name = "mcp",
+    mixinStandardHelpOptions = true,
     description = {
       "Serve the memory tools (remember, recall, history, forget, mark_used) to an MCP client over stdio.",
       "stdout carries the protocol and logs go to stderr; the server stops when the client closes stdin."
@@ -21,13 +23,20 @@ import picocli.CommandLine.Option;
 final class McpCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
 
-  @Option(names = "--owner", paramLabel = "OWNER",
-      description = "Owner of the tool calls that name none, for a single-user setup (default: every call must name its owner).")
+  @Option(
+      names = "--owner",
+      paramLabel = "OWNER",
+      description =
+          "Owner of the tool calls that name none, for a single-user setup (default: every call must name its owner).")
   String owner;
 
-  @Option(names = "--principals", paramLabel = "LABEL", split = ",",
-      description = "The caller's principals every recall runs with (team:NAME, role:NAME, person:NAME, comma-separated): "
-          + "a memory with access labels is recalled only for one of them (default: only memories without labels).")
+  @Option(
+      names = "--principals",
+      paramLabel = "LABEL",
+      split = ",",
+      description =
+          "The caller's principals every recall runs with (team:NAME, role:NAME, person:NAME, comma-separated): "
+              + "a memory with access labels is recalled only for one of them (default: only memories without labels).")
   java.util.List<String> principals = new java.util.ArrayList<>();
 
   @Override
@@ -38,7 +47,8 @@ final class McpCommand implements Callable<Integer> {
     if (!bad.isEmpty()) throw new dev.mnemo.InvalidRequestException(bad);
     PrintStream protocol = McpStdio.claimStdout();
     try (Mnemo mnemo = engine.open()) {
-      McpStdio.serve(MemoryAccess.of(mnemo, java.util.Set.copyOf(principals)), owner, System.in, protocol);
+      McpStdio.serve(
+          MemoryAccess.of(mnemo, java.util.Set.copyOf(principals)), owner, System.in, protocol);
     } finally {
       engine.closeEmbedder();
     }

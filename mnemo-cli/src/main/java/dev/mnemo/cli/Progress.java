@@ -21,8 +21,11 @@ final class Progress implements AutoCloseable {
 
   /** The {@code --progress} option, a picocli mixin. */
   static final class Options {
-    @Option(names = "--progress", description = "Draw a progress bar on stderr even when stderr is not a terminal "
-        + "(on a terminal it is drawn anyway; otherwise plain progress lines).")
+    @Option(
+        names = "--progress",
+        description =
+            "Draw a progress bar on stderr even when stderr is not a terminal "
+                + "(on a terminal it is drawn anyway; otherwise plain progress lines).")
     boolean force;
 
     /** Progress of {@code total} units of work called {@code label}. */
@@ -60,7 +63,8 @@ final class Progress implements AutoCloseable {
     java.io.Console c = System.console();
     if (c == null) return false;
     try {
-      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c); // Java 22+; compiled for 21
+      return (Boolean)
+          java.io.Console.class.getMethod("isTerminal").invoke(c); // Java 22+; compiled for 21
     } catch (ReflectiveOperationException e) {
       return true; // Java 21: a console exists only on a terminal
     }
@@ -105,14 +109,25 @@ final class Progress implements AutoCloseable {
     double seconds = (lastDraw - started) / 1e9;
     double rate = seconds > 0 ? done / seconds : 0;
     String eta = rate > 0 && done < total ? " " + clock((total - done) / rate) + " left" : "";
-    err.print(String.format(Locale.ROOT, "\r%s [%s%s] %3d%% %d/%d %.1f/s%s\u001b[K", label, "#".repeat(filled),
-        ".".repeat(WIDTH - filled), Math.round(share * 100), done, total, rate, eta));
+    err.print(
+        String.format(
+            Locale.ROOT,
+            "\r%s [%s%s] %3d%% %d/%d %.1f/s%s\u001b[K",
+            label,
+            "#".repeat(filled),
+            ".".repeat(WIDTH - filled),
+            Math.round(share * 100),
+            done,
+            total,
+            rate,
+            eta));
     err.flush();
   }
 
   static String clock(double seconds) {
     long s = Math.round(seconds);
-    return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+    return s >= 3600
+        ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
         : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
   }
 }

@@ -16,16 +16,38 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** Runs a logged recall again and prints how the selection differs. */
-@Command(name = "replay", mixinStandardHelpOptions = true,
-    description = {"Re-run a logged recall with its logged settings against the store as known then, and print the difference.",
-        "Exit 0 whenever the replay ran, identical or not; 1 when there is no such recall."})
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Re-run a logged recall with its logged settings against the store as known then, and print the difference.",
+      "Exit 0 whenever the replay ran, identical or not; 1 when there is no such recall."
+    })
 final class ReplayCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Parameters(index = "0", paramLabel = "ID", description = "The logged recall's id (see ./mnemo log).") String id;
-  @Option(names = "--weight", paramLabel = "NAME=VALUE", description = "Replay with this weight changed (e.g. dense=0.5), to see what it would select.")
+
+  @Parameters(
+      index = "0",
+      paramLabel = "ID",
+      description = "The logged recall's id (see ./mnemo log).")
+  String id;
+
+  @Option(
+      names = "--weight",
+      paramLabel = "NAME=VALUE",
+      description =
+          "Replay with this weight changed (e.g. dense=0.5), to see what it would select.")
   Map<String, Double> weights;
-  @Option(names = "--threshold", description = "Replay with this threshold instead of the logged one.") Double threshold;
-  @Option(names = "--json", description = "One JSON object: identical, selected_then, selected_now, added, removed, changes, engine_changes.")
+
+  @Option(
+      names = "--threshold",
+      description = "Replay with this threshold instead of the logged one.")
+  Double threshold;
+
+  @Option(
+      names = "--json",
+      description =
+          "One JSON object: identical, selected_then, selected_now, added, removed, changes, engine_changes.")
   boolean json;
 
   @Override
@@ -33,7 +55,8 @@ final class ReplayCommand implements Callable<Integer> {
     try (Mnemo m = engine.open()) {
       Optional<Replay> found = engine.retrievalLog(m).replay(id, this::change);
       if (found.isEmpty()) {
-        System.err.println("no logged recall '" + id + "' in " + engine.data + " (./mnemo log lists them)");
+        System.err.println(
+            "no logged recall '" + id + "' in " + engine.data + " (./mnemo log lists them)");
         return 1;
       }
       Replay r = found.get();
@@ -41,15 +64,30 @@ final class ReplayCommand implements Callable<Integer> {
         System.out.println(JsonCodec.WRITER.writeValueAsString(RecallLogJson.replay(r, false)));
         return 0;
       }
-      System.out.println((r.identical() ? "identical" : "DIFFERENT") + ": selected then " + r.selectedThen()
-          + ", now " + r.selectedNow());
+      System.out.println(
+          (r.identical() ? "identical" : "DIFFERENT")
+              + ": selected then "
+              + r.selectedThen()
+              + ", now "
+              + r.selectedNow());
       if (!r.added().isEmpty()) System.out.println("  added:   " + r.added());
       if (!r.removed().isEmpty()) System.out.println("  removed: " + r.removed());
       for (Replay.Change c : r.changes()) {
-        System.out.printf(Locale.ROOT, "  %s: %s -> %s, score %.4f -> %.4f%s%n", c.id(), c.outcomeThen(), c.outcomeNow(),
-            c.scoreThen(), c.scoreNow(), c.reasonNow() == null || c.outcomeNow().equals(c.outcomeThen()) ? "" : " (" + c.reasonNow() + ")");
+        System.out.printf(
+            Locale.ROOT,
+            "  %s: %s -> %s, score %.4f -> %.4f%s%n",
+            c.id(),
+            c.outcomeThen(),
+            c.outcomeNow(),
+            c.scoreThen(),
+            c.scoreNow(),
+            c.reasonNow() == null || c.outcomeNow().equals(c.outcomeThen())
+                ? ""
+                : " (" + c.reasonNow() + ")");
       }
-      r.engineChanges().forEach((k, v) -> System.out.println("  engine " + k + ": " + v.get(0) + " -> " + v.get(1)));
+      r.engineChanges()
+          .forEach(
+              (k, v) -> System.out.println("  engine " + k + ": " + v.get(0) + " -> " + v.get(1)));
       System.out.printf(Locale.ROOT, "replayed in %.1f ms%n", r.nanos() / 1e6);
     }
     return 0;
@@ -61,7 +99,10 @@ final class ReplayCommand implements Callable<Integer> {
       var node = JsonCodec.object();
       weights.forEach(node::put);
       // the logged weights, with these changed
-      var logged = ((com.fasterxml.jackson.databind.node.ObjectNode) RequestJson.write(b.build()).get("weights")).deepCopy();
+      var logged =
+          ((com.fasterxml.jackson.databind.node.ObjectNode)
+                  RequestJson.write(b.build()).get("weights"))
+              .deepCopy();
       logged.setAll(node);
       b.weights(RequestJson.weights(logged, "weight."));
     }

@@ -13,13 +13,13 @@ import dev.mnemo.store.solr.SolrCollections;
 import dev.mnemo.store.solr.SolrMemoryStore;
 import dev.mnemo.store.solr.SolrStoreProvider;
 import java.nio.file.Files;
-import org.apache.solr.client.solrj.SolrClient;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.solr.client.solrj.SolrClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,30 +33,41 @@ import picocli.CommandLine.Spec;
  * {@code mnemo serve}: Mnemo as a service. Wires the server to one Lucene store per tenant under
  * {@code DATA/tenants/}, or with {@code --store solr} to one SolrCloud collection that every tenant
  * shares (the tenant a filter of every query, through one client), sharing one embedder (the local
- * e5 model by default) and tokenizer.
- * Settings: defaults, then {@code --config FILE} (YAML), then {@code MNEMO_*} variables, then flags
- * (see {@link ServerConfig}). Runs until the process is stopped; SIGTERM commits what is queued and
- * closes the stores.
+ * e5 model by default) and tokenizer. Settings: defaults, then {@code --config FILE} (YAML), then
+ * {@code MNEMO_*} variables, then flags (see {@link ServerConfig}). Runs until the process is
+ * stopped; SIGTERM commits what is queued and closes the stores.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
     description = {
       "Serve the REST API (/v1, OpenAPI at /v1/openapi.json), health (/health/live, /health/ready) and "
           + "Prometheus metrics (/metrics). Tenants get API keys from the admin key: "
           + "POST /v1/tenants/{tenant}/keys with 'Authorization: Bearer ADMIN_KEY'.",
       "The admin key comes from $MNEMO_ADMIN_KEY; without it one is generated on the first start, printed once "
-          + "and stored hashed in DATA/keys.json."})
+          + "and stored hashed in DATA/keys.json."
+    })
 final class ServeCommand implements Callable<Integer> {
 
   @Mixin EngineOptions engine;
 
-  @Option(names = "--port", paramLabel = "PORT", description = "TCP port (default 8080, or $MNEMO_PORT; 0 picks a free one).")
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = "TCP port (default 8080, or $MNEMO_PORT; 0 picks a free one).")
   Integer port;
 
-  @Option(names = "--host", paramLabel = "ADDRESS",
-      description = "Address to bind (default 127.0.0.1, or $MNEMO_HOST; 0.0.0.0 for every interface).")
+  @Option(
+      names = "--host",
+      paramLabel = "ADDRESS",
+      description =
+          "Address to bind (default 127.0.0.1, or $MNEMO_HOST; 0.0.0.0 for every interface).")
   String host;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "YAML settings file (default: $MNEMO_CONFIG, or none).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "YAML settings file (default: $MNEMO_CONFIG, or none).")
   Path config;
 
   @Spec CommandSpec spec;
@@ -73,7 +84,10 @@ final class ServeCommand implements Callable<Integer> {
     if (parsed.hasMatchedOption("--embedder")) overrides.put("embedder", engine.embedder);
     if (parsed.hasMatchedOption("--tokenizer")) overrides.put("tokenizer", engine.tokenizer);
     Map<String, String> env = System.getenv();
-    Path file = config != null ? config : env.containsKey("MNEMO_CONFIG") ? Path.of(env.get("MNEMO_CONFIG")) : null;
+    Path file =
+        config != null
+            ? config
+            : env.containsKey("MNEMO_CONFIG") ? Path.of(env.get("MNEMO_CONFIG")) : null;
     ServerConfig c = ServerConfig.load(file, env, overrides);
     if (!canListen(c)) { // before anything is opened or written (a first start's admin key)
       spec.commandLine().getErr().println(portInUse(c));
@@ -81,34 +95,40 @@ final class ServeCommand implements Callable<Integer> {
     }
     engine.embedder = c.embedder();
     engine.tokenizer = c.tokenizer();
-    engine.recallLogOptions(); // a bad --recall-log* value stops the start, not the first tenant's open
-    Embedder shared = engine.embedder(); // loaded once, before listening: the first request is not slow
+    engine.recallLogOptions(); // a bad --recall-log* value stops the start, not the first tenant's
+    // open
+    Embedder shared =
+        engine.embedder(); // loaded once, before listening: the first request is not slow
     SolrClient solr = engine.solr() ? SolrStoreProvider.client(engine.solrConfig()) : null;
 
     if (solr != null) {
-      // the turn log's collection beside the records' (created here for a collection made before it existed)
+      // the turn log's collection beside the records' (created here for a collection made before it
+      // existed)
       String turns = SolrCollections.turnLogName(engine.collection);
       if (SolrCollections.ensureTurnLog(solr, turns, replicationFactor(solr, engine.collection))) {
         System.out.println("mnemo: created the Solr turn log collection " + turns);
       }
     }
-    MnemoServer server = server(c, new EngineFactory() {
-      @Override
-      public Mnemo open(String tenant, Path dir, int maxTextChars) {
-        return ServeCommand.this.open(tenant, dir, solr, shared, maxTextChars);
-      }
+    MnemoServer server =
+        server(
+            c,
+            new EngineFactory() {
+              @Override
+              public Mnemo open(String tenant, Path dir, int maxTextChars) {
+                return ServeCommand.this.open(tenant, dir, solr, shared, maxTextChars);
+              }
 
-      @Override
-      public void purge(String tenant, Path dir) {
-        if (solr == null) return; // a Lucene store lives in dir, which the server deletes
-        SolrMemoryStore store = SolrStoreProvider.open(solr, false, solrConfig(tenant));
-        try {
-          store.deleteAll(); // records and turns, merged away
-        } finally {
-          store.close();
-        }
-      }
-    });
+              @Override
+              public void purge(String tenant, Path dir) {
+                if (solr == null) return; // a Lucene store lives in dir, which the server deletes
+                SolrMemoryStore store = SolrStoreProvider.open(solr, false, solrConfig(tenant));
+                try {
+                  store.deleteAll(); // records and turns, merged away
+                } finally {
+                  store.close();
+                }
+              }
+            });
     // The key is generated (and stored hashed) when the server is built: show it before binding, so
     // a start that still fails to bind (a port taken since the check above) does not lose it.
     adminKeyNotice(server.generatedAdminKey().orElse(null), c).ifPresent(System.out::println);
@@ -123,14 +143,32 @@ final class ServeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println(portInUse(c));
       return 1;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      engine.closeEmbedder();
-      closeQuietly(solr);
-    }, "mnemo-shutdown"));
-    System.out.println("mnemo: serving on http://" + c.host() + ":" + server.port() + " (REST /v1, MCP /mcp; data " + c.data().toAbsolutePath()
-        + ", embedder " + c.embedder() + (solr == null ? "" : ", store solr collection " + engine.collection) + ")");
-    System.out.println("mnemo: inspector at http://" + c.host() + ":" + server.port() + "/inspector (paste a tenant's key)");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  engine.closeEmbedder();
+                  closeQuietly(solr);
+                },
+                "mnemo-shutdown"));
+    System.out.println(
+        "mnemo: serving on http://"
+            + c.host()
+            + ":"
+            + server.port()
+            + " (REST /v1, MCP /mcp; data "
+            + c.data().toAbsolutePath()
+            + ", embedder "
+            + c.embedder()
+            + (solr == null ? "" : ", store solr collection " + engine.collection)
+            + ")");
+    System.out.println(
+        "mnemo: inspector at http://"
+            + c.host()
+            + ":"
+            + server.port()
+            + "/inspector (paste a tenant's key)");
     System.out.flush();
     new CountDownLatch(1).await(); // until the process is stopped
     return 0;
@@ -147,21 +185,28 @@ final class ServeCommand implements Callable<Integer> {
   static MnemoServer server(ServerConfig config, EngineFactory engines) {
     // The servlet is built before the server it is mounted on; it reaches the server through this.
     AtomicReference<MnemoServer> self = new AtomicReference<>();
-    MnemoServer server = MnemoServer.builder(config, engines)
-        .mount(McpEndpoint.PATH, McpEndpoint.servlet(tenant -> MemoryAccess.of(self.get().memory(tenant))))
-        .build();
+    MnemoServer server =
+        MnemoServer.builder(config, engines)
+            .mount(
+                McpEndpoint.PATH,
+                McpEndpoint.servlet(tenant -> MemoryAccess.of(self.get().memory(tenant))))
+            .build();
     self.set(server);
     return server;
   }
 
   private Mnemo open(String tenant, Path dir, SolrClient solr, Embedder shared, int maxTextChars) {
-    Mnemo.Builder b = engine.writePath(Mnemo.builder()).store(store(tenant, dir, solr)).tokenizer(engine.tokenizer())
-        .maxTextChars(maxTextChars).recallLogOptions(engine.recallLogOptions());
+    Mnemo.Builder b =
+        engine
+            .writePath(Mnemo.builder())
+            .store(store(tenant, dir, solr))
+            .tokenizer(engine.tokenizer())
+            .maxTextChars(maxTextChars)
+            .recallLogOptions(engine.recallLogOptions());
     if (shared == null) b.withoutEmbedder();
     else b.embedder(Embedder.shared(shared));
     return b.build();
   }
-
 
   /** The Solr store's settings for {@code tenant}: the collection and its turn log's collection. */
   private Map<String, String> solrConfig(String tenant) {
@@ -175,7 +220,8 @@ final class ServeCommand implements Callable<Integer> {
   private static int replicationFactor(SolrClient solr, String collection) {
     try {
       if (solr instanceof org.apache.solr.client.solrj.impl.CloudSolrClient cloud) {
-        Integer rf = cloud.getClusterStateProvider().getCollection(collection).getReplicationFactor();
+        Integer rf =
+            cloud.getClusterStateProvider().getCollection(collection).getReplicationFactor();
         if (rf != null && rf > 0) return rf;
       }
     } catch (RuntimeException | java.io.IOException e) {
@@ -200,7 +246,8 @@ final class ServeCommand implements Callable<Integer> {
         Files.createDirectories(dir);
       }
     } catch (java.io.IOException e) {
-      throw new dev.mnemo.MnemoException("cannot create the tenant directory " + dir + ": " + e.getMessage(), false, e);
+      throw new dev.mnemo.MnemoException(
+          "cannot create the tenant directory " + dir + ": " + e.getMessage(), false, e);
     }
     return store;
   }
@@ -213,9 +260,11 @@ final class ServeCommand implements Callable<Integer> {
     CommandSpec spec = serve.getCommandSpec();
     OptionSpec data = spec.findOption("--data");
     spec.remove(data);
-    spec.addOption(OptionSpec.builder(data).description(
-        "Data directory: keys.json and one store per tenant in tenants/NAME/ (default .mnemo/server, or $MNEMO_DATA).")
-        .build());
+    spec.addOption(
+        OptionSpec.builder(data)
+            .description(
+                "Data directory: keys.json and one store per tenant in tenants/NAME/ (default .mnemo/server, or $MNEMO_DATA).")
+            .build());
   }
 
   /** Whether the configured address can be bound now (port 0 always can). */
@@ -231,7 +280,11 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   static String portInUse(ServerConfig c) {
-    return "error: cannot listen on " + c.host() + ":" + c.port() + " (the port is in use, perhaps by another mnemo serve): "
+    return "error: cannot listen on "
+        + c.host()
+        + ":"
+        + c.port()
+        + " (the port is in use, perhaps by another mnemo serve): "
         + "choose another with --port N (0 picks a free one)";
   }
 
@@ -242,14 +295,21 @@ final class ServeCommand implements Callable<Integer> {
    */
   static java.util.Optional<String> adminKeyNotice(String generated, ServerConfig c) {
     if (generated != null) {
-      return java.util.Optional.of("mnemo: admin key (shown once, stored hashed; set MNEMO_ADMIN_KEY to use your own): " + generated);
+      return java.util.Optional.of(
+          "mnemo: admin key (shown once, stored hashed; set MNEMO_ADMIN_KEY to use your own): "
+              + generated);
     }
     if (c.adminKey() != null) return java.util.Optional.empty();
-    return java.util.Optional.of("mnemo: admin key: the one printed at the first start (only its hash is in "
-        + c.data().resolve("keys.json") + "); lost it? start with MNEMO_ADMIN_KEY set to a key of your own, which replaces it");
+    return java.util.Optional.of(
+        "mnemo: admin key: the one printed at the first start (only its hash is in "
+            + c.data().resolve("keys.json")
+            + "); lost it? start with MNEMO_ADMIN_KEY set to a key of your own, which replaces it");
   }
 
-  /** Whether a start failed because the address could not be bound (Javalin wraps Jetty's BindException). */
+  /**
+   * Whether a start failed because the address could not be bound (Javalin wraps Jetty's
+   * BindException).
+   */
   static boolean bindFailure(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof java.net.BindException) return true;

@@ -11,24 +11,43 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Summarizes an episode into one semantic record ({@link Mnemo#summarize}). */
-@Command(name = "summarize", mixinStandardHelpOptions = true,
-    description = "Summarize an episode (a session) into one semantic record that inherits every source of its records.")
+@Command(
+    name = "summarize",
+    mixinStandardHelpOptions = true,
+    description =
+        "Summarize an episode (a session) into one semantic record that inherits every source of its records.")
 final class SummarizeCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
-  @Option(names = "--owner", required = true, description = "Whose records.") String owner;
-  @Option(names = "--episode", required = true, description = "The episode (session) id.") String episode;
-  @Option(names = "--json", description = "Print the summary record as JSON (null when the episode has no records).") boolean json;
+
+  @Option(names = "--owner", required = true, description = "Whose records.")
+  String owner;
+
+  @Option(names = "--episode", required = true, description = "The episode (session) id.")
+  String episode;
+
+  @Option(
+      names = "--json",
+      description = "Print the summary record as JSON (null when the episode has no records).")
+  boolean json;
 
   @Override
   public Integer call() throws Exception {
     try (Mnemo m = engine.open()) {
       Optional<MemoryRecord> s = m.summarize(owner, episode);
       if (json) {
-        System.out.println(s.isEmpty() ? "null"
-            : JsonCodec.PRETTY.writeValueAsString(RecordJson.write(s.get(), false)));
+        System.out.println(
+            s.isEmpty()
+                ? "null"
+                : JsonCodec.PRETTY.writeValueAsString(RecordJson.write(s.get(), false)));
       } else {
-        System.out.println(s.map(r -> r.id() + " " + r.text()).orElse("episode '" + episode + "' of owner '" + owner
-            + "' has no current records: nothing to summarize"));
+        System.out.println(
+            s.map(r -> r.id() + " " + r.text())
+                .orElse(
+                    "episode '"
+                        + episode
+                        + "' of owner '"
+                        + owner
+                        + "' has no current records: nothing to summarize"));
       }
     } finally {
       engine.closeEmbedder();

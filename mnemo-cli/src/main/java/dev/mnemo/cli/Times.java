@@ -1,7 +1,6 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.json.FieldReader;
-import dev.mnemo.json.JsonCodec;
 import java.time.Instant;
 
 /** Date parsing for options: ISO dates (00:00 UTC) or instants. */

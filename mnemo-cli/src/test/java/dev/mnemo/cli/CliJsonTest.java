@@ -21,8 +21,8 @@ import picocli.CommandLine;
 
 /**
  * {@code --json} on every command, for scripts: stdout holds one JSON document of the documented
- * shape and nothing else (progress and messages go to stderr); plus shell completion and the
- * plain progress lines.
+ * shape and nothing else (progress and messages go to stderr); plus shell completion and the plain
+ * progress lines.
  */
 class CliJsonTest {
   @TempDir Path dir;
@@ -30,7 +30,9 @@ class CliJsonTest {
   private final ByteArrayOutputStream out = std.out;
   private final ByteArrayOutputStream err = std.err;
 
-  /** Runs the command line with stdout captured (picocli's writer too) and parses stdout as JSON. */
+  /**
+   * Runs the command line with stdout captured (picocli's writer too) and parses stdout as JSON.
+   */
   private JsonNode json(int expectedExit, String... args) throws Exception {
     out.reset();
     err.reset();
@@ -39,7 +41,9 @@ class CliJsonTest {
     cl.setOut(new PrintWriter(sw, true));
     int exit = cl.execute(args);
     String stdout = out.toString(StandardCharsets.UTF_8) + sw;
-    assertThat(exit).as(String.join(" ", args) + "\nstdout: " + stdout + "\nstderr: " + err).isEqualTo(expectedExit);
+    assertThat(exit)
+        .as(String.join(" ", args) + "\nstdout: " + stdout + "\nstderr: " + err)
+        .isEqualTo(expectedExit);
     return JsonCodec.READER.readTree(stdout); // fails unless stdout is exactly one JSON document
   }
 
@@ -51,27 +55,61 @@ class CliJsonTest {
 
   @Test
   void rememberRecallHistoryForget_printTheirDocumentedShapes() throws Exception {
-    JsonNode r1 = json(0, engine("remember", "--json", "--owner", "u", "--fact-key", "city", "--recorded-at", "2026-01-01",
-        "Lives in Porto."));
+    JsonNode r1 =
+        json(
+            0,
+            engine(
+                "remember",
+                "--json",
+                "--owner",
+                "u",
+                "--fact-key",
+                "city",
+                "--recorded-at",
+                "2026-01-01",
+                "Lives in Porto."));
     assertThat(r1.get("id").asText()).isNotBlank();
     assertThat(r1.get("owner").asText()).isEqualTo("u");
     assertThat(r1.get("version").asInt()).isEqualTo(1);
-    json(0, engine("remember", "--json", "--owner", "u", "--fact-key", "city", "--recorded-at", "2026-03-01", "Lives in Lisbon."));
+    json(
+        0,
+        engine(
+            "remember",
+            "--json",
+            "--owner",
+            "u",
+            "--fact-key",
+            "city",
+            "--recorded-at",
+            "2026-03-01",
+            "Lives in Lisbon."));
 
-    JsonNode recall = json(0, engine("recall", "--json", "--explain", "--owner", "u", "--asked-at", "2026-04-01",
-        "where does the user live, Lisbon or Porto"));
+    JsonNode recall =
+        json(
+            0,
+            engine(
+                "recall",
+                "--json",
+                "--explain",
+                "--owner",
+                "u",
+                "--asked-at",
+                "2026-04-01",
+                "where does the user live, Lisbon or Porto"));
     assertThat(recall.get("selected").get(0).get("text").asText()).isEqualTo("Lives in Lisbon.");
     assertThat(recall.get("selected").get(0).has("score")).isTrue();
     assertThat(recall.get("rendered").asText()).contains("Lisbon");
     assertThat(recall.get("tokens_used").asInt()).isPositive();
     assertThat(recall.get("trace").get("candidates").size()).isPositive();
-    assertThat(json(0, engine("recall", "--json", "--owner", "u", "Lisbon")).has("trace")).isFalse();
+    assertThat(json(0, engine("recall", "--json", "--owner", "u", "Lisbon")).has("trace"))
+        .isFalse();
 
     JsonNode history = json(0, engine("history", "--json", "--owner", "u", "--fact-key", "city"));
     assertThat(history.isArray()).isTrue();
     assertThat(history.size()).isEqualTo(3); // Porto (expired), its clipped copy, Lisbon
 
-    JsonNode one = json(0, engine("forget", "--json", "--owner", "u", "--id", r1.get("id").asText()));
+    JsonNode one =
+        json(0, engine("forget", "--json", "--owner", "u", "--id", r1.get("id").asText()));
     assertThat(one.get("owner").asText()).isEqualTo("u");
     assertThat(one.get("id").asText()).isEqualTo(r1.get("id").asText());
     assertThat(one.get("deleted").asInt()).isPositive();
@@ -81,41 +119,140 @@ class CliJsonTest {
   }
 
   @Test
-  void retain_expiresOldRecordsOfTheCategory_keepsTheImportantAndOtherCategories() throws Exception {
-    json(0, engine("remember", "--json", "--owner", "u", "--category", "episodic", "--recorded-at", "2020-01-01",
-        "Went to a concert in Porto."));
-    json(0, engine("remember", "--json", "--owner", "u", "--category", "episodic", "--importance", "0.9",
-        "--recorded-at", "2020-01-02", "Got married in Braga."));
-    json(0, engine("remember", "--json", "--owner", "u", "--category", "semantic", "--recorded-at", "2020-01-03",
-        "Is allergic to peanuts."));
-    JsonNode r = json(0, engine("retain", "--json", "--owner", "u", "--category", "episodic", "--max-age", "P365D",
-        "--keep-if", "0.8"));
-    assertThat(r.get("examined").asLong()).isEqualTo(3); // every current record is judged; semantic keeps all
+  void retain_expiresOldRecordsOfTheCategory_keepsTheImportantAndOtherCategories()
+      throws Exception {
+    json(
+        0,
+        engine(
+            "remember",
+            "--json",
+            "--owner",
+            "u",
+            "--category",
+            "episodic",
+            "--recorded-at",
+            "2020-01-01",
+            "Went to a concert in Porto."));
+    json(
+        0,
+        engine(
+            "remember",
+            "--json",
+            "--owner",
+            "u",
+            "--category",
+            "episodic",
+            "--importance",
+            "0.9",
+            "--recorded-at",
+            "2020-01-02",
+            "Got married in Braga."));
+    json(
+        0,
+        engine(
+            "remember",
+            "--json",
+            "--owner",
+            "u",
+            "--category",
+            "semantic",
+            "--recorded-at",
+            "2020-01-03",
+            "Is allergic to peanuts."));
+    JsonNode r =
+        json(
+            0,
+            engine(
+                "retain",
+                "--json",
+                "--owner",
+                "u",
+                "--category",
+                "episodic",
+                "--max-age",
+                "P365D",
+                "--keep-if",
+                "0.8"));
+    assertThat(r.get("examined").asLong())
+        .isEqualTo(3); // every current record is judged; semantic keeps all
     assertThat(r.get("expired").asLong()).isEqualTo(1);
-    JsonNode recall = json(0, engine("recall", "--json", "--owner", "u", "--k", "10", "--threshold", "0",
-        "--relative-threshold", "0", "concert married peanuts"));
+    JsonNode recall =
+        json(
+            0,
+            engine(
+                "recall",
+                "--json",
+                "--owner",
+                "u",
+                "--k",
+                "10",
+                "--threshold",
+                "0",
+                "--relative-threshold",
+                "0",
+                "concert married peanuts"));
     assertThat(recall.toString()).contains("Braga").contains("peanuts").doesNotContain("concert");
     // safe to run again: nothing more to do
-    assertThat(json(0, engine("retain", "--json", "--owner", "u", "--category", "episodic", "--max-age", "P365D",
-        "--keep-if", "0.8")).get("expired").asLong()).isZero();
+    assertThat(
+            json(
+                    0,
+                    engine(
+                        "retain",
+                        "--json",
+                        "--owner",
+                        "u",
+                        "--category",
+                        "episodic",
+                        "--max-age",
+                        "P365D",
+                        "--keep-if",
+                        "0.8"))
+                .get("expired")
+                .asLong())
+        .isZero();
   }
 
   @Test
   void summarizeAndRecategorize_fromTheCommandLine() throws Exception {
-    JsonNode a = json(0, engine("import", "--json", write(dir.resolve("episode.jsonl"),
-        "{\"owner\":\"u\",\"text\":\"Decided to move the launch to May.\",\"episode\":\"s1\",\"seq\":0,\"source\":\"t1\",\"importance\":0.8}",
-        "{\"owner\":\"u\",\"text\":\"Ana will write the release notes.\",\"episode\":\"s1\",\"seq\":1,\"source\":\"t2\"}")));
+    JsonNode a =
+        json(
+            0,
+            engine(
+                "import",
+                "--json",
+                write(
+                    dir.resolve("episode.jsonl"),
+                    "{\"owner\":\"u\",\"text\":\"Decided to move the launch to May.\",\"episode\":\"s1\",\"seq\":0,\"source\":\"t1\",\"importance\":0.8}",
+                    "{\"owner\":\"u\",\"text\":\"Ana will write the release notes.\",\"episode\":\"s1\",\"seq\":1,\"source\":\"t2\"}")));
     assertThat(a.toString()).contains("2");
     JsonNode summary = json(0, engine("summarize", "--json", "--owner", "u", "--episode", "s1"));
-    assertThat(summary.get("text").asText()).startsWith("Summary of s1:").contains("launch").contains("release notes");
+    assertThat(summary.get("text").asText())
+        .startsWith("Summary of s1:")
+        .contains("launch")
+        .contains("release notes");
     assertThat(summary.get("sources").toString()).contains("t1").contains("t2");
-    assertThat(json(0, engine("summarize", "--json", "--owner", "u", "--episode", "none")).isNull()).isTrue();
+    assertThat(json(0, engine("summarize", "--json", "--owner", "u", "--episode", "none")).isNull())
+        .isTrue();
 
-    JsonNode moved = json(0, engine("recategorize", "--json", "--owner", "u", "--id", summary.get("id").asText(),
-        "--category", "procedural"));
+    JsonNode moved =
+        json(
+            0,
+            engine(
+                "recategorize",
+                "--json",
+                "--owner",
+                "u",
+                "--id",
+                summary.get("id").asText(),
+                "--category",
+                "procedural"));
     assertThat(moved.get("category").asText()).isEqualTo("procedural");
     assertThat(moved.get("version").asInt()).isEqualTo(2);
-    JsonNode history = json(0, engine("history", "--json", "--owner", "u", "--fact-key", moved.get("fact_key").asText()));
+    JsonNode history =
+        json(
+            0,
+            engine(
+                "history", "--json", "--owner", "u", "--fact-key", moved.get("fact_key").asText()));
     assertThat(history.toString()).contains("semantic").contains("procedural");
   }
 
@@ -127,7 +264,9 @@ class CliJsonTest {
   @Test
   void import_json_reportsWrittenAndInvalid_andProgressGoesToStderr() throws Exception {
     Path good = dir.resolve("good.jsonl");
-    Files.writeString(good, """
+    Files.writeString(
+        good,
+        """
         {"owner":"u","text":"Maya writes all her code in Vim."}
         {"owner":"u","text":"Maya drinks oat milk."}
         """);
@@ -136,17 +275,22 @@ class CliJsonTest {
     assertThat(ok.get("written").asBoolean()).isTrue();
     assertThat(ok.get("invalid").size()).isZero();
     assertThat(ok.get("refused_batch").isNull()).isTrue();
-    assertThat(err.toString()).contains("import: 1/2 (50%)").contains("import: 2/2 (100%)"); // plain lines: not a terminal
+    assertThat(err.toString())
+        .contains("import: 1/2 (50%)")
+        .contains("import: 2/2 (100%)"); // plain lines: not a terminal
 
     Path bad = dir.resolve("bad.jsonl");
-    Files.writeString(bad, """
+    Files.writeString(
+        bad,
+        """
         {"owner":"u","text":"fine"}
         {"owner":"u","text":"Bad importance","importance":2}
         """);
     JsonNode refused = json(2, engine("import", "--json", bad.toString()));
     assertThat(refused.get("imported").asInt()).isZero();
     assertThat(refused.get("written").asBoolean()).isFalse();
-    assertThat(refused.get("invalid").get(0).get("message").asText()).contains("bad.jsonl:2: importance must be between 0 and 1");
+    assertThat(refused.get("invalid").get(0).get("message").asText())
+        .contains("bad.jsonl:2: importance must be between 0 and 1");
   }
 
   @Test
@@ -164,7 +308,18 @@ class CliJsonTest {
   @Test
   void eval_generateAndScenarios_json_withProgressOnStderr() throws Exception {
     Path gen = dir.resolve("gen");
-    JsonNode g = json(0, "eval", "generate", "--json", "--out", gen.toString(), "--dev", "2", "--heldout", "1");
+    JsonNode g =
+        json(
+            0,
+            "eval",
+            "generate",
+            "--json",
+            "--out",
+            gen.toString(),
+            "--dev",
+            "2",
+            "--heldout",
+            "1");
     assertThat(g.get("dev").asText()).endsWith("dev.jsonl");
     assertThat(g.get("seed").isNumber()).isTrue();
     assertThat(g.get("dev_histories").asInt()).isEqualTo(2);
@@ -179,7 +334,8 @@ class CliJsonTest {
   void everyCommandThatPrintsAResult_hasJson() {
     // serve and mcp speak HTTP and MCP for as long as they run; completion prints a shell script;
     // export writes JSON lines already; eval and solr only group their subcommands
-    Set<String> exempt = Set.of("serve", "mcp", "completion", "help", "mnemo", "eval", "export", "solr");
+    Set<String> exempt =
+        Set.of("serve", "mcp", "completion", "help", "mnemo", "eval", "export", "solr");
     List<String> without = new ArrayList<>();
     walk(Main.commandLine(), exempt, without);
     assertThat(without).isEmpty();
@@ -199,8 +355,13 @@ class CliJsonTest {
     cl.setOut(new PrintWriter(sw, true));
     assertThat(cl.execute("completion")).isZero();
     String script = sw.toString();
-    assertThat(script).startsWith("#!/usr/bin/env bash").contains("complete -F _complete_mnemo")
-        .contains("./mnemo").contains("recall").contains("--fact-key").contains("load");
+    assertThat(script)
+        .startsWith("#!/usr/bin/env bash")
+        .contains("complete -F _complete_mnemo")
+        .contains("./mnemo")
+        .contains("recall")
+        .contains("--fact-key")
+        .contains("load");
   }
 
   @Test
@@ -215,7 +376,10 @@ class CliJsonTest {
     try (Progress p = new Progress(ps, "work", 4, true)) {
       p.set(4);
     }
-    assertThat(b.toString()).startsWith("\rwork [").contains("] 100% 4/4").endsWith(System.lineSeparator());
+    assertThat(b.toString())
+        .startsWith("\rwork [")
+        .contains("] 100% 4/4")
+        .endsWith(System.lineSeparator());
     assertThat(Progress.clock(3725)).isEqualTo("1:02:05");
   }
 }

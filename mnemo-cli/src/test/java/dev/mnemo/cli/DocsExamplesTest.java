@@ -19,13 +19,24 @@ class DocsExamplesTest {
   @RegisterExtension final StdStreams std = new StdStreams();
 
   @Test
-  void scenarioFileExample_runsThroughEvalScenarios_andTheFullPolicyFindsWhatItExpects() throws Exception {
+  void scenarioFileExample_runsThroughEvalScenarios_andTheFullPolicyFindsWhatItExpects()
+      throws Exception {
     Path file = dir.resolve("scenarios.jsonl");
     Files.writeString(file, jsonlBlocks().get(0));
     Path report = dir.resolve("report.jsonl");
-    assertThat(Main.run("eval", "scenarios", "--embedder", "none", file.toString(), "--out", report.toString()))
-        .as(std.err.toString()).isZero();
-    List<String> full = Files.readAllLines(report).stream().filter(l -> l.contains("\"policy\":\"full\"")).toList();
+    assertThat(
+            Main.run(
+                "eval",
+                "scenarios",
+                "--embedder",
+                "none",
+                file.toString(),
+                "--out",
+                report.toString()))
+        .as(std.err.toString())
+        .isZero();
+    List<String> full =
+        Files.readAllLines(report).stream().filter(l -> l.contains("\"policy\":\"full\"")).toList();
     assertThat(full).hasSize(2);
     assertThat(full.get(0)).contains("\"query\":\"q1\"").contains("\"selected\":[\"e2\"]");
     assertThat(full.get(1)).contains("\"query\":\"q2\"").contains("\"selected\":[\"e1\"]");
@@ -35,8 +46,16 @@ class DocsExamplesTest {
   void importFileExample_importsEveryLine() throws Exception {
     Path file = dir.resolve("memories.jsonl");
     Files.writeString(file, jsonlBlocks().get(1));
-    assertThat(Main.run("import", "--data", dir.resolve("data").toString(), "--embedder", "none", file.toString()))
-        .as(std.err.toString()).isZero();
+    assertThat(
+            Main.run(
+                "import",
+                "--data",
+                dir.resolve("data").toString(),
+                "--embedder",
+                "none",
+                file.toString()))
+        .as(std.err.toString())
+        .isZero();
     assertThat(std.out.toString()).contains("imported 2 records");
   }
 

@@ -24,8 +24,13 @@ class HelpTest {
     for (ArgSpec a : cmd.getCommandSpec().args()) {
       if (a.hidden()) continue;
       boolean described = a.description().length > 0 && !String.join("", a.description()).isBlank();
-      if (!described) bare.add(cmd.getCommandSpec().qualifiedName() + " " + (a.isOption()
-          ? ((CommandLine.Model.OptionSpec) a).longestName() : a.paramLabel()));
+      if (!described)
+        bare.add(
+            cmd.getCommandSpec().qualifiedName()
+                + " "
+                + (a.isOption()
+                    ? ((CommandLine.Model.OptionSpec) a).longestName()
+                    : a.paramLabel()));
     }
     cmd.getSubcommands().values().forEach(sub -> collect(sub, bare));
   }
@@ -35,10 +40,13 @@ class HelpTest {
     assertThat(Main.run("recall", "--help")).isZero();
     String help = std.out.toString();
     String own = help.substring(0, help.indexOf(HelpLayout.ENGINE_HEADING));
-    assertThat(own).startsWith("Usage: mnemo recall [OPTIONS] QUERY").contains("--owner=OWNER", "--k=", "--data=DIR")
+    assertThat(own)
+        .startsWith("Usage: mnemo recall [OPTIONS] QUERY")
+        .contains("--owner=OWNER", "--k=", "--data=DIR")
         .doesNotContain("--llm-", "--zk", "--solr-urls");
     assertThat(own.lines().count()).isLessThan(45);
-    assertThat(help.substring(help.indexOf(HelpLayout.ENGINE_HEADING))).contains("--llm-url", "--embedder", "--store");
+    assertThat(help.substring(help.indexOf(HelpLayout.ENGINE_HEADING)))
+        .contains("--llm-url", "--embedder", "--store");
   }
 
   @Test

@@ -17,17 +17,29 @@ class IngestCommandTest {
 
   @Test
   void progressOffATerminal_isPlainLines_andItsLastLineAgreesWithTheSummary() throws Exception {
-    Path file = Files.writeString(dir.resolve("turns.jsonl"), """
+    Path file =
+        Files.writeString(
+            dir.resolve("turns.jsonl"),
+            """
         {"id":"t1","owner":"maya","episode":"e1","role":"user","text":"I switched from Vim to Emacs last week.","at":"2026-05-04T10:00:00Z"}
         {"id":"t2","owner":"maya","episode":"e1","role":"user","text":"My dog Biscuit loves the beach in Porto.","at":"2026-05-04T10:01:00Z"}
         """);
-    assertThat(Main.run("ingest", "--data", dir.resolve("data").toString(), "--embedder", "none", file.toString()))
-        .as(std.err.toString()).isZero();
+    assertThat(
+            Main.run(
+                "ingest",
+                "--data",
+                dir.resolve("data").toString(),
+                "--embedder",
+                "none",
+                file.toString()))
+        .as(std.err.toString())
+        .isZero();
     String err = std.err.toString();
     assertThat(err).doesNotContain("\r");
     List<String> extracting = err.lines().filter(l -> l.startsWith("extracting: ")).toList();
     assertThat(extracting).isNotEmpty();
-    Matcher last = Pattern.compile("(\\d+) records written").matcher(extracting.get(extracting.size() - 1));
+    Matcher last =
+        Pattern.compile("(\\d+) records written").matcher(extracting.get(extracting.size() - 1));
     Matcher summary = Pattern.compile("(\\d+) records written").matcher(std.out.toString());
     assertThat(last.find()).isTrue();
     assertThat(summary.find()).as(std.out.toString()).isTrue();

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code ./mnemo} launcher as a user runs it, on the jar this build just packaged
- * ({@code MNEMO_NO_BUILD=1}: no rebuild inside the test): a command prints its output and nothing
- * else, with the local e5 embedder on a CPU-only machine (no incubator warning, no DJL GPU probe
- * warning, no Lucene vectorization line), and {@code MNEMO_JAVA_OPTS} overrides the log level.
+ * The {@code ./mnemo} launcher as a user runs it, on the jar this build just packaged ({@code
+ * MNEMO_NO_BUILD=1}: no rebuild inside the test): a command prints its output and nothing else,
+ * with the local e5 embedder on a CPU-only machine (no incubator warning, no DJL GPU probe warning,
+ * no Lucene vectorization line), and {@code MNEMO_JAVA_OPTS} overrides the log level.
  */
 class LauncherIT {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -26,33 +26,54 @@ class LauncherIT {
 
   record Run(int exit, String out, String err) {}
 
-  private Run mnemo(Map<String, String> env, String... args) throws IOException, InterruptedException {
+  private Run mnemo(Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve("mnemo").toString()));
     cmd.addAll(List.of(args));
     return run(cmd, env);
   }
 
-  private Run run(List<String> cmd, Map<String, String> env) throws IOException, InterruptedException {
+  private Run run(List<String> cmd, Map<String, String> env)
+      throws IOException, InterruptedException {
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(ROOT.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile());
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment().put("MNEMO_NO_BUILD", "1");
     pb.environment().remove("MNEMO_JAVA_OPTS");
     pb.environment().putAll(env);
     Process p = pb.start();
     assertThat(p.waitFor(180, TimeUnit.SECONDS)).as(String.join(" ", cmd) + " finished").isTrue();
-    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    return new Run(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
   }
 
   @Test
   void productJar_holdsNoBenchmarks_andSaysWhereBenchIs() throws Exception {
-    try (java.util.jar.JarFile jar = new java.util.jar.JarFile(ROOT.resolve("mnemo-cli/target/mnemo.jar").toFile())) {
-      assertThat(jar.stream().map(java.util.jar.JarEntry::getName)
-          .filter(n -> n.startsWith("org/openjdk/jmh/") || n.startsWith("dev/mnemo/bench/")).toList()).isEmpty();
+    try (java.util.jar.JarFile jar =
+        new java.util.jar.JarFile(ROOT.resolve("mnemo-cli/target/mnemo.jar").toFile())) {
+      assertThat(
+              jar.stream()
+                  .map(java.util.jar.JarEntry::getName)
+                  .filter(n -> n.startsWith("org/openjdk/jmh/") || n.startsWith("dev/mnemo/bench/"))
+                  .toList())
+          .isEmpty();
     }
-    Run r = run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-        ROOT.resolve("mnemo-cli/target/mnemo.jar").toString(), "bench", "--quick"), Map.of());
+    Run r =
+        run(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                ROOT.resolve("mnemo-cli/target/mnemo.jar").toString(),
+                "bench",
+                "--quick"),
+            Map.of());
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("./mnemo bench", "mnemo-bench-cli");
   }
@@ -66,19 +87,39 @@ class LauncherIT {
   }
 
   @Test
-  void rememberAndRecall_withTheLocalEmbedder_printOnlyTheirOutput_andMnemoJavaOptsRaisesTheLogLevel() throws Exception {
+  void
+      rememberAndRecall_withTheLocalEmbedder_printOnlyTheirOutput_andMnemoJavaOptsRaisesTheLogLevel()
+          throws Exception {
     String data = dir.resolve("data").toString();
-    Run w = mnemo(Map.of(), "remember", "--data", data, "--owner", "maya", "--fact-key", "editor", "Maya switched from Vim to Emacs.");
+    Run w =
+        mnemo(
+            Map.of(),
+            "remember",
+            "--data",
+            data,
+            "--owner",
+            "maya",
+            "--fact-key",
+            "editor",
+            "Maya switched from Vim to Emacs.");
     assertThat(w.exit()).as(w.err()).isZero();
     assertThat(w.err()).isEmpty();
 
-    Run r = mnemo(Map.of(), "recall", "--data", data, "--owner", "maya", "Which editor does Maya use?");
+    Run r =
+        mnemo(Map.of(), "recall", "--data", data, "--owner", "maya", "Which editor does Maya use?");
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.out()).contains("Maya switched from Vim to Emacs.");
     assertThat(r.err()).isEmpty();
 
-    Run loud = mnemo(Map.of("MNEMO_JAVA_OPTS", "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug"),
-        "recall", "--data", data, "--owner", "maya", "Which editor does Maya use?");
+    Run loud =
+        mnemo(
+            Map.of("MNEMO_JAVA_OPTS", "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug"),
+            "recall",
+            "--data",
+            data,
+            "--owner",
+            "maya",
+            "Which editor does Maya use?");
     assertThat(loud.exit()).isZero();
     assertThat(loud.err()).contains("DEBUG");
   }
@@ -86,10 +127,16 @@ class LauncherIT {
   @Test
   void jdkHint_onDebian12_suggestsTemurin_notAPackageItLacks() throws Exception {
     Path release = Files.writeString(dir.resolve("os-release"), "ID=debian\nVERSION_ID=\"12\"\n");
-    Run r = run(List.of("bash", "-c", ". bin/jdk.sh && mnemo_jdk_hint"), Map.of("MNEMO_OS_RELEASE", release.toString()));
+    Run r =
+        run(
+            List.of("bash", "-c", ". bin/jdk.sh && mnemo_jdk_hint"),
+            Map.of("MNEMO_OS_RELEASE", release.toString()));
     assertThat(r.out()).contains("Temurin").doesNotContain("apt-get install openjdk-21");
     Files.writeString(release, "ID=ubuntu\nVERSION_ID=\"24.04\"\n");
-    r = run(List.of("bash", "-c", ". bin/jdk.sh && mnemo_jdk_hint"), Map.of("MNEMO_OS_RELEASE", release.toString()));
+    r =
+        run(
+            List.of("bash", "-c", ". bin/jdk.sh && mnemo_jdk_hint"),
+            Map.of("MNEMO_OS_RELEASE", release.toString()));
     assertThat(r.out()).contains("apt-get install openjdk-21-jdk-headless");
   }
 }

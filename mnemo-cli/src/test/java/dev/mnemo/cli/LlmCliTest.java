@@ -42,7 +42,8 @@ class LlmCliTest {
   private String url;
   private final AtomicInteger calls = new AtomicInteger();
 
-  private static final Pattern MEMORY = Pattern.compile("^1\\. (?:\\[[^\\]]*\\] )?(.*)$", Pattern.MULTILINE);
+  private static final Pattern MEMORY =
+      Pattern.compile("^1\\. (?:\\[[^\\]]*\\] )?(.*)$", Pattern.MULTILINE);
   private static final Pattern TURN = Pattern.compile("^\\[([^\\]]+)\\]", Pattern.MULTILINE);
 
   @BeforeEach
@@ -64,7 +65,10 @@ class LlmCliTest {
     server.stop(0);
   }
 
-  /** A stub model: answers with the first memory shown, judges "I don't know" wrong unless nothing is stored. */
+  /**
+   * A stub model: answers with the first memory shown, judges "I don't know" wrong unless nothing
+   * is stored.
+   */
   private void handle(HttpExchange ex) throws IOException {
     calls.incrementAndGet();
     JsonNode req = JsonCodec.READER.readTree(ex.getRequestBody());
@@ -73,7 +77,10 @@ class LlmCliTest {
     String content;
     if (system.startsWith("You are an assistant answering")) {
       Matcher m = MEMORY.matcher(user);
-      content = m.find() ? json("answer", m.group(1)).replace("}", ", \"used\": [1]}") : "{\"answer\": \"I don't know\", \"used\": []}";
+      content =
+          m.find()
+              ? json("answer", m.group(1)).replace("}", ", \"used\": [1]}")
+              : "{\"answer\": \"I don't know\", \"used\": []}";
     } else if (system.startsWith("You grade")) {
       boolean nothing = user.contains("Nothing about this is recorded");
       boolean dunno = user.contains("Assistant's answer: I don't know");
@@ -85,15 +92,19 @@ class LlmCliTest {
     } else if (system.startsWith("You maintain the long-term memory")) {
       Matcher m = TURN.matcher(user.substring(user.indexOf("Turns to extract from:")));
       m.find();
-      content = "{\"memories\": [{\"text\": \"Maya prefers Emacs.\", \"kind\": \"preference\", \"category\": \"semantic\", "
-          + "\"importance\": 0.7, \"fact_key\": \"editor\", \"valid_from\": null, \"entities\": [\"Emacs\"], \"sources\": [\""
-          + m.group(1) + "\"]}]}";
+      content =
+          "{\"memories\": [{\"text\": \"Maya prefers Emacs.\", \"kind\": \"preference\", \"category\": \"semantic\", "
+              + "\"importance\": 0.7, \"fact_key\": \"editor\", \"valid_from\": null, \"entities\": [\"Emacs\"], \"sources\": [\""
+              + m.group(1)
+              + "\"]}]}";
     } else {
       content = "not expected";
     }
-    String body = "{\"id\": \"c\", \"object\": \"chat.completion\", \"created\": 1, \"model\": \"stub\", \"choices\": [{\"index\": 0, "
-        + "\"message\": {\"role\": \"assistant\", \"content\": " + JsonCodec.WRITER.writeValueAsString(content)
-        + "}, \"finish_reason\": \"stop\"}]}";
+    String body =
+        "{\"id\": \"c\", \"object\": \"chat.completion\", \"created\": 1, \"model\": \"stub\", \"choices\": [{\"index\": 0, "
+            + "\"message\": {\"role\": \"assistant\", \"content\": "
+            + JsonCodec.WRITER.writeValueAsString(content)
+            + "}, \"finish_reason\": \"stop\"}]}";
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().add("Content-Type", "application/json");
     ex.sendResponseHeaders(200, b.length);
@@ -114,20 +125,47 @@ class LlmCliTest {
   @Test
   void evalAnswers_withAModel_writesEveryMetric() throws Exception {
     Path scenarios = dir.resolve("s.jsonl");
-    Files.writeString(scenarios, """
+    Files.writeString(
+        scenarios,
+        """
         {"id": "s1", "split": "dev", "writes": [{"id": "e1", "owner": "u", "recorded_at": "2026-03-01T10:00:00Z", "text": "Maya's dog is called Biscuit."}], "queries": [{"id": "q1", "owner": "u", "asked_at": "2026-04-01T00:00:00Z", "text": "What is the name of Maya's dog?", "expect": ["e1"]}, {"id": "q2", "owner": "u", "asked_at": "2026-04-01T00:00:00Z", "text": "Which opera does Maya like?", "expect_none": true}]}
         """);
     Path json = dir.resolve("answers.json");
     Path lines = dir.resolve("answers.jsonl");
-    assertThat(run("eval", "answers", scenarios.toString(), "--embedder", "none", "--llm-url", url, "--llm-model", "stub",
-        "--out", json.toString(), "--queries", lines.toString())).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("benefit").contains("counterfactual").contains("model openai/stub");
+    assertThat(
+            run(
+                "eval",
+                "answers",
+                scenarios.toString(),
+                "--embedder",
+                "none",
+                "--llm-url",
+                url,
+                "--llm-model",
+                "stub",
+                "--out",
+                json.toString(),
+                "--queries",
+                lines.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .contains("benefit")
+        .contains("counterfactual")
+        .contains("model openai/stub");
     JsonNode j = JsonCodec.read(json);
     assertThat(j.get("questions").asInt()).isEqualTo(2);
     assertThat(j.get("errors").asInt()).isZero();
     assertThat(j.get("run").get("model").asText()).isEqualTo("stub");
     assertThat(j.get("run").get("llm_calls").asInt()).isEqualTo(calls.get());
-    for (String f : List.of("benefit_rate", "disturbance_rate", "net_benefit", "fetch_rate", "use_rate", "precision_at_k")) {
+    for (String f :
+        List.of(
+            "benefit_rate",
+            "disturbance_rate",
+            "net_benefit",
+            "fetch_rate",
+            "use_rate",
+            "precision_at_k")) {
       assertThat(j.has(f)).as(f).isTrue();
     }
     assertThat(j.get("without_memory").get("accuracy").asDouble()).isEqualTo(0.5);
@@ -137,37 +175,79 @@ class LlmCliTest {
   @Test
   void evalAnswers_withoutAModel_isAClearError() throws Exception {
     Path scenarios = dir.resolve("s.jsonl");
-    Files.writeString(scenarios, "{\"id\": \"s1\", \"split\": \"dev\", \"writes\": [], \"queries\": []}\n");
+    Files.writeString(
+        scenarios, "{\"id\": \"s1\", \"split\": \"dev\", \"writes\": [], \"queries\": []}\n");
     assertThat(run("eval", "answers", scenarios.toString(), "--embedder", "none")).isEqualTo(2);
-    assertThat(err.toString()).contains("eval answers needs a language model").contains("--llm-model");
+    assertThat(err.toString())
+        .contains("eval answers needs a language model")
+        .contains("--llm-model");
     assertThat(calls.get()).isZero();
   }
 
   @Test
   void evalAblations_runsTheRewriterVariantOnlyWithAModel() throws Exception {
     Path scenarios = dir.resolve("s.jsonl");
-    Files.writeString(scenarios, """
+    Files.writeString(
+        scenarios,
+        """
         {"id": "s1", "split": "dev", "writes": [{"id": "e1", "owner": "u", "recorded_at": "2026-03-01T10:00:00Z", "text": "Maya's dog is called Biscuit."}, {"id": "e2", "owner": "u", "recorded_at": "2026-03-02T10:00:00Z", "text": "The weather was lovely on the weekend."}], "queries": [{"id": "q1", "owner": "u", "asked_at": "2026-04-01T00:00:00Z", "text": "What is the name of Maya's dog?", "expect": ["e1"]}]}
         """);
     Path json = dir.resolve("ablations.json");
-    assertThat(run("eval", "ablations", scenarios.toString(), "--embedder", "none", "--no-embed-cache", "--llm-url", url,
-        "--llm-model", "stub", "--variants", "full,noisy+rewriter", "--out", json.toString())).as(err.toString()).isZero();
+    assertThat(
+            run(
+                "eval",
+                "ablations",
+                scenarios.toString(),
+                "--embedder",
+                "none",
+                "--no-embed-cache",
+                "--llm-url",
+                url,
+                "--llm-model",
+                "stub",
+                "--variants",
+                "full,noisy+rewriter",
+                "--out",
+                json.toString()))
+        .as(err.toString())
+        .isZero();
     int rewrites = calls.get();
     assertThat(rewrites).isPositive(); // the model rewrote the noisy message
     JsonNode all = JsonCodec.read(json).get("splits").get("all");
-    assertThat(all.get("noisy+rewriter").get("recall").asDouble()).isEqualTo(all.get("full").get("recall").asDouble())
+    assertThat(all.get("noisy+rewriter").get("recall").asDouble())
+        .isEqualTo(all.get("full").get("recall").asDouble())
         .isEqualTo(1.0);
 
     // without a model the variant is left out of the default list, and refused when named
-    assertThat(run("eval", "ablations", scenarios.toString(), "--embedder", "none", "--no-embed-cache")).isZero();
+    assertThat(
+            run(
+                "eval",
+                "ablations",
+                scenarios.toString(),
+                "--embedder",
+                "none",
+                "--no-embed-cache"))
+        .isZero();
     assertThat(out.toString()).contains("noisy+focus").doesNotContain("noisy+rewriter");
-    assertThat(run("eval", "ablations", scenarios.toString(), "--embedder", "none", "--no-embed-cache",
-        "--variants", "noisy+rewriter")).isEqualTo(2);
+    assertThat(
+            run(
+                "eval",
+                "ablations",
+                scenarios.toString(),
+                "--embedder",
+                "none",
+                "--no-embed-cache",
+                "--variants",
+                "noisy+rewriter"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("the noisy+rewriter variant needs a language model");
     assertThat(calls.get()).isEqualTo(rewrites);
   }
 
-  /** {@code --embedder none --extractor llm}, with or without {@code --llm-url URL --llm-model stub}. */
+  /**
+   * {@code --embedder none --extractor llm}, with or without {@code --llm-url URL --llm-model
+   * stub}.
+   */
   private EngineOptions extractorLlm(boolean withModel) {
     EngineOptions options = new EngineOptions();
     options.embedder = "none";
@@ -183,10 +263,18 @@ class LlmCliTest {
   @Test
   void extractorLlm_putsTheLlmExtractorBehindIngest() {
     try (Mnemo mnemo = extractorLlm(true).open(dir.resolve("data"))) {
-      mnemo.ingest(List.of(Turn.of("maya", "t1", Turn.Role.USER, "Maya", "I use Emacs for everything now.",
-          Instant.parse("2026-03-01T10:00:00Z"))));
+      mnemo.ingest(
+          List.of(
+              Turn.of(
+                  "maya",
+                  "t1",
+                  Turn.Role.USER,
+                  "Maya",
+                  "I use Emacs for everything now.",
+                  Instant.parse("2026-03-01T10:00:00Z"))));
       assertThat(mnemo.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
-      assertThat(mnemo.history("maya", "editor")).singleElement()
+      assertThat(mnemo.history("maya", "editor"))
+          .singleElement()
           .satisfies(r -> assertThat(r.sources()).containsExactly("t1"));
     }
     assertThat(calls.get()).isEqualTo(1);
@@ -195,6 +283,7 @@ class LlmCliTest {
   @Test
   void extractorLlm_withoutAModel_refusesToOpen() {
     EngineOptions options = extractorLlm(false);
-    assertThatThrownBy(() -> options.open(dir.resolve("data"))).hasMessageContaining("--extractor llm needs a language model");
+    assertThatThrownBy(() -> options.open(dir.resolve("data")))
+        .hasMessageContaining("--extractor llm needs a language model");
   }
 }

@@ -31,22 +31,51 @@ class LogCliTest {
 
   private List<JsonNode> lines() throws Exception {
     List<JsonNode> out = new ArrayList<>();
-    for (String l : this.out.toString().split("\n")) if (!l.isBlank()) out.add(JsonCodec.READER.readTree(l));
+    for (String l : this.out.toString().split("\n"))
+      if (!l.isBlank()) out.add(JsonCodec.READER.readTree(l));
     return out;
   }
 
   @Test
   void logSearchReplayStatsExport_andForget() throws Exception {
-    assertThat(run(with("remember", "--owner", "u", "--recorded-at", "2026-01-01", "Maya switched from Vim to Emacs."))).isZero();
-    assertThat(run(with("remember", "--owner", "u", "--recorded-at", "2026-01-02", "Maya's cat is called Pixel."))).isZero();
-    assertThat(run(with("recall", "--owner", "u", "--asked-at", "2026-02-01", "Which editor does Maya use, Emacs?"))).isZero();
+    assertThat(
+            run(
+                with(
+                    "remember",
+                    "--owner",
+                    "u",
+                    "--recorded-at",
+                    "2026-01-01",
+                    "Maya switched from Vim to Emacs.")))
+        .isZero();
+    assertThat(
+            run(
+                with(
+                    "remember",
+                    "--owner",
+                    "u",
+                    "--recorded-at",
+                    "2026-01-02",
+                    "Maya's cat is called Pixel.")))
+        .isZero();
+    assertThat(
+            run(
+                with(
+                    "recall",
+                    "--owner",
+                    "u",
+                    "--asked-at",
+                    "2026-02-01",
+                    "Which editor does Maya use, Emacs?")))
+        .isZero();
     assertThat(run(with("recall", "--owner", "u", "--no-log", "what about the cat"))).isZero();
 
     assertThat(run(with("log", "--owner", "u", "--json"))).isZero();
     List<JsonNode> logged = lines();
     assertThat(logged).hasSize(1);
     JsonNode e = logged.get(0);
-    for (String f : List.of("id", "owner", "text", "asked_at", "selected", "omitted")) assertThat(e.has(f)).as(f).isTrue();
+    for (String f : List.of("id", "owner", "text", "asked_at", "selected", "omitted"))
+      assertThat(e.has(f)).as(f).isTrue();
     assertThat(e.get("asked_at").asText()).isEqualTo("2026-02-01T00:00:00Z");
     assertThat(e.get("selected")).hasSize(1);
     String recallId = e.get("id").asText();
@@ -57,13 +86,17 @@ class LogCliTest {
     assertThat(run(with("log", "--record", recordId))).isZero();
     assertThat(out.toString()).contains(recallId).contains("selected");
     assertThat(run(with("log", "--id", recallId))).isZero();
-    assertThat(out.toString()).contains("Which editor does Maya use").contains("eligibility removed");
+    assertThat(out.toString())
+        .contains("Which editor does Maya use")
+        .contains("eligibility removed");
     assertThat(run(with("log", "--outcome", "sideways"))).isEqualTo(2);
 
     assertThat(run(with("replay", recallId, "--json"))).isZero();
     JsonNode r = JsonCodec.READER.readTree(out.toString());
     assertThat(r.get("identical").asBoolean()).isTrue();
-    assertThat(run(with("replay", recallId, "--threshold", "1", "--json"))).as("a diff is not a failure").isZero();
+    assertThat(run(with("replay", recallId, "--threshold", "1", "--json")))
+        .as("a diff is not a failure")
+        .isZero();
     assertThat(JsonCodec.READER.readTree(out.toString()).get("identical").asBoolean()).isFalse();
     assertThat(run(with("replay", recallId, "--threshold", "1"))).isZero();
     assertThat(out.toString()).contains("DIFFERENT").contains("selected -> below_threshold");
@@ -75,7 +108,8 @@ class LogCliTest {
     assertThat(stats.get("fetch_rate").asDouble()).isEqualTo(1.0);
 
     Path scenarios = dir.resolve("from-log.jsonl");
-    assertThat(run(with("log", "export", "--as-scenarios", "--out", scenarios.toString()))).isZero();
+    assertThat(run(with("log", "export", "--as-scenarios", "--out", scenarios.toString())))
+        .isZero();
     var read = ScenarioReader.read(scenarios);
     assertThat(read).hasSize(1);
     assertThat(read.get(0).queries().get(0).text()).isEqualTo("Which editor does Maya use, Emacs?");

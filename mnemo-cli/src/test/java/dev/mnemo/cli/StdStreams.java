@@ -7,7 +7,9 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Captures System.out and System.err around each test (register with {@code @RegisterExtension}). */
+/**
+ * Captures System.out and System.err around each test (register with {@code @RegisterExtension}).
+ */
 final class StdStreams implements BeforeEachCallback, AfterEachCallback {
   final ByteArrayOutputStream out = new ByteArrayOutputStream();
   final ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -26,13 +26,15 @@ import java.util.function.UnaryOperator;
  * A tenant's retrieval log over the server's {@code /v1/recalls} routes.
  *
  * <p>The search route answers one-line summaries, so {@link #recalls} reads each listed entry whole
- * (one extra request per entry, as {@link MnemoClient#ingest} reads records back); an entry forgotten
- * in between is left out. A replay on the server changes the logged request's {@code threshold} and
- * {@code weights} only: a {@code change} that alters anything else is refused here, before any call.
+ * (one extra request per entry, as {@link MnemoClient#ingest} reads records back); an entry
+ * forgotten in between is left out. A replay on the server changes the logged request's {@code
+ * threshold} and {@code weights} only: a {@code change} that alters anything else is refused here,
+ * before any call.
  */
 final class RemoteRetrievalLog implements RetrievalLog {
   /** Most entries the server lists per request. */
   static final int PAGE = 1_000;
+
   /** What a replay on the server can change. */
   private static final Set<String> REPLAYABLE = Set.of("threshold", "weights");
 
@@ -75,16 +77,26 @@ final class RemoteRetrievalLog implements RetrievalLog {
     return Optional.of(client.read(() -> RecallLogJson.entry(n)));
   }
 
-  /** The counts as the server sends them; injected tokens from their mean when an older server omits the sum. */
+  /**
+   * The counts as the server sends them; injected tokens from their mean when an older server omits
+   * the sum.
+   */
   @Override
   public RecallStats recallStats(RecallLogQuery query) {
     Objects.requireNonNull(query, "query");
     JsonNode n = client.httpGet("/v1/recalls/stats" + params(query, -1, -1), false).json();
     long fetched = n.path("fetched").asLong();
-    long injected = n.has("injected_tokens") ? n.path("injected_tokens").asLong()
-        : Math.round(n.path("mean_injected_tokens").asDouble(0) * fetched);
-    return new RecallStats(n.path("recalls").asLong(), fetched, n.path("selected").asLong(), n.path("used").asLong(),
-        injected, n.path("dropped").asLong());
+    long injected =
+        n.has("injected_tokens")
+            ? n.path("injected_tokens").asLong()
+            : Math.round(n.path("mean_injected_tokens").asDouble(0) * fetched);
+    return new RecallStats(
+        n.path("recalls").asLong(),
+        fetched,
+        n.path("selected").asLong(),
+        n.path("used").asLong(),
+        injected,
+        n.path("dropped").asLong());
   }
 
   @Override
@@ -96,18 +108,30 @@ final class RemoteRetrievalLog implements RetrievalLog {
       if (then.isEmpty()) return Optional.empty();
       RecallRequest.Builder b = then.get().request().toBuilder().explain(true).log(false);
       ObjectNode before = RequestJson.write(b.build());
-      ObjectNode after = RequestJson.write(change.apply(then.get().request().toBuilder().explain(true).log(false)).build());
+      ObjectNode after =
+          RequestJson.write(
+              change.apply(then.get().request().toBuilder().explain(true).log(false)).build());
       for (Iterator<String> it = after.fieldNames(); it.hasNext(); ) {
         String f = it.next();
         if (!REPLAYABLE.contains(f) && !after.get(f).equals(before.get(f))) {
-          throw new IllegalArgumentException("a replay on the server changes threshold and weights only; this change "
-              + "also sets " + f + " (" + before.get(f) + " -> " + after.get(f) + ")");
+          throw new IllegalArgumentException(
+              "a replay on the server changes threshold and weights only; this change "
+                  + "also sets "
+                  + f
+                  + " ("
+                  + before.get(f)
+                  + " -> "
+                  + after.get(f)
+                  + ")");
         }
       }
-      if (!after.path("threshold").equals(before.path("threshold"))) body.set("threshold", after.get("threshold"));
-      if (!after.path("weights").equals(before.path("weights"))) body.set("weights", after.get("weights"));
+      if (!after.path("threshold").equals(before.path("threshold")))
+        body.set("threshold", after.get("threshold"));
+      if (!after.path("weights").equals(before.path("weights")))
+        body.set("weights", after.get("weights"));
     }
-    MnemoClient.Reply r = client.httpPostRepeatable("/v1/recalls/" + MnemoClient.encode(id) + "/replay", body, true);
+    MnemoClient.Reply r =
+        client.httpPostRepeatable("/v1/recalls/" + MnemoClient.encode(id) + "/replay", body, true);
     if (r.status() == 404) return Optional.empty();
     JsonNode n = r.json();
     return Optional.of(client.read(() -> replay(n)));
@@ -117,15 +141,29 @@ final class RemoteRetrievalLog implements RetrievalLog {
   private static Replay replay(JsonNode n) {
     List<Replay.Change> changes = new ArrayList<>();
     for (JsonNode c : n.path("changes")) {
-      changes.add(new Replay.Change(c.path("id").asText(), c.path("outcome_then").asText(), c.path("outcome_now").asText(),
-          number(c.get("score_then")), number(c.get("score_now")),
-          c.hasNonNull("reason_now") ? c.get("reason_now").asText() : null));
+      changes.add(
+          new Replay.Change(
+              c.path("id").asText(),
+              c.path("outcome_then").asText(),
+              c.path("outcome_now").asText(),
+              number(c.get("score_then")),
+              number(c.get("score_now")),
+              c.hasNonNull("reason_now") ? c.get("reason_now").asText() : null));
     }
     Map<String, List<String>> engine = new LinkedHashMap<>();
-    n.path("engine_changes").properties().forEach(e -> engine.put(e.getKey(), MnemoClient.strings(e.getValue())));
-    return new Replay(n.path("id").asText(), n.path("identical").asBoolean(), MnemoClient.strings(n.path("selected_then")),
-        MnemoClient.strings(n.path("selected_now")), MnemoClient.strings(n.path("added")),
-        MnemoClient.strings(n.path("removed")), changes, engine, TraceJson.read(n.get("trace")),
+    n.path("engine_changes")
+        .properties()
+        .forEach(e -> engine.put(e.getKey(), MnemoClient.strings(e.getValue())));
+    return new Replay(
+        n.path("id").asText(),
+        n.path("identical").asBoolean(),
+        MnemoClient.strings(n.path("selected_then")),
+        MnemoClient.strings(n.path("selected_now")),
+        MnemoClient.strings(n.path("added")),
+        MnemoClient.strings(n.path("removed")),
+        changes,
+        engine,
+        TraceJson.read(n.get("trace")),
         Math.round(n.path("replay_ms").asDouble() * 1e6));
   }
 

@@ -18,7 +18,8 @@ class EmbeddedBehaviourTest extends MnemoBehaviourContract {
 
   @BeforeAll
   static void open() {
-    mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder()).build();
+    mnemo =
+        Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder()).build();
   }
 
   @AfterAll

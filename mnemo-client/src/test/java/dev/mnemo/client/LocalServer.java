@@ -20,20 +20,36 @@ final class LocalServer implements AutoCloseable {
   final String url;
 
   LocalServer(Path dir) {
-    this.server = MnemoServer.builder(
-        ServerConfig.defaults().withPort(0).withData(dir).withAdminKey(ADMIN).withLogRequests(false),
-        (tenant, d, maxTextChars) -> Mnemo.builder().store(LuceneMemoryStore.open(d)).embedder(new HashingEmbedder())
-            .maxTextChars(maxTextChars).build()).build().start();
+    this.server =
+        MnemoServer.builder(
+                ServerConfig.defaults()
+                    .withPort(0)
+                    .withData(dir)
+                    .withAdminKey(ADMIN)
+                    .withLogRequests(false),
+                (tenant, d, maxTextChars) ->
+                    Mnemo.builder()
+                        .store(LuceneMemoryStore.open(d))
+                        .embedder(new HashingEmbedder())
+                        .maxTextChars(maxTextChars)
+                        .build())
+            .build()
+            .start();
     this.url = "http://127.0.0.1:" + server.port();
   }
 
   /** A new API key of {@code tenant}, issued with the admin key. */
   String key(String tenant) {
     try (HttpClient http = HttpClient.newHttpClient()) {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/v1/tenants/" + tenant + "/keys"))
-          .header("Authorization", "Bearer " + ADMIN).POST(HttpRequest.BodyPublishers.noBody()).build(),
-          HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 201) throw new AssertionError("key for " + tenant + ": " + r.statusCode() + " " + r.body());
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url + "/v1/tenants/" + tenant + "/keys"))
+                  .header("Authorization", "Bearer " + ADMIN)
+                  .POST(HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 201)
+        throw new AssertionError("key for " + tenant + ": " + r.statusCode() + " " + r.body());
       return JsonCodec.READER.readTree(r.body()).get("key").asText();
     } catch (Exception e) {
       throw new AssertionError(e);

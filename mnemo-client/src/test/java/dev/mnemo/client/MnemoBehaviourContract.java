@@ -39,8 +39,17 @@ abstract class MnemoBehaviourContract {
 
   @Test
   void remember_returnsTheStoredRecord_andGetReadsItBack() {
-    MemoryRecord r = mnemo().remember(NewMemory.builder("rem", "Maya writes all her code in Vim.").factKey("editor")
-        .category(Category.SEMANTIC).validFrom(MARCH).importance(0.7).metadata(Map.of("lang", "en")).source("e1").build());
+    MemoryRecord r =
+        mnemo()
+            .remember(
+                NewMemory.builder("rem", "Maya writes all her code in Vim.")
+                    .factKey("editor")
+                    .category(Category.SEMANTIC)
+                    .validFrom(MARCH)
+                    .importance(0.7)
+                    .metadata(Map.of("lang", "en"))
+                    .source("e1")
+                    .build());
     assertThat(r.id()).isNotBlank();
     assertThat(r.version()).isEqualTo(1);
     assertThat(r.sources()).containsExactly("e1");
@@ -51,26 +60,49 @@ abstract class MnemoBehaviourContract {
   @Test
   void correction_supersedes_keepsHistory_andRecallReturnsTheCurrentVersionOnly() {
     Mnemo m = mnemo();
-    MemoryRecord vim = m.remember(NewMemory.builder("fix", "Maya writes all her code in Vim.").factKey("editor")
-        .validFrom(MARCH).build());
-    MemoryRecord emacs = m.remember(NewMemory.builder("fix", "Maya switched from Vim to Emacs.").factKey("editor")
-        .validFrom(JUNE).build());
+    MemoryRecord vim =
+        m.remember(
+            NewMemory.builder("fix", "Maya writes all her code in Vim.")
+                .factKey("editor")
+                .validFrom(MARCH)
+                .build());
+    MemoryRecord emacs =
+        m.remember(
+            NewMemory.builder("fix", "Maya switched from Vim to Emacs.")
+                .factKey("editor")
+                .validFrom(JUNE)
+                .build());
     assertThat(emacs.version()).isEqualTo(2);
     List<MemoryRecord> history = m.history("fix", "editor");
     assertThat(history).extracting(MemoryRecord::text).contains(vim.text(), emacs.text());
-    assertThat(history.stream().filter(h -> h.id().equals(vim.id())).findFirst().orElseThrow().expiredAt()).isNotNull();
+    assertThat(
+            history.stream()
+                .filter(h -> h.id().equals(vim.id()))
+                .findFirst()
+                .orElseThrow()
+                .expiredAt())
+        .isNotNull();
 
-    RecallResult now = m.recall(RecallRequest.builder("fix", "Which editor does Maya use?").explain(true).build());
-    assertThat(now.selected()).extracting(s -> s.record().text()).contains(emacs.text()).doesNotContain(vim.text());
+    RecallResult now =
+        m.recall(RecallRequest.builder("fix", "Which editor does Maya use?").explain(true).build());
+    assertThat(now.selected())
+        .extracting(s -> s.record().text())
+        .contains(emacs.text())
+        .doesNotContain(vim.text());
     assertThat(now.rendered()).contains("Emacs");
     assertThat(now.trace()).isNotNull();
-    assertThat(now.trace().candidates()).anySatisfy(c -> {
-      assertThat(c.id()).isEqualTo(emacs.id());
-      assertThat(c.outcome()).isEqualTo(Outcome.SELECTED);
-    });
+    assertThat(now.trace().candidates())
+        .anySatisfy(
+            c -> {
+              assertThat(c.id()).isEqualTo(emacs.id());
+              assertThat(c.outcome()).isEqualTo(Outcome.SELECTED);
+            });
 
-    RecallResult april = m.recall(RecallRequest.builder("fix", "Which editor does Maya use?")
-        .mode(TemporalMode.validAt(Instant.parse("2026-04-01T00:00:00Z"))).build());
+    RecallResult april =
+        m.recall(
+            RecallRequest.builder("fix", "Which editor does Maya use?")
+                .mode(TemporalMode.validAt(Instant.parse("2026-04-01T00:00:00Z")))
+                .build());
     assertThat(april.selected()).extracting(s -> s.record().text()).containsExactly(vim.text());
     assertThat(april.trace()).isNull();
   }
@@ -78,30 +110,61 @@ abstract class MnemoBehaviourContract {
   @Test
   void backfill_olderOpenEndedFact_isHistory_theCurrentVersionStaysCurrent() {
     Mnemo m = mnemo();
-    MemoryRecord emacs = m.remember(NewMemory.builder("back", "Maya switched from Vim to Emacs.").factKey("editor").build());
-    MemoryRecord vim = m.remember(NewMemory.builder("back", "Maya writes all her code in Vim.").factKey("editor")
-        .validFrom(Instant.parse("2025-01-01T00:00:00Z")).build());
+    MemoryRecord emacs =
+        m.remember(
+            NewMemory.builder("back", "Maya switched from Vim to Emacs.")
+                .factKey("editor")
+                .build());
+    MemoryRecord vim =
+        m.remember(
+            NewMemory.builder("back", "Maya writes all her code in Vim.")
+                .factKey("editor")
+                .validFrom(Instant.parse("2025-01-01T00:00:00Z"))
+                .build());
     assertThat(vim.validTo()).isEqualTo(emacs.validFrom());
     assertThat(vim.resolution()).startsWith("backfill: ");
     assertThat(m.get("back", emacs.id()).orElseThrow().expiredAt()).isNull();
-    RecallResult now = m.recall(RecallRequest.builder("back", "Which editor does Maya use?").build());
-    assertThat(now.selected()).extracting(s -> s.record().text()).contains(emacs.text()).doesNotContain(vim.text());
-    RecallResult then = m.recall(RecallRequest.builder("back", "Which editor does Maya use?")
-        .mode(TemporalMode.validAt(Instant.parse("2025-06-01T00:00:00Z"))).build());
+    RecallResult now =
+        m.recall(RecallRequest.builder("back", "Which editor does Maya use?").build());
+    assertThat(now.selected())
+        .extracting(s -> s.record().text())
+        .contains(emacs.text())
+        .doesNotContain(vim.text());
+    RecallResult then =
+        m.recall(
+            RecallRequest.builder("back", "Which editor does Maya use?")
+                .mode(TemporalMode.validAt(Instant.parse("2025-06-01T00:00:00Z")))
+                .build());
     assertThat(then.selected()).extracting(s -> s.record().text()).containsExactly(vim.text());
   }
 
   @Test
   void lowerAuthority_isKeptBesideTheHigherOne_orRefused() {
     Mnemo m = mnemo();
-    MemoryRecord verified = m.remember(NewMemory.builder("trust", "Alex is allergic to peanuts.").factKey("allergy")
-        .authority(dev.mnemo.Authority.VERIFIED).build());
-    assertThatThrownBy(() -> m.remember(NewMemory.builder("trust", "Alex is allergic to cashews.").factKey("allergy")
-        .authority(dev.mnemo.Authority.DERIVED).lowerAuthority(dev.mnemo.LowerAuthority.REFUSE).build()))
-        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("authority"));
-    MemoryRecord derived = m.remember(NewMemory.builder("trust", "Alex is allergic to cashews.").factKey("allergy")
-        .authority(dev.mnemo.Authority.DERIVED).build());
-    assertThat(derived.resolution()).startsWith("authority: derived does not supersede verified version " + verified.id());
+    MemoryRecord verified =
+        m.remember(
+            NewMemory.builder("trust", "Alex is allergic to peanuts.")
+                .factKey("allergy")
+                .authority(dev.mnemo.Authority.VERIFIED)
+                .build());
+    assertThatThrownBy(
+            () ->
+                m.remember(
+                    NewMemory.builder("trust", "Alex is allergic to cashews.")
+                        .factKey("allergy")
+                        .authority(dev.mnemo.Authority.DERIVED)
+                        .lowerAuthority(dev.mnemo.LowerAuthority.REFUSE)
+                        .build()))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("authority"));
+    MemoryRecord derived =
+        m.remember(
+            NewMemory.builder("trust", "Alex is allergic to cashews.")
+                .factKey("allergy")
+                .authority(dev.mnemo.Authority.DERIVED)
+                .build());
+    assertThat(derived.resolution())
+        .startsWith("authority: derived does not supersede verified version " + verified.id());
     RecallResult r = m.recall(RecallRequest.builder("trust", "What is Alex allergic to?").build());
     assertThat(r.selected()).extracting(s -> s.record().id()).contains(verified.id(), derived.id());
     assertThat(r.rendered()).contains("this one verified").contains("this one derived");
@@ -110,17 +173,30 @@ abstract class MnemoBehaviourContract {
   @Test
   void contradictionWithoutAFactKey_isFound_theNewerWins_andTheOlderStaysInHistory() {
     Mnemo m = mnemo();
-    MemoryRecord before = m.remember(NewMemory.builder("maths", "I do not like maths.").validFrom(MARCH).build());
-    MemoryRecord after = m.remember(NewMemory.builder("maths", "I have come to enjoy maths.").validFrom(JUNE).build());
+    MemoryRecord before =
+        m.remember(NewMemory.builder("maths", "I do not like maths.").validFrom(MARCH).build());
+    MemoryRecord after =
+        m.remember(
+            NewMemory.builder("maths", "I have come to enjoy maths.").validFrom(JUNE).build());
     MemoryRecord other = m.remember(NewMemory.builder("maths", "I like hiking.").build());
     assertThat(after.factKey()).isEqualTo("auto/" + before.id());
-    assertThat(after.resolution()).startsWith("same fact: contradicts " + before.id() + " (subject+attribute)");
+    assertThat(after.resolution())
+        .startsWith("same fact: contradicts " + before.id() + " (subject+attribute)");
     assertThat(other.factKey()).isNull();
-    assertThat(m.history("maths", after.factKey())).extracting(MemoryRecord::text).contains(before.text(), after.text());
-    RecallResult now = m.recall(RecallRequest.builder("maths", "Does the user like maths?").build());
-    assertThat(now.selected()).extracting(s -> s.record().text()).contains(after.text()).doesNotContain(before.text());
-    RecallResult april = m.recall(RecallRequest.builder("maths", "Does the user like maths?")
-        .mode(TemporalMode.validAt(Instant.parse("2026-04-01T00:00:00Z"))).build());
+    assertThat(m.history("maths", after.factKey()))
+        .extracting(MemoryRecord::text)
+        .contains(before.text(), after.text());
+    RecallResult now =
+        m.recall(RecallRequest.builder("maths", "Does the user like maths?").build());
+    assertThat(now.selected())
+        .extracting(s -> s.record().text())
+        .contains(after.text())
+        .doesNotContain(before.text());
+    RecallResult april =
+        m.recall(
+            RecallRequest.builder("maths", "Does the user like maths?")
+                .mode(TemporalMode.validAt(Instant.parse("2026-04-01T00:00:00Z")))
+                .build());
     assertThat(april.selected()).extracting(s -> s.record().text()).containsExactly(before.text());
   }
 
@@ -128,54 +204,83 @@ abstract class MnemoBehaviourContract {
   void contradictionWithoutAFactKey_keepBoth_showsBothWithDates() {
     Mnemo m = mnemo();
     m.remember(NewMemory.builder("maths2", "I do not like maths.").validFrom(MARCH).build());
-    m.remember(NewMemory.builder("maths2", "I have come to enjoy maths.").validFrom(JUNE)
-        .conflictPolicy(dev.mnemo.ConflictPolicy.KEEP_BOTH).build());
-    RecallResult now = m.recall(RecallRequest.builder("maths2", "Does the user like maths?").build());
+    m.remember(
+        NewMemory.builder("maths2", "I have come to enjoy maths.")
+            .validFrom(JUNE)
+            .conflictPolicy(dev.mnemo.ConflictPolicy.KEEP_BOTH)
+            .build());
+    RecallResult now =
+        m.recall(RecallRequest.builder("maths2", "Does the user like maths?").build());
     assertThat(now.selected()).hasSize(2).allSatisfy(s -> assertThat(s.conflictsWith()).hasSize(1));
-    assertThat(now.rendered()).contains("[since 2026-03-01]").contains("[since 2026-06-01]").contains("conflicting");
+    assertThat(now.rendered())
+        .contains("[since 2026-03-01]")
+        .contains("[since 2026-06-01]")
+        .contains("conflicting");
   }
 
   @Test
   void accessLabels_aLabelledRecordIsRecalledOnlyForOneOfItsPrincipals() {
     Mnemo m = mnemo();
-    MemoryRecord pay = m.remember(NewMemory.builder("acc", "The payroll run is on the 25th.")
-        .access(List.of("team:payments")).build());
+    MemoryRecord pay =
+        m.remember(
+            NewMemory.builder("acc", "The payroll run is on the 25th.")
+                .access(List.of("team:payments"))
+                .build());
     assertThat(pay.access()).containsExactly("team:payments");
     m.remember(NewMemory.builder("acc", "Payroll questions go to the finance desk.").build());
-    RecallRequest.Builder q = RecallRequest.builder("acc", "payroll").threshold(0).relativeThreshold(0).minRelevance(0.0);
+    RecallRequest.Builder q =
+        RecallRequest.builder("acc", "payroll").threshold(0).relativeThreshold(0).minRelevance(0.0);
     assertThat(m.recall(q.build()).ids()).doesNotContain(pay.id()).isNotEmpty();
-    assertThat(m.recall(q.principals(java.util.Set.of("team:payments")).build()).ids()).contains(pay.id());
+    assertThat(m.recall(q.principals(java.util.Set.of("team:payments")).build()).ids())
+        .contains(pay.id());
   }
 
   @Test
   void summary_isRederivedWhenASourceIsCorrected_andRecategorizeMovesARecord() {
     Mnemo m = mnemo();
-    m.remember(NewMemory.builder("sum", "Maya lives in Lisbon.").factKey("home").episode("s1", 1).build());
-    MemoryRecord cello = m.remember(NewMemory.builder("sum", "Maya plays the cello.").episode("s1", 2).build());
+    m.remember(
+        NewMemory.builder("sum", "Maya lives in Lisbon.").factKey("home").episode("s1", 1).build());
+    MemoryRecord cello =
+        m.remember(NewMemory.builder("sum", "Maya plays the cello.").episode("s1", 2).build());
     assertThat(m.summarize("sum", "s1").orElseThrow().text()).contains("Lisbon", "cello");
     assertThat(m.summarize("sum", "nothing")).isEmpty();
-    m.remember(NewMemory.builder("sum", "Maya moved to Porto.").factKey("home").episode("s2", 1).build());
-    MemoryRecord current = m.history("sum", "summary/s1").stream().filter(r -> r.expiredAt() == null).findFirst()
-        .orElseThrow();
+    m.remember(
+        NewMemory.builder("sum", "Maya moved to Porto.").factKey("home").episode("s2", 1).build());
+    MemoryRecord current =
+        m.history("sum", "summary/s1").stream()
+            .filter(r -> r.expiredAt() == null)
+            .findFirst()
+            .orElseThrow();
     assertThat(current.text()).contains("cello").doesNotContain("Lisbon");
-    assertThat(m.recategorize("sum", cello.id(), Category.PROCEDURAL).category()).isEqualTo(Category.PROCEDURAL);
+    assertThat(m.recategorize("sum", cello.id(), Category.PROCEDURAL).category())
+        .isEqualTo(Category.PROCEDURAL);
   }
 
   @Test
   void recall_neverReturnsAnotherOwnersRecord() {
     mnemo().remember(NewMemory.builder("iso-a", "Alice's locker code is 4312.").build());
     mnemo().remember(NewMemory.builder("iso-b", "Bob's locker code is 9876.").build());
-    RecallResult r = mnemo().recall(RecallRequest.builder("iso-a", "What is Bob's locker code?").explain(true).build());
+    RecallResult r =
+        mnemo()
+            .recall(
+                RecallRequest.builder("iso-a", "What is Bob's locker code?").explain(true).build());
     assertThat(r.selected()).allSatisfy(s -> assertThat(s.record().owner()).isEqualTo("iso-a"));
     assertThat(r.trace().candidates()).noneMatch(c -> c.text().contains("9876"));
   }
 
   @Test
   void rememberAll_oneInvalidItem_namesIt_andWritesNothing() {
-    List<NewMemory> batch = List.of(NewMemory.builder("batch", "Valid one.").build(),
-        NewMemory.builder("batch", " ").build());
-    assertThatThrownBy(() -> mnemo().rememberAll(batch)).isInstanceOfSatisfying(InvalidRequestException.class,
-        e -> assertThat(e.violations()).extracting(InvalidRequestException.Violation::field).containsExactly("memories[1].text"));
+    List<NewMemory> batch =
+        List.of(
+            NewMemory.builder("batch", "Valid one.").build(),
+            NewMemory.builder("batch", " ").build());
+    assertThatThrownBy(() -> mnemo().rememberAll(batch))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(InvalidRequestException.Violation::field)
+                    .containsExactly("memories[1].text"));
     List<MemoryRecord> all = new ArrayList<>();
     mnemo().export("batch", all::add);
     assertThat(all).isEmpty();
@@ -184,16 +289,22 @@ abstract class MnemoBehaviourContract {
 
   @Test
   void rememberAll_writesInOrder() {
-    List<MemoryRecord> out = mnemo().rememberAll(List.of(NewMemory.builder("order", "First.").build(),
-        NewMemory.builder("order", "Second.").build()));
+    List<MemoryRecord> out =
+        mnemo()
+            .rememberAll(
+                List.of(
+                    NewMemory.builder("order", "First.").build(),
+                    NewMemory.builder("order", "Second.").build()));
     assertThat(out).extracting(MemoryRecord::text).containsExactly("First.", "Second.");
   }
 
   @Test
   void validate_reportsEveryViolationWithThePrefix_andWritesNothing() {
-    List<InvalidRequestException.Violation> v = mnemo().validate(
-        NewMemory.builder(" ", "").importance(2.0).build(), "line 3: ");
-    assertThat(v).extracting(InvalidRequestException.Violation::field).contains("line 3: owner", "line 3: text");
+    List<InvalidRequestException.Violation> v =
+        mnemo().validate(NewMemory.builder(" ", "").importance(2.0).build(), "line 3: ");
+    assertThat(v)
+        .extracting(InvalidRequestException.Violation::field)
+        .contains("line 3: owner", "line 3: text");
     assertThat(v).allSatisfy(x -> assertThat(x.message()).startsWith("line 3: "));
     assertThat(mnemo().validate(NewMemory.builder("val", "Fine.").build(), "")).isEmpty();
   }
@@ -226,14 +337,19 @@ abstract class MnemoBehaviourContract {
     MemoryRecord r = mnemo().remember(NewMemory.builder("own-a", "A secret of A.").build());
     assertThat(mnemo().get("own-b", r.id())).isEmpty();
     assertThat(mnemo().forget("own-b", r.id())).isZero();
-    assertThatThrownBy(() -> mnemo().get(" ", r.id())).isInstanceOfSatisfying(InvalidRequestException.class,
-        e -> assertThat(e.field()).isEqualTo("owner"));
+    assertThatThrownBy(() -> mnemo().get(" ", r.id()))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("owner"));
   }
 
   @Test
   void export_streamsEveryVersion() {
-    mnemo().remember(NewMemory.builder("exp", "Maya uses Vim.").factKey("editor").validFrom(MARCH).build());
-    mnemo().remember(NewMemory.builder("exp", "Maya uses Emacs.").factKey("editor").validFrom(JUNE).build());
+    mnemo()
+        .remember(
+            NewMemory.builder("exp", "Maya uses Vim.").factKey("editor").validFrom(MARCH).build());
+    mnemo()
+        .remember(
+            NewMemory.builder("exp", "Maya uses Emacs.").factKey("editor").validFrom(JUNE).build());
     List<MemoryRecord> all = new ArrayList<>();
     mnemo().export("exp", all::add);
     assertThat(all).extracting(MemoryRecord::text).contains("Maya uses Vim.", "Maya uses Emacs.");
@@ -243,45 +359,92 @@ abstract class MnemoBehaviourContract {
   @Test
   void ingest_acceptsTurns_andWhatItStoresIsRecallable() {
     Instant at = Instant.parse("2026-05-03T10:00:00Z");
-    IngestReceipt receipt = mnemo().ingest(List.of(
-        Turn.of("ing", "t1", Turn.Role.USER, "Maya", "I adopted a greyhound called Biscuit.", at).inEpisode("chat-1"),
-        Turn.of("ing", "t2", Turn.Role.ASSISTANT, null, "Congratulations on Biscuit!", at.plusSeconds(5)).inEpisode("chat-1"),
-        Turn.of("ing", "t3", Turn.Role.TOOL_CALL, null, "lookup(dog breeds)", at.plusSeconds(6))));
+    IngestReceipt receipt =
+        mnemo()
+            .ingest(
+                List.of(
+                    Turn.of(
+                            "ing",
+                            "t1",
+                            Turn.Role.USER,
+                            "Maya",
+                            "I adopted a greyhound called Biscuit.",
+                            at)
+                        .inEpisode("chat-1"),
+                    Turn.of(
+                            "ing",
+                            "t2",
+                            Turn.Role.ASSISTANT,
+                            null,
+                            "Congratulations on Biscuit!",
+                            at.plusSeconds(5))
+                        .inEpisode("chat-1"),
+                    Turn.of(
+                        "ing",
+                        "t3",
+                        Turn.Role.TOOL_CALL,
+                        null,
+                        "lookup(dog breeds)",
+                        at.plusSeconds(6))));
     assertThat(receipt.accepted()).contains("t1", "t2", "t3");
-    assertThat(receipt.records()).allSatisfy(r -> assertThat(mnemo().get("ing", r.id())).contains(r));
+    assertThat(receipt.records())
+        .allSatisfy(r -> assertThat(mnemo().get("ing", r.id())).contains(r));
     assertThat(receipt.records()).noneMatch(r -> r.text().contains("lookup("));
     if (receipt.queued() == 0) {
-      RecallResult r = mnemo().recall(RecallRequest.builder("ing", "What is the name of Maya's dog?").build());
+      RecallResult r =
+          mnemo().recall(RecallRequest.builder("ing", "What is the name of Maya's dog?").build());
       assertThat(r.rendered()).contains("Biscuit");
     }
-    assertThatThrownBy(() -> mnemo().ingest(List.of(Turn.of("ing", "t4", Turn.Role.USER, null, " ", at))))
-        .isInstanceOfSatisfying(InvalidRequestException.class,
-            e -> assertThat(e.violations()).extracting(InvalidRequestException.Violation::field).contains("turns[0].text"));
+    assertThatThrownBy(
+            () -> mnemo().ingest(List.of(Turn.of("ing", "t4", Turn.Role.USER, null, " ", at))))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(InvalidRequestException.Violation::field)
+                    .contains("turns[0].text"));
   }
 
   @Test
   void awaitIngested_thenSourcesReadTheTurnsBack_andProgressHasNothingPending() {
     Instant at = Instant.parse("2026-05-04T09:00:00Z");
     Mnemo m = mnemo();
-    m.ingest(List.of(Turn.of("src", "s1", Turn.Role.USER, "Maya", "My sister Ana lives in Porto.", at)));
+    m.ingest(
+        List.of(Turn.of("src", "s1", Turn.Role.USER, "Maya", "My sister Ana lives in Porto.", at)));
     assertThat(m.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
     assertThat(m.ingestProgress().pending()).isZero();
     List<MemoryRecord> records = new ArrayList<>();
     m.export("src", records::add);
-    MemoryRecord r = records.stream().filter(x -> x.sources().contains("s1")).findFirst().orElseThrow();
-    assertThat(m.sources("src", r.id())).singleElement().satisfies(t -> {
-      assertThat(t.id()).isEqualTo("s1");
-      assertThat(t.text()).isEqualTo("My sister Ana lives in Porto.");
-      assertThat(t.at()).isEqualTo(at);
-    });
+    MemoryRecord r =
+        records.stream().filter(x -> x.sources().contains("s1")).findFirst().orElseThrow();
+    assertThat(m.sources("src", r.id()))
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.id()).isEqualTo("s1");
+              assertThat(t.text()).isEqualTo("My sister Ana lives in Porto.");
+              assertThat(t.at()).isEqualTo(at);
+            });
     assertThat(m.sources("src", "no-such-record")).isEmpty();
   }
 
   @Test
   void accept_aFailedAttempt_becomesAMemory_onceOnly_andAnUnknownTurnIsRefused() {
     Mnemo m = mnemo();
-    m.ingest(List.of(new Turn("f1", "acpt", "s1", Turn.Role.ASSISTANT, "assistant", "Your flight to Porto leaves at 7.",
-        Instant.parse("2026-04-01T10:00:00Z"), "turn-9", 1, Turn.Status.FAILED, Map.of())));
+    m.ingest(
+        List.of(
+            new Turn(
+                "f1",
+                "acpt",
+                "s1",
+                Turn.Role.ASSISTANT,
+                "assistant",
+                "Your flight to Porto leaves at 7.",
+                Instant.parse("2026-04-01T10:00:00Z"),
+                "turn-9",
+                1,
+                Turn.Status.FAILED,
+                Map.of())));
     assertThat(m.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
     assertThat(records("acpt")).isEmpty();
 
@@ -290,30 +453,41 @@ abstract class MnemoBehaviourContract {
     assertThat(m.awaitIngested(java.time.Duration.ofSeconds(30))).isTrue();
     assertThat(records("acpt")).extracting(MemoryRecord::sources).containsExactly(List.of("f1"));
     assertThat(m.accept("acpt", "f1").duplicates()).containsExactly("f1");
-    assertThatThrownBy(() -> m.accept("acpt", "no-such-turn")).isInstanceOfSatisfying(InvalidRequestException.class,
-        e -> assertThat(e.field()).isEqualTo("id"));
+    assertThatThrownBy(() -> m.accept("acpt", "no-such-turn"))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("id"));
   }
 
   @Test
   void retrievalLog_findsCountsAndRatesTheRecall_andReplaysItWithAnotherThreshold() {
     Mnemo m = mnemo();
     m.remember(NewMemory.builder("logd", "Maya writes all her code in Emacs.").build());
-    m.recall(RecallRequest.builder("logd", "Which editor does Maya use?").threshold(0).relativeThreshold(0)
-        .minRelevance(0.0).build());
+    m.recall(
+        RecallRequest.builder("logd", "Which editor does Maya use?")
+            .threshold(0)
+            .relativeThreshold(0)
+            .minRelevance(0.0)
+            .build());
     RetrievalLog log = m.retrievalLog().orElseThrow();
     RecallLogQuery mine = RecallLogQuery.all(10).withOwner("logd");
     m.diagnostics().ifPresent(d -> d.flushRecallLog(java.time.Duration.ofSeconds(10)));
     awaitLogged(log, mine);
 
     List<LoggedRecall> found = log.recalls(mine);
-    assertThat(found).singleElement().satisfies(e -> {
-      assertThat(e.request().query()).isEqualTo("Which editor does Maya use?");
-      assertThat(e.selected()).hasSize(1);
-      assertThat(e.trace().candidates()).isNotEmpty();
-    });
+    assertThat(found)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.request().query()).isEqualTo("Which editor does Maya use?");
+              assertThat(e.selected()).hasSize(1);
+              assertThat(e.trace().candidates()).isNotEmpty();
+            });
     LoggedRecall e = found.get(0);
     assertThat(log.countRecalls(mine)).isEqualTo(1);
-    assertThat(log.loggedRecall(e.id())).get().extracting(LoggedRecall::selected).isEqualTo(e.selected());
+    assertThat(log.loggedRecall(e.id()))
+        .get()
+        .extracting(LoggedRecall::selected)
+        .isEqualTo(e.selected());
     assertThat(log.loggedRecall("no-such-entry")).isEmpty();
     RecallStats stats = log.recallStats(mine);
     assertThat(stats.recalls()).isEqualTo(1);
@@ -330,7 +504,10 @@ abstract class MnemoBehaviourContract {
     assertThat(log.countRecalls(mine)).as("replays are not logged").isEqualTo(1);
   }
 
-  /** Logging is asynchronous, and a server offers no call that waits for it: ask until the entry is there. */
+  /**
+   * Logging is asynchronous, and a server offers no call that waits for it: ask until the entry is
+   * there.
+   */
   private static void awaitLogged(RetrievalLog log, RecallLogQuery q) {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     while (log.countRecalls(q) == 0 && System.nanoTime() < deadline) {

@@ -26,9 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Retries, time-outs and error mapping, against a scripted HTTP server and the real one. */
 class MnemoClientIT {
-  static final String EMPTY_RECALL = "{\"records\":[],\"block\":\"\",\"tokens_used\":0,\"block_tokens\":0}";
+  static final String EMPTY_RECALL =
+      "{\"records\":[],\"block\":\"\",\"tokens_used\":0,\"block_tokens\":0}";
 
-  /** Answers each request with the next scripted reply (the last one repeats), counting requests. */
+  /**
+   * Answers each request with the next scripted reply (the last one repeats), counting requests.
+   */
   static final class Scripted implements AutoCloseable {
     record Reply(int status, Map<String, String> headers, String body, long delayMs) {}
 
@@ -40,23 +43,28 @@ class MnemoClientIT {
     Scripted(Reply... replies) throws IOException {
       script.addAll(List.of(replies));
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      server.createContext("/", ex -> {
-        requests.incrementAndGet();
-        ex.getRequestBody().readAllBytes();
-        Reply r = script.poll();
-        if (r == null) r = last;
-        last = r;
-        try {
-          Thread.sleep(r.delayMs());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        r.headers().forEach(ex.getResponseHeaders()::add);
-        byte[] b = r.body().getBytes(StandardCharsets.UTF_8);
-        ex.sendResponseHeaders(r.status(), b.length == 0 ? -1 : b.length);
-        if (b.length > 0) try (OutputStream o = ex.getResponseBody()) { o.write(b); }
-        ex.close();
-      });
+      server.createContext(
+          "/",
+          ex -> {
+            requests.incrementAndGet();
+            ex.getRequestBody().readAllBytes();
+            Reply r = script.poll();
+            if (r == null) r = last;
+            last = r;
+            try {
+              Thread.sleep(r.delayMs());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            r.headers().forEach(ex.getResponseHeaders()::add);
+            byte[] b = r.body().getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(r.status(), b.length == 0 ? -1 : b.length);
+            if (b.length > 0)
+              try (OutputStream o = ex.getResponseBody()) {
+                o.write(b);
+              }
+            ex.close();
+          });
       server.start();
     }
 
@@ -78,7 +86,12 @@ class MnemoClientIT {
   }
 
   static String problem(int status, String type, String detail) {
-    return "{\"type\":\"urn:mnemo:problem:" + type + "\",\"title\":\"t\",\"status\":" + status + ",\"detail\":\"" + detail
+    return "{\"type\":\"urn:mnemo:problem:"
+        + type
+        + "\",\"title\":\"t\",\"status\":"
+        + status
+        + ",\"detail\":\""
+        + detail
         + "\",\"request_id\":\"req-1\"}";
   }
 
@@ -86,8 +99,15 @@ class MnemoClientIT {
   final List<AutoCloseable> open = new ArrayList<>();
 
   MnemoClient client(String url, int attempts) {
-    MnemoClient c = MnemoClient.builder().url(url).apiKey("k").maxAttempts(attempts)
-        .backoff(Duration.ofMillis(100), Duration.ofMillis(400)).timeout(Duration.ofMillis(300)).sleeper(waits::add).build();
+    MnemoClient c =
+        MnemoClient.builder()
+            .url(url)
+            .apiKey("k")
+            .maxAttempts(attempts)
+            .backoff(Duration.ofMillis(100), Duration.ofMillis(400))
+            .timeout(Duration.ofMillis(300))
+            .sleeper(waits::add)
+            .build();
     open.add(c);
     return c;
   }
@@ -109,8 +129,11 @@ class MnemoClientIT {
 
   @Test
   void unavailable_withRetryAfter_isRetried_afterTheAskedWait() throws Exception {
-    Scripted s = scripted(reply(503, problem(503, "unavailable", "busy"), "Retry-After", "2"),
-        reply(429, problem(429, "too-many", "slow down"), "Retry-After", "0"), reply(200, EMPTY_RECALL));
+    Scripted s =
+        scripted(
+            reply(503, problem(503, "unavailable", "busy"), "Retry-After", "2"),
+            reply(429, problem(429, "too-many", "slow down"), "Retry-After", "0"),
+            reply(200, EMPTY_RECALL));
     assertThat(client(s.url(), 4).recall(anyRecall()).selected()).isEmpty();
     assertThat(s.requests.get()).isEqualTo(3);
     assertThat(waits).containsExactly(Duration.ofSeconds(2), Duration.ZERO);
@@ -119,13 +142,17 @@ class MnemoClientIT {
   @Test
   void retriableFailures_backOffExponentially_thenGiveUpRetriable() throws Exception {
     Scripted s = scripted(reply(503, problem(503, "unavailable", "shutting down")));
-    assertThatThrownBy(() -> client(s.url(), 4).recall(anyRecall())).isInstanceOfSatisfying(MnemoRemoteException.class, e -> {
-      assertThat(e.retriable()).isTrue();
-      assertThat(e.status()).isEqualTo(503);
-      assertThat(e.type()).isEqualTo("unavailable");
-      assertThat(e.requestId()).isEqualTo("req-1");
-      assertThat(e.getMessage()).contains("POST /v1/recall", "shutting down", "after 4 attempts");
-    });
+    assertThatThrownBy(() -> client(s.url(), 4).recall(anyRecall()))
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class,
+            e -> {
+              assertThat(e.retriable()).isTrue();
+              assertThat(e.status()).isEqualTo(503);
+              assertThat(e.type()).isEqualTo("unavailable");
+              assertThat(e.requestId()).isEqualTo("req-1");
+              assertThat(e.getMessage())
+                  .contains("POST /v1/recall", "shutting down", "after 4 attempts");
+            });
     assertThat(s.requests.get()).isEqualTo(4);
     assertThat(waits).hasSize(3);
     // Equal jitter: each wait lies in [step/2, step] with step 100, 200, 400 ms.
@@ -136,15 +163,23 @@ class MnemoClientIT {
 
   @Test
   void validationErrors_areNeverRetried_andCarryTheServersViolations() throws Exception {
-    Scripted s = scripted(reply(422, "{\"type\":\"urn:mnemo:problem:invalid-request\",\"status\":422,\"detail\":\"2 invalid\","
-        + "\"errors\":[{\"field\":\"text\",\"value\":9001,\"message\":\"text must be at most 8000 characters, was 9001\"},"
-        + "{\"field\":\"valid_from\",\"value\":\"soon\",\"message\":\"valid_from must be a date\"}]}"));
+    Scripted s =
+        scripted(
+            reply(
+                422,
+                "{\"type\":\"urn:mnemo:problem:invalid-request\",\"status\":422,\"detail\":\"2 invalid\","
+                    + "\"errors\":[{\"field\":\"text\",\"value\":9001,\"message\":\"text must be at most 8000 characters, was 9001\"},"
+                    + "{\"field\":\"valid_from\",\"value\":\"soon\",\"message\":\"valid_from must be a date\"}]}"));
     assertThatThrownBy(() -> client(s.url(), 4).remember(NewMemory.builder("maya", "x").build()))
-        .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
-          assertThat(e.violations()).extracting(InvalidRequestException.Violation::field).containsExactly("text", "valid_from");
-          assertThat(e.violations().get(0).value()).isEqualTo(9001);
-          assertThat(e.retriable()).isFalse();
-        });
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e -> {
+              assertThat(e.violations())
+                  .extracting(InvalidRequestException.Violation::field)
+                  .containsExactly("text", "valid_from");
+              assertThat(e.violations().get(0).value()).isEqualTo(9001);
+              assertThat(e.retriable()).isFalse();
+            });
     assertThat(s.requests.get()).isEqualTo(1);
   }
 
@@ -152,28 +187,35 @@ class MnemoClientIT {
   void aWriteThatMayHaveBeenApplied_isNotRepeated_butAReadIs() throws Exception {
     Scripted s = scripted(reply(502, "<html>bad gateway</html>"));
     assertThatThrownBy(() -> client(s.url(), 4).remember(NewMemory.builder("maya", "x").build()))
-        .isInstanceOfSatisfying(MnemoRemoteException.class, e -> {
-          assertThat(e.retriable()).isFalse();
-          assertThat(e.status()).isEqualTo(502);
-        });
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class,
+            e -> {
+              assertThat(e.retriable()).isFalse();
+              assertThat(e.status()).isEqualTo(502);
+            });
     assertThat(s.requests.get()).isEqualTo(1);
-    assertThatThrownBy(() -> client(s.url(), 3).recall(anyRecall())).isInstanceOf(MnemoRemoteException.class);
+    assertThatThrownBy(() -> client(s.url(), 3).recall(anyRecall()))
+        .isInstanceOf(MnemoRemoteException.class);
     assertThat(s.requests.get()).isEqualTo(1 + 3);
   }
 
   @Test
   void internalErrors_areNotRetried() throws Exception {
     Scripted s = scripted(reply(500, problem(500, "internal", "boom")));
-    assertThatThrownBy(() -> client(s.url(), 4).recall(anyRecall())).isInstanceOfSatisfying(MnemoRemoteException.class,
-        e -> assertThat(e.retriable()).isFalse());
+    assertThatThrownBy(() -> client(s.url(), 4).recall(anyRecall()))
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class, e -> assertThat(e.retriable()).isFalse());
     assertThat(s.requests.get()).isEqualTo(1);
   }
 
   @Test
   void aRetryAfterLongerThanAllowed_failsAtOnce() throws Exception {
-    Scripted s = scripted(reply(503, problem(503, "unavailable", "maintenance"), "Retry-After", "3600"));
-    assertThatThrownBy(() -> client(s.url(), 4).recall(anyRecall())).isInstanceOfSatisfying(MnemoRemoteException.class,
-        e -> assertThat(e.getMessage()).contains("retry after 3600 s"));
+    Scripted s =
+        scripted(reply(503, problem(503, "unavailable", "maintenance"), "Retry-After", "3600"));
+    assertThatThrownBy(() -> client(s.url(), 4).recall(anyRecall()))
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class,
+            e -> assertThat(e.getMessage()).contains("retry after 3600 s"));
     assertThat(s.requests.get()).isEqualTo(1);
     assertThat(waits).isEmpty();
   }
@@ -181,16 +223,21 @@ class MnemoClientIT {
   @Test
   void timeouts_retryReads_butNotWrites() throws Exception {
     Scripted s = scripted(new Scripted.Reply(200, Map.of(), EMPTY_RECALL, 1_000));
-    assertThatThrownBy(() -> client(s.url(), 2).recall(anyRecall())).isInstanceOfSatisfying(MnemoRemoteException.class, e -> {
-      assertThat(e.retriable()).isTrue();
-      assertThat(e.getMessage()).contains("no answer within 300 ms");
-    });
+    assertThatThrownBy(() -> client(s.url(), 2).recall(anyRecall()))
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class,
+            e -> {
+              assertThat(e.retriable()).isTrue();
+              assertThat(e.getMessage()).contains("no answer within 300 ms");
+            });
     assertThat(waits).hasSize(1);
-    assertThatThrownBy(() -> client(s.url(), 2).markUsed("maya", List.of("a"))).isInstanceOfSatisfying(
-        MnemoRemoteException.class, e -> {
-          assertThat(e.retriable()).isFalse();
-          assertThat(e.getMessage()).contains("may or may not have been applied");
-        });
+    assertThatThrownBy(() -> client(s.url(), 2).markUsed("maya", List.of("a")))
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class,
+            e -> {
+              assertThat(e.retriable()).isFalse();
+              assertThat(e.getMessage()).contains("may or may not have been applied");
+            });
     assertThat(waits).hasSize(1);
   }
 
@@ -200,49 +247,95 @@ class MnemoClientIT {
     String url = s.url();
     s.close();
     assertThatThrownBy(() -> client(url, 3).remember(NewMemory.builder("maya", "x").build()))
-        .isInstanceOfSatisfying(MnemoRemoteException.class, e -> {
-          assertThat(e.retriable()).isTrue();
-          assertThat(e.status()).isZero();
-          assertThat(e.getMessage()).contains("could not connect", "after 3 attempts");
-        });
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class,
+            e -> {
+              assertThat(e.retriable()).isTrue();
+              assertThat(e.status()).isZero();
+              assertThat(e.getMessage()).contains("could not connect", "after 3 attempts");
+            });
     assertThat(waits).hasSize(2);
   }
 
   @Test
   void anExportCutShort_deliversWhatCame_thenFails() throws Exception {
-    String line = dev.mnemo.json.RecordJson.write(new MemoryRecord("r1", "maya", null, dev.mnemo.Category.SEMANTIC, "hi",
-        null, List.of(), null, -1, MnemoBehaviourContract.MARCH, null, MnemoBehaviourContract.MARCH, null, null, 0, null,
-        0.5, dev.mnemo.Authority.EXPLICIT, dev.mnemo.ConflictPolicy.values()[0], List.of(), 0, null, null, null, Map.of(), java.util.List.of()),
-        false).toString();
-    Scripted s = scripted(reply(200, line + "\n" + line.substring(0, 20), "Content-Type", "application/x-ndjson"));
+    String line =
+        dev.mnemo.json.RecordJson.write(
+                new MemoryRecord(
+                    "r1",
+                    "maya",
+                    null,
+                    dev.mnemo.Category.SEMANTIC,
+                    "hi",
+                    null,
+                    List.of(),
+                    null,
+                    -1,
+                    MnemoBehaviourContract.MARCH,
+                    null,
+                    MnemoBehaviourContract.MARCH,
+                    null,
+                    null,
+                    0,
+                    null,
+                    0.5,
+                    dev.mnemo.Authority.EXPLICIT,
+                    dev.mnemo.ConflictPolicy.values()[0],
+                    List.of(),
+                    0,
+                    null,
+                    null,
+                    null,
+                    Map.of(),
+                    java.util.List.of()),
+                false)
+            .toString();
+    Scripted s =
+        scripted(
+            reply(
+                200, line + "\n" + line.substring(0, 20), "Content-Type", "application/x-ndjson"));
     List<MemoryRecord> got = new ArrayList<>();
-    assertThatThrownBy(() -> client(s.url(), 1).export("maya", got::add)).isInstanceOfSatisfying(
-        MnemoRemoteException.class, e -> assertThat(e.getMessage()).contains("cut short after 1 records"));
+    assertThatThrownBy(() -> client(s.url(), 1).export("maya", got::add))
+        .isInstanceOfSatisfying(
+            MnemoRemoteException.class,
+            e -> assertThat(e.getMessage()).contains("cut short after 1 records"));
     assertThat(got).extracting(MemoryRecord::id).containsExactly("r1");
   }
 
   @Test
   void realServer_wrongKey_isUnauthorized_andAnotherTenantSeesNothing(@TempDir Path dir) {
     try (LocalServer server = new LocalServer(dir);
-         MnemoClient acme = server.client("acme");
-         MnemoClient other = server.client("other");
-         MnemoClient wrong = MnemoClient.builder().url(server.url).apiKey("mnemo_nope_nope").maxAttempts(3).build()) {
-      MemoryRecord r = acme.remember(NewMemory.builder("maya", "Maya's locker code is 4312.").build());
+        MnemoClient acme = server.client("acme");
+        MnemoClient other = server.client("other");
+        MnemoClient wrong =
+            MnemoClient.builder()
+                .url(server.url)
+                .apiKey("mnemo_nope_nope")
+                .maxAttempts(3)
+                .build()) {
+      MemoryRecord r =
+          acme.remember(NewMemory.builder("maya", "Maya's locker code is 4312.").build());
       assertThat(other.get("maya", r.id())).isEmpty();
-      assertThat(other.recall(RecallRequest.builder("maya", "locker code").build()).selected()).isEmpty();
-      assertThatThrownBy(() -> wrong.get("maya", r.id())).isInstanceOfSatisfying(MnemoRemoteException.class, e -> {
-        assertThat(e.status()).isEqualTo(401);
-        assertThat(e.type()).isEqualTo("unauthorized");
-        assertThat(e.retriable()).isFalse();
-      });
+      assertThat(other.recall(RecallRequest.builder("maya", "locker code").build()).selected())
+          .isEmpty();
+      assertThatThrownBy(() -> wrong.get("maya", r.id()))
+          .isInstanceOfSatisfying(
+              MnemoRemoteException.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(401);
+                assertThat(e.type()).isEqualTo("unauthorized");
+                assertThat(e.retriable()).isFalse();
+              });
       assertThatThrownBy(() -> acme.remember(NewMemory.builder("maya", "x".repeat(9_000)).build()))
-          .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("text"));
+          .isInstanceOfSatisfying(
+              InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("text"));
     }
   }
 
   @Test
   void ownersWithSlashesAndSpaces_travelInThePath(@TempDir Path dir) {
-    try (LocalServer server = new LocalServer(dir); MnemoClient c = server.client("acme")) {
+    try (LocalServer server = new LocalServer(dir);
+        MnemoClient c = server.client("acme")) {
       MemoryRecord r = c.remember(NewMemory.builder("team/a b+c", "Shared note.").build());
       assertThat(c.get("team/a b+c", r.id())).contains(r);
       assertThat(c.forget("team/a b+c")).isEqualTo(1);
@@ -251,9 +344,13 @@ class MnemoClientIT {
 
   @Test
   void builder_refusesBadSettings() {
-    assertThatThrownBy(() -> MnemoClient.builder().build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("url");
-    assertThatThrownBy(() -> MnemoClient.builder().url("localhost:8080")).hasMessageContaining("http(s) URL");
-    assertThatThrownBy(() -> MnemoClient.builder().maxAttempts(0)).hasMessageContaining("maxAttempts must be >= 1, was 0");
+    assertThatThrownBy(() -> MnemoClient.builder().build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("url");
+    assertThatThrownBy(() -> MnemoClient.builder().url("localhost:8080"))
+        .hasMessageContaining("http(s) URL");
+    assertThatThrownBy(() -> MnemoClient.builder().maxAttempts(0))
+        .hasMessageContaining("maxAttempts must be >= 1, was 0");
     assertThat(MnemoClient.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT")).contains(Duration.ZERO);
     assertThat(MnemoClient.retryAfter("12")).contains(Duration.ofSeconds(12));
     assertThat(MnemoClient.retryAfter("soon")).isEmpty();

@@ -40,12 +40,15 @@ class RemoteBehaviourIT extends MnemoBehaviourContract {
   @Test
   void theClientHasWhatTheServerServes_andSaysWhatItLacksInItsType() {
     assertThat(client.retrievalLog()).isPresent();
-    assertThat(client.maintenance()).as("the server serves no turn export, import, restore or retention").isEmpty();
+    assertThat(client.maintenance())
+        .as("the server serves no turn export, import, restore or retention")
+        .isEmpty();
     assertThat(client.diagnostics()).isEmpty();
   }
 
   @Test
-  void aReplayChangingMoreThanThresholdAndWeights_isRefusedBeforeAnyCall() throws InterruptedException {
+  void aReplayChangingMoreThanThresholdAndWeights_isRefusedBeforeAnyCall()
+      throws InterruptedException {
     client.remember(NewMemory.builder("rpl", "Maya drinks green tea.").build());
     client.recall(RecallRequest.builder("rpl", "What does Maya drink?").build());
     RetrievalLog log = client.retrievalLog().orElseThrow();
@@ -53,7 +56,9 @@ class RemoteBehaviourIT extends MnemoBehaviourContract {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     while (log.countRecalls(mine) == 0 && System.nanoTime() < deadline) Thread.sleep(20);
     String id = log.recalls(mine).get(0).id();
-    assertThatThrownBy(() -> log.replay(id, b -> b.k(1))).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("threshold and weights only").hasMessageContaining("k");
+    assertThatThrownBy(() -> log.replay(id, b -> b.k(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("threshold and weights only")
+        .hasMessageContaining("k");
   }
 }

@@ -14,28 +14,34 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A throwaway Maven project outside the reactor, built offline ({@code mvn -o}) against the jars this
- * build just packaged, and run with {@code java -jar} as a user would.
+ * A throwaway Maven project outside the reactor, built offline ({@code mvn -o}) against the jars
+ * this build just packaged, and run with {@code java -jar} as a user would.
  *
- * <p>How the consumer finds {@code dev.mnemo} without {@code mvn install} (which would write into the
- * shared {@code ~/.m2}): {@link #repository()} makes a private local repository under {@code target/}
- * that holds copies of every reactor module's POM and jar under {@code dev/mnemo/}, and symbolic links
- * to everything else in the build's own local repository (each top-level folder, and each folder of
- * {@code dev/} but {@code mnemo}). The consumer build runs with {@code -o -Dmaven.repo.local=} that
- * folder, so it resolves third-party artifacts the reactor already resolved and never the network.
- * The consumer's jar lists its class path in its manifest in repository layout, relative to that
- * folder: {@code java -jar} then runs on exactly the artifacts Maven resolved.
+ * <p>How the consumer finds {@code dev.mnemo} without {@code mvn install} (which would write into
+ * the shared {@code ~/.m2}): {@link #repository()} makes a private local repository under {@code
+ * target/} that holds copies of every reactor module's POM and jar under {@code dev/mnemo/}, and
+ * symbolic links to everything else in the build's own local repository (each top-level folder, and
+ * each folder of {@code dev/} but {@code mnemo}). The consumer build runs with {@code -o
+ * -Dmaven.repo.local=} that folder, so it resolves third-party artifacts the reactor already
+ * resolved and never the network. The consumer's jar lists its class path in its manifest in
+ * repository layout, relative to that folder: {@code java -jar} then runs on exactly the artifacts
+ * Maven resolved.
  *
- * <p>Plugins: only those the reactor itself ran (the parent's compiler and surefire versions, Maven's
- * default resources and jar plugins), so a fresh CI machine has them after the reactor's build.
+ * <p>Plugins: only those the reactor itself ran (the parent's compiler and surefire versions,
+ * Maven's default resources and jar plugins), so a fresh CI machine has them after the reactor's
+ * build.
  */
 final class ConsumerProject {
 
-  static final Path ROOT = Path.of(System.getProperty("mnemo.root", "..")).toAbsolutePath().normalize();
+  static final Path ROOT =
+      Path.of(System.getProperty("mnemo.root", "..")).toAbsolutePath().normalize();
+
   /** The BOM import, for consumers whose dependencies this test writes. */
   static String bomImport() {
     return "<dependencyManagement><dependencies><dependency><groupId>dev.mnemo</groupId><artifactId>mnemo-bom</artifactId>"
-        + "<version>" + VERSION + "</version><type>pom</type><scope>import</scope></dependency></dependencies></dependencyManagement>";
+        + "<version>"
+        + VERSION
+        + "</version><type>pom</type><scope>import</scope></dependency></dependencies></dependencyManagement>";
   }
 
   static final String VERSION = System.getProperty("mnemo.version", "0.1.0-SNAPSHOT");
@@ -56,24 +62,34 @@ final class ConsumerProject {
     Path repo = WORK.resolve("repo");
     deleteRecursively(repo);
     Files.createDirectories(repo.resolve("dev/mnemo"));
-    Path shared = Path.of(System.getProperty("mnemo.localRepository",
-        System.getProperty("user.home") + "/.m2/repository"));
+    Path shared =
+        Path.of(
+            System.getProperty(
+                "mnemo.localRepository", System.getProperty("user.home") + "/.m2/repository"));
     try (Stream<Path> top = Files.list(shared)) {
       for (Path p : top.toList()) {
-        if (!p.getFileName().toString().equals("dev")) Files.createSymbolicLink(repo.resolve(p.getFileName().toString()), p);
+        if (!p.getFileName().toString().equals("dev"))
+          Files.createSymbolicLink(repo.resolve(p.getFileName().toString()), p);
       }
     }
     if (Files.isDirectory(shared.resolve("dev"))) {
       try (Stream<Path> dev = Files.list(shared.resolve("dev"))) {
         for (Path p : dev.toList()) {
-          if (!p.getFileName().toString().equals("mnemo")) Files.createSymbolicLink(repo.resolve("dev").resolve(p.getFileName().toString()), p);
+          if (!p.getFileName().toString().equals("mnemo"))
+            Files.createSymbolicLink(repo.resolve("dev").resolve(p.getFileName().toString()), p);
         }
       }
     }
     publish(repo, "mnemo-parent", ROOT.resolve("pom.xml"), null);
     try (Stream<Path> modules = Files.list(ROOT)) {
-      for (Path m : modules.filter(p -> p.getFileName().toString().startsWith("mnemo-")
-          && Files.isRegularFile(p.resolve("pom.xml"))).sorted().toList()) {
+      for (Path m :
+          modules
+              .filter(
+                  p ->
+                      p.getFileName().toString().startsWith("mnemo-")
+                          && Files.isRegularFile(p.resolve("pom.xml")))
+              .sorted()
+              .toList()) {
         String artifact = m.getFileName().toString();
         Path jar = m.resolve("target").resolve(artifact + "-" + VERSION + ".jar");
         publish(repo, artifact, m.resolve("pom.xml"), Files.isRegularFile(jar) ? jar : null);
@@ -86,20 +102,25 @@ final class ConsumerProject {
   private static void publish(Path repo, String artifact, Path pom, Path jar) throws IOException {
     Path dir = repo.resolve("dev/mnemo").resolve(artifact).resolve(VERSION);
     Files.createDirectories(dir);
-    Files.copy(pom, dir.resolve(artifact + "-" + VERSION + ".pom"), StandardCopyOption.REPLACE_EXISTING);
-    if (jar != null) Files.copy(jar, dir.resolve(artifact + "-" + VERSION + ".jar"), StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(
+        pom, dir.resolve(artifact + "-" + VERSION + ".pom"), StandardCopyOption.REPLACE_EXISTING);
+    if (jar != null)
+      Files.copy(
+          jar, dir.resolve(artifact + "-" + VERSION + ".jar"), StandardCopyOption.REPLACE_EXISTING);
   }
 
   /**
    * Writes the project: a POM with this dependency section ({@code <dependencyManagement>} and
    * {@code <dependencies>}, as a user writes them) and one main class.
    */
-  ConsumerProject write(String dependencySection, String mainClass, String source) throws IOException {
+  ConsumerProject write(String dependencySection, String mainClass, String source)
+      throws IOException {
     deleteRecursively(dir);
     Path src = dir.resolve("src/main/java").resolve(mainClass + ".java");
     Files.createDirectories(src.getParent());
     Files.writeString(src, source);
-    String pom = """
+    String pom =
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <project xmlns="http://maven.apache.org/POM/4.0.0">
           <modelVersion>4.0.0</modelVersion>
@@ -132,8 +153,14 @@ final class ConsumerProject {
             </plugins>
           </build>
         </project>
-        """.formatted(name, VERSION, dependencySection, parentPluginVersion("maven-compiler-plugin"),
-        parentPluginVersion("maven-surefire-plugin"), mainClass);
+        """
+            .formatted(
+                name,
+                VERSION,
+                dependencySection,
+                parentPluginVersion("maven-compiler-plugin"),
+                parentPluginVersion("maven-surefire-plugin"),
+                mainClass);
     Files.writeString(dir.resolve("pom.xml"), pom);
     return this;
   }
@@ -142,8 +169,21 @@ final class ConsumerProject {
   void build() throws IOException, InterruptedException {
     String mavenHome = System.getProperty("mnemo.mavenHome");
     String mvn = mavenHome == null ? "mvn" : Path.of(mavenHome, "bin", "mvn").toString();
-    Result r = exec(dir, List.of(mvn, "-o", "-B", "-q", "-Dmaven.repo.local=" + repository(), "-DskipTests", "package"), 600);
-    if (r.exit() != 0) throw new AssertionError("the consumer build of " + name + " failed:\n" + r.stdout() + r.stderr());
+    Result r =
+        exec(
+            dir,
+            List.of(
+                mvn,
+                "-o",
+                "-B",
+                "-q",
+                "-Dmaven.repo.local=" + repository(),
+                "-DskipTests",
+                "package"),
+            600);
+    if (r.exit() != 0)
+      throw new AssertionError(
+          "the consumer build of " + name + " failed:\n" + r.stdout() + r.stderr());
   }
 
   /** The entries of the jar's manifest class path (paths in repository layout). */
@@ -158,7 +198,10 @@ final class ConsumerProject {
     return dir.resolve("target").resolve(name + "-1.jar");
   }
 
-  /** {@code java FLAGS -jar app.jar} in a fresh working directory (the snippets write relative paths). */
+  /**
+   * {@code java FLAGS -jar app.jar} in a fresh working directory (the snippets write relative
+   * paths).
+   */
   Result run(List<String> jvmFlags) throws IOException, InterruptedException {
     Path work = dir.resolve("run");
     deleteRecursively(work);
@@ -173,29 +216,47 @@ final class ConsumerProject {
 
   record Result(int exit, String stdout, String stderr) {}
 
-  private static Result exec(Path dir, List<String> cmd, int timeoutSeconds) throws IOException, InterruptedException {
+  private static Result exec(Path dir, List<String> cmd, int timeoutSeconds)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("consumer", ".out");
     Path err = Files.createTempFile("consumer", ".err");
     try {
-      Process p = new ProcessBuilder(cmd).directory(dir.toFile())
-          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      Process p =
+          new ProcessBuilder(cmd)
+              .directory(dir.toFile())
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .start();
       if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s");
+        throw new AssertionError(
+            String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s");
       }
-      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+      return new Result(
+          p.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
     }
   }
 
-  /** The version the parent POM's pluginManagement gives a plugin: the consumer uses what the reactor ran. */
+  /**
+   * The version the parent POM's pluginManagement gives a plugin: the consumer uses what the
+   * reactor ran.
+   */
   static String parentPluginVersion(String artifactId) {
     try {
       String parent = Files.readString(ROOT.resolve("pom.xml"));
-      Matcher m = Pattern.compile("<artifactId>" + Pattern.quote(artifactId) + "</artifactId>\\s*<version>([^<]+)</version>").matcher(parent);
-      if (!m.find()) throw new IllegalStateException("the parent POM pins no version of " + artifactId);
+      Matcher m =
+          Pattern.compile(
+                  "<artifactId>"
+                      + Pattern.quote(artifactId)
+                      + "</artifactId>\\s*<version>([^<]+)</version>")
+              .matcher(parent);
+      if (!m.find())
+        throw new IllegalStateException("the parent POM pins no version of " + artifactId);
       return m.group(1);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

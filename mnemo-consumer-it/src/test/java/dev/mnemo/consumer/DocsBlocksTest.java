@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every fenced block of README.md and docs/*.md says how it is kept true: {@code illustrative} in
- * its info string ({@code ```bash illustrative}: it needs a server, a network, a model or a
- * machine the suite does not have), or {@code tested-by=PATH}, a test (or CI script) of the
- * repository that runs it and names the Markdown file, so that a reader of either finds the other.
+ * its info string ({@code ```bash illustrative}: it needs a server, a network, a model or a machine
+ * the suite does not have), or {@code tested-by=PATH}, a test (or CI script) of the repository that
+ * runs it and names the Markdown file, so that a reader of either finds the other.
  */
 class DocsBlocksTest {
 
@@ -32,15 +32,22 @@ class DocsBlocksTest {
         blocks++;
         String where = ConsumerProject.ROOT.relativize(file) + ":" + b.line();
         List<String> words = List.of(b.info().split("\\s+"));
-        String testedBy = words.stream().filter(w -> w.startsWith("tested-by=")).map(w -> w.substring(10)).findFirst().orElse(null);
+        String testedBy =
+            words.stream()
+                .filter(w -> w.startsWith("tested-by="))
+                .map(w -> w.substring(10))
+                .findFirst()
+                .orElse(null);
         if (words.contains("illustrative")) continue;
         if (testedBy == null) {
           problems.add(where + ": ```" + b.info() + " is neither illustrative nor tested-by=PATH");
           continue;
         }
         Path test = ConsumerProject.ROOT.resolve(testedBy);
-        if (!Files.isRegularFile(test)) problems.add(where + ": tested-by=" + testedBy + " does not exist");
-        else if (!Files.readString(test).contains(name)) problems.add(where + ": " + testedBy + " never names " + name);
+        if (!Files.isRegularFile(test))
+          problems.add(where + ": tested-by=" + testedBy + " does not exist");
+        else if (!Files.readString(test).contains(name))
+          problems.add(where + ": " + testedBy + " never names " + name);
       }
     }
     assertThat(blocks).isGreaterThan(20);

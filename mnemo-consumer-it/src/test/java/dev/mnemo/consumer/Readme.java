@@ -10,7 +10,10 @@ import java.util.List;
 /** The fenced code blocks of a Markdown file, with the heading they sit under. */
 record Readme(List<Block> blocks) {
 
-  /** One fenced block: its info string ({@code java}, {@code bash illustrative}), the section and its text. */
+  /**
+   * One fenced block: its info string ({@code java}, {@code bash illustrative}), the section and
+   * its text.
+   */
   record Block(String info, String section, String text, int line) {
     String language() {
       return info.isBlank() ? "" : info.split("\\s+")[0];
@@ -29,7 +32,8 @@ record Readme(List<Block> blocks) {
           String info = l.substring(3).trim();
           int start = i;
           StringBuilder text = new StringBuilder();
-          for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++) text.append(lines.get(i)).append('\n');
+          for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++)
+            text.append(lines.get(i)).append('\n');
           blocks.add(new Block(info, section, text.toString(), start + 1));
         }
       }
@@ -41,7 +45,10 @@ record Readme(List<Block> blocks) {
 
   /** The first block of this language in the section whose heading starts with {@code section}. */
   Block first(String section, String language) {
-    return blocks.stream().filter(b -> b.section().startsWith(section) && b.language().equals(language)).findFirst()
-        .orElseThrow(() -> new AssertionError("no ```" + language + " block under \"" + section + "\""));
+    return blocks.stream()
+        .filter(b -> b.section().startsWith(section) && b.language().equals(language))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no ```" + language + " block under \"" + section + "\""));
   }
 }

@@ -7,16 +7,20 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Spring Boot application with the starter, as docs/spring-ai.md describes it: Spring Boot's and
- * Spring AI's BOMs beside Mnemo's, the starter alone, an embedded {@code Mnemo} bean from
- * {@code mnemo.*} properties that remembers and recalls.
+ * Spring AI's BOMs beside Mnemo's, the starter alone, an embedded {@code Mnemo} bean from {@code
+ * mnemo.*} properties that remembers and recalls.
  */
 class SpringBootConsumerIT {
 
   @Test
   void bootApplication_withTheStarter_getsAnEmbeddedMnemoThatRecalls() throws Exception {
-    String dependencies = Readme.of(ConsumerProject.ROOT.resolve("docs/spring-ai.md")).first("With the starter", "xml").text();
+    String dependencies =
+        Readme.of(ConsumerProject.ROOT.resolve("docs/spring-ai.md"))
+            .first("With the starter", "xml")
+            .text();
     assertThat(dependencies).contains("<version>" + ConsumerProject.VERSION + "</version>");
-    String source = """
+    String source =
+        """
         import dev.mnemo.*;
         import org.springframework.boot.SpringApplication;
         import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -34,7 +38,9 @@ class SpringBootConsumerIT {
         """;
     ConsumerProject project = new ConsumerProject("spring-boot").write(dependencies, "App", source);
     project.build();
-    ConsumerProject.Result r = project.run(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"));
+    ConsumerProject.Result r =
+        project.run(
+            List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"));
     assertThat(r.exit()).as(r.stdout() + r.stderr()).isZero();
     assertThat(r.stdout()).contains("Maya's dog is called Biscuit.");
     assertThat(r.stderr()).doesNotContain("Exception");

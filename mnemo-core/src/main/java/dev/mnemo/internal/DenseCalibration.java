@@ -27,6 +27,7 @@ final class DenseCalibration {
 
   private final Embedder embedder;
   private volatile float[][] bank;
+
   /**
    * Records' floors by id: a record's text and vector never change, so its floor is computed once.
    * Bounded: cleared when full (a cheap bound; a miss costs 40 dot products).

@@ -1,26 +1,26 @@
 package dev.mnemo.internal;
 
 import dev.mnemo.Category;
-import dev.mnemo.Diagnostics;
-import dev.mnemo.Maintenance;
-import dev.mnemo.RetrievalLog;
 import dev.mnemo.ConflictPolicy;
+import dev.mnemo.Diagnostics;
 import dev.mnemo.IngestProgress;
-import dev.mnemo.RetentionPolicy;
-import dev.mnemo.RetentionReport;
 import dev.mnemo.IngestReceipt;
 import dev.mnemo.InvalidRequestException;
+import dev.mnemo.LoggedRecall;
+import dev.mnemo.Maintenance;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
-import dev.mnemo.RecallRequest;
-import dev.mnemo.RecallResult;
-import dev.mnemo.LoggedRecall;
 import dev.mnemo.RecallLogOptions;
 import dev.mnemo.RecallLogQuery;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
 import dev.mnemo.RecallStats;
 import dev.mnemo.RecallTrace;
 import dev.mnemo.Replay;
+import dev.mnemo.RetentionPolicy;
+import dev.mnemo.RetentionReport;
+import dev.mnemo.RetrievalLog;
 import dev.mnemo.StoredTurn;
 import dev.mnemo.Turn;
 import dev.mnemo.spi.Consolidator;
@@ -40,12 +40,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -67,10 +67,13 @@ final class Engine implements Mnemo {
   private final TurnLog turnLog;
   private final boolean ownsTurnLog;
   private final IngestPipeline ingest;
+
   /** Null when recalls are not logged. */
   private final RecallLogger recallLogger;
+
   /** The log when logging is off but one exists (still searchable and forgettable), else null. */
   private final RecallLog idleRecallLog;
+
   private final boolean ownsRecallLog;
 
   /**
@@ -80,9 +83,14 @@ final class Engine implements Mnemo {
    * @param synchronous extract inside {@code ingest} instead of in the background
    * @param queue at most this many turns wait for extraction
    * @param queueWait how long {@code ingest} waits for room in a full queue
-   * @param entityFinder the names of a record's text; null = {@link dev.mnemo.text.Entities#extract}
+   * @param entityFinder the names of a record's text; null = {@link
+   *     dev.mnemo.text.Entities#extract}
    */
-  record IngestOptions(TurnLog turnLog, boolean synchronous, int queue, Duration queueWait,
+  record IngestOptions(
+      TurnLog turnLog,
+      boolean synchronous,
+      int queue,
+      Duration queueWait,
       java.util.function.Function<String, List<String>> entityFinder) {
     IngestOptions {
       entityFinder = entityFinder == null ? dev.mnemo.text.Entities::extract : entityFinder;
@@ -96,9 +104,19 @@ final class Engine implements Mnemo {
    * @param logOptions how recalls are logged ({@link RecallLogOptions#OFF}: not at all)
    * @param freshness the store's half-lives and maximum ages per fact kind
    */
-  Engine(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
-      int maxTextChars, Extractor extractor, Consolidator consolidator, IngestOptions options, RecallLog recallLog,
-      RecallLogOptions logOptions, dev.mnemo.Freshness freshness) {
+  Engine(
+      MemoryStore store,
+      Embedder embedder,
+      Tokenizer tokenizer,
+      InstantSource clock,
+      ZoneId zone,
+      int maxTextChars,
+      Extractor extractor,
+      Consolidator consolidator,
+      IngestOptions options,
+      RecallLog recallLog,
+      RecallLogOptions logOptions,
+      dev.mnemo.Freshness freshness) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     checkEmbeddingModel(store, embedder);
@@ -107,18 +125,38 @@ final class Engine implements Mnemo {
     this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
     this.writes.onApplied(changed -> followSources(changed, List.of()));
     this.maxTextChars = maxTextChars;
-    this.reads = new ReadPath(store, embedder, tokenizer, clock, zone, Objects.requireNonNull(freshness, "freshness"));
+    this.reads =
+        new ReadPath(
+            store,
+            embedder,
+            tokenizer,
+            clock,
+            zone,
+            Objects.requireNonNull(freshness, "freshness"));
     TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
     this.ownsTurnLog = options.turnLog() != null;
     this.turnLog = own != null ? own : new InMemoryTurnLog();
-    this.ingest = new IngestPipeline(store, turnLog, writes, (r, v) -> reads.recall(r, v).selected(),
-        extractor != null ? extractor : new OfflineExtractor(options.entityFinder()),
-        consolidator != null ? consolidator : new RuleConsolidator(), zone, clock, writeLock,
-        options.synchronous() || own == null, options.queue(), 32, options.queueWait());
+    this.ingest =
+        new IngestPipeline(
+            store,
+            turnLog,
+            writes,
+            (r, v) -> reads.recall(r, v).selected(),
+            extractor != null ? extractor : new OfflineExtractor(options.entityFinder()),
+            consolidator != null ? consolidator : new RuleConsolidator(),
+            zone,
+            clock,
+            writeLock,
+            options.synchronous() || own == null,
+            options.queue(),
+            32,
+            options.queueWait());
     RecallLog rl = recallLog != null ? recallLog : store.recallLog().orElse(null);
     this.ownsRecallLog = recallLog != null;
-    this.recallLogger = rl == null || !logOptions.enabled() ? null
-        : new RecallLogger(rl, store, logOptions, clock, identities());
+    this.recallLogger =
+        rl == null || !logOptions.enabled()
+            ? null
+            : new RecallLogger(rl, store, logOptions, clock, identities());
     this.idleRecallLog = recallLogger == null ? rl : null;
   }
 
@@ -152,104 +190,116 @@ final class Engine implements Mnemo {
     if (embedder == null) return; // no dense signal: stored vectors are simply not used
     Optional<String> stored = store.embeddingModel();
     if (stored.isPresent() && !stored.get().isEmpty() && !stored.get().equals(embedder.modelId())) {
-      throw new dev.mnemo.MnemoException("the store holds vectors of embedding model '" + stored.get()
-          + "' but the engine embeds with '" + embedder.modelId() + "': recall would compare different vector spaces. "
-          + "Open it with the model it was written with, or re-embed it: ./mnemo reindex --data DIR --embedder ...",
+      throw new dev.mnemo.MnemoException(
+          "the store holds vectors of embedding model '"
+              + stored.get()
+              + "' but the engine embeds with '"
+              + embedder.modelId()
+              + "': recall would compare different vector spaces. "
+              + "Open it with the model it was written with, or re-embed it: ./mnemo reindex --data DIR --embedder ...",
           false);
     }
   }
 
-  private final Maintenance maintenance = new Maintenance() {
-    @Override
-    public Optional<StoredTurn> turn(String owner, String id) {
-      return Engine.this.turn(owner, id);
-    }
+  private final Maintenance maintenance =
+      new Maintenance() {
+        @Override
+        public Optional<StoredTurn> turn(String owner, String id) {
+          return Engine.this.turn(owner, id);
+        }
 
-    @Override
-    public void exportTurns(String owner, Consumer<StoredTurn> sink) {
-      turnLog.export(owner, sink);
-    }
+        @Override
+        public void exportTurns(String owner, Consumer<StoredTurn> sink) {
+          turnLog.export(owner, sink);
+        }
 
-    @Override
-    public int importTurns(List<StoredTurn> turns) {
-      return Engine.this.importTurns(turns);
-    }
+        @Override
+        public int importTurns(List<StoredTurn> turns) {
+          return Engine.this.importTurns(turns);
+        }
 
-    @Override
-    public int restore(List<MemoryRecord> records) {
-      return Engine.this.restore(records);
-    }
+        @Override
+        public int restore(List<MemoryRecord> records) {
+          return Engine.this.restore(records);
+        }
 
-    @Override
-    public RetentionReport retain(String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge,
-        Instant now) {
-      return Engine.this.retain(owner, policies, turnMaxAge, now);
-    }
-  };
+        @Override
+        public RetentionReport retain(
+            String owner,
+            Map<Category, RetentionPolicy> policies,
+            Duration turnMaxAge,
+            Instant now) {
+          return Engine.this.retain(owner, policies, turnMaxAge, now);
+        }
+      };
 
-  private final RetrievalLog retrievalLog = new RetrievalLog() {
-    @Override
-    public List<LoggedRecall> recalls(RecallLogQuery query) {
-      return recallLog().search(Objects.requireNonNull(query, "query"));
-    }
+  private final RetrievalLog retrievalLog =
+      new RetrievalLog() {
+        @Override
+        public List<LoggedRecall> recalls(RecallLogQuery query) {
+          return recallLog().search(Objects.requireNonNull(query, "query"));
+        }
 
-    @Override
-    public long countRecalls(RecallLogQuery query) {
-      return recallLog().count(Objects.requireNonNull(query, "query"));
-    }
+        @Override
+        public long countRecalls(RecallLogQuery query) {
+          return recallLog().count(Objects.requireNonNull(query, "query"));
+        }
 
-    @Override
-    public Optional<LoggedRecall> loggedRecall(String id) {
-      return Engine.this.loggedRecall(id);
-    }
+        @Override
+        public Optional<LoggedRecall> loggedRecall(String id) {
+          return Engine.this.loggedRecall(id);
+        }
 
-    @Override
-    public RecallStats recallStats(RecallLogQuery query) {
-      return Engine.this.recallStats(query);
-    }
+        @Override
+        public RecallStats recallStats(RecallLogQuery query) {
+          return Engine.this.recallStats(query);
+        }
 
-    @Override
-    public Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
-      return Engine.this.replay(id, change);
-    }
-  };
+        @Override
+        public Optional<Replay> replay(
+            String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
+          return Engine.this.replay(id, change);
+        }
+      };
 
-  private final Diagnostics diagnostics = new Diagnostics() {
-    @Override
-    public MemoryStore store() {
-      return store;
-    }
+  private final Diagnostics diagnostics =
+      new Diagnostics() {
+        @Override
+        public MemoryStore store() {
+          return store;
+        }
 
-    @Override
-    public Optional<Embedder> embedder() {
-      return Optional.ofNullable(embedder);
-    }
+        @Override
+        public Optional<Embedder> embedder() {
+          return Optional.ofNullable(embedder);
+        }
 
-    @Override
-    public Tokenizer tokenizer() {
-      return tokenizer;
-    }
+        @Override
+        public Tokenizer tokenizer() {
+          return tokenizer;
+        }
 
-    @Override
-    public int blockTokens(MemoryRecord r, boolean first) {
-      return tokenizer.count(Renderer.line(r, false)) + (first ? tokenizer.count(Renderer.HEADER) : 0);
-    }
+        @Override
+        public int blockTokens(MemoryRecord r, boolean first) {
+          return tokenizer.count(Renderer.line(r, false))
+              + (first ? tokenizer.count(Renderer.HEADER) : 0);
+        }
 
-    @Override
-    public boolean flushRecallLog(Duration timeout) {
-      return recallLogger == null || recallLogger.flush(timeout);
-    }
+        @Override
+        public boolean flushRecallLog(Duration timeout) {
+          return recallLogger == null || recallLogger.flush(timeout);
+        }
 
-    @Override
-    public long recallLogWriterCpuNanos() {
-      return recallLogger == null ? 0 : recallLogger.writerCpuNanos();
-    }
+        @Override
+        public long recallLogWriterCpuNanos() {
+          return recallLogger == null ? 0 : recallLogger.writerCpuNanos();
+        }
 
-    @Override
-    public long recallLogBytes() {
-      return hasRecallLog() ? recallLog().sizeBytes() : 0;
-    }
-  };
+        @Override
+        public long recallLogBytes() {
+          return hasRecallLog() ? recallLog().sizeBytes() : 0;
+        }
+      };
 
   @Override
   public Optional<Maintenance> maintenance() {
@@ -319,7 +369,9 @@ final class Engine implements Mnemo {
   private int importTurns(List<StoredTurn> turns) {
     List<InvalidRequestException.Violation> bad = new ArrayList<>();
     for (int i = 0; i < turns.size(); i++) {
-      bad.addAll(IngestPipeline.validate(turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "].", null));
+      bad.addAll(
+          IngestPipeline.validate(
+              turns.get(i) == null ? null : turns.get(i).turn(), "turns[" + i + "].", null));
     }
     if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     List<StoredTurn> stored = turnLog.append(turns);
@@ -333,9 +385,13 @@ final class Engine implements Mnemo {
       MemoryRecord r = records.get(i);
       String p = "records[" + i + "].";
       if (r == null) {
-        bad.add(new InvalidRequestException.Violation(p + "record", null, p + "record must not be null"));
+        bad.add(
+            new InvalidRequestException.Violation(
+                p + "record", null, p + "record must not be null"));
       } else if (r.owner().isBlank() || r.text().isBlank()) {
-        bad.add(new InvalidRequestException.Violation(p + "owner", r.owner(), p + "owner and text must not be blank"));
+        bad.add(
+            new InvalidRequestException.Violation(
+                p + "owner", r.owner(), p + "owner and text must not be blank"));
       } else {
         // a restored record keeps its times, but only those a store can represent
         int before = bad.size();
@@ -346,7 +402,9 @@ final class Engine implements Mnemo {
         dev.mnemo.InputRules.checkTime(p + "valid_to", r.validTo(), bad);
         dev.mnemo.InputRules.checkTime(p + "last_accessed_at", r.lastAccessedAt(), bad);
         if (bad.size() == before && r.validTo() != null && !r.validTo().isAfter(r.validFrom())) {
-          bad.add(new InvalidRequestException.Violation(p + "valid_to", r.validTo(), p + "valid_to must be after valid_from"));
+          bad.add(
+              new InvalidRequestException.Violation(
+                  p + "valid_to", r.validTo(), p + "valid_to must be after valid_from"));
         }
       }
     }
@@ -360,7 +418,8 @@ final class Engine implements Mnemo {
         if (r.embedding() == null || !embedder.modelId().equals(r.embeddingModel())) stale.add(i);
       }
       if (!stale.isEmpty()) {
-        List<float[]> vectors = embedder.embedPassages(stale.stream().map(i -> out.get(i).text()).toList());
+        List<float[]> vectors =
+            embedder.embedPassages(stale.stream().map(i -> out.get(i).text()).toList());
         for (int j = 0; j < stale.size(); j++) {
           MemoryRecord r = out.get(stale.get(j));
           out.set(stale.get(j), Records.withEmbedding(r, vectors.get(j), embedder.modelId()));
@@ -376,11 +435,12 @@ final class Engine implements Mnemo {
   /** Records written or changed per atomic batch of {@link #retain}. */
   static final int RETAIN_BATCH = 256;
 
-  private RetentionReport retain(String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge,
-      Instant now) {
+  private RetentionReport retain(
+      String owner, Map<Category, RetentionPolicy> policies, Duration turnMaxAge, Instant now) {
     requireOwner(owner);
     Objects.requireNonNull(policies, "policies");
-    Instant at = (now == null ? clock.instant() : now).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    Instant at =
+        (now == null ? clock.instant() : now).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     List<MemoryRecord> all = new ArrayList<>();
     store.export(owner, all::add);
     long examined = 0;
@@ -403,14 +463,19 @@ final class Engine implements Mnemo {
       for (MemoryRecord r : all) named.addAll(r.sources());
       Instant cutoff = at.minus(turnMaxAge);
       List<String> old = new ArrayList<>();
-      turnLog.export(owner, t -> {
-        if (t.state() != StoredTurn.State.PENDING && t.turn().at() != null && t.turn().at().isBefore(cutoff)
-            && !named.contains(t.turn().id())) {
-          old.add(t.turn().id());
-        }
-      });
+      turnLog.export(
+          owner,
+          t -> {
+            if (t.state() != StoredTurn.State.PENDING
+                && t.turn().at() != null
+                && t.turn().at().isBefore(cutoff)
+                && !named.contains(t.turn().id())) {
+              old.add(t.turn().id());
+            }
+          });
       for (int i = 0; i < old.size(); i += RETAIN_BATCH) {
-        turnsDeleted += turnLog.delete(owner, old.subList(i, Math.min(old.size(), i + RETAIN_BATCH)));
+        turnsDeleted +=
+            turnLog.delete(owner, old.subList(i, Math.min(old.size(), i + RETAIN_BATCH)));
       }
     }
     return new RetentionReport(examined, expired, turnsDeleted);
@@ -432,16 +497,17 @@ final class Engine implements Mnemo {
 
   /**
    * The offline, extractive summary: the episode's {@value #SUMMARY_SENTENCES} most important
-   * current records (believed, and valid now or later) (ties: earlier first), in episode order, joined after {@code "Summary of
-   * EPISODE: "}; semantic; sources = every source of every current record of the episode; valid
-   * from the earliest of them; importance their maximum; fact key {@code summary/EPISODE}, so a
-   * second summary of the same episode is a new version of the first.
+   * current records (believed, and valid now or later) (ties: earlier first), in episode order,
+   * joined after {@code "Summary of EPISODE: "}; semantic; sources = every source of every current
+   * record of the episode; valid from the earliest of them; importance their maximum; fact key
+   * {@code summary/EPISODE}, so a second summary of the same episode is a new version of the first.
    */
   @Override
   public Optional<MemoryRecord> summarize(String owner, String episode) {
     requireOwner(owner);
     if (episode == null || episode.isBlank()) {
-      throw new InvalidRequestException("episode", episode, "episode must not be blank, was " + episode);
+      throw new InvalidRequestException(
+          "episode", episode, "episode must not be blank, was " + episode);
     }
     synchronized (writeLock) {
       return summaryOf(owner, episode, null).map(this::remember);
@@ -467,11 +533,12 @@ final class Engine implements Mnemo {
    * recall never sees the stale summary as current once the change is acknowledged.
    */
   private void followSources(Collection<MemoryRecord> changed, Collection<MemoryRecord> deleted) {
-    Map<String, String> why = new java.util.LinkedHashMap<>();  // owner \0 episode -> reason
+    Map<String, String> why = new java.util.LinkedHashMap<>(); // owner \0 episode -> reason
     Set<String> scrub = new HashSet<>();
     for (MemoryRecord r : changed) {
       if (r.expiredAt() != null && r.episode() != null && !isSummary(r)) {
-        why.putIfAbsent(r.owner() + "\u0000" + r.episode(), "source " + r.id() + " is no longer current");
+        why.putIfAbsent(
+            r.owner() + "\u0000" + r.episode(), "source " + r.id() + " is no longer current");
       }
     }
     for (MemoryRecord r : deleted) {
@@ -483,13 +550,18 @@ final class Engine implements Mnemo {
     }
     for (var e : why.entrySet()) {
       int cut = e.getKey().indexOf('\u0000');
-      rederive(e.getKey().substring(0, cut), e.getKey().substring(cut + 1), e.getValue(), scrub.contains(e.getKey()));
+      rederive(
+          e.getKey().substring(0, cut),
+          e.getKey().substring(cut + 1),
+          e.getValue(),
+          scrub.contains(e.getKey()));
     }
   }
 
   private void rederive(String owner, String episode, String reason, boolean scrub) {
     List<MemoryRecord> versions = store.versions(owner, summaryKey(episode));
-    MemoryRecord current = versions.stream().filter(r -> r.expiredAt() == null).findFirst().orElse(null);
+    MemoryRecord current =
+        versions.stream().filter(r -> r.expiredAt() == null).findFirst().orElse(null);
     if (current == null) return;
     Optional<NewMemory> next = summaryOf(owner, episode, current.validFrom());
     if (scrub) store.apply(List.of(), versions.stream().map(MemoryRecord::id).toList());
@@ -500,11 +572,22 @@ final class Engine implements Mnemo {
     }
     // Under other access labels the new version does not supersede the old one (write rules per
     // label set): the stale one is expired here.
-    if (!scrub && (next.isEmpty() || !current.access().equals(dev.mnemo.Access.normalize(next.get().access())))) {
-      String note = "stale: " + reason + (next.isEmpty() ? "; no current record of the episode left, expired"
-          : "; re-derived under other access labels, expired");
-      store.apply(List.of(Records.noted(current.withExpiredAt(clock.instant().truncatedTo(
-          java.time.temporal.ChronoUnit.MILLIS)), note)), List.of());
+    if (!scrub
+        && (next.isEmpty()
+            || !current.access().equals(dev.mnemo.Access.normalize(next.get().access())))) {
+      String note =
+          "stale: "
+              + reason
+              + (next.isEmpty()
+                  ? "; no current record of the episode left, expired"
+                  : "; re-derived under other access labels, expired");
+      store.apply(
+          List.of(
+              Records.noted(
+                  current.withExpiredAt(
+                      clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)),
+                  note)),
+          List.of());
     }
   }
 
@@ -518,31 +601,66 @@ final class Engine implements Mnemo {
     Instant now = clock.instant();
     // Believed and not ended: a summary is open-ended, so what it says must still hold (the part
     // of a corrected fact clipped to before its correction is history, not the summary's).
-    store.export(owner, r -> {
-      if (episode.equals(r.episode()) && r.expiredAt() == null && (r.validTo() == null || r.validTo().isAfter(now))
-          && !isSummary(r)) {
-        records.add(r);
-      }
-    });
+    store.export(
+        owner,
+        r -> {
+          if (episode.equals(r.episode())
+              && r.expiredAt() == null
+              && (r.validTo() == null || r.validTo().isAfter(now))
+              && !isSummary(r)) {
+            records.add(r);
+          }
+        });
     List<String> access = summaryAccess(records);
     if (records.isEmpty()) return Optional.empty();
-    records.sort(Comparator.comparingInt(MemoryRecord::seq).thenComparing(MemoryRecord::recordedAt));
+    records.sort(
+        Comparator.comparingInt(MemoryRecord::seq).thenComparing(MemoryRecord::recordedAt));
     List<MemoryRecord> top = new ArrayList<>(records);
-    top.sort(Comparator.comparingDouble(MemoryRecord::importance).reversed().thenComparingInt(records::indexOf));
-    Set<MemoryRecord> chosen = new HashSet<>(top.subList(0, Math.min(SUMMARY_SENTENCES, top.size())));
+    top.sort(
+        Comparator.comparingDouble(MemoryRecord::importance)
+            .reversed()
+            .thenComparingInt(records::indexOf));
+    Set<MemoryRecord> chosen =
+        new HashSet<>(top.subList(0, Math.min(SUMMARY_SENTENCES, top.size())));
     StringBuilder text = new StringBuilder("Summary of " + episode + ":");
     List<String> sources = new ArrayList<>();
     for (MemoryRecord r : records) {
       for (String src : r.sources()) if (!sources.contains(src)) sources.add(src);
       if (chosen.contains(r)) text.append(' ').append(r.text().strip());
     }
-    String summary = text.length() > maxTextChars ? text.substring(0, maxTextChars) : text.toString();
-    Instant from = records.stream().map(MemoryRecord::validFrom).min(Comparator.naturalOrder()).orElseThrow();
+    String summary =
+        text.length() > maxTextChars ? text.substring(0, maxTextChars) : text.toString();
+    Instant from =
+        records.stream().map(MemoryRecord::validFrom).min(Comparator.naturalOrder()).orElseThrow();
     if (notAfter != null && notAfter.isBefore(from)) from = notAfter;
     double importance = records.stream().mapToDouble(MemoryRecord::importance).max().orElse(0.5);
-    NewMemory m = new NewMemory(owner, summary, null, Category.SEMANTIC, null, sources, episode, null, null, from, null,
-        summaryKey(episode), importance, null, notAfter == null ? null : ConflictPolicy.CORRECT, List.of(),
-        Map.of("kind", "summary", "episode", episode, "summarized", Integer.toString(records.size())), null, access);
+    NewMemory m =
+        new NewMemory(
+            owner,
+            summary,
+            null,
+            Category.SEMANTIC,
+            null,
+            sources,
+            episode,
+            null,
+            null,
+            from,
+            null,
+            summaryKey(episode),
+            importance,
+            null,
+            notAfter == null ? null : ConflictPolicy.CORRECT,
+            List.of(),
+            Map.of(
+                "kind",
+                "summary",
+                "episode",
+                episode,
+                "summarized",
+                Integer.toString(records.size())),
+            null,
+            access);
     return Optional.of(m);
   }
 
@@ -570,20 +688,46 @@ final class Engine implements Mnemo {
     requireOwner(owner);
     Objects.requireNonNull(category, "category");
     synchronized (writeLock) {
-      MemoryRecord r = store.get(owner, id).orElseThrow(() -> new InvalidRequestException("id", id,
-          "no record '" + id + "' of owner '" + owner + "'"));
+      MemoryRecord r =
+          store
+              .get(owner, id)
+              .orElseThrow(
+                  () ->
+                      new InvalidRequestException(
+                          "id", id, "no record '" + id + "' of owner '" + owner + "'"));
       if (r.expiredAt() != null) {
-        throw new InvalidRequestException("id", id, "record '" + id + "' is not current (expired at " + r.expiredAt() + ")");
+        throw new InvalidRequestException(
+            "id", id, "record '" + id + "' is not current (expired at " + r.expiredAt() + ")");
       }
       if (r.category() == category) return r;
       String key = r.factKey() != null ? r.factKey() : "auto/" + r.id();
       WritePath.Session session = writes.session();
       if (r.factKey() == null) session.put(Records.with(r, r.sources(), key, r.importance()));
       Map<String, String> meta = new java.util.HashMap<>(r.metadata());
-      meta.put("transformation", "category " + r.category().code() + " -> " + category.code() + " (from " + r.id() + ")");
-      NewMemory m = new NewMemory(owner, r.text(), r.scope(), category, r.context(), r.sources(), r.episode(),
-          r.seq() < 0 ? null : r.seq(), null, r.validFrom(), r.validTo(), key, r.importance(), r.authority(),
-          ConflictPolicy.SUPERSEDE, r.entities(), meta, null, r.access());
+      meta.put(
+          "transformation",
+          "category " + r.category().code() + " -> " + category.code() + " (from " + r.id() + ")");
+      NewMemory m =
+          new NewMemory(
+              owner,
+              r.text(),
+              r.scope(),
+              category,
+              r.context(),
+              r.sources(),
+              r.episode(),
+              r.seq() < 0 ? null : r.seq(),
+              null,
+              r.validFrom(),
+              r.validTo(),
+              key,
+              r.importance(),
+              r.authority(),
+              ConflictPolicy.SUPERSEDE,
+              r.entities(),
+              meta,
+              null,
+              r.access());
       MemoryRecord created = session.add(m, r.embedding(), "");
       if (created == null) throw new InvalidRequestException(session.violations());
       session.commit();
@@ -599,7 +743,9 @@ final class Engine implements Mnemo {
     String state = store.state();
     RecallResult r = reads.recall(request, null, true);
     logger.offer(request, r, state);
-    return request.explain() ? r : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
+    return request.explain()
+        ? r
+        : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
   }
 
   /** The eligibility a logged recall ran with (its resolved instants and time range). */
@@ -609,11 +755,15 @@ final class Engine implements Mnemo {
 
   private RecallLog recallLog() {
     RecallLog log = recallLogger != null ? recallLogger.log() : idleRecallLog;
-    if (log == null) throw new UnsupportedOperationException("this engine keeps no retrieval log (its store offers none)");
+    if (log == null)
+      throw new UnsupportedOperationException(
+          "this engine keeps no retrieval log (its store offers none)");
     return log;
   }
 
-  /** Whether this engine keeps a retrieval log (its store offers one, or its builder was given one). */
+  /**
+   * Whether this engine keeps a retrieval log (its store offers one, or its builder was given one).
+   */
   private boolean hasRecallLog() {
     return recallLogger != null || idleRecallLog != null;
   }
@@ -625,7 +775,8 @@ final class Engine implements Mnemo {
   private RecallStats recallStats(RecallLogQuery query) {
     RecallStats s = recallLog().stats(Objects.requireNonNull(query, "query"));
     long dropped = recallLogger == null ? 0 : recallLogger.dropped();
-    return new RecallStats(s.recalls(), s.fetched(), s.selected(), s.used(), s.injectedTokens(), dropped);
+    return new RecallStats(
+        s.recalls(), s.fetched(), s.selected(), s.used(), s.injectedTokens(), dropped);
   }
 
   /**
@@ -633,7 +784,8 @@ final class Engine implements Mnemo {
    * and every setting), changed by {@code change} when given (to see what other weights or
    * thresholds would have selected), against this engine; the replay itself is not logged.
    */
-  private Optional<Replay> replay(String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
+  private Optional<Replay> replay(
+      String id, java.util.function.UnaryOperator<RecallRequest.Builder> change) {
     Optional<LoggedRecall> found = loggedRecall(id);
     if (found.isEmpty()) return Optional.empty();
     LoggedRecall then = found.get();
@@ -649,11 +801,14 @@ final class Engine implements Mnemo {
   public List<MemoryRecord> history(String owner, String factKey) {
     requireOwner(owner);
     if (factKey == null || factKey.isBlank()) {
-      throw new InvalidRequestException("fact_key", factKey, "fact_key must not be blank, was " + factKey);
+      throw new InvalidRequestException(
+          "fact_key", factKey, "fact_key must not be blank, was " + factKey);
     }
     List<MemoryRecord> out = new ArrayList<>(store.versions(owner, factKey));
-    out.sort(Comparator.comparing(MemoryRecord::recordedAt).thenComparing(MemoryRecord::validFrom)
-        .thenComparing(MemoryRecord::id));
+    out.sort(
+        Comparator.comparing(MemoryRecord::recordedAt)
+            .thenComparing(MemoryRecord::validFrom)
+            .thenComparing(MemoryRecord::id));
     return out;
   }
 
@@ -703,7 +858,8 @@ final class Engine implements Mnemo {
         store.get(owner, id).ifPresent(r -> updated.add(r.withUsage(r.accessCount() + 1, now)));
       }
       if (!updated.isEmpty()) store.apply(updated, List.of());
-      if (recallLogger != null && !updated.isEmpty()) recallLogger.used(owner, updated.stream().map(MemoryRecord::id).toList());
+      if (recallLogger != null && !updated.isEmpty())
+        recallLogger.used(owner, updated.stream().map(MemoryRecord::id).toList());
       return updated.size();
     }
   }

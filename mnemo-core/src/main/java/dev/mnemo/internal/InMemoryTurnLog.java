@@ -41,7 +41,8 @@ public final class InMemoryTurnLog implements TurnLog {
   @Override
   public synchronized void update(List<StoredTurn> entries) {
     for (StoredTurn e : entries) {
-      byKey.computeIfPresent(key(e.turn().owner(), e.turn().id()), (k, old) -> old.with(e.state(), e.note()));
+      byKey.computeIfPresent(
+          key(e.turn().owner(), e.turn().id()), (k, old) -> old.with(e.state(), e.note()));
     }
   }
 
@@ -63,7 +64,8 @@ public final class InMemoryTurnLog implements TurnLog {
 
   @Override
   public synchronized List<StoredTurn> attempts(String owner, String turnId) {
-    return byKey.values().stream().filter(t -> t.turn().owner().equals(owner) && t.turn().turnId().equals(turnId))
+    return byKey.values().stream()
+        .filter(t -> t.turn().owner().equals(owner) && t.turn().turnId().equals(turnId))
         .toList();
   }
 
@@ -76,7 +78,10 @@ public final class InMemoryTurnLog implements TurnLog {
   public void export(String owner, Consumer<StoredTurn> sink) {
     List<StoredTurn> copy;
     synchronized (this) {
-      copy = byKey.values().stream().filter(t -> owner == null || t.turn().owner().equals(owner)).toList();
+      copy =
+          byKey.values().stream()
+              .filter(t -> owner == null || t.turn().owner().equals(owner))
+              .toList();
     }
     copy.forEach(sink);
   }

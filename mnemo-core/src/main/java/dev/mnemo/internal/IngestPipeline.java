@@ -41,28 +41,27 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <ol>
  *   <li><b>Log</b> ({@link #ingest}): the batch is validated (every invalid field reported, nothing
- *       stored), then appended to the durable {@link TurnLog}, idempotently by (owner, id). User and
- *       assistant turns that completed (or were {@link #accept accepted}) enter state
- *       {@code pending}; tool calls, tool results, system messages and failed or partial attempts
- *       are only {@code kept}: sources, never memories. The call returns once the log has
- *       committed.
+ *       stored), then appended to the durable {@link TurnLog}, idempotently by (owner, id). User
+ *       and assistant turns that completed (or were {@link #accept accepted}) enter state {@code
+ *       pending}; tool calls, tool results, system messages and failed or partial attempts are only
+ *       {@code kept}: sources, never memories. The call returns once the log has committed.
  *   <li><b>Extract</b>: pending turns, oldest first, grouped by owner and episode into batches of
  *       at most {@code batchTurns}, go to the {@link Extractor}. Asynchronous by default (passes on
  *       a small thread pool every pipeline of the process shares, none while idle); synchronous
- *       (inside {@code ingest}) when configured or when the turn
- *       log is not durable. A failed extraction that is not retriable turns the batch's turns into
- *       {@code error} artifacts (kept, with the error); a retriable one (time-out, 429) is retried
- *       with back-off up to {@value #MAX_RETRIES} times.
+ *       (inside {@code ingest}) when configured or when the turn log is not durable. A failed
+ *       extraction that is not retriable turns the batch's turns into {@code error} artifacts
+ *       (kept, with the error); a retriable one (time-out, 429) is retried with back-off up to
+ *       {@value #MAX_RETRIES} times.
  *   <li><b>Consolidate</b>: each candidate meets the owner's similar current records (the engine's
- *       own recall: top {@value #SIMILAR_K}, greedy packing, no threshold) and the candidates of the
- *       same batch before it; the {@link Consolidator} decides ADD, UPDATE (a new version under the
- *       target's fact key; a target without one gets a key {@code auto/<target id>}), NOOP (the
+ *       own recall: top {@value #SIMILAR_K}, greedy packing, no threshold) and the candidates of
+ *       the same batch before it; the {@link Consolidator} decides ADD, UPDATE (a new version under
+ *       the target's fact key; a target without one gets a key {@code auto/<target id>}), NOOP (the
  *       target gains the candidate's sources and +0.05 importance) or CONFLICT (both kept under one
  *       fact key with policy {@code keep_both}).
  *   <li><b>Commit</b>: everything a batch changes is one atomic store write; then its turns are
  *       marked {@code extracted}. A crash between the two is harmless: on restart the batch is
- *       pending again, and turns that some record already names as a source are not extracted
- *       again (they are given to the extractor as context only). So nothing is lost and nothing is
+ *       pending again, and turns that some record already names as a source are not extracted again
+ *       (they are given to the extractor as context only). So nothing is lost and nothing is
  *       duplicated.
  * </ol>
  *
@@ -73,8 +72,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class IngestPipeline implements AutoCloseable {
   static final int SIMILAR_K = 5;
-  /** Candidates per signal of that recall: enough for a top 5, a fraction of a user recall's cost. */
+
+  /**
+   * Candidates per signal of that recall: enough for a top 5, a fraction of a user recall's cost.
+   */
   static final int SIMILAR_CANDIDATES = 20;
+
   static final int MAX_RETRIES = 5;
 
   private final MemoryStore store;
@@ -88,7 +91,11 @@ final class IngestPipeline implements AutoCloseable {
   private final Object writeLock;
   private final boolean synchronous;
   private final int batchTurns;
-  /** Back-pressure and the passes of the extraction (see {@link IngestQueue}); inline when synchronous. */
+
+  /**
+   * Back-pressure and the passes of the extraction (see {@link IngestQueue}); inline when
+   * synchronous.
+   */
   private final IngestQueue queue;
 
   private final AtomicLong recordsWritten = new AtomicLong();
@@ -96,16 +103,28 @@ final class IngestPipeline implements AutoCloseable {
   private final AtomicLong conflicts = new AtomicLong();
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final Map<String, Integer> retries = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Failures of a group outside the extractor, by its first turn: the dead-letter list's count. */
   private final Map<String, Integer> failures = new java.util.concurrent.ConcurrentHashMap<>();
+
   static final int RECENT_DEAD_LETTERS = 20;
   private final AtomicLong deadLettered = new AtomicLong();
   private final java.util.ArrayDeque<String> recentDeadLetters = new java.util.ArrayDeque<>();
 
-  IngestPipeline(MemoryStore store, TurnLog log, WritePath writes,
+  IngestPipeline(
+      MemoryStore store,
+      TurnLog log,
+      WritePath writes,
       java.util.function.BiFunction<RecallRequest, float[], List<Recalled>> recall,
-      Extractor extractor, Consolidator consolidator, ZoneId zone, InstantSource clock, Object writeLock,
-      boolean synchronous, int capacity, int batchTurns, Duration queueWait) {
+      Extractor extractor,
+      Consolidator consolidator,
+      ZoneId zone,
+      InstantSource clock,
+      Object writeLock,
+      boolean synchronous,
+      int capacity,
+      int batchTurns,
+      Duration queueWait) {
     this.store = store;
     this.log = log;
     this.writes = writes;
@@ -121,7 +140,8 @@ final class IngestPipeline implements AutoCloseable {
       queue = IngestQueue.inline();
       drain(); // work left pending by an earlier asynchronous run
     } else {
-      queue = IngestQueue.scheduled(capacity, queueWait, this::step, e -> lastError.set(e.toString()));
+      queue =
+          IngestQueue.scheduled(capacity, queueWait, this::step, e -> lastError.set(e.toString()));
       long pending = log.counts().getOrDefault(State.PENDING, 0L);
       if (pending > 0) queue.add(pending);
     }
@@ -131,12 +151,26 @@ final class IngestPipeline implements AutoCloseable {
     Objects.requireNonNull(turns, "turns");
     List<Violation> bad = new ArrayList<>();
     Instant now = clock.instant();
-    for (int i = 0; i < turns.size(); i++) bad.addAll(validate(turns.get(i), "turns[" + i + "].", now));
+    for (int i = 0; i < turns.size(); i++)
+      bad.addAll(validate(turns.get(i), "turns[" + i + "].", now));
     if (!bad.isEmpty()) throw new InvalidRequestException(bad);
     List<StoredTurn> entries = new ArrayList<>(turns.size());
     for (Turn t : turns) {
-      Turn dated = t.at() != null ? t : new Turn(t.id(), t.owner(), t.episode(), t.role(), t.speaker(), t.text(),
-          now, t.turnId(), t.attempt(), t.status(), t.metadata());
+      Turn dated =
+          t.at() != null
+              ? t
+              : new Turn(
+                  t.id(),
+                  t.owner(),
+                  t.episode(),
+                  t.role(),
+                  t.speaker(),
+                  t.text(),
+                  now,
+                  t.turnId(),
+                  t.attempt(),
+                  t.status(),
+                  t.metadata());
       String kept = keptReason(dated);
       entries.add(new StoredTurn(dated, kept == null ? State.PENDING : State.KEPT, 0, kept));
     }
@@ -155,12 +189,14 @@ final class IngestPipeline implements AutoCloseable {
     for (StoredTurn s : stored) fresh.add(key(s.turn()));
     List<String> accepted = new ArrayList<>();
     List<String> duplicates = new ArrayList<>();
-    for (StoredTurn e : entries) (fresh.remove(key(e.turn())) ? accepted : duplicates).add(e.turn().id());
+    for (StoredTurn e : entries)
+      (fresh.remove(key(e.turn())) ? accepted : duplicates).add(e.turn().id());
     long pendingNew = stored.stream().filter(s -> s.state() == State.PENDING).count();
     queue.release(extractable - pendingNew);
     if (synchronous) {
       List<MemoryRecord> records = new ArrayList<>();
-      for (List<StoredTurn> g : groups(stored.stream().filter(s -> s.state() == State.PENDING).toList())) {
+      for (List<StoredTurn> g :
+          groups(stored.stream().filter(s -> s.state() == State.PENDING).toList())) {
         records.addAll(process(g));
       }
       return new IngestReceipt(accepted, duplicates, 0, records);
@@ -180,11 +216,21 @@ final class IngestPipeline implements AutoCloseable {
 
   /** Makes a kept failed or partial attempt extractable. */
   IngestReceipt accept(String owner, String id) {
-    StoredTurn t = log.get(owner, id).orElseThrow(() -> new InvalidRequestException("id", id,
-        "no turn '" + id + "' of owner '" + owner + "' in the turn log"));
+    StoredTurn t =
+        log.get(owner, id)
+            .orElseThrow(
+                () ->
+                    new InvalidRequestException(
+                        "id", id, "no turn '" + id + "' of owner '" + owner + "' in the turn log"));
     if (!t.turn().isMessage() || t.turn().role() == Turn.Role.SYSTEM) {
-      throw new InvalidRequestException("id", id, "turn '" + id + "' is a " + t.turn().role().code()
-          + " turn; only user and assistant turns can become memories");
+      throw new InvalidRequestException(
+          "id",
+          id,
+          "turn '"
+              + id
+              + "' is a "
+              + t.turn().role().code()
+              + " turn; only user and assistant turns can become memories");
     }
     if (t.state() != State.KEPT && t.state() != State.ERROR) {
       return new IngestReceipt(List.of(), List.of(id), 0, List.of());
@@ -206,9 +252,17 @@ final class IngestPipeline implements AutoCloseable {
 
   IngestProgress progress() {
     Map<State, Long> c = log.counts();
-    return new IngestProgress(c.getOrDefault(State.PENDING, 0L), c.getOrDefault(State.EXTRACTED, 0L),
-        c.getOrDefault(State.KEPT, 0L), c.getOrDefault(State.ERROR, 0L), recordsWritten.get(), merged.get(),
-        conflicts.get(), lastError.get(), deadLettered.get(), recentDeadLetters());
+    return new IngestProgress(
+        c.getOrDefault(State.PENDING, 0L),
+        c.getOrDefault(State.EXTRACTED, 0L),
+        c.getOrDefault(State.KEPT, 0L),
+        c.getOrDefault(State.ERROR, 0L),
+        recordsWritten.get(),
+        merged.get(),
+        conflicts.get(),
+        lastError.get(),
+        deadLettered.get(),
+        recentDeadLetters());
   }
 
   private List<String> recentDeadLetters() {
@@ -237,9 +291,15 @@ final class IngestPipeline implements AutoCloseable {
     return switch (t.role()) {
       case TOOL_CALL, TOOL_RESULT -> "tool event: kept as a source, never a memory";
       case SYSTEM -> "system message: kept as a source, never a memory";
-      case USER, ASSISTANT -> t.status() == Turn.Status.COMPLETE ? null
-          : t.status().code() + " attempt " + t.attempt() + " of turn " + t.turnId()
-              + ": kept as an error artifact; a memory only once accepted";
+      case USER, ASSISTANT ->
+          t.status() == Turn.Status.COMPLETE
+              ? null
+              : t.status().code()
+                  + " attempt "
+                  + t.attempt()
+                  + " of turn "
+                  + t.turnId()
+                  + ": kept as an error artifact; a memory only once accepted";
     };
   }
 
@@ -247,18 +307,29 @@ final class IngestPipeline implements AutoCloseable {
   static List<Violation> validate(Turn t, String path, Instant now) {
     List<Violation> v = new ArrayList<>();
     if (t == null) {
-      v.add(new Violation(path.substring(0, path.length() - 1), null, path.substring(0, path.length() - 1) + " must not be null"));
+      v.add(
+          new Violation(
+              path.substring(0, path.length() - 1),
+              null,
+              path.substring(0, path.length() - 1) + " must not be null"));
       return v;
     }
-    if (t.id() == null || t.id().isBlank()) v.add(new Violation(path + "id", t.id(), path + "id must not be blank"));
+    if (t.id() == null || t.id().isBlank())
+      v.add(new Violation(path + "id", t.id(), path + "id must not be blank"));
     dev.mnemo.InputRules.checkOwner(path + "owner", t.owner(), v);
     dev.mnemo.InputRules.checkLength(path + "id", t.id(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
-    dev.mnemo.InputRules.checkLength(path + "turn_id", t.turnId(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
-    dev.mnemo.InputRules.checkLength(path + "episode", t.episode(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    dev.mnemo.InputRules.checkLength(
+        path + "turn_id", t.turnId(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
+    dev.mnemo.InputRules.checkLength(
+        path + "episode", t.episode(), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
     // a turn's time dates what it says ("last Saturday") and becomes its records' recorded time
     dev.mnemo.InputRules.checkTransactionTime(path + "at", t.at(), now, v);
-    if (t.text() == null || t.text().isBlank()) v.add(new Violation(path + "text", t.text(), path + "text must not be blank"));
-    if (t.attempt() < 1) v.add(new Violation(path + "attempt", t.attempt(), path + "attempt must be >= 1, was " + t.attempt()));
+    if (t.text() == null || t.text().isBlank())
+      v.add(new Violation(path + "text", t.text(), path + "text must not be blank"));
+    if (t.attempt() < 1)
+      v.add(
+          new Violation(
+              path + "attempt", t.attempt(), path + "attempt must be >= 1, was " + t.attempt()));
     return v;
   }
 
@@ -310,11 +381,11 @@ final class IngestPipeline implements AutoCloseable {
   }
 
   /**
-   * A group that failed {@code attempts} times outside the extractor (a record the store refuses,
-   * a consolidator bug): each turn is tried alone once more, so that good turns are not held
-   * hostage, and those that still fail become {@code error} artifacts on the dead-letter list
-   * (counted in {@link IngestProgress#deadLettered()}, the latest listed) instead of stalling the
-   * queue after every restart. {@link #accept} makes one pending again.
+   * A group that failed {@code attempts} times outside the extractor (a record the store refuses, a
+   * consolidator bug): each turn is tried alone once more, so that good turns are not held hostage,
+   * and those that still fail become {@code error} artifacts on the dead-letter list (counted in
+   * {@link IngestProgress#deadLettered()}, the latest listed) instead of stalling the queue after
+   * every restart. {@link #accept} makes one pending again.
    */
   private void deadLetter(List<StoredTurn> group, RuntimeException cause, int attempts) {
     for (StoredTurn t : group) {
@@ -360,7 +431,8 @@ final class IngestPipeline implements AutoCloseable {
     for (StoredTurn t : pending) {
       String k = t.turn().owner() + "\u0000" + Objects.toString(t.turn().episode(), "");
       List<List<StoredTurn>> lists = byKey.computeIfAbsent(k, x -> new ArrayList<>());
-      if (lists.isEmpty() || lists.get(lists.size() - 1).size() >= batchTurns) lists.add(new ArrayList<>());
+      if (lists.isEmpty() || lists.get(lists.size() - 1).size() >= batchTurns)
+        lists.add(new ArrayList<>());
       lists.get(lists.size() - 1).add(t);
     }
     List<List<StoredTurn>> out = new ArrayList<>();
@@ -368,7 +440,10 @@ final class IngestPipeline implements AutoCloseable {
     return out;
   }
 
-  /** Extracts, consolidates and commits one group of one owner's pending turns; returns the records written. */
+  /**
+   * Extracts, consolidates and commits one group of one owner's pending turns; returns the records
+   * written.
+   */
   private List<MemoryRecord> process(List<StoredTurn> group) {
     if (group.isEmpty()) return List.of();
     String owner = group.get(0).turn().owner();
@@ -392,7 +467,11 @@ final class IngestPipeline implements AutoCloseable {
           throw new Retry(Duration.ofMillis(200L << Math.min(n, 7)));
         }
         retries.remove(batchKey);
-        finish(group, already, State.ERROR, "extraction failed (" + extractor.id() + "): " + e.getMessage());
+        finish(
+            group,
+            already,
+            State.ERROR,
+            "extraction failed (" + extractor.id() + "): " + e.getMessage());
         return List.of();
       } catch (RuntimeException e) {
         // an extractor bug must not stall the queue: the turns stay, as error artifacts
@@ -409,7 +488,8 @@ final class IngestPipeline implements AutoCloseable {
           good.add(c);
         } else {
           lastError.set(extractor.id() + ": " + problem);
-          for (String s : c.sources()) if (todoIds.contains(s)) notes.merge(s, problem, (a, b) -> a + "; " + b);
+          for (String s : c.sources())
+            if (todoIds.contains(s)) notes.merge(s, problem, (a, b) -> a + "; " + b);
         }
       }
       if (queue.closing() && !synchronous) return List.of();
@@ -423,11 +503,17 @@ final class IngestPipeline implements AutoCloseable {
     finish(group, already, state, note, Map.of());
   }
 
-  private void finish(List<StoredTurn> group, Set<String> already, State state, String note, Map<String, String> notes) {
+  private void finish(
+      List<StoredTurn> group,
+      Set<String> already,
+      State state,
+      String note,
+      Map<String, String> notes) {
     List<StoredTurn> updated = new ArrayList<>();
     for (StoredTurn s : group) {
       State st = already.contains(s.turn().id()) ? State.EXTRACTED : state;
-      updated.add(s.with(st, notes.getOrDefault(s.turn().id(), st == State.EXTRACTED ? null : note)));
+      updated.add(
+          s.with(st, notes.getOrDefault(s.turn().id(), st == State.EXTRACTED ? null : note)));
     }
     log.update(updated);
     queue.release(group.size());
@@ -436,10 +522,12 @@ final class IngestPipeline implements AutoCloseable {
   /** Why a candidate cannot be written, or null. */
   private String check(NewMemory c, String owner, Set<String> batchIds) {
     if (c == null) return "a null candidate";
-    if (!owner.equals(c.owner())) return "candidate for owner '" + c.owner() + "' from turns of '" + owner + "'";
+    if (!owner.equals(c.owner()))
+      return "candidate for owner '" + c.owner() + "' from turns of '" + owner + "'";
     if (c.sources().isEmpty()) return "candidate '" + c.text() + "' names no source turn";
     for (String s : c.sources()) {
-      if (!batchIds.contains(s)) return "candidate '" + c.text() + "' names source '" + s + "', not a turn of its batch";
+      if (!batchIds.contains(s))
+        return "candidate '" + c.text() + "' names source '" + s + "', not a turn of its batch";
     }
     List<Violation> v = writes.validate(c, "");
     return v.isEmpty() ? null : "invalid candidate: " + v.stream().map(Violation::message).toList();
@@ -454,7 +542,8 @@ final class IngestPipeline implements AutoCloseable {
       Set<String> sourceIds = new LinkedHashSet<>();
       for (NewMemory c : candidates) sourceIds.addAll(c.sources());
       Set<String> alive = new HashSet<>();
-      for (StoredTurn t : log.getAll(candidates.get(0).owner(), sourceIds)) alive.add(t.turn().id());
+      for (StoredTurn t : log.getAll(candidates.get(0).owner(), sourceIds))
+        alive.add(t.turn().id());
       WritePath.Session session = writes.session();
       Set<String> written = new LinkedHashSet<>();
       for (int i = 0; i < candidates.size(); i++) {
@@ -463,43 +552,62 @@ final class IngestPipeline implements AutoCloseable {
         float[] v = vectors == null ? null : vectors.get(i);
         List<MemoryRecord> similar = similar(c, v, session);
         Decision d = consolidator.decide(c, similar);
-        MemoryRecord target = d.target() == null ? null : session.current(c.owner(), d.target()).orElse(null);
-        if (d.action() != Consolidator.Action.ADD && (target == null || target.expiredAt() != null)) {
-          d = Decision.add("target " + d.target() + " of " + d.action() + " is not a current record");
+        MemoryRecord target =
+            d.target() == null ? null : session.current(c.owner(), d.target()).orElse(null);
+        if (d.action() != Consolidator.Action.ADD
+            && (target == null || target.expiredAt() != null)) {
+          d =
+              Decision.add(
+                  "target " + d.target() + " of " + d.action() + " is not a current record");
           target = null;
         }
-        MemoryRecord r = switch (d.action()) {
-          case ADD -> session.add(c, v, "");
-          case NOOP -> {
-            List<String> sources = new ArrayList<>(target.sources());
-            for (String s : c.sources()) if (!sources.contains(s)) sources.add(s);
-            if (sources.size() > target.sources().size()) {
-              session.put(Records.with(target, sources, target.factKey(), Math.min(1.0, target.importance() + 0.05)));
-              written.add(target.id());
-            }
-            merged.incrementAndGet();
-            yield null;
-          }
-          case UPDATE, CONFLICT -> {
-            String key = target.factKey() != null ? target.factKey() : c.factKey() != null ? c.factKey() : "auto/" + target.id();
-            if (!key.equals(target.factKey())) {
-              target = Records.with(target, target.sources(), key, target.importance());
-              session.put(target);
-            }
-            boolean conflict = d.action() == Consolidator.Action.CONFLICT;
-            if (conflict) conflicts.incrementAndGet();
-            Instant rec = c.recordedAt() == null ? session.now() : c.recordedAt();
-            Instant latest = latestRecorded(session, c.owner(), key);
-            if (latest != null && rec.isBefore(latest)) rec = latest; // transaction time only moves forward
-            // The consolidator judged the candidate a new version of the target's fact: a correction,
-            // even when the candidate's own date ("moved last Saturday") precedes the target's start.
-            NewMemory versioned = Records.with(c, key, conflict ? ConflictPolicy.KEEP_BOTH : ConflictPolicy.CORRECT, rec);
-            yield session.add(versioned, v, "");
-          }
-        };
+        MemoryRecord r =
+            switch (d.action()) {
+              case ADD -> session.add(c, v, "");
+              case NOOP -> {
+                List<String> sources = new ArrayList<>(target.sources());
+                for (String s : c.sources()) if (!sources.contains(s)) sources.add(s);
+                if (sources.size() > target.sources().size()) {
+                  session.put(
+                      Records.with(
+                          target,
+                          sources,
+                          target.factKey(),
+                          Math.min(1.0, target.importance() + 0.05)));
+                  written.add(target.id());
+                }
+                merged.incrementAndGet();
+                yield null;
+              }
+              case UPDATE, CONFLICT -> {
+                String key =
+                    target.factKey() != null
+                        ? target.factKey()
+                        : c.factKey() != null ? c.factKey() : "auto/" + target.id();
+                if (!key.equals(target.factKey())) {
+                  target = Records.with(target, target.sources(), key, target.importance());
+                  session.put(target);
+                }
+                boolean conflict = d.action() == Consolidator.Action.CONFLICT;
+                if (conflict) conflicts.incrementAndGet();
+                Instant rec = c.recordedAt() == null ? session.now() : c.recordedAt();
+                Instant latest = latestRecorded(session, c.owner(), key);
+                if (latest != null && rec.isBefore(latest))
+                  rec = latest; // transaction time only moves forward
+                // The consolidator judged the candidate a new version of the target's fact: a
+                // correction,
+                // even when the candidate's own date ("moved last Saturday") precedes the target's
+                // start.
+                NewMemory versioned =
+                    Records.with(
+                        c, key, conflict ? ConflictPolicy.KEEP_BOTH : ConflictPolicy.CORRECT, rec);
+                yield session.add(versioned, v, "");
+              }
+            };
         if (r != null) written.add(r.id());
         if (r == null && d.action() != Consolidator.Action.NOOP) {
-          String problem = "not written: " + session.violations().stream().map(Violation::message).toList();
+          String problem =
+              "not written: " + session.violations().stream().map(Violation::message).toList();
           lastError.set(problem);
           for (String s : c.sources()) notes.merge(s, problem, (a, b) -> a + "; " + b);
           session.violations().clear();
@@ -514,17 +622,19 @@ final class IngestPipeline implements AutoCloseable {
 
   private Instant latestRecorded(WritePath.Session session, String owner, String key) {
     Instant latest = null;
-    for (MemoryRecord r : store.versions(owner, key)) if (latest == null || r.recordedAt().isAfter(latest)) latest = r.recordedAt();
+    for (MemoryRecord r : store.versions(owner, key))
+      if (latest == null || r.recordedAt().isAfter(latest)) latest = r.recordedAt();
     for (MemoryRecord r : session.staged()) {
-      if (key.equals(r.factKey()) && (latest == null || r.recordedAt().isAfter(latest))) latest = r.recordedAt();
+      if (key.equals(r.factKey()) && (latest == null || r.recordedAt().isAfter(latest)))
+        latest = r.recordedAt();
     }
     return latest;
   }
 
   /**
-   * The owner's current records most similar to the candidate: the engine's recall (top
-   * {@value #SIMILAR_K}) with the session's planned versions in place of the stored ones, and the
-   * batch's own new records that share a content word or the fact key, most overlapping first.
+   * The owner's current records most similar to the candidate: the engine's recall (top {@value
+   * #SIMILAR_K}) with the session's planned versions in place of the stored ones, and the batch's
+   * own new records that share a content word or the fact key, most overlapping first.
    */
   private List<MemoryRecord> similar(NewMemory c, float[] vector, WritePath.Session session) {
     List<MemoryRecord> out = new ArrayList<>();
@@ -536,17 +646,28 @@ final class IngestPipeline implements AutoCloseable {
       boolean sameKey = c.factKey() != null && c.factKey().equals(r.factKey());
       if (sameKey || overlap(words, wordsOf(r.text())) > 0) staged.add(r);
     }
-    staged.sort((a, b) -> Double.compare(overlap(words, wordsOf(b.text())), overlap(words, wordsOf(a.text()))));
-    RecallRequest req = RecallRequest.builder(c.owner(), c.text()).k(SIMILAR_K).threshold(0).relativeThreshold(0).minRelevance(0.0)
-        .budgetTokens(RecallRequest.DEFAULT_BUDGET * 100).packing(Packing.GREEDY).candidates(SIMILAR_CANDIDATES)
-        .askedAt(session.now()).build();
+    staged.sort(
+        (a, b) ->
+            Double.compare(overlap(words, wordsOf(b.text())), overlap(words, wordsOf(a.text()))));
+    RecallRequest req =
+        RecallRequest.builder(c.owner(), c.text())
+            .k(SIMILAR_K)
+            .threshold(0)
+            .relativeThreshold(0)
+            .minRelevance(0.0)
+            .budgetTokens(RecallRequest.DEFAULT_BUDGET * 100)
+            .packing(Packing.GREEDY)
+            .candidates(SIMILAR_CANDIDATES)
+            .askedAt(session.now())
+            .build();
     for (Recalled r : recall.apply(req, vector)) {
       MemoryRecord cur = session.current(c.owner(), r.record().id()).orElse(r.record());
       if (cur.expiredAt() == null && seen.add(cur.id())) out.add(cur);
     }
     for (MemoryRecord r : staged) if (seen.add(r.id())) out.add(r);
     if (c.factKey() != null) {
-      // a fact key names the fact exactly: its current version is always similar, whatever its words
+      // a fact key names the fact exactly: its current version is always similar, whatever its
+      // words
       for (MemoryRecord r : store.versions(c.owner(), c.factKey())) {
         MemoryRecord cur = session.current(c.owner(), r.id()).orElse(r);
         if (cur.expiredAt() == null && seen.add(cur.id())) out.add(cur);
@@ -557,7 +678,8 @@ final class IngestPipeline implements AutoCloseable {
 
   private static Set<String> wordsOf(String text) {
     Set<String> out = new HashSet<>();
-    for (String w : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) if (w.length() > 3) out.add(w);
+    for (String w : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+"))
+      if (w.length() > 3) out.add(w);
     return out;
   }
 

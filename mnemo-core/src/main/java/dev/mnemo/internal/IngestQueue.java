@@ -12,8 +12,9 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * The work queue of one {@link IngestPipeline}: how many turns wait for extraction (back-pressure on
- * the callers) and when a pass of the pipeline runs (on threads every queue of the process shares).
+ * The work queue of one {@link IngestPipeline}: how many turns wait for extraction (back-pressure
+ * on the callers) and when a pass of the pipeline runs (on threads every queue of the process
+ * shares).
  *
  * <p><b>Accounting.</b> A caller {@linkplain #reserve reserves} room for the turns it is about to
  * append (blocking while the queue is full, up to {@code wait}, then failing with a retriable
@@ -25,8 +26,8 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Passes.</b> {@link #signal} (or {@link #add}) queues a pass, which runs {@code step}: its
  * result is when to pass again in milliseconds (0: at once, more may be pending), or -1 to idle
- * until the next signal. A queue holds no thread while idle, a pass of one queue never runs twice at
- * once, and a signal that arrives while a pass is ending is never lost. A pass that throws is
+ * until the next signal. A queue holds no thread while idle, a pass of one queue never runs twice
+ * at once, and a signal that arrives while a pass is ending is never lost. A pass that throws is
  * reported to {@code onFailure} and retried after a second.
  *
  * <p>An {@linkplain #inline() inline} queue (synchronous extraction, inside the caller) counts
@@ -35,6 +36,7 @@ import java.util.function.LongSupplier;
 final class IngestQueue {
   /** How long {@link #close} waits for a running pass. */
   static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
   /** When a pass that threw runs again. */
   static final long FAILED_PASS_DELAY_MS = 1000;
 
@@ -47,9 +49,14 @@ final class IngestQueue {
 
   private static ScheduledExecutorService sharedExecutor() {
     AtomicInteger n = new AtomicInteger();
-    ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(
-        Math.max(2, Runtime.getRuntime().availableProcessors()),
-        r -> Thread.ofPlatform().daemon().name("mnemo-ingest-" + n.incrementAndGet()).unstarted(r));
+    ScheduledThreadPoolExecutor pool =
+        new ScheduledThreadPoolExecutor(
+            Math.max(2, Runtime.getRuntime().availableProcessors()),
+            r ->
+                Thread.ofPlatform()
+                    .daemon()
+                    .name("mnemo-ingest-" + n.incrementAndGet())
+                    .unstarted(r));
     pool.setRemoveOnCancelPolicy(true);
     return pool;
   }
@@ -61,21 +68,32 @@ final class IngestQueue {
   private final Consumer<RuntimeException> onFailure;
 
   private final Object lock = new Object();
+
   /** Turns waiting for extraction (reserved or added, not yet released). Guarded by lock. */
   private long queued;
+
   /** Callers between reserving room and their append's end. Guarded by lock. */
   private int appending;
+
   /** A pass is working on pending turns (await waits for it). Guarded by lock. */
   private boolean busy;
+
   /** A pass is running (close waits for it). Guarded by lock. */
   private boolean running;
+
   private volatile boolean closing;
+
   /** A pass is queued on, or running in, the shared executor. */
   private final AtomicBoolean scheduled = new AtomicBoolean();
+
   /** Set by every wake-up, cleared when a pass starts. */
   private volatile boolean woken;
 
-  private IngestQueue(boolean inline, long capacity, Duration wait, LongSupplier step,
+  private IngestQueue(
+      boolean inline,
+      long capacity,
+      Duration wait,
+      LongSupplier step,
       Consumer<RuntimeException> onFailure) {
     this.inline = inline;
     this.capacity = capacity;
@@ -88,16 +106,22 @@ final class IngestQueue {
    * A queue of at most {@code capacity} turns whose callers wait up to {@code wait} for room, and
    * whose passes run {@code step} on the shared threads.
    */
-  static IngestQueue scheduled(long capacity, Duration wait, LongSupplier step, Consumer<RuntimeException> onFailure) {
+  static IngestQueue scheduled(
+      long capacity, Duration wait, LongSupplier step, Consumer<RuntimeException> onFailure) {
     return new IngestQueue(false, capacity, wait, step, onFailure);
   }
 
-  /** The queue of a synchronous pipeline: no accounting, no passes; only {@link #closing()} is kept. */
+  /**
+   * The queue of a synchronous pipeline: no accounting, no passes; only {@link #closing()} is kept.
+   */
   static IngestQueue inline() {
     return new IngestQueue(true, Long.MAX_VALUE, Duration.ZERO, () -> -1, e -> {});
   }
 
-  /** Waits for room for {@code n} turns, then holds it; the caller then appends and calls {@link #appended}. */
+  /**
+   * Waits for room for {@code n} turns, then holds it; the caller then appends and calls {@link
+   * #appended}.
+   */
   void reserve(long n) {
     if (inline) return;
     long deadline = System.nanoTime() + wait.toNanos();
@@ -106,14 +130,20 @@ final class IngestQueue {
       while (queued > 0 && queued + n > capacity) {
         long left = deadline - System.nanoTime();
         if (left <= 0 || closing) {
-          throw new MnemoException("ingest queue full: " + queued + " turns wait for extraction (capacity " + capacity
-              + "); nothing was stored, retry later", true);
+          throw new MnemoException(
+              "ingest queue full: "
+                  + queued
+                  + " turns wait for extraction (capacity "
+                  + capacity
+                  + "); nothing was stored, retry later",
+              true);
         }
         try {
           lock.wait(Math.max(1, left / 1_000_000));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new MnemoException("interrupted while the ingest queue was full; nothing was stored", true, e);
+          throw new MnemoException(
+              "interrupted while the ingest queue was full; nothing was stored", true, e);
         }
       }
       queued += n;
@@ -129,7 +159,9 @@ final class IngestQueue {
     }
   }
 
-  /** {@code n} turns no longer wait (extracted, refused, found already stored): their room is free. */
+  /**
+   * {@code n} turns no longer wait (extracted, refused, found already stored): their room is free.
+   */
   void release(long n) {
     if (inline || n == 0) return;
     synchronized (lock) {
@@ -138,7 +170,10 @@ final class IngestQueue {
     }
   }
 
-  /** {@code n} turns arrived without a reservation (found pending at start, imported): counts them and wakes a pass. */
+  /**
+   * {@code n} turns arrived without a reservation (found pending at start, imported): counts them
+   * and wakes a pass.
+   */
   void add(long n) {
     if (inline) return;
     synchronized (lock) {
@@ -157,7 +192,10 @@ final class IngestQueue {
     kick(0);
   }
 
-  /** Called by a pass that found nothing pending: the count is cleared unless an append is on its way. */
+  /**
+   * Called by a pass that found nothing pending: the count is cleared unless an append is on its
+   * way.
+   */
   void drained() {
     synchronized (lock) {
       if (appending == 0) queued = 0; // the log is the truth: nothing pending, nothing on its way

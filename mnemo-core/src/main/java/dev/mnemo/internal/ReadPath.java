@@ -8,9 +8,9 @@ import dev.mnemo.Outcome;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.RecallTrace;
+import dev.mnemo.Recalled;
 import dev.mnemo.RelevanceModel;
 import dev.mnemo.RelevanceTrace;
-import dev.mnemo.Recalled;
 import dev.mnemo.Signals;
 import dev.mnemo.TimeFilter;
 import dev.mnemo.Weights;
@@ -47,10 +47,19 @@ import java.util.TreeSet;
 final class ReadPath {
   /** The metadata key naming who said a record (set by the write path from a turn's speaker). */
   static final String SPEAKER = "speaker";
-  /** Metadata key of the conversation role a record was said in (user, assistant): the speaker signal reads it. */
+
+  /**
+   * Metadata key of the conversation role a record was said in (user, assistant): the speaker
+   * signal reads it.
+   */
   static final String ROLE = "role";
-  /** Metadata key of a record's fact kind (preference, plan, status, ...): {@link dev.mnemo.Freshness} reads it. */
+
+  /**
+   * Metadata key of a record's fact kind (preference, plan, status, ...): {@link
+   * dev.mnemo.Freshness} reads it.
+   */
   static final String KIND = "kind";
+
   private final MemoryStore store;
   private final Embedder embedder;
   private final Tokenizer tokenizer;
@@ -58,20 +67,40 @@ final class ReadPath {
   private final ZoneId zone;
   private final DenseCalibration calibration;
   private final RelevanceModel relevanceModel;
+
   /** The store's freshness, under each request's. */
   private final dev.mnemo.Freshness freshness;
 
-  ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
-    this(store, embedder, tokenizer, clock, zone, dev.mnemo.Freshness.DEFAULT, RelevanceModel.defaultModel());
+  ReadPath(
+      MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
+    this(
+        store,
+        embedder,
+        tokenizer,
+        clock,
+        zone,
+        dev.mnemo.Freshness.DEFAULT,
+        RelevanceModel.defaultModel());
   }
 
-  ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
+  ReadPath(
+      MemoryStore store,
+      Embedder embedder,
+      Tokenizer tokenizer,
+      InstantSource clock,
+      ZoneId zone,
       dev.mnemo.Freshness freshness) {
     this(store, embedder, tokenizer, clock, zone, freshness, RelevanceModel.defaultModel());
   }
 
-  ReadPath(MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone,
-      dev.mnemo.Freshness freshness, RelevanceModel relevanceModel) {
+  ReadPath(
+      MemoryStore store,
+      Embedder embedder,
+      Tokenizer tokenizer,
+      InstantSource clock,
+      ZoneId zone,
+      dev.mnemo.Freshness freshness,
+      RelevanceModel relevanceModel) {
     this.relevanceModel = relevanceModel;
     this.freshness = freshness;
     this.store = store;
@@ -101,20 +130,26 @@ final class ReadPath {
     double frequency;
     double authority;
     double timeMatch;
+
     /**
      * 1, or 0 for a record (not a conversation turn) outside the time the question names in the
      * current mode: the first key of the order, so a named time is a constraint (every record
      * inside it ranks before any outside), not a hint.
      */
     int tier = 1;
+
     double score;
     int tokens = -1;
+
     /** Tokens of the record's rendered line (its share of the block), or -1 when not packed. */
     int lineTokens = -1;
+
     Outcome outcome;
     String reason;
+
     /** The relevance model's features (see {@link RelevanceFeatures}) and probability. */
     Map<String, Double> features;
+
     double probability = Double.NaN;
     final List<String> conflictsWith = new ArrayList<>();
 
@@ -129,18 +164,18 @@ final class ReadPath {
   }
 
   /**
-   * A recall whose dense signal uses {@code vector} instead of embedding the query (null: embed it):
-   * the ingest pipeline looks for records similar to a candidate with the candidate's own passage
-   * vector, computed once for its write, which saves one model call per candidate.
+   * A recall whose dense signal uses {@code vector} instead of embedding the query (null: embed
+   * it): the ingest pipeline looks for records similar to a candidate with the candidate's own
+   * passage vector, computed once for its write, which saves one model call per candidate.
    */
   RecallResult recall(RecallRequest req, float[] queryVector) {
     return recall(req, queryVector, false);
   }
 
   /**
-   * A recall that builds the trace when the request asks for {@code explain} or when {@code keepTrace}
-   * is set (the retrieval log needs the candidates of every logged recall; the trace is collected
-   * from the stages' own data, so it costs only the objects that hold it).
+   * A recall that builds the trace when the request asks for {@code explain} or when {@code
+   * keepTrace} is set (the retrieval log needs the candidates of every logged recall; the trace is
+   * collected from the stages' own data, so it costs only the objects that hold it).
    */
   RecallResult recall(RecallRequest req, float[] queryVector, boolean keepTrace) {
     Map<String, Long> timings = new LinkedHashMap<>();
@@ -151,32 +186,67 @@ final class ReadPath {
     Instant validTime = millis(req.mode().validTime(askedAt));
     Instant knownTime = millis(req.mode().knownTime(askedAt));
     String text = req.retrievalText();
-    TimeRange range = req.timeFilter() == TimeFilter.OFF ? null
-        : TimeExpressions.parse(text, askedAt, zone).orElse(null);
+    TimeRange range =
+        req.timeFilter() == TimeFilter.OFF
+            ? null
+            : TimeExpressions.parse(text, askedAt, zone).orElse(null);
 
     RecallTrace.Gate gate = gate(req, text);
     if (gate.fetch().equals(SKIP)) {
       timings.put("total", System.nanoTime() - t0);
       String rendered = Renderer.render(List.of(), Renderer.Style.PLAIN);
-      RecallTrace trace = !req.explain() ? null : new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(),
-          validTime, knownTime, range, List.of(), Double.NaN, req.fusion().code(), req.packing().code(), req.k(),
-          req.budgetTokens(), req.threshold(), req.weights(), tokenizer.name(),
-          embedder == null ? null : embedder.modelId(), List.of(), 0, tokenizer.count(rendered), timings, gate);
+      RecallTrace trace =
+          !req.explain()
+              ? null
+              : new RecallTrace(
+                  req.owner(),
+                  req.query(),
+                  askedAt,
+                  req.mode().code(),
+                  validTime,
+                  knownTime,
+                  range,
+                  List.of(),
+                  Double.NaN,
+                  req.fusion().code(),
+                  req.packing().code(),
+                  req.k(),
+                  req.budgetTokens(),
+                  req.threshold(),
+                  req.weights(),
+                  tokenizer.name(),
+                  embedder == null ? null : embedder.modelId(),
+                  List.of(),
+                  0,
+                  tokenizer.count(rendered),
+                  timings,
+                  gate);
       return new RecallResult(List.of(), rendered, 0, tokenizer.count(rendered), trace);
     }
     Eligibility eligibility = eligibility(req, validTime, knownTime, range);
     List<String> queryKeys = new ArrayList<>(Entities.queryKeys(text));
     for (String k : req.focus().entityKeys()) if (!queryKeys.contains(k)) queryKeys.add(k);
     float[] vector = null;
-    if (embedder != null && (req.weights().dense() > 0 || req.weights().window() > 0) && !text.isBlank()) {
+    if (embedder != null
+        && (req.weights().dense() > 0 || req.weights().window() > 0)
+        && !text.isBlank()) {
       vector = queryVector != null ? queryVector : embedder.embedQuery(text);
     }
     long t1 = System.nanoTime();
     timings.put("embed", t1 - t0);
 
-    CandidateSet found = text.isBlank() && queryKeys.isEmpty() ? CandidateSet.empty()
-        : store.candidates(new CandidateQuery(eligibility, vector, text, Set.copyOf(queryKeys), range,
-            req.candidates(), req.weights().context()));
+    CandidateSet found =
+        text.isBlank() && queryKeys.isEmpty()
+            ? CandidateSet.empty()
+            : store.candidates(
+                new CandidateQuery(
+                    eligibility,
+                    vector,
+                    text,
+                    Set.copyOf(queryKeys),
+                    range,
+                    req.candidates(),
+                    req.weights().context()));
     long t2 = System.nanoTime();
     timings.put("candidates", t2 - t1);
 
@@ -187,12 +257,20 @@ final class ReadPath {
     long t3 = System.nanoTime();
     timings.put("fuse", t3 - t2);
 
-    dev.mnemo.Freshness fresh = req.freshness() == null ? freshness : req.freshness().over(freshness);
+    dev.mnemo.Freshness fresh =
+        req.freshness() == null ? freshness : req.freshness().over(freshness);
     rank(scored, req, validTime, range, queryKeys, fresh, gate.exhaustive());
     authorityFirst(scored);
-    RelevanceFeatures.compute(scored, new RelevanceFeatures.QueryContext(text, vector,
-        Double.isNaN(denseFloor[0]) ? 0 : denseFloor[0], range, found.eligibleCount(), found.entityFrequencies(),
-        queryNames(req)));
+    RelevanceFeatures.compute(
+        scored,
+        new RelevanceFeatures.QueryContext(
+            text,
+            vector,
+            Double.isNaN(denseFloor[0]) ? 0 : denseFloor[0],
+            range,
+            found.eligibleCount(),
+            found.entityFrequencies(),
+            queryNames(req)));
     for (Scored s : scored) s.probability = relevanceModel.probability(s.features);
     applyGate(scored, gate);
     long t4 = System.nanoTime();
@@ -211,19 +289,56 @@ final class ReadPath {
     timings.put("total", t6 - t0);
 
     List<Recalled> out = new ArrayList<>();
-    for (Scored s : selected) out.add(new Recalled(s.r, s.score, s.relevance, s.tokens, s.conflictsWith));
+    for (Scored s : selected)
+      out.add(new Recalled(s.r, s.score, s.relevance, s.tokens, s.conflictsWith));
     RecallTrace trace = null;
     if (req.explain() || keepTrace) {
       List<CandidateTrace> ct = new ArrayList<>(scored.size());
       for (Scored s : scored) {
-        ct.add(new CandidateTrace(s.r.id(), s.r.sources(), s.r.text(), s.r.factKey(), s.r.validFrom(), s.r.validTo(),
-            s.r.recordedAt(), s.foundBy, signals(s), s.outcome, s.reason, s.tokens, List.copyOf(s.conflictsWith),
-            s.features == null ? null
-                : new RelevanceTrace(s.probability, s.features, relevanceModel.contributions(s.features))));
+        ct.add(
+            new CandidateTrace(
+                s.r.id(),
+                s.r.sources(),
+                s.r.text(),
+                s.r.factKey(),
+                s.r.validFrom(),
+                s.r.validTo(),
+                s.r.recordedAt(),
+                s.foundBy,
+                signals(s),
+                s.outcome,
+                s.reason,
+                s.tokens,
+                List.copyOf(s.conflictsWith),
+                s.features == null
+                    ? null
+                    : new RelevanceTrace(
+                        s.probability, s.features, relevanceModel.contributions(s.features))));
       }
-      trace = new RecallTrace(req.owner(), req.query(), askedAt, req.mode().code(), validTime, knownTime, range,
-          queryEntities, denseFloor[0], req.fusion().code(), req.packing().code(), req.k(), req.budgetTokens(), req.threshold(),
-          req.weights(), tokenizer.name(), embedder == null ? null : embedder.modelId(), ct, used, renderedTokens, timings, gate);
+      trace =
+          new RecallTrace(
+              req.owner(),
+              req.query(),
+              askedAt,
+              req.mode().code(),
+              validTime,
+              knownTime,
+              range,
+              queryEntities,
+              denseFloor[0],
+              req.fusion().code(),
+              req.packing().code(),
+              req.k(),
+              req.budgetTokens(),
+              req.threshold(),
+              req.weights(),
+              tokenizer.name(),
+              embedder == null ? null : embedder.modelId(),
+              ct,
+              used,
+              renderedTokens,
+              timings,
+              gate);
     }
     return new RecallResult(out, rendered, used, renderedTokens, trace);
   }
@@ -234,45 +349,63 @@ final class ReadPath {
   /**
    * The fetch gate's settings for one request, and the fetch decision: a message that needs no
    * memory (greetings, thanks, acknowledgements, small talk: {@link Words#isSmallTalk}) is not
-   * searched at all. The threshold on the relevance probability is the request's
-   * {@code minRelevance}, else the relevance model's default, or its lower exhaustive threshold
-   * for aggregation questions ({@link RelevanceFeatures#isAggregation}: "how many times...", "list
-   * every..."), where recall matters more. A request's threshold of 0 turns the gate off, the
-   * fetch decision included. The model's default thresholds apply only with the embedder it was
-   * fitted with ({@link RelevanceModel#fits}); with another, no default threshold applies (the
-   * fetch decision, which needs no model, still does).
+   * searched at all. The threshold on the relevance probability is the request's {@code
+   * minRelevance}, else the relevance model's default, or its lower exhaustive threshold for
+   * aggregation questions ({@link RelevanceFeatures#isAggregation}: "how many times...", "list
+   * every..."), where recall matters more. A request's threshold of 0 turns the gate off, the fetch
+   * decision included. The model's default thresholds apply only with the embedder it was fitted
+   * with ({@link RelevanceModel#fits}); with another, no default threshold applies (the fetch
+   * decision, which needs no model, still does).
    */
   private RecallTrace.Gate gate(RecallRequest req, String text) {
-    boolean exhaustive = req.exhaustive() != null ? req.exhaustive() : RelevanceFeatures.isAggregation(text);
+    boolean exhaustive =
+        req.exhaustive() != null ? req.exhaustive() : RelevanceFeatures.isAggregation(text);
     String embeddingModel = embedder == null ? null : embedder.modelId();
     boolean fits = relevanceModel.fits(embeddingModel);
-    double min = req.minRelevance() != null ? req.minRelevance()
-        : !fits ? 0 : exhaustive ? relevanceModel.exhaustiveMinRelevance() : relevanceModel.minRelevance();
+    double min =
+        req.minRelevance() != null
+            ? req.minRelevance()
+            : !fits
+                ? 0
+                : exhaustive
+                    ? relevanceModel.exhaustiveMinRelevance()
+                    : relevanceModel.minRelevance();
     boolean off = req.minRelevance() != null && req.minRelevance() == 0;
     if (!off && Words.isSmallTalk(text)) {
-      return new RecallTrace.Gate(SKIP, "small talk: no content word, nothing to look up", min, exhaustive,
+      return new RecallTrace.Gate(
+          SKIP,
+          "small talk: no content word, nothing to look up",
+          min,
+          exhaustive,
           relevanceModel.id());
     }
     String reason = exhaustive ? "aggregation question: exhaustive" : "content words";
     if (req.minRelevance() == null && !fits) {
-      reason += "; relevance model fitted with " + relevanceModel.embedder() + ", embedder is " + embeddingModel
-          + ": no default min_relevance (set one, or fit a model: eval fit-relevance)";
+      reason +=
+          "; relevance model fitted with "
+              + relevanceModel.embedder()
+              + ", embedder is "
+              + embeddingModel
+              + ": no default min_relevance (set one, or fit a model: eval fit-relevance)";
     }
     return new RecallTrace.Gate(RETRIEVE, reason, min, exhaustive, relevanceModel.id());
   }
 
   /**
-   * Stage 5b, the fetch gate: a candidate whose relevance probability is below the gate's
-   * threshold is {@code below_threshold}, whatever k and the budget would allow (an empty answer is
-   * valid).
+   * Stage 5b, the fetch gate: a candidate whose relevance probability is below the gate's threshold
+   * is {@code below_threshold}, whatever k and the budget would allow (an empty answer is valid).
    */
   private static void applyGate(List<Scored> scored, RecallTrace.Gate gate) {
     if (gate.minRelevance() <= 0) return;
     for (Scored s : scored) {
       if (s.outcome == null && s.probability < gate.minRelevance()) {
         s.outcome = Outcome.BELOW_THRESHOLD;
-        s.reason = String.format(java.util.Locale.ROOT, "relevance probability %.3f < min_relevance %.3f",
-            s.probability, gate.minRelevance());
+        s.reason =
+            String.format(
+                java.util.Locale.ROOT,
+                "relevance probability %.3f < min_relevance %.3f",
+                s.probability,
+                gate.minRelevance());
       }
     }
   }
@@ -284,26 +417,35 @@ final class ReadPath {
   /**
    * Stage 1, eligibility: owner, scope (the request's scope or records without one), categories,
    * metadata, the caller's principals against the records' access labels, and the temporal mode's
-   * valid and known instants; with {@link TimeFilter#FILTER} the query's time range too. Handed to the store, which applies it inside every search.
+   * valid and known instants; with {@link TimeFilter#FILTER} the query's time range too. Handed to
+   * the store, which applies it inside every search.
    */
-  static Eligibility eligibility(RecallRequest req, Instant validTime, Instant knownTime, TimeRange range) {
-    return new Eligibility(req.owner(), req.scope(), req.categories(), req.metadata(), validTime, knownTime,
-        req.timeFilter() == TimeFilter.FILTER ? range : null, req.principals());
+  static Eligibility eligibility(
+      RecallRequest req, Instant validTime, Instant knownTime, TimeRange range) {
+    return new Eligibility(
+        req.owner(),
+        req.scope(),
+        req.categories(),
+        req.metadata(),
+        validTime,
+        knownTime,
+        req.timeFilter() == TimeFilter.FILTER ? range : null,
+        req.principals());
   }
 
   /**
    * Stages 2 and 3, signals and fusion, each signal on an absolute [0, 1] scale:
    *
    * <ul>
-   *   <li>Dense: {@code max(0, (cos - floor) / (1 - floor))}, with the per-query floor of
-   *       {@link DenseCalibration} (the query's similarity to unrelated everyday sentences).
+   *   <li>Dense: {@code max(0, (cos - floor) / (1 - floor))}, with the per-query floor of {@link
+   *       DenseCalibration} (the query's similarity to unrelated everyday sentences).
    *   <li>BM25: the raw score over the query's maximum attainable score (the sum of its terms'
    *       IDF), through a saturating sigmoid: {@code tanh(s * x) / tanh(s)}, s = bm25Scale.
    *   <li>Entity: for a record naming some of the query's names ({@link Entities#nameKeys}, and the
-   *       focus's entities), the highest specificity of
-   *       those keys among the owner's eligible records, {@code ln((N + 1) / df) / ln(N + 1)}: a
-   *       name every record mentions says nothing, a rare one says a lot. The entity weight is
-   *       scaled by the same specificity, so an uninformative name neither helps nor dilutes.
+   *       focus's entities), the highest specificity of those keys among the owner's eligible
+   *       records, {@code ln((N + 1) / df) / ln(N + 1)}: a name every record mentions says nothing,
+   *       a rare one says a lot. The entity weight is scaled by the same specificity, so an
+   *       uninformative name neither helps nor dilutes.
    * </ul>
    *
    * Relevance (what the thresholds test) is the weighted sum of dense, BM25 and entity over their
@@ -313,22 +455,29 @@ final class ReadPath {
    *
    * @return the query's names that some candidate names
    */
-  private List<String> fuse(List<Scored> scored, RecallRequest req, List<String> queryKeys, float[] vector,
-      CandidateSet set, double[] denseFloorOut) {
+  private List<String> fuse(
+      List<Scored> scored,
+      RecallRequest req,
+      List<String> queryKeys,
+      float[] vector,
+      CandidateSet set,
+      double[] denseFloorOut) {
     Weights w = req.weights();
     boolean dense = vector != null;
     double floor = dense ? calibration.floor(vector) : 0;
     denseFloorOut[0] = dense ? floor : Double.NaN;
     Map<String, Double> specificity = new LinkedHashMap<>();
     long n = set.eligibleCount();
-    // Every content word of the query finds entity candidates; only its names weigh (see Entities.nameKeys).
+    // Every content word of the query finds entity candidates; only its names weigh (see
+    // Entities.nameKeys).
     Set<String> names = queryNames(req);
     for (var e : set.entityFrequencies().entrySet()) {
       if (!names.contains(e.getKey())) continue;
       long df = Math.max(1, e.getValue());
       specificity.put(e.getKey(), n <= 0 ? 0 : Math.log((n + 1.0) / df) / Math.log(n + 1.0));
     }
-    double maxSpecificity = specificity.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    double maxSpecificity =
+        specificity.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
     double we = w.entity() * maxSpecificity;
     double wd = dense ? w.dense() : 0;
     // BM25 keeps its full weight even when few query words occur in the store: scaling it by that
@@ -350,7 +499,8 @@ final class ReadPath {
         pairFloor = (floor + calibration.recordFloor(s.r.id(), s.r.embedding())) / 2;
       }
       s.pairFloor = pairFloor;
-      s.dense = Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - pairFloor) / (1 - pairFloor));
+      s.dense =
+          Double.isNaN(c.cosine()) ? 0 : Math.max(0, (c.cosine() - pairFloor) / (1 - pairFloor));
       double x = set.bm25Max() <= 0 ? 0 : Math.min(1, Math.max(0, c.bm25()) / set.bm25Max());
       s.bm25 = Math.tanh(w.bm25Scale() * x) / Math.tanh(w.bm25Scale());
       double ent = 0;
@@ -388,9 +538,9 @@ final class ReadPath {
 
   /**
    * Freshness never overrides authority: among candidates of one fact key (a lower-authority
-   * version kept beside a higher one, docs/write-path.md), the more trusted one
-   * comes first whatever recency did to the scores; each fact's versions keep the positions the
-   * fact had, so other records do not move. Greedy packing follows this order.
+   * version kept beside a higher one, docs/write-path.md), the more trusted one comes first
+   * whatever recency did to the scores; each fact's versions keep the positions the fact had, so
+   * other records do not move. Greedy packing follows this order.
    */
   private static void authorityFirst(List<Scored> scored) {
     Map<String, List<Integer>> positions = new LinkedHashMap<>();
@@ -402,13 +552,18 @@ final class ReadPath {
       if (at.size() < 2) continue;
       List<Scored> group = new ArrayList<>();
       for (int i : at) group.add(scored.get(i));
-      group.sort(Comparator.<Scored>comparingInt(x -> -x.r.authority().rank()).thenComparing(
-          Comparator.<Scored>comparingDouble(x -> x.score).reversed()).thenComparing(TIE_BREAK));
+      group.sort(
+          Comparator.<Scored>comparingInt(x -> -x.r.authority().rank())
+              .thenComparing(Comparator.<Scored>comparingDouble(x -> x.score).reversed())
+              .thenComparing(TIE_BREAK));
       for (int j = 0; j < at.size(); j++) scored.set(at.get(j), group.get(j));
     }
   }
 
-  /** The query's names that weigh ({@link Entities#nameKeys} of the retrieval text) and the focus's entities. */
+  /**
+   * The query's names that weigh ({@link Entities#nameKeys} of the retrieval text) and the focus's
+   * entities.
+   */
   private static Set<String> queryNames(RecallRequest req) {
     Set<String> names = new HashSet<>(Entities.nameKeys(req.retrievalText()));
     names.addAll(req.focus().nameKeys());
@@ -417,20 +572,20 @@ final class ReadPath {
 
   /** Episode neighbours on each side that the windowed dense signal reads. */
   static final int WINDOW_SPAN = 2;
+
   /** The record's own weight in its window, against 1 for each neighbour. */
   static final double WINDOW_SELF = 2.0;
 
   /**
    * The windowed dense signal: a record's cosine averaged with its episode neighbours' (the records
-   * of the same episode within {@value #WINDOW_SPAN} positions), the record itself counting
-   * {@value #WINDOW_SELF} times, rescaled above the record's pair floor like the dense signal.
+   * of the same episode within {@value #WINDOW_SPAN} positions), the record itself counting {@value
+   * #WINDOW_SELF} times, rescaled above the record's pair floor like the dense signal.
    * Conversations are read as a whole: the answer to "when did Ana move?" may sit in a short reply
    * ("Last June, finally!") whose own words say little, next to a turn that says a lot. A neighbour
    * that is not among the candidates was not in the dense top list, so its cosine is at most the
    * lowest candidate's, which is used as its estimate. Records without an episode have no window:
    * the signal does not apply to them (their relevance is over the other signals' weights). Span
-   * and self weight were
-   * chosen on the LoCoMo dev split (docs/read-path.md).
+   * and self weight were chosen on the LoCoMo dev split (docs/read-path.md).
    */
   private static void window(List<Scored> scored) {
     Map<String, Scored> byPosition = new java.util.HashMap<>();
@@ -463,17 +618,27 @@ final class ReadPath {
    * Equal scores: newer first, then by text, then by id. Ids are random, so ordering by content
    * first makes two stores holding the same history rank it the same way (reproducible evaluation).
    */
-  private static final Comparator<Scored> TIE_BREAK = Comparator.<Scored, java.time.Instant>comparing(
-          s -> s.r.recordedAt(), Comparator.reverseOrder())
-      .thenComparing(s -> s.r.text())
-      .thenComparing(s -> s.r.id());
+  private static final Comparator<Scored> TIE_BREAK =
+      Comparator.<Scored, java.time.Instant>comparing(
+              s -> s.r.recordedAt(), Comparator.reverseOrder())
+          .thenComparing(s -> s.r.text())
+          .thenComparing(s -> s.r.id());
 
-  /** The ranking's order: inside the named time first ({@code tier}), then score, then {@link #TIE_BREAK}. */
-  private static final Comparator<Scored> BY_RANK = Comparator.<Scored>comparingInt(s -> -s.tier)
-      .thenComparing(Comparator.<Scored>comparingDouble(s -> s.score).reversed()).thenComparing(TIE_BREAK);
+  /**
+   * The ranking's order: inside the named time first ({@code tier}), then score, then {@link
+   * #TIE_BREAK}.
+   */
+  private static final Comparator<Scored> BY_RANK =
+      Comparator.<Scored>comparingInt(s -> -s.tier)
+          .thenComparing(Comparator.<Scored>comparingDouble(s -> s.score).reversed())
+          .thenComparing(TIE_BREAK);
 
-  /** 1-based ranks by a signal, over candidates where it is positive; ties broken by {@link #TIE_BREAK}. */
-  private static Map<String, Integer> ranks(List<Scored> scored, java.util.function.ToDoubleFunction<Scored> f) {
+  /**
+   * 1-based ranks by a signal, over candidates where it is positive; ties broken by {@link
+   * #TIE_BREAK}.
+   */
+  private static Map<String, Integer> ranks(
+      List<Scored> scored, java.util.function.ToDoubleFunction<Scored> f) {
     List<Scored> sorted = new ArrayList<>();
     for (Scored s : scored) if (f.applyAsDouble(s) > 0) sorted.add(s);
     sorted.sort(Comparator.comparingDouble(f).reversed().thenComparing(TIE_BREAK));
@@ -485,27 +650,33 @@ final class ReadPath {
   /**
    * Stage 4, ranking: {@code score = base * (1 + wr * recency + wi * importance + wf * frequency +
    * wa * authority + wt * timeMatch + ws * speaker)}, where base is the relevance with the window
-   * (or the normalized RRF score). Multiplicative on purpose: the ranking signals reorder records that are about the
-   * question, they cannot lift one that is not (with the default weights a record gains at most
-   * 110 %, of which 50 % for being said by the person the question names). speaker is 1 when the
-   * record's {@code speaker} metadata, normalized, is one of the query's entity keys, or when its
-   * {@code role} metadata is the conversation role the query's grammatical person points at
-   * ({@link QueryPerson}: "what did I buy?" asks about the user's turns, "what did you
-   * recommend?" about the assistant's).
-   * Recency is {@code 0.5^(age / halfLife)}, age measured from the later of the record's valid and
-   * recorded start to the mode's valid instant, with the half-life of its fact kind ({@code kind}
-   * metadata) when the request's {@link dev.mnemo.Freshness} has one, else of its category; when the
-   * query names a time, recency is 0 for records outside it (it orders only inside the constraint); a
-   * record older than its kind's (or category's) maximum age is {@code too_old}. Frequency is
-   * {@code n / (n + 3)}. Authority is 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when
-   * the record's valid time starts inside the query's time range. Then stage 5, the threshold:
-   * relevance below the absolute threshold, or below {@code relativeThreshold} times the best
-   * candidate's relevance, is {@code below_threshold} (a record half as relevant as the best one
-   * is more likely noise than a second answer). Sorted by tier (a record outside the question's named
-   * time after every record inside it), then score, then newer first, then text, then id.
+   * (or the normalized RRF score). Multiplicative on purpose: the ranking signals reorder records
+   * that are about the question, they cannot lift one that is not (with the default weights a
+   * record gains at most 110 %, of which 50 % for being said by the person the question names).
+   * speaker is 1 when the record's {@code speaker} metadata, normalized, is one of the query's
+   * entity keys, or when its {@code role} metadata is the conversation role the query's grammatical
+   * person points at ({@link QueryPerson}: "what did I buy?" asks about the user's turns, "what did
+   * you recommend?" about the assistant's). Recency is {@code 0.5^(age / halfLife)}, age measured
+   * from the later of the record's valid and recorded start to the mode's valid instant, with the
+   * half-life of its fact kind ({@code kind} metadata) when the request's {@link
+   * dev.mnemo.Freshness} has one, else of its category; when the query names a time, recency is 0
+   * for records outside it (it orders only inside the constraint); a record older than its kind's
+   * (or category's) maximum age is {@code too_old}. Frequency is {@code n / (n + 3)}. Authority is
+   * 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when the record's valid time starts
+   * inside the query's time range. Then stage 5, the threshold: relevance below the absolute
+   * threshold, or below {@code relativeThreshold} times the best candidate's relevance, is {@code
+   * below_threshold} (a record half as relevant as the best one is more likely noise than a second
+   * answer). Sorted by tier (a record outside the question's named time after every record inside
+   * it), then score, then newer first, then text, then id.
    */
-  private static void rank(List<Scored> scored, RecallRequest req, Instant validTime, TimeRange range,
-      List<String> queryKeys, dev.mnemo.Freshness fresh, boolean exhaustive) {
+  private static void rank(
+      List<Scored> scored,
+      RecallRequest req,
+      Instant validTime,
+      TimeRange range,
+      List<String> queryKeys,
+      dev.mnemo.Freshness fresh,
+      boolean exhaustive) {
     Weights w = req.weights();
     String askedRole = QueryPerson.role(req.retrievalText());
     boolean current = req.mode() instanceof dev.mnemo.TemporalMode.Current;
@@ -519,23 +690,32 @@ final class ReadPath {
       Duration maxAge = fresh.maxAge(kind, r.category());
       if (maxAge != null && Duration.between(start, validTime).compareTo(maxAge) > 0) {
         s.outcome = Outcome.TOO_OLD;
-        s.reason = String.format(java.util.Locale.ROOT, "age %.0f d > max age %d d of %s", ageDays, maxAge.toDays(),
-            kind != null && fresh.maxAges().containsKey(kind) ? "kind '" + kind + "'" : "category " + r.category().code());
+        s.reason =
+            String.format(
+                java.util.Locale.ROOT,
+                "age %.0f d > max age %d d of %s",
+                ageDays,
+                maxAge.toDays(),
+                kind != null && fresh.maxAges().containsKey(kind)
+                    ? "kind '" + kind + "'"
+                    : "category " + r.category().code());
       }
       s.recency = Math.pow(0.5, ageDays / (half.toMillis() / 86_400_000.0));
       s.frequency = r.accessCount() / (r.accessCount() + 3.0);
-      s.authority = switch (r.authority()) {
-        case DERIVED -> 0.5;
-        case EXPLICIT -> 0.75;
-        case VERIFIED -> 1.0;
-      };
+      s.authority =
+          switch (r.authority()) {
+            case DERIVED -> 0.5;
+            case EXPLICIT -> 0.75;
+            case VERIFIED -> 1.0;
+          };
       s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
       // Time words are a constraint, not a hint: recency orders only inside the named time, so a
       // newer record outside "March" cannot win on being newer.
       if (range != null && s.timeMatch == 0) s.recency = 0;
       // The constraint: in the current mode the named time asks what happened then, and records
       // that start inside it come first. When the request sets the valid or known time itself, that
-      // instant already says which version of a fact is asked for ("what was Maya eating in May?" at
+      // instant already says which version of a fact is asked for ("what was Maya eating in May?"
+      // at
       // valid_at May 10 wants the diet that held then, started earlier, not a note that started in
       // May): the named time stays a boost (measured on the generated dev histories: constraining
       // those too cost valid-time questions hit@1 0.79 -> 0.67). A turn of a conversation (a record
@@ -547,8 +727,15 @@ final class ReadPath {
       boolean named = speaker != null && queryKeys.contains(Entities.normalize(speaker));
       s.speaker = named || (askedRole != null && askedRole.equals(r.metadata().get(ROLE))) ? 1 : 0;
       double base = Double.isNaN(s.rrf) ? s.fused : s.rrf;
-      s.score = base * (1 + w.recency() * s.recency + w.importance() * r.importance() + w.frequency() * s.frequency
-          + w.authority() * s.authority + w.timeMatch() * s.timeMatch + w.speaker() * s.speaker);
+      s.score =
+          base
+              * (1
+                  + w.recency() * s.recency
+                  + w.importance() * r.importance()
+                  + w.frequency() * s.frequency
+                  + w.authority() * s.authority
+                  + w.timeMatch() * s.timeMatch
+                  + w.speaker() * s.speaker);
     }
     scored.sort(BY_RANK);
     double best = 0;
@@ -559,23 +746,33 @@ final class ReadPath {
       if (s.outcome == Outcome.TOO_OLD) continue;
       if (s.relevance < req.threshold()) {
         s.outcome = Outcome.BELOW_THRESHOLD;
-        s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < threshold %.3f", s.relevance, req.threshold());
+        s.reason =
+            String.format(
+                java.util.Locale.ROOT,
+                "relevance %.3f < threshold %.3f",
+                s.relevance,
+                req.threshold());
       } else if (s.relevance < relativeFloor) {
         s.outcome = Outcome.BELOW_THRESHOLD;
-        s.reason = String.format(java.util.Locale.ROOT, "relevance %.3f < %.2f x best %.3f", s.relevance,
-            relative, best);
+        s.reason =
+            String.format(
+                java.util.Locale.ROOT,
+                "relevance %.3f < %.2f x best %.3f",
+                s.relevance,
+                relative,
+                best);
       }
     }
   }
 
   /**
-   * Stage 6, packing into the token budget, at most k records. The budget bounds the rendered block:
-   * the {@link Renderer#HEADER} once plus each record's rendered line (dates and markup included,
-   * {@link Renderer#line}), counted with the configured tokenizer. Greedy: best score first; a
-   * record whose line does not fit the remaining budget is {@code over_budget} and smaller ones may
-   * still fit. Coverage (MMR): each step takes the record
-   * maximizing {@code lambda * score - (1 - lambda) * maxSim}, where maxSim is its highest cosine to
-   * a record already chosen; one at or above {@code duplicateSimilarity} is a {@code duplicate}.
+   * Stage 6, packing into the token budget, at most k records. The budget bounds the rendered
+   * block: the {@link Renderer#HEADER} once plus each record's rendered line (dates and markup
+   * included, {@link Renderer#line}), counted with the configured tokenizer. Greedy: best score
+   * first; a record whose line does not fit the remaining budget is {@code over_budget} and smaller
+   * ones may still fit. Coverage (MMR): each step takes the record maximizing {@code lambda * score
+   * - (1 - lambda) * maxSim}, where maxSim is its highest cosine to a record already chosen; one at
+   * or above {@code duplicateSimilarity} is a {@code duplicate}.
    */
   private List<Scored> pack(List<Scored> scored, RecallRequest req) {
     List<Scored> pool = new ArrayList<>();
@@ -604,7 +801,12 @@ final class ReadPath {
           sims[i] = chosen.isEmpty() ? 0 : maxSimilarity(pool.get(i), chosen);
           gains[i] = req.mmrLambda() * pool.get(i).score - (1 - req.mmrLambda()) * sims[i];
         }
-        perToken = budgetBinds(pool, gains, req.k() - chosen.size(), req.budgetTokens() - used - (chosen.isEmpty() ? header : 0));
+        perToken =
+            budgetBinds(
+                pool,
+                gains,
+                req.k() - chosen.size(),
+                req.budgetTokens() - used - (chosen.isEmpty() ? header : 0));
         next = null;
         double best = Double.NEGATIVE_INFINITY;
         int bestTier = Integer.MIN_VALUE;
@@ -632,20 +834,29 @@ final class ReadPath {
       }
       if (req.packing() == dev.mnemo.Packing.COVERAGE && maxSim >= req.duplicateSimilarity()) {
         next.outcome = Outcome.DUPLICATE;
-        next.reason = String.format(java.util.Locale.ROOT, "similarity %.3f >= %.3f to a selected record", maxSim,
-            req.duplicateSimilarity());
+        next.reason =
+            String.format(
+                java.util.Locale.ROOT,
+                "similarity %.3f >= %.3f to a selected record",
+                maxSim,
+                req.duplicateSimilarity());
         continue;
       }
       int cost = next.lineTokens + (chosen.isEmpty() ? header : 0);
       if (used + cost > req.budgetTokens()) {
         next.outcome = Outcome.OVER_BUDGET;
-        next.reason = cost + " tokens as a line of the block > " + (req.budgetTokens() - used) + " left of "
-            + req.budgetTokens();
+        next.reason =
+            cost
+                + " tokens as a line of the block > "
+                + (req.budgetTokens() - used)
+                + " left of "
+                + req.budgetTokens();
         continue;
       }
       used += cost;
       next.outcome = Outcome.SELECTED;
-      next.reason = perToken ? "selected (coverage: the budget binds, best gain per token)" : "selected";
+      next.reason =
+          perToken ? "selected (coverage: the budget binds, best gain per token)" : "selected";
       chosen.add(next);
     }
     return chosen;
@@ -669,7 +880,10 @@ final class ReadPath {
     return new Renderer.Style(req.blockRelevance(), req.usageNote());
   }
 
-  /** The line of {@code r} (a candidate {@code s}, or a version brought along) in this request's style. */
+  /**
+   * The line of {@code r} (a candidate {@code s}, or a version brought along) in this request's
+   * style.
+   */
   private static String line(Scored s, MemoryRecord r, boolean conflict, RecallRequest req) {
     return Renderer.line(r, conflict, req.blockRelevance() ? s.relevance : Double.NaN);
   }
@@ -682,13 +896,17 @@ final class ReadPath {
 
   /** Cosine of the records' vectors, or the Jaccard overlap of their words without vectors. */
   static double similarity(MemoryRecord a, MemoryRecord b) {
-    if (a.embedding() != null && b.embedding() != null && a.embedding().length == b.embedding().length) {
+    if (a.embedding() != null
+        && b.embedding() != null
+        && a.embedding().length == b.embedding().length) {
       double dot = 0;
       for (int i = 0; i < a.embedding().length; i++) dot += a.embedding()[i] * b.embedding()[i];
       return dot;
     }
-    Set<String> wa = new HashSet<>(List.of(a.text().toLowerCase(java.util.Locale.ROOT).split("\\W+")));
-    Set<String> wb = new HashSet<>(List.of(b.text().toLowerCase(java.util.Locale.ROOT).split("\\W+")));
+    Set<String> wa =
+        new HashSet<>(List.of(a.text().toLowerCase(java.util.Locale.ROOT).split("\\W+")));
+    Set<String> wb =
+        new HashSet<>(List.of(b.text().toLowerCase(java.util.Locale.ROOT).split("\\W+")));
     Set<String> inter = new HashSet<>(wa);
     inter.retainAll(wb);
     wa.addAll(wb);
@@ -703,11 +921,14 @@ final class ReadPath {
    * if it fits the budget, even beyond k and below the threshold (a conflict is shown whole);
    * otherwise the selected record still carries the sibling's id.
    */
-  private List<Scored> surfaceConflicts(List<Scored> selected, List<Scored> scored, RecallRequest req,
-      Eligibility eligibility) {
+  private List<Scored> surfaceConflicts(
+      List<Scored> selected, List<Scored> scored, RecallRequest req, Eligibility eligibility) {
     List<Scored> out = new ArrayList<>(selected);
-    int used = selected.isEmpty() ? 0
-        : tokenizer.count(Renderer.header(style(req))) + selected.stream().mapToInt(s -> s.lineTokens).sum();
+    int used =
+        selected.isEmpty()
+            ? 0
+            : tokenizer.count(Renderer.header(style(req)))
+                + selected.stream().mapToInt(s -> s.lineTokens).sum();
     Map<String, Scored> byId = new LinkedHashMap<>();
     for (Scored s : scored) byId.put(s.r.id(), s);
     Set<String> seenKeys = new HashSet<>();
@@ -719,14 +940,19 @@ final class ReadPath {
       // conflict but a newer truth this recall did not see: leave the key alone rather than mix two
       // states of the store in one answer.
       List<MemoryRecord> versions = store.versions(s.r.owner(), key);
-      MemoryRecord fresh = versions.stream().filter(v -> v.id().equals(s.r.id())).findFirst().orElse(null);
+      MemoryRecord fresh =
+          versions.stream().filter(v -> v.id().equals(s.r.id())).findFirst().orElse(null);
       if (fresh == null || !eligibility.admits(fresh)) continue;
       List<MemoryRecord> siblings = new ArrayList<>();
       for (MemoryRecord v : versions) {
         // only keep_both writes leave two believed versions overlapping in valid time
-        boolean keptBoth = v.conflictPolicy() == ConflictPolicy.KEEP_BOTH
-            || s.r.conflictPolicy() == ConflictPolicy.KEEP_BOTH;
-        if (keptBoth && !v.id().equals(s.r.id()) && eligibility.admits(v) && !v.text().equals(s.r.text())) {
+        boolean keptBoth =
+            v.conflictPolicy() == ConflictPolicy.KEEP_BOTH
+                || s.r.conflictPolicy() == ConflictPolicy.KEEP_BOTH;
+        if (keptBoth
+            && !v.id().equals(s.r.id())
+            && eligibility.admits(v)
+            && !v.text().equals(s.r.text())) {
           siblings.add(v);
         }
       }
@@ -750,9 +976,16 @@ final class ReadPath {
         if (used + sib.lineTokens <= req.budgetTokens()) {
           used += sib.lineTokens;
           sib.outcome = Outcome.SELECTED;
-          sib.reason = "conflicts with selected " + s.r.id() + " (same fact key '" + key + "'"
-              + (v.authority() != s.r.authority() ? "; " + lowerOf(v, s.r) + ": lower authority kept beside higher" : "")
-              + ")";
+          sib.reason =
+              "conflicts with selected "
+                  + s.r.id()
+                  + " (same fact key '"
+                  + key
+                  + "'"
+                  + (v.authority() != s.r.authority()
+                      ? "; " + lowerOf(v, s.r) + ": lower authority kept beside higher"
+                      : "")
+                  + ")";
           sib.conflictsWith.add(s.r.id());
           out.add(sib);
         }
@@ -761,7 +994,10 @@ final class ReadPath {
     return out;
   }
 
-  /** "derived X kept beside verified Y": which of two records of different authority is the lower one. */
+  /**
+   * "derived X kept beside verified Y": which of two records of different authority is the lower
+   * one.
+   */
   private static String lowerOf(MemoryRecord a, MemoryRecord b) {
     MemoryRecord lo = a.authority().below(b.authority()) ? a : b;
     MemoryRecord hi = lo == a ? b : a;
@@ -771,24 +1007,41 @@ final class ReadPath {
   /**
    * Renders the block and makes sure it fits the budget as the tokenizer counts the whole text:
    * packing added line costs, which conflict markers and token merges across lines can make
-   * inexact. While the block is over the budget the lowest-scored selected record leaves it
-   * ({@code over_budget}, "the rendered block ... exceeds the budget"). Usually a single render.
+   * inexact. While the block is over the budget the lowest-scored selected record leaves it ({@code
+   * over_budget}, "the rendered block ... exceeds the budget"). Usually a single render.
    */
   private String fitBlock(List<Scored> selected, RecallRequest req) {
     while (true) {
       String block = Renderer.render(selected, style(req));
       int tokens = block.isEmpty() ? 0 : tokenizer.count(block);
       if (tokens <= req.budgetTokens()) return block;
-      Scored last = selected.stream().max(BY_RANK)
-          .orElseThrow();
+      Scored last = selected.stream().max(BY_RANK).orElseThrow();
       selected.remove(last);
       last.outcome = Outcome.OVER_BUDGET;
-      last.reason = "the rendered block with it (" + tokens + " tokens) exceeds the budget of " + req.budgetTokens();
+      last.reason =
+          "the rendered block with it ("
+              + tokens
+              + " tokens) exceeds the budget of "
+              + req.budgetTokens();
     }
   }
 
   private static Signals signals(Scored s) {
-    return new Signals(s.cosine, s.dense, s.window, s.c.bm25(), s.bm25, s.entity, s.relevance, s.rrf, s.recency,
-        s.r.importance(), s.frequency, s.authority, s.timeMatch, s.speaker, s.score);
+    return new Signals(
+        s.cosine,
+        s.dense,
+        s.window,
+        s.c.bm25(),
+        s.bm25,
+        s.entity,
+        s.relevance,
+        s.rrf,
+        s.recency,
+        s.r.importance(),
+        s.frequency,
+        s.authority,
+        s.timeMatch,
+        s.speaker,
+        s.score);
   }
 }

@@ -23,28 +23,34 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Writes the retrieval log off the recall's thread: a recall offers its raw data to a bounded
- * queue ({@link #offer}, never blocking; a full queue drops the entry and counts it) and returns;
- * one daemon thread turns the data into {@link LoggedRecall}s (resolving the request, counting what
+ * Writes the retrieval log off the recall's thread: a recall offers its raw data to a bounded queue
+ * ({@link #offer}, never blocking; a full queue drops the entry and counts it) and returns; one
+ * daemon thread turns the data into {@link LoggedRecall}s (resolving the request, counting what
  * eligibility removed with a few count queries) and stores them in batches, one durable commit per
  * batch. Usage feedback travels through the same queue, so it always lands after the recall it
  * refers to. Retention runs on the same thread every {@link #RETENTION_EVERY}.
  *
  * <p>A hand-written queue and thread rather than an executor: the writer must batch what is queued
- * (one commit per batch) and keep feedback in order behind recalls, which a plain executor does not.
+ * (one commit per batch) and keep feedback in order behind recalls, which a plain executor does
+ * not.
  */
 final class RecallLogger implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("mnemo.recall-log");
+
   /** Entries stored per commit at most. */
   static final int BATCH = 256;
+
   static final Duration RETENTION_EVERY = Duration.ofMinutes(10);
+
   /** How long the writer waits for more entries before it commits a batch. */
   static final Duration LINGER = Duration.ofSeconds(1);
+
   private static final long POLL_SLICE_NANOS = 10_000_000;
 
   private sealed interface Task {}
 
-  private record Recalled(String id, Instant loggedAt, RecallRequest request, RecallResult result, String state)
+  private record Recalled(
+      String id, Instant loggedAt, RecallRequest request, RecallResult result, String state)
       implements Task {}
 
   private record Used(String owner, List<String> ids, Instant at) implements Task {}
@@ -62,17 +68,27 @@ final class RecallLogger implements AutoCloseable {
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
+
   /** CPU time the writer spent building and storing entries (what logging costs the machine). */
   private final AtomicLong writerCpuNanos = new AtomicLong();
-  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
   private final Object progress = new Object();
   private final Thread writer;
   private volatile boolean closing;
+
   /** Someone waits in {@link #flush}: commit what is there without lingering. */
-  private final java.util.concurrent.atomic.AtomicInteger flushing = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger flushing =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private Instant lastRetention = Instant.MIN;
 
-  RecallLogger(RecallLog log, MemoryStore store, RecallLogOptions options, InstantSource clock,
+  RecallLogger(
+      RecallLog log,
+      MemoryStore store,
+      RecallLogOptions options,
+      InstantSource clock,
       Map<String, String> engine) {
     this.log = log;
     this.store = store;
@@ -85,7 +101,8 @@ final class RecallLogger implements AutoCloseable {
     this.writer = Thread.ofVirtual().name("mnemo-recall-log").unstarted(this::run);
   }
 
-  private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicBoolean started =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private void startWriter() {
     if (started.compareAndSet(false, true)) writer.start();
@@ -104,7 +121,10 @@ final class RecallLogger implements AutoCloseable {
     return options.sample() >= 1 || ThreadLocalRandom.current().nextDouble() < options.sample();
   }
 
-  /** Hands a recall to the writer; never blocks. Returns the entry's id, or null when it was dropped. */
+  /**
+   * Hands a recall to the writer; never blocks. Returns the entry's id, or null when it was
+   * dropped.
+   */
   String offer(RecallRequest request, RecallResult result, String storeState) {
     Instant now = clock.instant();
     String id = newId(now);
@@ -144,7 +164,10 @@ final class RecallLogger implements AutoCloseable {
     return queue.size();
   }
 
-  /** Waits until everything offered so far is written (or failed); false when {@code timeout} passed first. */
+  /**
+   * Waits until everything offered so far is written (or failed); false when {@code timeout} passed
+   * first.
+   */
   boolean flush(Duration timeout) {
     long target = offered.get();
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -169,11 +192,16 @@ final class RecallLogger implements AutoCloseable {
   }
 
   /** Random start, so two engines (or runs) logging in the same millisecond do not collide. */
-  private static final AtomicLong SEQUENCE = new AtomicLong(ThreadLocalRandom.current().nextLong() >>> 24);
+  private static final AtomicLong SEQUENCE =
+      new AtomicLong(ThreadLocalRandom.current().nextLong() >>> 24);
 
-  /** Logged millisecond, then a sequence: ids sort as the recalls were logged, also within a millisecond. */
+  /**
+   * Logged millisecond, then a sequence: ids sort as the recalls were logged, also within a
+   * millisecond.
+   */
   static String newId(Instant at) {
-    return String.format(Locale.ROOT, "%012x%010x", at.toEpochMilli(), SEQUENCE.getAndIncrement() & 0xff_ffff_ffffL);
+    return String.format(
+        Locale.ROOT, "%012x%010x", at.toEpochMilli(), SEQUENCE.getAndIncrement() & 0xff_ffff_ffffL);
   }
 
   private void run() {
@@ -205,7 +233,10 @@ final class RecallLogger implements AutoCloseable {
         if (!closing) continue;
       } catch (RuntimeException e) {
         failed.addAndGet(batch.size());
-        LOG.log(System.Logger.Level.WARNING, "retrieval log: " + batch.size() + " entries not written: " + e.getMessage(), e);
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "retrieval log: " + batch.size() + " entries not written: " + e.getMessage(),
+            e);
       } finally {
         if (!batch.isEmpty()) {
           synchronized (progress) {
@@ -223,7 +254,7 @@ final class RecallLogger implements AutoCloseable {
     for (Task t : batch) {
       switch (t) {
         case Recalled r -> entries.add(entry(r));
-        case Stop stop -> { }
+        case Stop stop -> {}
         case Used u -> {
           if (!entries.isEmpty()) {
             log.append(entries);
@@ -240,8 +271,17 @@ final class RecallLogger implements AutoCloseable {
     var t = r.result().trace();
     RecallRequest req = r.request().toBuilder().askedAt(t.askedAt()).build();
     List<String> selected = r.result().ids();
-    return new LoggedRecall(r.id(), r.loggedAt(), req, t, selected, r.result().renderedTokens(), engine, r.state(),
-        ineligible(req, t.validTime(), t.knownTime(), Engine.eligibilityOf(req, t)), List.of());
+    return new LoggedRecall(
+        r.id(),
+        r.loggedAt(),
+        req,
+        t,
+        selected,
+        r.result().renderedTokens(),
+        engine,
+        r.state(),
+        ineligible(req, t.validTime(), t.knownTime(), Engine.eligibilityOf(req, t)),
+        List.of());
   }
 
   /**
@@ -249,14 +289,20 @@ final class RecallLogger implements AutoCloseable {
    * rule, so each difference is what that rule removed. Counts only: nothing of any record, and
    * nothing of another owner (every count is within the owner).
    */
-  private Map<String, Long> ineligible(RecallRequest req, Instant valid, Instant known, Eligibility eligible) {
+  private Map<String, Long> ineligible(
+      RecallRequest req, Instant valid, Instant known, Eligibility eligible) {
     String owner = req.owner();
     long all = store.count(Eligibility.allOf(owner));
     long believed = store.count(new Eligibility(owner, null, null, null, null, known, null));
     long validThen = store.count(new Eligibility(owner, null, null, null, valid, known, null));
-    long inScope = req.scope() == null ? validThen : store.count(new Eligibility(owner, req.scope(), null, null, valid, known, null));
-    long admitted = eligible.equals(new Eligibility(owner, req.scope(), null, null, valid, known, null)) ? inScope
-        : store.count(eligible);
+    long inScope =
+        req.scope() == null
+            ? validThen
+            : store.count(new Eligibility(owner, req.scope(), null, null, valid, known, null));
+    long admitted =
+        eligible.equals(new Eligibility(owner, req.scope(), null, null, valid, known, null))
+            ? inScope
+            : store.count(eligible);
     Map<String, Long> out = new LinkedHashMap<>();
     out.put(LoggedRecall.NOT_KNOWN, Math.max(0, all - believed));
     out.put(LoggedRecall.NOT_VALID, Math.max(0, believed - validThen));
@@ -269,7 +315,8 @@ final class RecallLogger implements AutoCloseable {
   private void retain() {
     if (options.retention() == null) return;
     Instant now = clock.instant();
-    if (Duration.between(lastRetention, now).compareTo(RETENTION_EVERY) < 0 && lastRetention != Instant.MIN) return;
+    if (Duration.between(lastRetention, now).compareTo(RETENTION_EVERY) < 0
+        && lastRetention != Instant.MIN) return;
     lastRetention = now;
     log.deleteBefore(now.minus(options.retention()));
   }

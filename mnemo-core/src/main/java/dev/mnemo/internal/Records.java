@@ -11,43 +11,150 @@ final class Records {
   private Records() {}
 
   /** The same record (same id, same version) with other sources, fact key and importance. */
-  static MemoryRecord with(MemoryRecord r, List<String> sources, String factKey, double importance) {
-    return new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(), sources, r.episode(),
-        r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), factKey, r.version(), r.origin(),
-        importance, r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(), r.lastAccessedAt(),
-        r.embedding(), r.embeddingModel(), r.metadata(), r.access());
+  static MemoryRecord with(
+      MemoryRecord r, List<String> sources, String factKey, double importance) {
+    return new MemoryRecord(
+        r.id(),
+        r.owner(),
+        r.scope(),
+        r.category(),
+        r.text(),
+        r.context(),
+        sources,
+        r.episode(),
+        r.seq(),
+        r.recordedAt(),
+        r.expiredAt(),
+        r.validFrom(),
+        r.validTo(),
+        factKey,
+        r.version(),
+        r.origin(),
+        importance,
+        r.authority(),
+        r.conflictPolicy(),
+        r.entities(),
+        r.accessCount(),
+        r.lastAccessedAt(),
+        r.embedding(),
+        r.embeddingModel(),
+        r.metadata(),
+        r.access());
   }
 
   /** The same record with another vector. */
   static MemoryRecord withEmbedding(MemoryRecord r, float[] vector, String model) {
-    return new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(), r.sources(), r.episode(),
-        r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), r.factKey(), r.version(), r.origin(),
-        r.importance(), r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(), r.lastAccessedAt(), vector,
-        model, r.metadata(), r.access());
+    return new MemoryRecord(
+        r.id(),
+        r.owner(),
+        r.scope(),
+        r.category(),
+        r.text(),
+        r.context(),
+        r.sources(),
+        r.episode(),
+        r.seq(),
+        r.recordedAt(),
+        r.expiredAt(),
+        r.validFrom(),
+        r.validTo(),
+        r.factKey(),
+        r.version(),
+        r.origin(),
+        r.importance(),
+        r.authority(),
+        r.conflictPolicy(),
+        r.entities(),
+        r.accessCount(),
+        r.lastAccessedAt(),
+        vector,
+        model,
+        r.metadata(),
+        r.access());
   }
 
   /** The candidate under another fact key and conflict policy, recorded at {@code recordedAt}. */
   static NewMemory with(NewMemory m, String factKey, ConflictPolicy policy, Instant recordedAt) {
-    return new NewMemory(m.owner(), m.text(), m.scope(), m.category(), m.context(), m.sources(), m.episode(), m.seq(),
-        recordedAt, m.validFrom(), m.validTo(), factKey, m.importance(), m.authority(), policy, m.entities(),
-        m.metadata(), m.lowerAuthority(), m.access());
+    return new NewMemory(
+        m.owner(),
+        m.text(),
+        m.scope(),
+        m.category(),
+        m.context(),
+        m.sources(),
+        m.episode(),
+        m.seq(),
+        recordedAt,
+        m.validFrom(),
+        m.validTo(),
+        factKey,
+        m.importance(),
+        m.authority(),
+        policy,
+        m.entities(),
+        m.metadata(),
+        m.lowerAuthority(),
+        m.access());
   }
 
   /** The candidate with other metadata. */
   static NewMemory with(NewMemory m, java.util.Map<String, String> metadata) {
-    return new NewMemory(m.owner(), m.text(), m.scope(), m.category(), m.context(), m.sources(), m.episode(), m.seq(),
-        m.recordedAt(), m.validFrom(), m.validTo(), m.factKey(), m.importance(), m.authority(), m.conflictPolicy(),
-        m.entities(), metadata, m.lowerAuthority(), m.access());
+    return new NewMemory(
+        m.owner(),
+        m.text(),
+        m.scope(),
+        m.category(),
+        m.context(),
+        m.sources(),
+        m.episode(),
+        m.seq(),
+        m.recordedAt(),
+        m.validFrom(),
+        m.validTo(),
+        m.factKey(),
+        m.importance(),
+        m.authority(),
+        m.conflictPolicy(),
+        m.entities(),
+        metadata,
+        m.lowerAuthority(),
+        m.access());
   }
 
-  /** The same record with the write path's {@link MemoryRecord#RESOLUTION} note set (null: unchanged). */
+  /**
+   * The same record with the write path's {@link MemoryRecord#RESOLUTION} note set (null:
+   * unchanged).
+   */
   static MemoryRecord noted(MemoryRecord r, String note) {
     if (note == null) return r;
     java.util.Map<String, String> meta = new java.util.LinkedHashMap<>(r.metadata());
     meta.put(MemoryRecord.RESOLUTION, note);
-    return new MemoryRecord(r.id(), r.owner(), r.scope(), r.category(), r.text(), r.context(), r.sources(), r.episode(),
-        r.seq(), r.recordedAt(), r.expiredAt(), r.validFrom(), r.validTo(), r.factKey(), r.version(), r.origin(),
-        r.importance(), r.authority(), r.conflictPolicy(), r.entities(), r.accessCount(), r.lastAccessedAt(),
-        r.embedding(), r.embeddingModel(), meta, r.access());
+    return new MemoryRecord(
+        r.id(),
+        r.owner(),
+        r.scope(),
+        r.category(),
+        r.text(),
+        r.context(),
+        r.sources(),
+        r.episode(),
+        r.seq(),
+        r.recordedAt(),
+        r.expiredAt(),
+        r.validFrom(),
+        r.validTo(),
+        r.factKey(),
+        r.version(),
+        r.origin(),
+        r.importance(),
+        r.authority(),
+        r.conflictPolicy(),
+        r.entities(),
+        r.accessCount(),
+        r.lastAccessedAt(),
+        r.embedding(),
+        r.embeddingModel(),
+        meta,
+        r.access());
   }
 }

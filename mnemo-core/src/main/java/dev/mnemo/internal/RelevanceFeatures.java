@@ -19,17 +19,17 @@ import java.util.regex.Pattern;
  *
  * <p>The owner's background is cancelled in three ways. A name that most of the owner's eligible
  * records mention (their own name in their own memory) is <i>background</i>: it counts neither as
- * content the record must cover nor as a name match. Cosine is read against the distribution of
- * the candidates' cosines (z-score, gap to the best) and after centering: the query and every
- * record minus the mean of the candidates' vectors, which removes what all of the owner's records
- * share (the name, the register) and leaves what this record adds. And the share of the question's
+ * content the record must cover nor as a name match. Cosine is read against the distribution of the
+ * candidates' cosines (z-score, gap to the best) and after centering: the query and every record
+ * minus the mean of the candidates' vectors, which removes what all of the owner's records share
+ * (the name, the register) and leaves what this record adds. And the share of the question's
  * content words, beyond background names, that the record's text holds ({@code coverage}).
  *
  * <p>Names are stable (the model file refers to them); a feature that does not apply is 0 with an
- * indicator where that matters ({@code has_episode}, {@code has_cosine}). There are no rank features:
- * a rank jumps between two nearly tied candidates (1 against 1/2), which made the model select the
- * first of two equally good records and drop the second (a dev scenario's "gift idea for Sam");
- * leads and ratios move smoothly. Stateless.
+ * indicator where that matters ({@code has_episode}, {@code has_cosine}). There are no rank
+ * features: a rank jumps between two nearly tied candidates (1 against 1/2), which made the model
+ * select the first of two equally good records and drop the second (a dev scenario's "gift idea for
+ * Sam"); leads and ratios move smoothly. Stateless.
  */
 final class RelevanceFeatures {
   private RelevanceFeatures() {}
@@ -40,22 +40,33 @@ final class RelevanceFeatures {
   /** A name mentioned by at least this share of the owner's eligible records is background. */
   static final double BACKGROUND_SHARE = 0.5;
 
-  private static final Pattern HOW_MANY = Pattern.compile(
-      "\\b(how many|how often|how much|number of|count|list (all|every|each)|all the|every time|each time|"
-          + "what are all|which ones|in total|total)\\b");
-  private static final Pattern WHEN = Pattern.compile("\\b(when|what date|what day|what year|what month|how long ago)\\b");
+  private static final Pattern HOW_MANY =
+      Pattern.compile(
+          "\\b(how many|how often|how much|number of|count|list (all|every|each)|all the|every time|each time|"
+              + "what are all|which ones|in total|total)\\b");
+  private static final Pattern WHEN =
+      Pattern.compile("\\b(when|what date|what day|what year|what month|how long ago)\\b");
   private static final Pattern WHO = Pattern.compile("\\b(who|whom|whose)\\b");
   private static final Pattern WHERE = Pattern.compile("\\b(where)\\b");
   private static final Pattern WHY = Pattern.compile("\\b(why|how come)\\b");
 
-  /** Whether a question asks to aggregate ("how many times...", "list every..."): the exhaustive gate applies. */
+  /**
+   * Whether a question asks to aggregate ("how many times...", "list every..."): the exhaustive
+   * gate applies.
+   */
   static boolean isAggregation(String text) {
     return HOW_MANY.matcher(text.toLowerCase(Locale.ROOT)).find();
   }
 
   /** What the features of one recall share. */
-  record QueryContext(String text, float[] vector, double queryFloor, TimeRange range, long eligibleCount,
-      Map<String, Long> entityFrequencies, Set<String> names) {}
+  record QueryContext(
+      String text,
+      float[] vector,
+      double queryFloor,
+      TimeRange range,
+      long eligibleCount,
+      Map<String, Long> entityFrequencies,
+      Set<String> names) {}
 
   /** Fills {@code s.features} of every candidate. */
   static void compute(List<Scored> scored, QueryContext q) {
@@ -213,7 +224,8 @@ final class RelevanceFeatures {
   }
 
   /** The best and the second best value, NaN ignored ({@code -inf} when missing). */
-  private static double[] top2(List<Scored> scored, java.util.function.ToDoubleFunction<Scored> key) {
+  private static double[] top2(
+      List<Scored> scored, java.util.function.ToDoubleFunction<Scored> key) {
     double[] v = new double[scored.size()];
     for (int i = 0; i < v.length; i++) v[i] = key.applyAsDouble(scored.get(i));
     return top2(v);
@@ -234,11 +246,12 @@ final class RelevanceFeatures {
     return new double[] {a, b};
   }
 
-  /** {@code v} minus the best other value: the lead of the best over the second, or how far below the best. */
+  /**
+   * {@code v} minus the best other value: the lead of the best over the second, or how far below
+   * the best.
+   */
   private static double lead(double v, double[] top) {
     double other = v >= top[0] ? top[1] : top[0];
     return Double.isInfinite(other) ? 0 : v - other;
   }
-
-
 }

@@ -10,13 +10,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Stage 8, render: the prompt block. Newest first (by valid start), one line per record, each dated:
- * {@code [2026-02-08]} for an episode, {@code [since 2026-06-01]} for an open fact,
- * {@code [2026-03-01 to 2026-06-01]} for a closed one; conflicting records say so, with their
- * authority ({@code verified}, {@code explicit}, {@code derived}). The budget bounds this block, header,
+ * Stage 8, render: the prompt block. Newest first (by valid start), one line per record, each
+ * dated: {@code [2026-02-08]} for an episode, {@code [since 2026-06-01]} for an open fact, {@code
+ * [2026-03-01 to 2026-06-01]} for a closed one; conflicting records say so, with their authority
+ * ({@code verified}, {@code explicit}, {@code derived}). The budget bounds this block, header,
  * dates and markers included: packing counts each record as the line it renders to ({@link #line})
- * plus the {@link #HEADER} once, and the read path checks the block itself (see
- * {@code ReadPath.fitBlock}), so the renderer renders every selected record.
+ * plus the {@link #HEADER} once, and the read path checks the block itself (see {@code
+ * ReadPath.fitBlock}), so the renderer renders every selected record.
  *
  * <p>A request may ask for more ({@link Style}): each line's relevance, {@code (relevance 0.82)}
  * after its text, and a one-line usage note under the header telling the model how to use the
@@ -26,7 +26,8 @@ final class Renderer {
   private Renderer() {}
 
   static final String HEADER = "Relevant memories (newest first):";
-  private static final DateTimeFormatter DAY = DateTimeFormatter.ISO_LOCAL_DATE.withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter DAY =
+      DateTimeFormatter.ISO_LOCAL_DATE.withZone(ZoneOffset.UTC);
 
   /**
    * What the block carries beyond the dated lines.
@@ -41,10 +42,14 @@ final class Renderer {
   static String render(List<ReadPath.Scored> selected, Style style) {
     if (selected.isEmpty()) return "";
     List<ReadPath.Scored> lines = new ArrayList<>(selected);
-    lines.sort(Comparator.<ReadPath.Scored, Instant>comparing(s -> s.r.validFrom()).reversed()
-        .thenComparing(s -> s.r.id()));
+    lines.sort(
+        Comparator.<ReadPath.Scored, Instant>comparing(s -> s.r.validFrom())
+            .reversed()
+            .thenComparing(s -> s.r.id()));
     StringBuilder sb = new StringBuilder(header(style));
-    for (ReadPath.Scored s : lines) sb.append(line(s.r, !s.conflictsWith.isEmpty(), style.relevance() ? s.relevance : Double.NaN));
+    for (ReadPath.Scored s : lines)
+      sb.append(
+          line(s.r, !s.conflictsWith.isEmpty(), style.relevance() ? s.relevance : Double.NaN));
     return sb.toString();
   }
 
@@ -53,17 +58,30 @@ final class Renderer {
     return style.note() == null ? HEADER : HEADER + "\n" + style.note();
   }
 
-  /** The line a record renders to, with its leading newline; {@code conflict}: marked as conflicting. */
+  /**
+   * The line a record renders to, with its leading newline; {@code conflict}: marked as
+   * conflicting.
+   */
   static String line(MemoryRecord r, boolean conflict) {
     return line(r, conflict, Double.NaN);
   }
 
   /** The line, ending with {@code (relevance 0.82)} unless {@code relevance} is NaN. */
   static String line(MemoryRecord r, boolean conflict, double relevance) {
-    return "\n- " + dates(r) + " " + r.text().strip().replace('\n', ' ')
-        + (conflict ? " (conflicting records of '" + r.factKey() + "', this one " + r.authority().code()
-            + ": engine cannot tell which holds)" : "")
-        + (Double.isNaN(relevance) ? "" : String.format(java.util.Locale.ROOT, " (relevance %.2f)", relevance));
+    return "\n- "
+        + dates(r)
+        + " "
+        + r.text().strip().replace('\n', ' ')
+        + (conflict
+            ? " (conflicting records of '"
+                + r.factKey()
+                + "', this one "
+                + r.authority().code()
+                + ": engine cannot tell which holds)"
+            : "")
+        + (Double.isNaN(relevance)
+            ? ""
+            : String.format(java.util.Locale.ROOT, " (relevance %.2f)", relevance));
   }
 
   /** The date label of a record. */

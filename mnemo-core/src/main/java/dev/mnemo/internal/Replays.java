@@ -13,12 +13,15 @@ import java.util.Set;
 
 /** The difference between a logged recall and its replay. */
 final class Replays {
-  /** Logged scores are rounded to 4 decimals by the log's JSON form; smaller differences are noise. */
+  /**
+   * Logged scores are rounded to 4 decimals by the log's JSON form; smaller differences are noise.
+   */
   static final double SCORE_TOLERANCE = 1e-4;
 
   private Replays() {}
 
-  static Replay diff(LoggedRecall then, RecallResult now, Map<String, String> engineNow, long nanos) {
+  static Replay diff(
+      LoggedRecall then, RecallResult now, Map<String, String> engineNow, long nanos) {
     List<String> selectedNow = now.ids();
     List<String> added = selectedNow.stream().filter(x -> !then.selected().contains(x)).toList();
     List<String> removed = then.selected().stream().filter(x -> !selectedNow.contains(x)).toList();
@@ -37,7 +40,8 @@ final class Replays {
       double sa = a == null ? Double.NaN : a.signals().finalScore();
       double sb = b == null ? Double.NaN : b.signals().finalScore();
       boolean scoreMoved = a != null && b != null && Math.abs(sa - sb) > SCORE_TOLERANCE;
-      if (!oa.equals(ob) || scoreMoved) changes.add(new Replay.Change(id, oa, ob, sa, sb, b == null ? null : b.reason()));
+      if (!oa.equals(ob) || scoreMoved)
+        changes.add(new Replay.Change(id, oa, ob, sa, sb, b == null ? null : b.reason()));
     }
     Map<String, List<String>> engine = new LinkedHashMap<>();
     Set<String> keys = new LinkedHashSet<>(then.engine().keySet());
@@ -47,8 +51,17 @@ final class Replays {
       String y = engineNow.get(k);
       if (x == null ? y != null : !x.equals(y)) engine.put(k, java.util.Arrays.asList(x, y));
     }
-    return new Replay(then.id(), then.selected().equals(selectedNow), then.selected(), selectedNow, added, removed,
-        changes, engine, now.trace(), nanos);
+    return new Replay(
+        then.id(),
+        then.selected().equals(selectedNow),
+        then.selected(),
+        selectedNow,
+        added,
+        removed,
+        changes,
+        engine,
+        now.trace(),
+        nanos);
   }
 
   private static String outcome(CandidateTrace c) {

@@ -14,8 +14,8 @@ import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
-import dev.mnemo.text.Words;
 import dev.mnemo.text.Entities;
+import dev.mnemo.text.Words;
 import dev.mnemo.write.SameFact;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -35,12 +35,12 @@ import java.util.function.Supplier;
  * owner's versions of the same fact key (supersession over valid-time intervals), commit.
  *
  * <p>Supersession: a new record with a fact key and policy {@code supersede} expires, at its own
- * recorded time, every current version of that owner and key whose valid interval overlaps its
- * own; the parts of an expired version's valid interval the new record does not cover are written
- * again as clipped copies (same text and sources, {@code origin} = the expired id), so "what was
- * true in March" stays answerable as known today. A retroactive correction (recorded later, valid
- * from earlier) is the same rule. Planning is pure and happens before any write: an invalid batch
- * writes nothing.
+ * recorded time, every current version of that owner and key whose valid interval overlaps its own;
+ * the parts of an expired version's valid interval the new record does not cover are written again
+ * as clipped copies (same text and sources, {@code origin} = the expired id), so "what was true in
+ * March" stays answerable as known today. A retroactive correction (recorded later, valid from
+ * earlier) is the same rule. Planning is pure and happens before any write: an invalid batch writes
+ * nothing.
  */
 final class WritePath {
   private final MemoryStore store;
@@ -48,16 +48,24 @@ final class WritePath {
   private final InstantSource clock;
   private final int maxTextChars;
   private final Supplier<String> ids;
+
   /** Candidates per signal the same-fact rules look at. */
   static final int SAME_FACT_CANDIDATES = 20;
+
   private final java.util.function.Function<String, List<String>> entityFinder;
 
   WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars) {
     this(store, embedder, clock, maxTextChars, Entities::extract);
   }
 
-  /** @param entityFinder the names of a record's text (default {@link Entities#extract}) */
-  WritePath(MemoryStore store, Embedder embedder, InstantSource clock, int maxTextChars,
+  /**
+   * @param entityFinder the names of a record's text (default {@link Entities#extract})
+   */
+  WritePath(
+      MemoryStore store,
+      Embedder embedder,
+      InstantSource clock,
+      int maxTextChars,
       java.util.function.Function<String, List<String>> entityFinder) {
     this.entityFinder = entityFinder;
     this.store = store;
@@ -67,8 +75,11 @@ final class WritePath {
     this.ids = () -> UUID.randomUUID().toString();
   }
 
-  /** Told every batch of records a write applied (new versions and the versions it expired), under the write lock. */
-  private java.util.function.Consumer<List<MemoryRecord>> applied = all -> { };
+  /**
+   * Told every batch of records a write applied (new versions and the versions it expired), under
+   * the write lock.
+   */
+  private java.util.function.Consumer<List<MemoryRecord>> applied = all -> {};
 
   void onApplied(java.util.function.Consumer<List<MemoryRecord>> listener) {
     this.applied = java.util.Objects.requireNonNull(listener, "listener");
@@ -76,7 +87,8 @@ final class WritePath {
 
   /** Validates every item, then plans and applies the batch under the caller's write lock. */
   List<MemoryRecord> write(List<NewMemory> batch, boolean single, Object writeLock) {
-    if (batch == null) throw new InvalidRequestException("memories", null, "memories must not be null");
+    if (batch == null)
+      throw new InvalidRequestException("memories", null, "memories must not be null");
     if (batch.isEmpty()) return List.of();
     Instant now = clock.instant();
     List<Violation> violations = new ArrayList<>();
@@ -90,8 +102,13 @@ final class WritePath {
       Plan plan = new Plan();
       List<MemoryRecord> created = new ArrayList<>();
       for (int i = 0; i < batch.size(); i++) {
-        created.add(plan.add(plan.sameFact(batch.get(i), vectors == null ? null : vectors.get(i), now),
-            vectors == null ? null : vectors.get(i), now, single ? "" : "memories[" + i + "].", violations));
+        created.add(
+            plan.add(
+                plan.sameFact(batch.get(i), vectors == null ? null : vectors.get(i), now),
+                vectors == null ? null : vectors.get(i),
+                now,
+                single ? "" : "memories[" + i + "].",
+                violations));
       }
       if (!violations.isEmpty()) throw new InvalidRequestException(violations);
       List<MemoryRecord> all = List.copyOf(plan.upserts.values());
@@ -105,7 +122,8 @@ final class WritePath {
    * A batch of changes built step by step and committed in one atomic {@link MemoryStore#apply}:
    * the ingest pipeline's consolidation adds candidates and changes existing records (merged
    * sources, a fact key given to a record that gets a new version) and commits them together, so
-   * that a batch of turns is either wholly applied or not at all. Used under the engine's write lock.
+   * that a batch of turns is either wholly applied or not at all. Used under the engine's write
+   * lock.
    */
   final class Session {
     private final Plan plan = new Plan();
@@ -116,7 +134,10 @@ final class WritePath {
       this.now = now;
     }
 
-    /** Plans a new record (supersession by fact key included); null when it is invalid (see {@link #violations}). */
+    /**
+     * Plans a new record (supersession by fact key included); null when it is invalid (see {@link
+     * #violations}).
+     */
     MemoryRecord add(NewMemory m, float[] vector, String prefix) {
       int before = violations.size();
       validate(m, prefix, now, violations);
@@ -168,14 +189,21 @@ final class WritePath {
     if (embedder == null) return null;
     List<String> inputs = new ArrayList<>(batch.size());
     // The text is embedded, after its fact key's words (Words.withFactKey: the attribute the record
-    // states, docs/read-path.md "Dense"); the context (neighbouring turns) is indexed for BM25 alone.
+    // states, docs/read-path.md "Dense"); the context (neighbouring turns) is indexed for BM25
+    // alone.
     // Measured on the LoCoMo dev split: embedding turn + neighbours as one text diluted the turn
     // (dense evidence recall@10 0.710 -> 0.653) while BM25 over the context at 0.2 weight gained.
     for (NewMemory m : batch) inputs.add(Words.withFactKey(m.factKey(), m.text()));
     List<float[]> out = embedder.embedPassages(inputs);
     if (out.size() != inputs.size()) {
-      throw new IllegalStateException("embedder " + embedder.modelId() + " returned " + out.size() + " vectors for "
-          + inputs.size() + " texts");
+      throw new IllegalStateException(
+          "embedder "
+              + embedder.modelId()
+              + " returned "
+              + out.size()
+              + " vectors for "
+              + inputs.size()
+              + " texts");
     }
     return out;
   }
@@ -188,7 +216,11 @@ final class WritePath {
 
   private void validate(NewMemory m, String p, Instant now, List<Violation> v) {
     if (m == null) {
-      v.add(new Violation(p.isEmpty() ? "memory" : p.substring(0, p.length() - 1), null, p + "memory must not be null"));
+      v.add(
+          new Violation(
+              p.isEmpty() ? "memory" : p.substring(0, p.length() - 1),
+              null,
+              p + "memory must not be null"));
       return;
     }
     // Owner, times a store can represent, key lengths: the checks every door shares (InputRules).
@@ -196,21 +228,47 @@ final class WritePath {
     if (m.text() == null || m.text().isBlank()) {
       v.add(new Violation(p + "text", m.text(), p + "text must not be empty, was " + q(m.text())));
     } else if (m.text().length() > maxTextChars) {
-      v.add(new Violation(p + "text", m.text().length(),
-          p + "text must be at most " + maxTextChars + " characters, was " + m.text().length()));
+      v.add(
+          new Violation(
+              p + "text",
+              m.text().length(),
+              p
+                  + "text must be at most "
+                  + maxTextChars
+                  + " characters, was "
+                  + m.text().length()));
     }
     if (m.context() != null && m.context().length() > 4 * maxTextChars) {
-      v.add(new Violation(p + "context", m.context().length(),
-          p + "context must be at most " + 4 * maxTextChars + " characters, was " + m.context().length()));
+      v.add(
+          new Violation(
+              p + "context",
+              m.context().length(),
+              p
+                  + "context must be at most "
+                  + 4 * maxTextChars
+                  + " characters, was "
+                  + m.context().length()));
     }
     if (m.importance() != null && !(m.importance() >= 0 && m.importance() <= 1)) {
-      v.add(new Violation(p + "importance", m.importance(), p + "importance must be between 0 and 1, was " + m.importance()));
+      v.add(
+          new Violation(
+              p + "importance",
+              m.importance(),
+              p + "importance must be between 0 and 1, was " + m.importance()));
     }
     if (m.factKey() != null && m.factKey().isBlank()) {
-      v.add(new Violation(p + "fact_key", m.factKey(), p + "fact_key must not be blank when given, was " + q(m.factKey())));
+      v.add(
+          new Violation(
+              p + "fact_key",
+              m.factKey(),
+              p + "fact_key must not be blank when given, was " + q(m.factKey())));
     }
     if (m.scope() != null && m.scope().isBlank()) {
-      v.add(new Violation(p + "scope", m.scope(), p + "scope must not be blank when given, was " + q(m.scope())));
+      v.add(
+          new Violation(
+              p + "scope",
+              m.scope(),
+              p + "scope must not be blank when given, was " + q(m.scope())));
     }
     if (m.seq() != null && m.seq() < 0) {
       v.add(new Violation(p + "seq", m.seq(), p + "seq must be >= 0, was " + m.seq()));
@@ -218,18 +276,33 @@ final class WritePath {
     Instant recorded = m.recordedAt() == null ? now : m.recordedAt();
     Instant from = m.validFrom() == null ? recorded : m.validFrom();
     if (m.validTo() != null && InputRules.representable(from) && !m.validTo().isAfter(from)) {
-      v.add(new Violation(p + "valid_to", m.validTo(), p + "valid_to must be after valid_from (" + from + "), was " + m.validTo()));
+      v.add(
+          new Violation(
+              p + "valid_to",
+              m.validTo(),
+              p + "valid_to must be after valid_from (" + from + "), was " + m.validTo()));
     }
     for (int i = 0; i < m.sources().size(); i++) {
       String s = m.sources().get(i);
       if (s == null || s.isBlank()) {
-        v.add(new Violation(p + "sources[" + i + "]", s, p + "sources[" + i + "] must not be blank, was " + q(s)));
+        v.add(
+            new Violation(
+                p + "sources[" + i + "]",
+                s,
+                p + "sources[" + i + "] must not be blank, was " + q(s)));
       }
     }
     for (var e : m.metadata().entrySet()) {
       if (e.getKey().isBlank() || e.getValue() == null) {
-        v.add(new Violation(p + "metadata", e.getKey(), p + "metadata keys must not be blank and values not null, was "
-            + q(e.getKey()) + "=" + q(e.getValue())));
+        v.add(
+            new Violation(
+                p + "metadata",
+                e.getKey(),
+                p
+                    + "metadata keys must not be blank and values not null, was "
+                    + q(e.getKey())
+                    + "="
+                    + q(e.getValue())));
       }
     }
   }
@@ -242,6 +315,7 @@ final class WritePath {
   private final class Plan {
     /** Everything to write, by id, in order; later changes to the same id replace earlier ones. */
     final Map<String, MemoryRecord> upserts = new LinkedHashMap<>();
+
     /** Versions of each (owner, fact key), loaded once, updated as the batch goes. */
     private final Map<String, Map<String, MemoryRecord>> versions = new HashMap<>();
 
@@ -251,11 +325,14 @@ final class WritePath {
     }
 
     private Map<String, MemoryRecord> versionsOf(String owner, String factKey) {
-      return versions.computeIfAbsent(owner + "\u0000" + factKey, k -> {
-        Map<String, MemoryRecord> map = new LinkedHashMap<>();
-        for (MemoryRecord r : store.versions(owner, factKey)) map.put(r.id(), upserts.getOrDefault(r.id(), r));
-        return map;
-      });
+      return versions.computeIfAbsent(
+          owner + "\u0000" + factKey,
+          k -> {
+            Map<String, MemoryRecord> map = new LinkedHashMap<>();
+            for (MemoryRecord r : store.versions(owner, factKey))
+              map.put(r.id(), upserts.getOrDefault(r.id(), r));
+            return map;
+          });
     }
 
     /** The note of the same-fact rule that gave the next record its derived fact key, or null. */
@@ -272,7 +349,10 @@ final class WritePath {
      */
     NewMemory sameFact(NewMemory m, float[] vector, Instant now) {
       sameFactNote = null;
-      if (m == null || m.factKey() != null || m.owner() == null || m.text() == null
+      if (m == null
+          || m.factKey() != null
+          || m.owner() == null
+          || m.text() == null
           || m.category() == Category.EPISODIC) {
         return m;
       }
@@ -281,31 +361,49 @@ final class WritePath {
       List<MemoryRecord> staged = new ArrayList<>(upserts.values());
       java.util.Collections.reverse(staged);
       pool.addAll(staged);
-      Eligibility current = new Eligibility(m.owner(), m.scope(), Set.of(), Map.of(), recorded, recorded, null);
-      for (var c : store.candidates(new CandidateQuery(current, vector, m.text(), Set.of(), null, SAME_FACT_CANDIDATES))
-          .candidates()) {
+      Eligibility current =
+          new Eligibility(m.owner(), m.scope(), Set.of(), Map.of(), recorded, recorded, null);
+      for (var c :
+          store
+              .candidates(
+                  new CandidateQuery(
+                      current, vector, m.text(), Set.of(), null, SAME_FACT_CANDIDATES))
+              .candidates()) {
         pool.add(upserts.getOrDefault(c.record().id(), c.record()));
       }
       Set<String> seen = new java.util.HashSet<>();
       for (MemoryRecord r : pool) {
         // A record under other access labels is another audience's statement: never the same fact.
-        if (!seen.add(r.id()) || !r.owner().equals(m.owner()) || r.expiredAt() != null
+        if (!seen.add(r.id())
+            || !r.owner().equals(m.owner())
+            || r.expiredAt() != null
             || !r.access().equals(Access.normalize(m.access()))
-            || r.category() == Category.EPISODIC || r.recordedAt().isAfter(recorded) || !r.validAt(recorded)) {
+            || r.category() == Category.EPISODIC
+            || r.recordedAt().isAfter(recorded)
+            || !r.validAt(recorded)) {
           continue;
         }
         var match = SameFact.match(m.text(), r.text());
         if (match.isEmpty()) continue;
         String key = r.factKey() != null ? r.factKey() : "auto/" + r.id();
         if (r.factKey() == null) put(Records.with(r, r.sources(), key, r.importance()));
-        sameFactNote = "same fact: " + match.get().kind().code() + " " + r.id() + " (" + match.get().rule()
-            + "), fact_key '" + key + "'";
+        sameFactNote =
+            "same fact: "
+                + match.get().kind().code()
+                + " "
+                + r.id()
+                + " ("
+                + match.get().rule()
+                + "), fact_key '"
+                + key
+                + "'";
         return Records.with(m, key, m.conflictPolicy(), m.recordedAt());
       }
       return m;
     }
 
-    MemoryRecord add(NewMemory m, float[] vector, Instant now, String p, List<Violation> violations) {
+    MemoryRecord add(
+        NewMemory m, float[] vector, Instant now, String p, List<Violation> violations) {
       // Stores keep milliseconds: truncate here so the record returned equals the record stored.
       Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
       Instant from = m.validFrom() == null ? recorded : millis(m.validFrom());
@@ -315,7 +413,8 @@ final class WritePath {
         String k = Entities.normalize(e);
         if (!k.isEmpty()) entities.add(k);
       }
-      ConflictPolicy policy = m.conflictPolicy() == null ? ConflictPolicy.SUPERSEDE : m.conflictPolicy();
+      ConflictPolicy policy =
+          m.conflictPolicy() == null ? ConflictPolicy.SUPERSEDE : m.conflictPolicy();
       Authority authority = m.authority() == null ? Authority.EXPLICIT : m.authority();
       String id = ids.get();
       int version = 0;
@@ -325,30 +424,52 @@ final class WritePath {
       sameFactNote = null;
       if (m.factKey() != null) {
         Map<String, MemoryRecord> known = versionsOf(m.owner(), m.factKey());
-        Instant latest = known.values().stream().map(MemoryRecord::recordedAt).max(Comparator.naturalOrder()).orElse(null);
+        Instant latest =
+            known.values().stream()
+                .map(MemoryRecord::recordedAt)
+                .max(Comparator.naturalOrder())
+                .orElse(null);
         if (latest != null && recorded.isBefore(latest)) {
-          violations.add(new Violation(p + "recorded_at", recorded, p + "recorded_at must not precede the latest recorded "
-              + "version of fact_key '" + m.factKey() + "' (" + latest + "), was " + recorded
-              + "; transaction time only moves forward (use valid_from for a retroactive correction)"));
+          violations.add(
+              new Violation(
+                  p + "recorded_at",
+                  recorded,
+                  p
+                      + "recorded_at must not precede the latest recorded "
+                      + "version of fact_key '"
+                      + m.factKey()
+                      + "' ("
+                      + latest
+                      + "), was "
+                      + recorded
+                      + "; transaction time only moves forward (use valid_from for a retroactive correction)"));
           return null;
         }
         version = known.values().stream().mapToInt(MemoryRecord::version).max().orElse(0) + 1;
         // Versions under other access labels are another audience's: this record neither ends,
-        // clips nor conflicts with them (a caller who sees only one of them keeps a current answer).
+        // clips nor conflicts with them (a caller who sees only one of them keeps a current
+        // answer).
         List<String> access = Access.normalize(m.access());
-        List<MemoryRecord> current = known.values().stream()
-            .filter(r -> r.expiredAt() == null && r.access().equals(access)).toList();
+        List<MemoryRecord> current =
+            known.values().stream()
+                .filter(r -> r.expiredAt() == null && r.access().equals(access))
+                .toList();
         if (policy == ConflictPolicy.SUPERSEDE && to == null) {
           // Rule 1, the back-fill: an open-ended version that starts before a current version is
           // history, not a correction; it ends where the earliest such version begins.
           MemoryRecord next = null;
           for (MemoryRecord r : current) {
-            if (r.validFrom().isAfter(from) && (next == null || r.validFrom().isBefore(next.validFrom()))) next = r;
+            if (r.validFrom().isAfter(from)
+                && (next == null || r.validFrom().isBefore(next.validFrom()))) next = r;
           }
           if (next != null) {
             to = next.validFrom();
-            notes.add("backfill: starts before current version " + next.id() + ", so it ends where that one begins ("
-                + to + ")");
+            notes.add(
+                "backfill: starts before current version "
+                    + next.id()
+                    + ", so it ends where that one begins ("
+                    + to
+                    + ")");
           }
         }
         ConflictPolicy written = policy;
@@ -361,12 +482,26 @@ final class WritePath {
           }
           if (authority.below(old.authority())) {
             // Rule 2, authority before age: a lower-authority record never supersedes a higher one.
-            String why = authority.code() + " does not supersede " + old.authority().code() + " version " + old.id()
-                + " of fact_key '" + m.factKey() + "'";
+            String why =
+                authority.code()
+                    + " does not supersede "
+                    + old.authority().code()
+                    + " version "
+                    + old.id()
+                    + " of fact_key '"
+                    + m.factKey()
+                    + "'";
             if (m.lowerAuthority() == LowerAuthority.REFUSE) {
-              violations.add(new Violation(p + "authority", authority.code(), p + "authority " + why
-                  + " (lower_authority = refuse): write it with authority " + old.authority().code()
-                  + " or higher, or with lower_authority keep_both to keep both as a conflict"));
+              violations.add(
+                  new Violation(
+                      p + "authority",
+                      authority.code(),
+                      p
+                          + "authority "
+                          + why
+                          + " (lower_authority = refuse): write it with authority "
+                          + old.authority().code()
+                          + " or higher, or with lower_authority keep_both to keep both as a conflict"));
               return null;
             }
             notes.add("authority: " + why + "; kept beside it as a conflict");
@@ -377,18 +512,27 @@ final class WritePath {
         }
         for (MemoryRecord old : replaced) {
           changes.add(old.withExpiredAt(recorded));
-          String clip = "clipped: the part of " + (old.origin() != null ? old.origin() : old.id())
-              + " that version " + id + " did not replace";
+          String clip =
+              "clipped: the part of "
+                  + (old.origin() != null ? old.origin() : old.id())
+                  + " that version "
+                  + id
+                  + " did not replace";
           if (old.validFrom().isBefore(from)) {
-            changes.add(Records.noted(old.clippedCopy(ids.get(), old.validFrom(), from, recorded), clip));
+            changes.add(
+                Records.noted(old.clippedCopy(ids.get(), old.validFrom(), from, recorded), clip));
           }
           if (to != null && (old.validTo() == null || old.validTo().isAfter(to))) {
-            changes.add(Records.noted(old.clippedCopy(ids.get(), to, old.validTo(), recorded), clip));
+            changes.add(
+                Records.noted(old.clippedCopy(ids.get(), to, old.validTo(), recorded), clip));
           }
         }
         if (!replaced.isEmpty()) {
-          notes.add((policy == ConflictPolicy.CORRECT ? "correct" : "supersede") + ": replaces "
-              + String.join(", ", replaced.stream().map(MemoryRecord::id).toList()) + " for the overlap");
+          notes.add(
+              (policy == ConflictPolicy.CORRECT ? "correct" : "supersede")
+                  + ": replaces "
+                  + String.join(", ", replaced.stream().map(MemoryRecord::id).toList())
+                  + " for the overlap");
         }
         policy = written;
       }
@@ -397,12 +541,34 @@ final class WritePath {
         metadata = new LinkedHashMap<>(metadata);
         metadata.put(MemoryRecord.RESOLUTION, String.join("; ", notes));
       }
-      MemoryRecord rec = new MemoryRecord(
-          id, m.owner(), m.scope(), m.category() == null ? Category.SEMANTIC : m.category(), m.text(),
-          m.context(), m.sources(), m.episode(), m.seq() == null ? -1 : m.seq(), recorded, null, from, to,
-          m.factKey(), version, null, m.importance() == null ? 0.5 : m.importance(),
-          authority, policy, List.copyOf(entities), 0, null, vector,
-          vector == null ? null : embedder.modelId(), metadata, m.access());
+      MemoryRecord rec =
+          new MemoryRecord(
+              id,
+              m.owner(),
+              m.scope(),
+              m.category() == null ? Category.SEMANTIC : m.category(),
+              m.text(),
+              m.context(),
+              m.sources(),
+              m.episode(),
+              m.seq() == null ? -1 : m.seq(),
+              recorded,
+              null,
+              from,
+              to,
+              m.factKey(),
+              version,
+              null,
+              m.importance() == null ? 0.5 : m.importance(),
+              authority,
+              policy,
+              List.copyOf(entities),
+              0,
+              null,
+              vector,
+              vector == null ? null : embedder.modelId(),
+              metadata,
+              m.access());
       changes.add(rec);
       for (MemoryRecord c : changes) {
         upserts.put(c.id(), c);

@@ -17,4 +17,10 @@ import dev.mnemo.MemoryRecord;
  * @param timeRank 1-based rank in the time-range list, 0 when not in it
  */
 public record Candidate(
-    MemoryRecord record, double cosine, double bm25, int denseRank, int bm25Rank, int entityRank, int timeRank) {}
+    MemoryRecord record,
+    double cosine,
+    double bm25,
+    int denseRank,
+    int bm25Rank,
+    int entityRank,
+    int timeRank) {}

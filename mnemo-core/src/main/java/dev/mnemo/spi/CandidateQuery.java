@@ -18,23 +18,38 @@ import java.util.Set;
  *     conversation; 0 searches the text alone
  */
 public record CandidateQuery(
-    Eligibility eligibility, float[] vector, String text, Set<String> entities, TimeRange timeRange, int perSignal,
+    Eligibility eligibility,
+    float[] vector,
+    String text,
+    Set<String> entities,
+    TimeRange timeRange,
+    int perSignal,
     double contextWeight) {
-  /** The default weight of the context in BM25 ({@link dev.mnemo.Weights#DEFAULT}'s {@code context}). */
+  /**
+   * The default weight of the context in BM25 ({@link dev.mnemo.Weights#DEFAULT}'s {@code
+   * context}).
+   */
   public static final double DEFAULT_CONTEXT_WEIGHT = dev.mnemo.Weights.DEFAULT.context();
 
   public CandidateQuery {
     Objects.requireNonNull(eligibility, "eligibility");
     entities = entities == null ? Set.of() : Set.copyOf(entities);
-    if (perSignal < 1) throw new IllegalArgumentException("perSignal must be >= 1, was " + perSignal);
+    if (perSignal < 1)
+      throw new IllegalArgumentException("perSignal must be >= 1, was " + perSignal);
     if (!(contextWeight >= 0) || Double.isInfinite(contextWeight)) {
-      throw new IllegalArgumentException("contextWeight must be a finite number >= 0, was " + contextWeight);
+      throw new IllegalArgumentException(
+          "contextWeight must be a finite number >= 0, was " + contextWeight);
     }
   }
 
   /** With the default context weight. */
   public CandidateQuery(
-      Eligibility eligibility, float[] vector, String text, Set<String> entities, TimeRange timeRange, int perSignal) {
+      Eligibility eligibility,
+      float[] vector,
+      String text,
+      Set<String> entities,
+      TimeRange timeRange,
+      int perSignal) {
     this(eligibility, vector, text, entities, timeRange, perSignal, DEFAULT_CONTEXT_WEIGHT);
   }
 }

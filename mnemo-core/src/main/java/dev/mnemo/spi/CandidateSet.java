@@ -9,14 +9,17 @@ import java.util.Map;
  *
  * @param candidates eligible candidates, deduplicated by id
  * @param bm25Max the highest BM25 score a record could get for the query text (the sum of the IDF
- *     of every query term, counting terms no record contains at their highest IDF); 0 when the
- *     text has no terms
+ *     of every query term, counting terms no record contains at their highest IDF); 0 when the text
+ *     has no terms
  * @param eligibleCount how many records pass the eligibility filter (only computed when the query
  *     names entities that match; 0 otherwise)
  * @param entityFrequencies for each query entity key that some eligible record names, how many
  *     eligible records name it
  */
-public record CandidateSet(List<Candidate> candidates, double bm25Max, long eligibleCount,
+public record CandidateSet(
+    List<Candidate> candidates,
+    double bm25Max,
+    long eligibleCount,
     Map<String, Long> entityFrequencies) {
   public CandidateSet {
     candidates = List.copyOf(candidates);

@@ -24,9 +24,15 @@ public interface Consolidator {
   enum Action {
     /** A new fact: write it. */
     ADD,
-    /** A new version of {@code target}'s fact: write it under the target's fact key; the old one expires. */
+    /**
+     * A new version of {@code target}'s fact: write it under the target's fact key; the old one
+     * expires.
+     */
     UPDATE,
-    /** A duplicate of {@code target}: write nothing; add the candidate's sources to the target, bump frequency. */
+    /**
+     * A duplicate of {@code target}: write nothing; add the candidate's sources to the target, bump
+     * frequency.
+     */
     NOOP,
     /** Contradicts {@code target} with unclear order: keep both, flagged as a conflict. */
     CONFLICT

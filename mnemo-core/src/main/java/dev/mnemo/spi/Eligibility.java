@@ -15,9 +15,9 @@ import java.util.Set;
  * the record's scope is null or equal; {@code categories} is empty or contains its category; its
  * metadata has every entry of {@code metadata}; it is valid at {@code validAt} ({@code validFrom <=
  * validAt < validTo}) and believed at {@code knownAt} ({@code recordedAt <= knownAt < expiredAt});
- * and, when {@code validOverlap} is set, its valid interval overlaps that range; and, when
- * {@code principals} is not null, the record has no access labels or one of them is among the
- * principals ({@link dev.mnemo.Access}).
+ * and, when {@code validOverlap} is set, its valid interval overlaps that range; and, when {@code
+ * principals} is not null, the record has no access labels or one of them is among the principals
+ * ({@link dev.mnemo.Access}).
  *
  * @param owner required owner; null only in {@link #unrestrictedForEvaluation()}
  * @param scope scope or null
@@ -46,35 +46,54 @@ public record Eligibility(
   }
 
   /** Filters without an access rule: every record passing the others, whatever its labels. */
-  public Eligibility(String owner, String scope, Set<Category> categories, Map<String, String> metadata,
-      Instant validAt, Instant knownAt, TimeRange validOverlap) {
+  public Eligibility(
+      String owner,
+      String scope,
+      Set<Category> categories,
+      Map<String, String> metadata,
+      Instant validAt,
+      Instant knownAt,
+      TimeRange validOverlap) {
     this(owner, scope, categories, metadata, validAt, knownAt, validOverlap, null);
   }
 
-  /** These filters without the access rule (for a store that holds no record with labels, the same records). */
+  /**
+   * These filters without the access rule (for a store that holds no record with labels, the same
+   * records).
+   */
   public Eligibility withoutAccessRule() {
-    return new Eligibility(owner, scope, categories, metadata, validAt, knownAt, validOverlap, null);
+    return new Eligibility(
+        owner, scope, categories, metadata, validAt, knownAt, validOverlap, null);
   }
 
   /** These filters with the access rule of a caller holding {@code principals}. */
   public Eligibility withPrincipals(Set<String> principals) {
-    return new Eligibility(owner, scope, categories, metadata, validAt, knownAt, validOverlap,
+    return new Eligibility(
+        owner,
+        scope,
+        categories,
+        metadata,
+        validAt,
+        knownAt,
+        validOverlap,
         java.util.Objects.requireNonNull(principals, "principals"));
   }
 
   /** Only the owner's records that are valid and believed at {@code at}. */
   public static Eligibility current(String owner, Instant at) {
-    return new Eligibility(Objects.requireNonNull(owner, "owner"), null, Set.of(), Map.of(), at, at, null);
+    return new Eligibility(
+        Objects.requireNonNull(owner, "owner"), null, Set.of(), Map.of(), at, at, null);
   }
 
   /** Every record of the owner, any time. */
   public static Eligibility allOf(String owner) {
-    return new Eligibility(Objects.requireNonNull(owner, "owner"), null, Set.of(), Map.of(), null, null, null);
+    return new Eligibility(
+        Objects.requireNonNull(owner, "owner"), null, Set.of(), Map.of(), null, null, null);
   }
 
   /**
-   * No filter at all, not even the owner: only for the evaluation's {@code unfiltered} policy, which
-   * shows what the eligibility rules prevent. The engine never builds one.
+   * No filter at all, not even the owner: only for the evaluation's {@code unfiltered} policy,
+   * which shows what the eligibility rules prevent. The engine never builds one.
    */
   public static Eligibility unrestrictedForEvaluation() {
     return new Eligibility(null, null, Set.of(), Map.of(), null, null, null);

@@ -5,15 +5,17 @@ import java.util.List;
 /**
  * Turns text into dense vectors for the read path's dense signal.
  *
- * <p>Contract: implementations are thread-safe; vectors are L2-normalized so that the dot product is
- * the cosine; every vector of one embedder has {@link #dimension()} components. Queries and passages
- * are embedded separately because asymmetric models (e5: {@code query: } / {@code passage: }) need
- * different prefixes. Failures of a remote provider are reported as {@link dev.mnemo.MnemoException}
- * with {@code retriable()} true for time-outs, 429 and 5xx.
+ * <p>Contract: implementations are thread-safe; vectors are L2-normalized so that the dot product
+ * is the cosine; every vector of one embedder has {@link #dimension()} components. Queries and
+ * passages are embedded separately because asymmetric models (e5: {@code query: } / {@code passage:
+ * }) need different prefixes. Failures of a remote provider are reported as {@link
+ * dev.mnemo.MnemoException} with {@code retriable()} true for time-outs, 429 and 5xx.
  */
 public interface Embedder extends AutoCloseable {
 
-  /** Stable id of the model, stored on every record next to its vector (e.g. {@code e5-small-v2-q}). */
+  /**
+   * Stable id of the model, stored on every record next to its vector (e.g. {@code e5-small-v2-q}).
+   */
   String modelId();
 
   /** Number of components of every vector. */
@@ -45,11 +47,30 @@ public interface Embedder extends AutoCloseable {
   static Embedder shared(Embedder embedder) {
     java.util.Objects.requireNonNull(embedder, "embedder");
     return new Embedder() {
-      @Override public String modelId() { return embedder.modelId(); }
-      @Override public int dimension() { return embedder.dimension(); }
-      @Override public float[] embedQuery(String text) { return embedder.embedQuery(text); }
-      @Override public List<float[]> embedPassages(List<String> texts) { return embedder.embedPassages(texts); }
-      @Override public double unrelatedSimilarity() { return embedder.unrelatedSimilarity(); }
+      @Override
+      public String modelId() {
+        return embedder.modelId();
+      }
+
+      @Override
+      public int dimension() {
+        return embedder.dimension();
+      }
+
+      @Override
+      public float[] embedQuery(String text) {
+        return embedder.embedQuery(text);
+      }
+
+      @Override
+      public List<float[]> embedPassages(List<String> texts) {
+        return embedder.embedPassages(texts);
+      }
+
+      @Override
+      public double unrelatedSimilarity() {
+        return embedder.unrelatedSimilarity();
+      }
     };
   }
 }

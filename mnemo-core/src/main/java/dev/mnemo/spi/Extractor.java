@@ -30,7 +30,8 @@ public interface Extractor {
    * One extraction call's input.
    *
    * @param owner the owner of every turn
-   * @param context earlier turns of the same episode, for reference only (not to be extracted again)
+   * @param context earlier turns of the same episode, for reference only (not to be extracted
+   *     again)
    * @param turns the turns to extract from, in order
    * @param zone the zone in which calendar words are read
    */
@@ -51,7 +52,9 @@ public interface Extractor {
       this.retriable = retriable;
     }
 
-    /** Whether trying the same batch later may succeed (a timeout or a rate limit, not bad output). */
+    /**
+     * Whether trying the same batch later may succeed (a timeout or a rate limit, not bad output).
+     */
     public boolean retriable() {
       return retriable;
     }

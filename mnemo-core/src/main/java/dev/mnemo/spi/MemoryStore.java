@@ -10,10 +10,10 @@ import java.util.function.Consumer;
  * Where records live: the embedded Lucene index by default, a distributed engine for scale-out.
  *
  * <p>Contract: thread-safe. {@link #apply} is atomic and durable: when it returns, every change is
- * committed to stable storage and visible to reads, and no reader ever sees part of one call.
- * Every search applies its {@link Eligibility} inside the query. The store knows nothing of
- * supersession or ranking; the engine decides, the store keeps. A store is contract-tested by
- * {@code dev.mnemo.testkit.MemoryStoreContract}.
+ * committed to stable storage and visible to reads, and no reader ever sees part of one call. Every
+ * search applies its {@link Eligibility} inside the query. The store knows nothing of supersession
+ * or ranking; the engine decides, the store keeps. A store is contract-tested by {@code
+ * dev.mnemo.testkit.MemoryStoreContract}.
  */
 public interface MemoryStore extends AutoCloseable {
 
@@ -29,7 +29,9 @@ public interface MemoryStore extends AutoCloseable {
   /** Records of the owner with that id, or whose {@code origin} is that id. */
   List<MemoryRecord> lineage(String owner, String id);
 
-  /** Eligible candidates from every signal the query asks for, deduplicated by id, with statistics. */
+  /**
+   * Eligible candidates from every signal the query asks for, deduplicated by id, with statistics.
+   */
   CandidateSet candidates(CandidateQuery query);
 
   /** Eligible records, most recently recorded first. */
@@ -38,26 +40,30 @@ public interface MemoryStore extends AutoCloseable {
   /** Deletes every record of the owner (all versions and vectors); returns how many. Durable. */
   int deleteOwner(String owner);
 
-  /** Calls {@code sink} with every record of the owner (or of all owners when null), all versions. */
+  /**
+   * Calls {@code sink} with every record of the owner (or of all owners when null), all versions.
+   */
   void export(String owner, Consumer<MemoryRecord> sink);
 
   /**
    * Every record of the owner (all versions) that names at least one of {@code sourceIds} among its
-   * sources. The write path uses it to find what a turn already became. The default scans
-   * {@link #export}; a store with an index on sources should override it.
+   * sources. The write path uses it to find what a turn already became. The default scans {@link
+   * #export}; a store with an index on sources should override it.
    */
   default List<MemoryRecord> bySources(String owner, Collection<String> sourceIds) {
     java.util.Set<String> wanted = new java.util.HashSet<>(sourceIds);
     List<MemoryRecord> out = new java.util.ArrayList<>();
     if (wanted.isEmpty()) return out;
-    export(owner, r -> {
-      for (String s : r.sources()) {
-        if (wanted.contains(s)) {
-          out.add(r);
-          return;
-        }
-      }
-    });
+    export(
+        owner,
+        r -> {
+          for (String s : r.sources()) {
+            if (wanted.contains(s)) {
+              out.add(r);
+              return;
+            }
+          }
+        });
     return out;
   }
 
@@ -89,13 +95,17 @@ public interface MemoryStore extends AutoCloseable {
 
   /**
    * How many records pass the eligibility filter (the retrieval log counts what eligibility
-   * removed). The default lists them through {@link #latest}; a store that can count should override it.
+   * removed). The default lists them through {@link #latest}; a store that can count should
+   * override it.
    */
   default long count(Eligibility eligibility) {
     return latest(eligibility, Integer.MAX_VALUE).size();
   }
 
-  /** The store's state as a short string that changes with every commit (a generation), or null if unknown. */
+  /**
+   * The store's state as a short string that changes with every commit (a generation), or null if
+   * unknown.
+   */
   default String state() {
     return null;
   }

@@ -22,17 +22,24 @@ public final class ProviderConfig {
     return v == null || v.isBlank() ? null : v.trim();
   }
 
-  /** The value of {@code key} as is (blanks kept: a prefix may be a lone space), or {@code fallback}. */
+  /**
+   * The value of {@code key} as is (blanks kept: a prefix may be a lone space), or {@code
+   * fallback}.
+   */
   public static String raw(Map<String, String> config, String key, String fallback) {
     String v = config == null ? null : config.get(key);
     return v == null ? fallback : v;
   }
 
-  /** The trimmed value of {@code key}; refused when absent or blank, {@code what} saying what it is. */
+  /**
+   * The trimmed value of {@code key}; refused when absent or blank, {@code what} saying what it is.
+   */
   public static String required(Map<String, String> config, String key, String what) {
     String v = string(config, key);
     if (v == null) {
-      throw new InvalidRequestException(key, config == null ? null : config.get(key),
+      throw new InvalidRequestException(
+          key,
+          config == null ? null : config.get(key),
           what + " (config key '" + key + "') is required");
     }
     return v;
@@ -48,19 +55,23 @@ public final class ProviderConfig {
     } catch (NumberFormatException e) {
       // reported below, with the same message as a non-positive number
     }
-    throw new InvalidRequestException(key, v, key + " must be a whole number >= 1, was '" + v + "'");
+    throw new InvalidRequestException(
+        key, v, key + " must be a whole number >= 1, was '" + v + "'");
   }
 
   /**
    * A positive duration: seconds as a plain number ({@code 30}, {@code 2.5}), a number with a unit
-   * ({@code 500ms}, {@code 30s}, {@code 2m}) or ISO-8601 ({@code PT30S}); {@code fallback} when absent.
+   * ({@code 500ms}, {@code 30s}, {@code 2m}) or ISO-8601 ({@code PT30S}); {@code fallback} when
+   * absent.
    */
   public static Duration duration(Map<String, String> config, String key, Duration fallback) {
     String v = string(config, key);
     if (v == null) return fallback;
     Duration d = parseDuration(v.toLowerCase(Locale.ROOT));
     if (d == null || d.isNegative() || d.isZero()) {
-      throw new InvalidRequestException(key, v,
+      throw new InvalidRequestException(
+          key,
+          v,
           key + " must be a positive duration such as 30, 30s, 500ms or PT30S, was '" + v + "'");
     }
     return d;

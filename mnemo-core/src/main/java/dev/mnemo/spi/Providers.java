@@ -18,9 +18,7 @@ public final class Providers {
     EmbedderProvider p = all.get(name);
     if (p == null) {
       throw new InvalidRequestException(
-          "embedder",
-          name,
-          "embedder must be one of " + all.keySet() + ", was '" + name + "'");
+          "embedder", name, "embedder must be one of " + all.keySet() + ", was '" + name + "'");
     }
     return p.create(config);
   }
@@ -33,7 +31,8 @@ public final class Providers {
     }
     StoreProvider p = all.get(name);
     if (p == null) {
-      throw new InvalidRequestException("store", name, "store must be one of " + all.keySet() + ", was '" + name + "'");
+      throw new InvalidRequestException(
+          "store", name, "store must be one of " + all.keySet() + ", was '" + name + "'");
     }
     return p.open(config);
   }

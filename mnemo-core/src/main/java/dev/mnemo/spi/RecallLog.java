@@ -43,7 +43,10 @@ public interface RecallLog extends AutoCloseable {
   /** Deletes every entry of the owner, physically; returns how many. */
   int deleteOwner(String owner);
 
-  /** Removes the records {@code ids} of the owner from every entry that shows them, physically; returns the entries changed. */
+  /**
+   * Removes the records {@code ids} of the owner from every entry that shows them, physically;
+   * returns the entries changed.
+   */
   int forget(String owner, Collection<String> ids);
 
   /** Deletes entries logged before {@code cutoff} (retention); returns how many. */

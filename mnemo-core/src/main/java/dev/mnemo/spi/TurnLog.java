@@ -12,11 +12,11 @@ import java.util.function.Consumer;
  * The durable log of ingested turns, beside the memories: the write path's queue (turns in state
  * {@code pending}) and the originals a record's sources name.
  *
- * <p>Its own small SPI rather than more methods on {@link MemoryStore}, so that any store works with
- * any turn log: a store that keeps one offers it through {@link MemoryStore#turnLog()} (the Lucene
- * store keeps it in a second index beside its own), and {@code Mnemo.Builder.turnLog} sets one
- * explicitly. Contract: thread-safe; {@link #append} and {@link #update} are atomic and durable on
- * return; a turn is identified by its owner and {@code id}.
+ * <p>Its own small SPI rather than more methods on {@link MemoryStore}, so that any store works
+ * with any turn log: a store that keeps one offers it through {@link MemoryStore#turnLog()} (the
+ * Lucene store keeps it in a second index beside its own), and {@code Mnemo.Builder.turnLog} sets
+ * one explicitly. Contract: thread-safe; {@link #append} and {@link #update} are atomic and durable
+ * on return; a turn is identified by its owner and {@code id}.
  */
 public interface TurnLog extends AutoCloseable {
 
@@ -29,7 +29,9 @@ public interface TurnLog extends AutoCloseable {
    */
   List<StoredTurn> append(List<StoredTurn> entries);
 
-  /** Replaces the state and note of stored entries (matched by owner and id). Atomic and durable. */
+  /**
+   * Replaces the state and note of stored entries (matched by owner and id). Atomic and durable.
+   */
   void update(List<StoredTurn> entries);
 
   /** The entry of that owner and turn event id. */
@@ -47,7 +49,10 @@ public interface TurnLog extends AutoCloseable {
   /** Calls {@code sink} with every entry of the owner (all owners when null), in log order. */
   void export(String owner, Consumer<StoredTurn> sink);
 
-  /** Deletes every entry of the owner, durably and physically (no copy left in the log's files); returns how many. */
+  /**
+   * Deletes every entry of the owner, durably and physically (no copy left in the log's files);
+   * returns how many.
+   */
   int deleteOwner(String owner);
 
   /** Deletes these entries of the owner (retention); returns how many. Durable. */

@@ -2,23 +2,27 @@ package dev.mnemo.spi;
 
 /**
  * Input checks and vector arithmetic for {@link Embedder} implementations (shared by the local and
- * the HTTP embedder, which live in separate modules): the null checks every {@code
- * embedPassages} makes, and the L2 normalization the {@link Embedder} contract asks for. Stateless.
+ * the HTTP embedder, which live in separate modules): the null checks every {@code embedPassages}
+ * makes, and the L2 normalization the {@link Embedder} contract asks for. Stateless.
  */
 public final class Vectors {
   private Vectors() {}
 
   /** Refuses a null list or a null text, naming its index. */
   public static void requireTexts(java.util.List<String> texts) {
-    if (texts == null) throw new dev.mnemo.InvalidRequestException("texts", null, "texts must not be null");
+    if (texts == null)
+      throw new dev.mnemo.InvalidRequestException("texts", null, "texts must not be null");
     for (int i = 0; i < texts.size(); i++) {
       if (texts.get(i) == null) {
-        throw new dev.mnemo.InvalidRequestException("texts[" + i + "]", null, "texts[" + i + "] must not be null");
+        throw new dev.mnemo.InvalidRequestException(
+            "texts[" + i + "]", null, "texts[" + i + "] must not be null");
       }
     }
   }
 
-  /** How far from 1 a norm may be before a vector is rescaled; float rounding alone stays far below. */
+  /**
+   * How far from 1 a norm may be before a vector is rescaled; float rounding alone stays far below.
+   */
   public static final double NORM_TOLERANCE = 1e-4;
 
   /** The squared L2 norm, accumulated in double so long vectors do not lose precision. */

@@ -11,8 +11,8 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The default {@link Tokenizer}: OpenAI's BPE encodings through JTokkit, {@code cl100k_base}
- * unless configured otherwise. Thread-safe.
+ * The default {@link Tokenizer}: OpenAI's BPE encodings through JTokkit, {@code cl100k_base} unless
+ * configured otherwise. Thread-safe.
  *
  * <p>Uses JTokkit's lazy registry: the default registry loads every encoding at start-up (~0.9 s
  * measured here), the lazy one only the encoding asked for.
@@ -33,7 +33,9 @@ public final class JTokkitTokenizer implements Tokenizer {
     return of("cl100k_base");
   }
 
-  /** The encoding of that name ({@code cl100k_base}, {@code o200k_base}, {@code p50k_base}, ...). */
+  /**
+   * The encoding of that name ({@code cl100k_base}, {@code o200k_base}, {@code p50k_base}, ...).
+   */
   public static JTokkitTokenizer of(String encodingName) {
     String n = encodingName == null ? "" : encodingName.trim().toLowerCase(Locale.ROOT);
     for (EncodingType t : EncodingType.values()) {
@@ -41,8 +43,14 @@ public final class JTokkitTokenizer implements Tokenizer {
         return new JTokkitTokenizer(t.getName(), REGISTRY.getEncoding(t));
       }
     }
-    throw new InvalidRequestException("tokenizer", encodingName, "tokenizer must be one of "
-        + Arrays.stream(EncodingType.values()).map(EncodingType::getName).toList() + ", was '" + encodingName + "'");
+    throw new InvalidRequestException(
+        "tokenizer",
+        encodingName,
+        "tokenizer must be one of "
+            + Arrays.stream(EncodingType.values()).map(EncodingType::getName).toList()
+            + ", was '"
+            + encodingName
+            + "'");
   }
 
   @Override

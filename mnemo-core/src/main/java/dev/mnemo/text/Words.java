@@ -23,63 +23,298 @@ public final class Words {
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
 
   /** Greetings, thanks, acknowledgements and small-talk words: never content. */
-  public static final Set<String> FILLER = Set.of(
-      "hi", "hey", "hello", "hiya", "yo", "thanks", "thank", "thx", "welcome", "bye", "goodbye", "cheers", "okay",
-      "ok", "sure", "yes", "yeah", "yep", "nope", "lol", "haha", "hahaha", "wow", "great", "cool", "nice", "awesome",
-      "amazing", "wonderful", "fantastic", "glad", "sounds", "sound", "good", "night", "morning", "evening",
-      "afternoon", "see", "later", "soon", "talk", "chat", "catch", "care", "take", "hear", "hope", "doing", "today",
-      "tonight", "day", "how", "what", "much", "very", "really", "totally", "absolutely", "definitely", "indeed",
-      "agree", "right", "true", "exactly", "too", "also", "well", "awww", "aww", "omg", "hmm", "ah", "oh", "please",
-      "sorry", "fine", "perfect", "happy", "thrilled", "incredible", "super", "lovely", "cute", "beautiful",
-      "congrats", "congratulations", "same", "you", "your", "that's", "it's", "what's", "how's", "i'm", "you're",
-      "i'll", "let", "let's", "know", "things", "thing", "stuff", "anything", "something", "everything", "keep",
-      "up", "luck", "best", "wishes");
+  public static final Set<String> FILLER =
+      Set.of(
+          "hi",
+          "hey",
+          "hello",
+          "hiya",
+          "yo",
+          "thanks",
+          "thank",
+          "thx",
+          "welcome",
+          "bye",
+          "goodbye",
+          "cheers",
+          "okay",
+          "ok",
+          "sure",
+          "yes",
+          "yeah",
+          "yep",
+          "nope",
+          "lol",
+          "haha",
+          "hahaha",
+          "wow",
+          "great",
+          "cool",
+          "nice",
+          "awesome",
+          "amazing",
+          "wonderful",
+          "fantastic",
+          "glad",
+          "sounds",
+          "sound",
+          "good",
+          "night",
+          "morning",
+          "evening",
+          "afternoon",
+          "see",
+          "later",
+          "soon",
+          "talk",
+          "chat",
+          "catch",
+          "care",
+          "take",
+          "hear",
+          "hope",
+          "doing",
+          "today",
+          "tonight",
+          "day",
+          "how",
+          "what",
+          "much",
+          "very",
+          "really",
+          "totally",
+          "absolutely",
+          "definitely",
+          "indeed",
+          "agree",
+          "right",
+          "true",
+          "exactly",
+          "too",
+          "also",
+          "well",
+          "awww",
+          "aww",
+          "omg",
+          "hmm",
+          "ah",
+          "oh",
+          "please",
+          "sorry",
+          "fine",
+          "perfect",
+          "happy",
+          "thrilled",
+          "incredible",
+          "super",
+          "lovely",
+          "cute",
+          "beautiful",
+          "congrats",
+          "congratulations",
+          "same",
+          "you",
+          "your",
+          "that's",
+          "it's",
+          "what's",
+          "how's",
+          "i'm",
+          "you're",
+          "i'll",
+          "let",
+          "let's",
+          "know",
+          "things",
+          "thing",
+          "stuff",
+          "anything",
+          "something",
+          "everything",
+          "keep",
+          "up",
+          "luck",
+          "best",
+          "wishes");
 
   /**
    * Words that make a message small talk on top of {@link #FILLER}: the rest of a greeting or a
-   * thank-you ("how's it going?", "that was helpful, appreciate it"). Not filler for the write path,
-   * where "going" or "helpful" can be part of a fact.
+   * thank-you ("how's it going?", "that was helpful, appreciate it"). Not filler for the write
+   * path, where "going" or "helpful" can be part of a fact.
    */
-  static final Set<String> SMALL_TALK = Set.of(
-      "going", "goes", "been", "helpful", "useful", "appreciate", "appreciated", "meet", "met", "weekend",
-      "again", "buddy", "friend", "folks", "everyone", "guys", "alright", "noted",
-      "understood", "gotcha", "got", "makes", "sense", "works", "worked", "done", "fun", "enjoy", "enjoyed",
-      "having", "hanging", "life", "treating", "new", "up", "much", "appreciation", "kind", "sweet", "brilliant",
-      "excellent", "neat", "fab", "bless", "welcome", "dear", "mate", "pal");
+  static final Set<String> SMALL_TALK =
+      Set.of(
+          "going",
+          "goes",
+          "been",
+          "helpful",
+          "useful",
+          "appreciate",
+          "appreciated",
+          "meet",
+          "met",
+          "weekend",
+          "again",
+          "buddy",
+          "friend",
+          "folks",
+          "everyone",
+          "guys",
+          "alright",
+          "noted",
+          "understood",
+          "gotcha",
+          "got",
+          "makes",
+          "sense",
+          "works",
+          "worked",
+          "done",
+          "fun",
+          "enjoy",
+          "enjoyed",
+          "having",
+          "hanging",
+          "life",
+          "treating",
+          "new",
+          "up",
+          "much",
+          "appreciation",
+          "kind",
+          "sweet",
+          "brilliant",
+          "excellent",
+          "neat",
+          "fab",
+          "bless",
+          "welcome",
+          "dear",
+          "mate",
+          "pal");
 
   /**
    * Function words that carry what a question asks about ("What does Alice like?", "what did she
    * say about it?"): content for the fetch decision.
    */
-  static final Set<String> ASKED_VERBS = Set.of("like", "make", "made", "say", "said", "tell", "told", "mean", "own");
+  static final Set<String> ASKED_VERBS =
+      Set.of("like", "make", "made", "say", "said", "tell", "told", "mean", "own");
 
   /** Words that greet or thank: beside them a name is an address, not a topic. */
-  static final Set<String> GREETINGS = Set.of("hi", "hey", "hello", "hiya", "yo", "thanks", "thank", "thx", "cheers",
-      "bye", "goodbye", "morning", "evening", "night", "welcome", "congrats", "congratulations", "dear");
+  static final Set<String> GREETINGS =
+      Set.of(
+          "hi",
+          "hey",
+          "hello",
+          "hiya",
+          "yo",
+          "thanks",
+          "thank",
+          "thx",
+          "cheers",
+          "bye",
+          "goodbye",
+          "morning",
+          "evening",
+          "night",
+          "welcome",
+          "congrats",
+          "congratulations",
+          "dear");
 
   /** Function words: never content. */
-  public static final Set<String> FUNCTION = Set.of(
-      "the", "and", "for", "but", "not", "are", "was", "were", "been", "being", "have", "has", "had", "with", "this",
-      "that", "these", "those", "there", "here", "they", "them", "their", "she", "her", "his", "him", "our", "ours",
-      "its", "who", "whom", "whose", "which", "when", "where", "why", "can", "could", "would", "should", "will",
-      "shall", "may", "might", "must", "does", "did", "done", "from", "into", "onto", "about", "than", "then",
-      "just", "all", "any", "some", "one", "get", "got", "out", "off", "over", "again", "still", "yet", "now",
-      "ever", "even", "more", "most", "such", "only", "own", "other", "too", "very", "say", "said", "tell", "told",
-      "mean", "made", "make", "like", "lot", "lots", "bit", "way", "it", "is", "so", "to", "of", "in", "on", "at",
-      "by", "we", "me", "my", "an", "or", "if", "be", "do", "as", "up", "no", "i");
+  public static final Set<String> FUNCTION =
+      Set.of(
+          "the", "and", "for", "but", "not", "are", "was", "were", "been", "being", "have", "has",
+          "had", "with", "this", "that", "these", "those", "there", "here", "they", "them", "their",
+          "she", "her", "his", "him", "our", "ours", "its", "who", "whom", "whose", "which", "when",
+          "where", "why", "can", "could", "would", "should", "will", "shall", "may", "might",
+          "must", "does", "did", "done", "from", "into", "onto", "about", "than", "then", "just",
+          "all", "any", "some", "one", "get", "got", "out", "off", "over", "again", "still", "yet",
+          "now", "ever", "even", "more", "most", "such", "only", "own", "other", "too", "very",
+          "say", "said", "tell", "told", "mean", "made", "make", "like", "lot", "lots", "bit",
+          "way", "it", "is", "so", "to", "of", "in", "on", "at", "by", "we", "me", "my", "an", "or",
+          "if", "be", "do", "as", "up", "no", "i");
 
   /**
    * Words of a question that say what kind of answer is wanted, not what it is about ("what did
    * Maya say about her phone" is about the phone): ignored when measuring how much of a question a
    * record covers.
    */
-  static final Set<String> ASKING = Set.of(
-      "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "many", "much", "does", "did",
-      "remind", "recall", "remember", "tell", "know", "think", "thought", "note", "noted", "say", "said",
-      "mention", "mentioned", "currently", "current", "now", "these", "days", "again", "please", "anything",
-      "something", "kind", "type", "sort", "our", "your", "you", "we", "us", "me", "my", "mine", "i'm", "i've",
-      "what's", "who's", "where's", "there", "any", "ever", "still", "use", "uses", "using", "have", "has",
-      "had", "get", "got", "time", "times", "last", "first", "recently", "lately", "ago", "before", "after");
+  static final Set<String> ASKING =
+      Set.of(
+          "what",
+          "which",
+          "who",
+          "whom",
+          "whose",
+          "when",
+          "where",
+          "why",
+          "how",
+          "many",
+          "much",
+          "does",
+          "did",
+          "remind",
+          "recall",
+          "remember",
+          "tell",
+          "know",
+          "think",
+          "thought",
+          "note",
+          "noted",
+          "say",
+          "said",
+          "mention",
+          "mentioned",
+          "currently",
+          "current",
+          "now",
+          "these",
+          "days",
+          "again",
+          "please",
+          "anything",
+          "something",
+          "kind",
+          "type",
+          "sort",
+          "our",
+          "your",
+          "you",
+          "we",
+          "us",
+          "me",
+          "my",
+          "mine",
+          "i'm",
+          "i've",
+          "what's",
+          "who's",
+          "where's",
+          "there",
+          "any",
+          "ever",
+          "still",
+          "use",
+          "uses",
+          "using",
+          "have",
+          "has",
+          "had",
+          "get",
+          "got",
+          "time",
+          "times",
+          "last",
+          "first",
+          "recently",
+          "lately",
+          "ago",
+          "before",
+          "after");
 
   /** Lower case, curly apostrophe made straight, possessive removed. */
   static String lower(String w) {
@@ -90,15 +325,16 @@ public final class Words {
 
   /**
    * A crude English stem, enough for matching a question's word against a record's ("moved" /
-   * "moving" / "moves" -> "mov"): trailing "ing", "ed", "es", "s" cut from words of five letters
-   * or more.
+   * "moving" / "moves" -> "mov"): trailing "ing", "ed", "es", "s" cut from words of five letters or
+   * more.
    */
   public static String stem(String w) {
     String s = lower(w);
     if (s.length() >= 6 && s.endsWith("ing")) return s.substring(0, s.length() - 3);
     if (s.length() >= 5 && s.endsWith("ed")) return s.substring(0, s.length() - 2);
     if (s.length() >= 5 && s.endsWith("es")) return s.substring(0, s.length() - 2);
-    if (s.length() >= 4 && s.endsWith("s") && !s.endsWith("ss")) return s.substring(0, s.length() - 1);
+    if (s.length() >= 4 && s.endsWith("s") && !s.endsWith("ss"))
+      return s.substring(0, s.length() - 1);
     return s;
   }
 
@@ -111,14 +347,14 @@ public final class Words {
     return out;
   }
 
-  private static final Pattern KEY_PART = Pattern.compile(
-      "\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?[\\p{Ll}\\p{N}]+|[\\p{Lu}\\p{N}]+");
+  private static final Pattern KEY_PART =
+      Pattern.compile("\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?[\\p{Ll}\\p{N}]+|[\\p{Lu}\\p{N}]+");
 
   /**
-   * A fact key as words ("home_city", "homeCity", "user.home-city" -> "home city", "preferredIDE" -> "preferred ide"; "user" and
-   * parts holding a digit dropped, so an opaque key such as "k17" or a UUID gives "", and so does a
-   * key the write path derived, {@code auto/<record id>}): the name of
-   * the attribute a record states, which the read path matches a question against as well as the
+   * A fact key as words ("home_city", "homeCity", "user.home-city" -> "home city", "preferredIDE"
+   * -> "preferred ide"; "user" and parts holding a digit dropped, so an opaque key such as "k17" or
+   * a UUID gives "", and so does a key the write path derived, {@code auto/<record id>}): the name
+   * of the attribute a record states, which the read path matches a question against as well as the
    * record's text ("where does Maya live?" and "home city: Maya rents a flat in Porto").
    */
   public static String factKeyWords(String key) {
@@ -134,7 +370,9 @@ public final class Words {
     return out.toString();
   }
 
-  /** What a record is matched on: its fact key's words ({@link #factKeyWords}), a colon, its text. */
+  /**
+   * What a record is matched on: its fact key's words ({@link #factKeyWords}), a colon, its text.
+   */
   public static String withFactKey(String factKey, String text) {
     String key = factKeyWords(factKey);
     return key.isEmpty() ? text : key + ": " + text;
@@ -155,7 +393,8 @@ public final class Words {
   public static Set<String> contentStems(String text, Set<String> ignore) {
     Set<String> out = new LinkedHashSet<>();
     for (String w : words(text)) {
-      if (w.length() < 3 || FUNCTION.contains(w) || FILLER.contains(w) || ASKING.contains(w)) continue;
+      if (w.length() < 3 || FUNCTION.contains(w) || FILLER.contains(w) || ASKING.contains(w))
+        continue;
       if (ignore.contains(w)) continue;
       out.add(stem(w));
     }
@@ -165,9 +404,10 @@ public final class Words {
   /**
    * Whether a message needs no memory: a greeting, thanks, an acknowledgement or other small talk.
    * True when none of its words is content, counting greetings, thanks, small-talk words, function
-   * words and, in a message that greets or thanks, names (capitalized words, {@link Entities#extract}:
-   * "Hi Maya!" is a greeting) as not content, and the message is not empty. "Thanks, that was helpful!", "Hey Sam, how's it going?"
-   * and "ok" are small talk; "What's my sister's name?" is not.
+   * words and, in a message that greets or thanks, names (capitalized words, {@link
+   * Entities#extract}: "Hi Maya!" is a greeting) as not content, and the message is not empty.
+   * "Thanks, that was helpful!", "Hey Sam, how's it going?" and "ok" are small talk; "What's my
+   * sister's name?" is not.
    */
   public static boolean isSmallTalk(String message) {
     if (message == null || message.isBlank()) return false;

@@ -314,7 +314,9 @@ final class BaseRules {
     DayOfWeek dow = Lexicon.weekday(m.group("weekday"));
     LocalDate anchor = r.today().minus(Lexicon.number(m.group("num")), chronoUnit(m.group("unit")));
     return r.day(
-        anchor.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).with(TemporalAdjusters.nextOrSame(dow)));
+        anchor
+            .with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY))
+            .with(TemporalAdjusters.nextOrSame(dow)));
   }
 
   /** The unit of "3 days", "a week", "two months", "the past hour". */

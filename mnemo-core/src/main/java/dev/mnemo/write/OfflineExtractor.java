@@ -32,53 +32,54 @@ import java.util.regex.Pattern;
  * <p>The rules, in order (also in {@code docs/write-path.md}):
  *
  * <ol>
- *   <li><b>Filler.</b> A turn is skipped when fewer than {@value #MIN_CONTENT_WORDS} of its words are
- *       content words: words of three letters or more that are not on the filler list (greetings,
- *       thanks, acknowledgements, small-talk words such as "great", "awesome", "today", "doing")
- *       nor on the function-word list. "Thanks so much, sounds great!" and "Hey Mel, how are you?"
- *       are skipped; "I moved to Berlin" is kept.
+ *   <li><b>Filler.</b> A turn is skipped when fewer than {@value #MIN_CONTENT_WORDS} of its words
+ *       are content words: words of three letters or more that are not on the filler list
+ *       (greetings, thanks, acknowledgements, small-talk words such as "great", "awesome", "today",
+ *       "doing") nor on the function-word list. "Thanks so much, sounds great!" and "Hey Mel, how
+ *       are you?" are skipped; "I moved to Berlin" is kept.
  *   <li><b>Selectivity</b> ({@link #saysSomething}), in the spirit of the LLM extractor's prompt
  *       (decisions, preferences, goals, difficulties, facts about people; no small talk, no
  *       echoes). A turn is kept when at least one of its sentences says something. A sentence's
- *       <i>new</i> words are its content words (as in rule 1, stemmed) that the previous turn of the
- *       same episode by another speaker did not use: an echo ("Marley's perfect!" after "I'm after
- *       Marley flooring") has none. A sentence says something when it
+ *       <i>new</i> words are its content words (as in rule 1, stemmed) that the previous turn of
+ *       the same episode by another speaker did not use: an echo ("Marley's perfect!" after "I'm
+ *       after Marley flooring") has none. A sentence says something when it
  *       <ul>
  *         <li>has a cue of rule 4 and at least one new word, or
- *         <li>is about the speaker (I, my, we, our, me) and has at least {@value #MIN_NEW_WORDS} new
- *             words ("I lost my job as a banker"), or
+ *         <li>is about the speaker (I, my, we, our, me) and has at least {@value #MIN_NEW_WORDS}
+ *             new words ("I lost my job as a banker"), or
  *         <li>has a number, or a name inside the sentence that is not one of the batch's speakers,
  *             and at least one new word ("It's Shia Labeouf!"), or
  *         <li>speaks of neither the speaker nor the listener (no I/my/we nor you/your) and has at
  *             least {@value #MIN_NEW_WORDS_THIRD_PERSON} new words ("They need a lot of water in
  *             summer").
  *       </ul>
- *       A question says something only when it is about the speaker and has at least
- *       {@value #MIN_NEW_WORDS_THIRD_PERSON} new words ("Should I pick Postgres or MySQL for my
- *       project?"); reactions and compliments addressed to the listener ("Wow, your store looks
- *       great!", "You'll be an awesome mom!", "Keep it up!") and bare questions ("What got you into
- *       running?") say nothing. The thresholds were chosen on the LoCoMo dev split
- *       ({@code docs/write-path.md}).
+ *       A question says something only when it is about the speaker and has at least {@value
+ *       #MIN_NEW_WORDS_THIRD_PERSON} new words ("Should I pick Postgres or MySQL for my project?");
+ *       reactions and compliments addressed to the listener ("Wow, your store looks great!",
+ *       "You'll be an awesome mom!", "Keep it up!") and bare questions ("What got you into
+ *       running?") say nothing. The thresholds were chosen on the LoCoMo dev split ({@code
+ *       docs/write-path.md}).
  *   <li><b>Text.</b> The turn's text, prefixed with {@code "Speaker: "} when the turn has a speaker
- *       (so that a record says who said it). Context (indexed for search, never rendered): the
- *       two turns before and after it in the same episode (of the batch or of the batch's context).
- *   <li><b>Cues.</b> A user turn with a cue becomes a {@code semantic} record (else {@code episodic}),
- *       with metadata {@code kind}: <i>preference</i> ("my favourite X is", "I love/like/prefer/hate"),
- *       <i>decision</i> ("I decided", "I'm going to", "I chose"), <i>goal</i> ("my goal is", "I want
- *       to", "I'm planning to", "I'd love to"), <i>difficulty</i> ("I'm struggling", "I have trouble",
- *       "hard for me"), or <i>fact</i>. A fact key is set only where a rule can name the slot:
- *       "my favourite X is" ({@code favorite x}), "I live in / moved to" ({@code residence}), "I work
- *       as/at/for", "my job is" ({@code occupation}), "my name is" ({@code name}), "I'm allergic to
- *       X" ({@code allergy x}), prefixed with the speaker's normalized name ({@code maya/residence}).
- *       Assistant turns never get cues: they are episodic.
+ *       (so that a record says who said it). Context (indexed for search, never rendered): the two
+ *       turns before and after it in the same episode (of the batch or of the batch's context).
+ *   <li><b>Cues.</b> A user turn with a cue becomes a {@code semantic} record (else {@code
+ *       episodic}), with metadata {@code kind}: <i>preference</i> ("my favourite X is", "I
+ *       love/like/prefer/hate"), <i>decision</i> ("I decided", "I'm going to", "I chose"),
+ *       <i>goal</i> ("my goal is", "I want to", "I'm planning to", "I'd love to"),
+ *       <i>difficulty</i> ("I'm struggling", "I have trouble", "hard for me"), or <i>fact</i>. A
+ *       fact key is set only where a rule can name the slot: "my favourite X is" ({@code favorite
+ *       x}), "I live in / moved to" ({@code residence}), "I work as/at/for", "my job is" ({@code
+ *       occupation}), "my name is" ({@code name}), "I'm allergic to X" ({@code allergy x}),
+ *       prefixed with the speaker's normalized name ({@code maya/residence}). Assistant turns never
+ *       get cues: they are episodic.
  *   <li><b>Time.</b> {@code recorded_at} is the turn's time. A time expression in the text that
  *       lies in the past of the turn ("last Saturday", "two weeks ago", "yesterday", "in May 2022";
- *       parsed by {@link TimeExpressions} against the turn's time and the batch's zone) and spans at
- *       most a year sets {@code valid_from} to its start (the most specific one when there are
+ *       parsed by {@link TimeExpressions} against the turn's time and the batch's zone) and spans
+ *       at most a year sets {@code valid_from} to its start (the most specific one when there are
  *       several); otherwise {@code valid_from} is the turn's time. The expression is kept in
  *       metadata {@code time_expression}.
- *   <li><b>Entities.</b> The entity finder's names in the text (by default
- *       {@link Entities#extract}), plus the speaker's name.
+ *   <li><b>Entities.</b> The entity finder's names in the text (by default {@link
+ *       Entities#extract}), plus the speaker's name.
  *   <li><b>Importance</b> (0..1): 0.4; +0.3 with a cue; +0.1 with a resolved past time or a number;
  *       +0.1 when it names an entity other than the speaker; -0.1 for a question without a cue;
  *       clamped to [0.1, 0.9].
@@ -94,16 +95,25 @@ public final class OfflineExtractor implements Extractor {
   /** New content words a sentence about the speaker needs to say something (rule 2). */
   public static final int MIN_NEW_WORDS = 2;
 
-  /** New content words a sentence about neither speaker nor listener, or a question, needs (rule 2). */
+  /**
+   * New content words a sentence about neither speaker nor listener, or a question, needs (rule 2).
+   */
   public static final int MIN_NEW_WORDS_THIRD_PERSON = 3;
 
   private static final Pattern SENTENCE = Pattern.compile("[^.!?]+[.!?]*");
-  /** A capitalized word inside a sentence (after a lower-case letter or a comma and a space): a name. */
+
+  /**
+   * A capitalized word inside a sentence (after a lower-case letter or a comma and a space): a
+   * name.
+   */
   private static final Pattern INNER_NAME = Pattern.compile("(?<=[\\p{Ll},;:] )\\p{Lu}\\p{Ll}+");
-  private static final Set<String> FIRST_PERSON = Set.of("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine",
-      "myself", "we", "we're", "we've", "we'd", "we'll", "us", "our", "ours");
-  private static final Set<String> SECOND_PERSON = Set.of("you", "you're", "you've", "you'd", "you'll", "your",
-      "yours", "yourself", "ya");
+
+  private static final Set<String> FIRST_PERSON =
+      Set.of(
+          "i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've",
+          "we'd", "we'll", "us", "our", "ours");
+  private static final Set<String> SECOND_PERSON =
+      Set.of("you", "you're", "you've", "you'd", "you'll", "your", "yours", "yourself", "ya");
 
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
   private static final Pattern NUMBER = Pattern.compile("\\d");
@@ -116,17 +126,47 @@ public final class OfflineExtractor implements Extractor {
 
   private record Cue(String kind, Pattern pattern, String slot) {}
 
-  /** Cue patterns, in order; the first match wins. Group 1, when present, names the slot's object. */
-  private static final List<Cue> CUES = List.of(
-      new Cue("preference", Pattern.compile("\\bmy (?:all[- ]time )?favou?rite ([a-z]+(?: [a-z]+)?) (?:is|are|was|has been)\\b"), "favorite %s"),
-      new Cue("fact", Pattern.compile("\\bi(?:'m| am) allergic to ([a-z]+)"), "allergy %s"),
-      new Cue("fact", Pattern.compile("\\bi (?:now )?(?:live|lived|moved|relocated) (?:in|to)\\b"), "residence"),
-      new Cue("fact", Pattern.compile("\\b(?:i (?:now )?work (?:as|at|for)|my job is|i(?:'m| am) employed)\\b"), "occupation"),
-      new Cue("fact", Pattern.compile("\\bmy name is\\b"), "name"),
-      new Cue("decision", Pattern.compile("\\b(?:i|we)(?:'ve| have)? (?:decided|chose|chosen|settled on)\\b|\\bi(?:'m| am) going to\\b|\\bi(?:'ll| will) go with\\b"), null),
-      new Cue("goal", Pattern.compile("\\bmy (?:goal|dream|plan|aim) is\\b|\\bi (?:want|hope|plan|intend|aim) to\\b|\\bi(?:'m| am) (?:planning|hoping|aiming|trying) to\\b|\\bi(?:'d| would) (?:love|like) to\\b"), null),
-      new Cue("difficulty", Pattern.compile("\\bi(?:'m| am) (?:struggling|having (?:a hard time|trouble)|stuck)\\b|\\bi (?:struggle|keep failing|have trouble|can't seem to)\\b|\\b(?:hard|difficult|tough) for me\\b"), null),
-      new Cue("preference", Pattern.compile("\\bi (?:really |absolutely |do(?:n't)? )?(?:love|like|prefer|enjoy|hate|dislike|can't stand)\\b"), null));
+  /**
+   * Cue patterns, in order; the first match wins. Group 1, when present, names the slot's object.
+   */
+  private static final List<Cue> CUES =
+      List.of(
+          new Cue(
+              "preference",
+              Pattern.compile(
+                  "\\bmy (?:all[- ]time )?favou?rite ([a-z]+(?: [a-z]+)?) (?:is|are|was|has been)\\b"),
+              "favorite %s"),
+          new Cue("fact", Pattern.compile("\\bi(?:'m| am) allergic to ([a-z]+)"), "allergy %s"),
+          new Cue(
+              "fact",
+              Pattern.compile("\\bi (?:now )?(?:live|lived|moved|relocated) (?:in|to)\\b"),
+              "residence"),
+          new Cue(
+              "fact",
+              Pattern.compile(
+                  "\\b(?:i (?:now )?work (?:as|at|for)|my job is|i(?:'m| am) employed)\\b"),
+              "occupation"),
+          new Cue("fact", Pattern.compile("\\bmy name is\\b"), "name"),
+          new Cue(
+              "decision",
+              Pattern.compile(
+                  "\\b(?:i|we)(?:'ve| have)? (?:decided|chose|chosen|settled on)\\b|\\bi(?:'m| am) going to\\b|\\bi(?:'ll| will) go with\\b"),
+              null),
+          new Cue(
+              "goal",
+              Pattern.compile(
+                  "\\bmy (?:goal|dream|plan|aim) is\\b|\\bi (?:want|hope|plan|intend|aim) to\\b|\\bi(?:'m| am) (?:planning|hoping|aiming|trying) to\\b|\\bi(?:'d| would) (?:love|like) to\\b"),
+              null),
+          new Cue(
+              "difficulty",
+              Pattern.compile(
+                  "\\bi(?:'m| am) (?:struggling|having (?:a hard time|trouble)|stuck)\\b|\\bi (?:struggle|keep failing|have trouble|can't seem to)\\b|\\b(?:hard|difficult|tough) for me\\b"),
+              null),
+          new Cue(
+              "preference",
+              Pattern.compile(
+                  "\\bi (?:really |absolutely |do(?:n't)? )?(?:love|like|prefer|enjoy|hate|dislike|can't stand)\\b"),
+              null));
 
   private final Function<String, List<String>> entityFinder;
 
@@ -135,7 +175,9 @@ public final class OfflineExtractor implements Extractor {
     this(Entities::extract);
   }
 
-  /** @param entityFinder the normalized names in a text (e.g. a named-entity model) */
+  /**
+   * @param entityFinder the normalized names in a text (e.g. a named-entity model)
+   */
   public OfflineExtractor(Function<String, List<String>> entityFinder) {
     this.entityFinder = Objects.requireNonNull(entityFinder, "entityFinder");
   }
@@ -151,11 +193,13 @@ public final class OfflineExtractor implements Extractor {
     all.addAll(batch.turns());
     int first = batch.context().size();
     Set<String> speakers = new java.util.HashSet<>();
-    for (Turn t : all) if (t.speaker() != null && !t.speaker().isBlank()) speakers.addAll(Words.words(t.speaker()));
+    for (Turn t : all)
+      if (t.speaker() != null && !t.speaker().isBlank()) speakers.addAll(Words.words(t.speaker()));
     List<NewMemory> out = new ArrayList<>();
     for (int i = first; i < all.size(); i++) {
       Turn t = all.get(i);
-      if (!isSubstantive(t.text()) || !saysSomething(t.text(), previousByOther(all, i), speakers)) continue;
+      if (!isSubstantive(t.text()) || !saysSomething(t.text(), previousByOther(all, i), speakers))
+        continue;
       out.add(memory(t, neighbours(all, i), i, batch.zone()));
     }
     return out;
@@ -175,11 +219,12 @@ public final class OfflineExtractor implements Extractor {
   }
 
   /**
-   * Whether a turn says something (rule 2): one of its sentences has a cue, or is about the speaker,
-   * names someone or has a number, or states something about a third party, with enough content
-   * words that {@code previous} (the turn it answers, or null) did not already use.
+   * Whether a turn says something (rule 2): one of its sentences has a cue, or is about the
+   * speaker, names someone or has a number, or states something about a third party, with enough
+   * content words that {@code previous} (the turn it answers, or null) did not already use.
    *
-   * @param speakers lower-case words of the conversation's speakers' names (never a name that counts)
+   * @param speakers lower-case words of the conversation's speakers' names (never a name that
+   *     counts)
    */
   public static boolean saysSomething(String text, String previous, Set<String> speakers) {
     if (text == null) return false;
@@ -201,7 +246,8 @@ public final class OfflineExtractor implements Extractor {
       String lower = sentence.toLowerCase(Locale.ROOT).replace('’', '\'');
       if (n >= 1 && CUES.stream().anyMatch(c -> c.pattern().matcher(lower).find())) return true;
       if (aboutSpeaker && n >= MIN_NEW_WORDS) return true;
-      if (n >= 1 && (NUMBER.matcher(sentence).find() || namesSomeone(sentence, speakers))) return true;
+      if (n >= 1 && (NUMBER.matcher(sentence).find() || namesSomeone(sentence, speakers)))
+        return true;
       if (!aboutSpeaker && !toListener && n >= MIN_NEW_WORDS_THIRD_PERSON) return true;
     }
     return false;
@@ -217,12 +263,16 @@ public final class OfflineExtractor implements Extractor {
   private static Set<String> contentStems(String text, Set<String> speakers) {
     Set<String> out = new java.util.HashSet<>();
     for (String w : Words.words(text)) {
-      if (w.length() >= 3 && !FILLER.contains(w) && !FUNCTION.contains(w) && !speakers.contains(w)) out.add(Words.stem(w));
+      if (w.length() >= 3 && !FILLER.contains(w) && !FUNCTION.contains(w) && !speakers.contains(w))
+        out.add(Words.stem(w));
     }
     return out;
   }
 
-  /** The text of the turn just before {@code i} in its episode when another speaker said it, else null. */
+  /**
+   * The text of the turn just before {@code i} in its episode when another speaker said it, else
+   * null.
+   */
   private static String previousByOther(List<Turn> all, int i) {
     if (i == 0) return null;
     Turn prev = all.get(i - 1);
@@ -232,14 +282,20 @@ public final class OfflineExtractor implements Extractor {
     return prev.text();
   }
 
-  /** Turns on each side of a turn, in the same episode, that make its context (as the LoCoMo runner's). */
+  /**
+   * Turns on each side of a turn, in the same episode, that make its context (as the LoCoMo
+   * runner's).
+   */
   static final int CONTEXT_SPAN = 2;
 
   private static String neighbours(List<Turn> all, int i) {
     List<String> around = new ArrayList<>(2 * CONTEXT_SPAN);
     for (int d = -CONTEXT_SPAN; d <= CONTEXT_SPAN; d++) {
       int j = i + d;
-      if (d != 0 && j >= 0 && j < all.size() && Objects.equals(all.get(j).episode(), all.get(i).episode())) {
+      if (d != 0
+          && j >= 0
+          && j < all.size()
+          && Objects.equals(all.get(j).episode(), all.get(i).episode())) {
         around.add(text(all.get(j)));
       }
     }
@@ -253,8 +309,11 @@ public final class OfflineExtractor implements Extractor {
   private NewMemory memory(Turn t, String context, int position, ZoneId zone) {
     String lower = t.text().toLowerCase(Locale.ROOT).replace('’', '\'');
     Map<String, String> meta = new LinkedHashMap<>();
-    if (t.speaker() != null && !t.speaker().isBlank()) meta.put("speaker", t.speaker()); // read path: speaker signal
-    meta.put("role", t.role().code()); // read path: "what did I ..." prefers the user's records (QueryPerson)
+    if (t.speaker() != null && !t.speaker().isBlank())
+      meta.put("speaker", t.speaker()); // read path: speaker signal
+    meta.put(
+        "role",
+        t.role().code()); // read path: "what did I ..." prefers the user's records (QueryPerson)
     Cue cue = null;
     String factKey = null;
     if (t.role() == Turn.Role.USER) {
@@ -263,7 +322,8 @@ public final class OfflineExtractor implements Extractor {
         if (!m.find()) continue;
         cue = c;
         if (c.slot() != null) {
-          String slot = m.groupCount() >= 1 ? String.format(Locale.ROOT, c.slot(), m.group(1)) : c.slot();
+          String slot =
+              m.groupCount() >= 1 ? String.format(Locale.ROOT, c.slot(), m.group(1)) : c.slot();
           String speaker = t.speaker() == null ? "" : Entities.normalize(t.speaker());
           factKey = speaker.isEmpty() ? slot : speaker + "/" + slot;
         }
@@ -287,23 +347,33 @@ public final class OfflineExtractor implements Extractor {
     if (cue == null && t.text().strip().endsWith("?")) importance -= 0.1;
     importance = Math.round(Math.max(0.1, Math.min(0.9, importance)) * 100) / 100.0;
 
-    NewMemory.Builder b = NewMemory.builder(t.owner(), text(t))
-        .category(cue == null ? Category.EPISODIC : Category.SEMANTIC)
-        .context(context).source(t.id()).recordedAt(at).validFrom(when == null ? at : when.from())
-        .importance(importance).entities(List.copyOf(entities)).metadata(meta);
+    NewMemory.Builder b =
+        NewMemory.builder(t.owner(), text(t))
+            .category(cue == null ? Category.EPISODIC : Category.SEMANTIC)
+            .context(context)
+            .source(t.id())
+            .recordedAt(at)
+            .validFrom(when == null ? at : when.from())
+            .importance(importance)
+            .entities(List.copyOf(entities))
+            .metadata(meta);
     if (factKey != null) b.factKey(factKey);
     if (t.episode() != null) b.episode(t.episode(), position);
     return b.build();
   }
 
-  /** The most specific time expression of the text that lies in the past of {@code at} and spans at most a year. */
+  /**
+   * The most specific time expression of the text that lies in the past of {@code at} and spans at
+   * most a year.
+   */
   static TimeRange pastTime(String text, Instant at, ZoneId zone) {
     if (at == null) return null;
     TimeRange best = null;
     for (TimeRange r : TimeExpressions.findAll(text, at, zone)) {
       Duration span = Duration.between(r.from(), r.to());
       if (span.compareTo(Duration.ofDays(366)) > 0 || !r.from().isBefore(at)) continue;
-      if (r.to().isAfter(at.plus(Duration.ofDays(1)))) continue; // reaches into the future: not a past event
+      if (r.to().isAfter(at.plus(Duration.ofDays(1))))
+        continue; // reaches into the future: not a past event
       if (best == null || span.compareTo(Duration.between(best.from(), best.to())) < 0) best = r;
     }
     return best;

@@ -19,13 +19,13 @@ import java.util.regex.Pattern;
  *   <li><b>NOOP, exact duplicate</b>: the same text once lower-cased and stripped of punctuation.
  *   <li><b>NOOP, near-duplicate</b>: the same polarity (both or neither negated) and a Jaccard
  *       similarity of content words of at least {@value #NEAR_DUPLICATE}.
- *   <li><b>Contradiction</b>: opposite polarity (one has a negation cue such as "not", "never",
- *       "no longer", "n't", "anymore", the other none) and a Jaccard similarity of at least
- *       {@value #SAME_STATEMENT} once negation words are removed, or the same fact key with opposite
- *       polarity. It is an <b>UPDATE</b> when the order is clear (the candidate's time, its
- *       {@code valid_from} or else its {@code recorded_at}, lies after the record's
- *       {@code valid_from}), else a <b>CONFLICT</b> (same time, or said to hold from earlier than
- *       the record it contradicts): both are kept and recall shows them together.
+ *   <li><b>Contradiction</b>: opposite polarity (one has a negation cue such as "not", "never", "no
+ *       longer", "n't", "anymore", the other none) and a Jaccard similarity of at least {@value
+ *       #SAME_STATEMENT} once negation words are removed, or the same fact key with opposite
+ *       polarity. It is an <b>UPDATE</b> when the order is clear (the candidate's time, its {@code
+ *       valid_from} or else its {@code recorded_at}, lies after the record's {@code valid_from}),
+ *       else a <b>CONFLICT</b> (same time, or said to hold from earlier than the record it
+ *       contradicts): both are kept and recall shows them together.
  *   <li><b>UPDATE, same fact key</b>: a new version of the fact.
  *   <li>Otherwise <b>ADD</b>.
  * </ol>
@@ -37,15 +37,19 @@ public final class RuleConsolidator implements Consolidator {
 
   /** Minimum Jaccard similarity of content words for a near-duplicate. */
   public static final double NEAR_DUPLICATE = 0.8;
+
   /** Minimum Jaccard similarity, negation words removed, for two texts to state the same thing. */
   public static final double SAME_STATEMENT = 0.6;
 
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)?");
-  private static final Pattern NEGATION = Pattern.compile(
-      "\\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|anymore|no longer)\\b|n['’]t\\b",
-      Pattern.CASE_INSENSITIVE);
-  private static final Set<String> NEGATION_WORDS = Set.of("not", "no", "never", "none", "nobody", "nothing",
-      "neither", "nor", "cannot", "anymore", "longer");
+  private static final Pattern NEGATION =
+      Pattern.compile(
+          "\\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|anymore|no longer)\\b|n['’]t\\b",
+          Pattern.CASE_INSENSITIVE);
+  private static final Set<String> NEGATION_WORDS =
+      Set.of(
+          "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot", "anymore",
+          "longer");
 
   @Override
   public String id() {
@@ -59,24 +63,44 @@ public final class RuleConsolidator implements Consolidator {
     boolean negated = negated(candidate.text());
     for (MemoryRecord r : similar) {
       if (r.expiredAt() != null || !r.owner().equals(candidate.owner())) continue;
-      if (normalized(r.text()).equals(norm)) return new Decision(Action.NOOP, r.id(), "exact duplicate of " + r.id());
+      if (normalized(r.text()).equals(norm))
+        return new Decision(Action.NOOP, r.id(), "exact duplicate of " + r.id());
       double j = jaccard(words, contentWords(r.text()));
       boolean opposite = negated != negated(r.text());
       boolean sameKey = candidate.factKey() != null && candidate.factKey().equals(r.factKey());
       if (!opposite && j >= NEAR_DUPLICATE) {
-        return new Decision(Action.NOOP, r.id(), String.format(Locale.ROOT, "near-duplicate of %s (jaccard %.2f)", r.id(), j));
+        return new Decision(
+            Action.NOOP,
+            r.id(),
+            String.format(Locale.ROOT, "near-duplicate of %s (jaccard %.2f)", r.id(), j));
       }
       if (opposite && (j >= SAME_STATEMENT || sameKey)) {
-        Instant when = candidate.validFrom() != null ? candidate.validFrom() : candidate.recordedAt();
+        Instant when =
+            candidate.validFrom() != null ? candidate.validFrom() : candidate.recordedAt();
         boolean later = when == null || when.isAfter(r.validFrom());
         return later
-            ? new Decision(Action.UPDATE, r.id(), String.format(Locale.ROOT, "negates %s, said later (jaccard %.2f)", r.id(), j))
-            : new Decision(Action.CONFLICT, r.id(), String.format(Locale.ROOT,
-                "contradicts %s and its order is unclear (jaccard %.2f, both from %s)", r.id(), j, r.validFrom()));
+            ? new Decision(
+                Action.UPDATE,
+                r.id(),
+                String.format(Locale.ROOT, "negates %s, said later (jaccard %.2f)", r.id(), j))
+            : new Decision(
+                Action.CONFLICT,
+                r.id(),
+                String.format(
+                    Locale.ROOT,
+                    "contradicts %s and its order is unclear (jaccard %.2f, both from %s)",
+                    r.id(),
+                    j,
+                    r.validFrom()));
       }
-      if (sameKey) return new Decision(Action.UPDATE, r.id(), "same fact key '" + r.factKey() + "' as " + r.id());
+      if (sameKey)
+        return new Decision(
+            Action.UPDATE, r.id(), "same fact key '" + r.factKey() + "' as " + r.id());
     }
-    return Decision.add(similar.isEmpty() ? "no similar record" : "no rule matched the " + similar.size() + " similar records");
+    return Decision.add(
+        similar.isEmpty()
+            ? "no similar record"
+            : "no rule matched the " + similar.size() + " similar records");
   }
 
   /** Lower case, punctuation removed, spaces collapsed. */
@@ -96,7 +120,8 @@ public final class RuleConsolidator implements Consolidator {
       if (w.endsWith("n't")) continue;
       if (w.endsWith("'s")) w = w.substring(0, w.length() - 2);
       if (OfflineExtractor.FUNCTION.contains(w) || NEGATION_WORDS.contains(w)) continue;
-      if (w.length() > 3 && w.endsWith("s") && !w.endsWith("ss")) w = w.substring(0, w.length() - 1);
+      if (w.length() > 3 && w.endsWith("s") && !w.endsWith("ss"))
+        w = w.substring(0, w.length() - 1);
       out.add(w);
     }
     return out;

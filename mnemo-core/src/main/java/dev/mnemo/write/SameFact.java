@@ -11,25 +11,25 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Whether two statements without a fact key are about the same fact: the rules the write path
- * uses to find that a new record restates or contradicts a current record of the same owner
+ * Whether two statements without a fact key are about the same fact: the rules the write path uses
+ * to find that a new record restates or contradicts a current record of the same owner
  * (docs/write-path.md, "Conflicts without a fact key"). Deterministic, offline, English.
  *
  * <ol>
  *   <li><b>Subject + attribute</b>: both texts state a preference (like, love, enjoy, prefer ...;
- *       dislike, hate ...) of the same subject ("I"/"my" is the speaker, otherwise the
- *       first name), and the things they are about (the content words after the verb) overlap with
- *       a Jaccard similarity of at least {@value #SAME_OBJECT}. Same polarity: a restatement;
- *       opposite ("I do not like maths" / "I have come to enjoy maths"): a contradiction. A negation
- *       before the verb flips its polarity.
+ *       dislike, hate ...) of the same subject ("I"/"my" is the speaker, otherwise the first name),
+ *       and the things they are about (the content words after the verb) overlap with a Jaccard
+ *       similarity of at least {@value #SAME_OBJECT}. Same polarity: a restatement; opposite ("I do
+ *       not like maths" / "I have come to enjoy maths"): a contradiction. A negation before the
+ *       verb flips its polarity.
  *   <li><b>Near-duplicate text</b>: the rules of {@link RuleConsolidator}: the same polarity and a
- *       Jaccard similarity of content words of at least {@value RuleConsolidator#NEAR_DUPLICATE} is a
- *       restatement; opposite polarity and at least {@value RuleConsolidator#SAME_STATEMENT} once
+ *       Jaccard similarity of content words of at least {@value RuleConsolidator#NEAR_DUPLICATE} is
+ *       a restatement; opposite polarity and at least {@value RuleConsolidator#SAME_STATEMENT} once
  *       negation words are removed is a contradiction.
  * </ol>
  *
- * Texts about different subjects or different things never match ("I like jazz" / "I like
- * hiking"). Thread-safe and stateless.
+ * Texts about different subjects or different things never match ("I like jazz" / "I like hiking").
+ * Thread-safe and stateless.
  */
 public final class SameFact {
   private SameFact() {}
@@ -55,41 +55,108 @@ public final class SameFact {
     }
   }
 
-  /** A match: the kind and the rule that found it ({@code subject+attribute} or {@code near-duplicate}). */
+  /**
+   * A match: the kind and the rule that found it ({@code subject+attribute} or {@code
+   * near-duplicate}).
+   */
   public record Match(Kind kind, String rule) {}
 
   private static final Map<String, Integer> PREFERENCE = preferenceVerbs();
   private static final Pattern TOKEN = Pattern.compile("[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)?");
-  private static final Set<String> NEGATORS = Set.of("not", "never", "no", "don't", "doesn't", "didn't", "can't",
-      "cannot", "won't", "isn't", "aren't", "wasn't", "haven't", "hasn't", "longer");
+  private static final Set<String> NEGATORS =
+      Set.of(
+          "not", "never", "no", "don't", "doesn't", "didn't", "can't", "cannot", "won't", "isn't",
+          "aren't", "wasn't", "haven't", "hasn't", "longer");
+
   /** Words between a verb and its object that say nothing about what is liked. */
-  private static final Set<String> FILLERS = Set.of("really", "very", "much", "lot", "actually", "also", "still",
-      "now", "anymore", "longer", "truly", "quite", "so", "all", "especially", "always", "doing", "playing", "eating",
-      "watching", "reading", "listening", "going", "working", "learning", "studying");
+  private static final Set<String> FILLERS =
+      Set.of(
+          "really",
+          "very",
+          "much",
+          "lot",
+          "actually",
+          "also",
+          "still",
+          "now",
+          "anymore",
+          "longer",
+          "truly",
+          "quite",
+          "so",
+          "all",
+          "especially",
+          "always",
+          "doing",
+          "playing",
+          "eating",
+          "watching",
+          "reading",
+          "listening",
+          "going",
+          "working",
+          "learning",
+          "studying");
 
   private static Map<String, Integer> preferenceVerbs() {
     Map<String, Integer> m = new java.util.HashMap<>();
-    for (String w : List.of("like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed", "prefer",
-        "prefers", "preferred", "adore", "adores", "fancy", "fancies")) {
+    for (String w :
+        List.of(
+            "like",
+            "likes",
+            "liked",
+            "love",
+            "loves",
+            "loved",
+            "enjoy",
+            "enjoys",
+            "enjoyed",
+            "prefer",
+            "prefers",
+            "preferred",
+            "adore",
+            "adores",
+            "fancy",
+            "fancies")) {
       m.put(w, 1);
     }
-    for (String w : List.of("dislike", "dislikes", "disliked", "hate", "hates", "hated", "detest", "detests",
-        "loathe", "loathes", "despise", "despises")) {
+    for (String w :
+        List.of(
+            "dislike",
+            "dislikes",
+            "disliked",
+            "hate",
+            "hates",
+            "hated",
+            "detest",
+            "detests",
+            "loathe",
+            "loathes",
+            "despise",
+            "despises")) {
       m.put(w, -1);
     }
     return Map.copyOf(m);
   }
 
-  /** Whether {@code newer} restates or contradicts {@code older}, and by which rule; empty when neither. */
+  /**
+   * Whether {@code newer} restates or contradicts {@code older}, and by which rule; empty when
+   * neither.
+   */
   public static Optional<Match> match(String newer, String older) {
     String sa = subject(words(newer));
     String sb = subject(words(older));
-    if (sa != null && sb != null && !sa.equals(sb)) return Optional.empty(); // about different people
+    if (sa != null && sb != null && !sa.equals(sb))
+      return Optional.empty(); // about different people
     Preference a = preference(newer);
     Preference b = preference(older);
-    if (a != null && b != null && a.subject.equals(b.subject)
+    if (a != null
+        && b != null
+        && a.subject.equals(b.subject)
         && RuleConsolidator.jaccard(a.object, b.object) >= SAME_OBJECT) {
-      return Optional.of(new Match(a.polarity == b.polarity ? Kind.RESTATES : Kind.CONTRADICTS, "subject+attribute"));
+      return Optional.of(
+          new Match(
+              a.polarity == b.polarity ? Kind.RESTATES : Kind.CONTRADICTS, "subject+attribute"));
     }
     Set<String> wa = RuleConsolidator.contentWords(newer);
     Set<String> wb = RuleConsolidator.contentWords(older);
@@ -106,7 +173,10 @@ public final class SameFact {
 
   private record Preference(String subject, int polarity, Set<String> object) {}
 
-  /** The statement as subject, preference polarity and object words, or null when it states no preference. */
+  /**
+   * The statement as subject, preference polarity and object words, or null when it states no
+   * preference.
+   */
   private static List<String> words(String text) {
     List<String> raw = new ArrayList<>();
     Matcher m = TOKEN.matcher(text.replace('’', '\''));
@@ -117,15 +187,19 @@ public final class SameFact {
   private static Preference preference(String text) {
     List<String> raw = words(text);
     String subject = subject(raw);
-    if (subject == null || PRONOUNS.contains(subject)) return null; // "she likes ...": whose preference is unclear
+    if (subject == null || PRONOUNS.contains(subject))
+      return null; // "she likes ...": whose preference is unclear
     for (int i = 0; i < raw.size(); i++) {
       String w = raw.get(i).toLowerCase(Locale.ROOT);
       Integer polarity = PREFERENCE.get(w);
       if (polarity == null) continue;
       boolean negated = false; // "no longer", "do not": one negation, however many words say it
-      for (int j = Math.max(0, i - 3); j < i; j++) negated |= NEGATORS.contains(raw.get(j).toLowerCase(Locale.ROOT));
+      for (int j = Math.max(0, i - 3); j < i; j++)
+        negated |= NEGATORS.contains(raw.get(j).toLowerCase(Locale.ROOT));
       int p = negated ? -polarity : polarity;
-      Set<String> object = new LinkedHashSet<>(RuleConsolidator.contentWords(String.join(" ", raw.subList(i + 1, raw.size()))));
+      Set<String> object =
+          new LinkedHashSet<>(
+              RuleConsolidator.contentWords(String.join(" ", raw.subList(i + 1, raw.size()))));
       object.removeAll(FILLERS);
       object.removeAll(PREFERENCE.keySet());
       if (object.isEmpty()) return null;
@@ -134,8 +208,8 @@ public final class SameFact {
     return null;
   }
 
-  private static final Set<String> PRONOUNS = Set.of("he", "she", "they", "we", "you", "his", "her", "their", "our",
-      "your");
+  private static final Set<String> PRONOUNS =
+      Set.of("he", "she", "they", "we", "you", "his", "her", "their", "our", "your");
 
   /**
    * "self" for a first-person statement, another personal pronoun as itself, the first word when it
@@ -144,10 +218,11 @@ public final class SameFact {
   private static String subject(List<String> raw) {
     if (raw.isEmpty()) return null;
     String first = raw.get(0).toLowerCase(Locale.ROOT);
-    if (first.equals("i") || first.startsWith("i'") || first.equals("my") || first.equals("me")) return "self";
+    if (first.equals("i") || first.startsWith("i'") || first.equals("my") || first.equals("me"))
+      return "self";
     if (PRONOUNS.contains(first)) return first;
-    if (Character.isUpperCase(raw.get(0).charAt(0)) && !Set.of("it", "the", "this", "that", "a", "an", "there")
-        .contains(first)) {
+    if (Character.isUpperCase(raw.get(0).charAt(0))
+        && !Set.of("it", "the", "this", "that", "a", "an", "there").contains(first)) {
       return first.endsWith("'s") ? first.substring(0, first.length() - 2) : first;
     }
     return null;

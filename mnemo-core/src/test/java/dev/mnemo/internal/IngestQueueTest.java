@@ -62,10 +62,13 @@ class IngestQueueTest {
     q.reserve(2);
     q.appended();
     CountDownLatch reserved = new CountDownLatch(1);
-    Thread waiter = Thread.ofPlatform().start(() -> {
-      q.reserve(1);
-      reserved.countDown();
-    });
+    Thread waiter =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  q.reserve(1);
+                  reserved.countDown();
+                });
     assertThat(reserved.await(100, TimeUnit.MILLISECONDS)).isFalse(); // blocked: the queue is full
     q.release(1);
     assertThat(reserved.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -86,18 +89,22 @@ class IngestQueueTest {
     AtomicInteger passes = new AtomicInteger();
     IngestQueue[] box = new IngestQueue[1];
     AtomicLong pending = new AtomicLong(7);
-    box[0] = queue(100, LONG, () -> {
-      passes.incrementAndGet();
-      long n = pending.getAndSet(0);
-      if (n == 0) {
-        box[0].drained();
-        return -1;
-      }
-      box[0].busy(true);
-      box[0].release(n);
-      box[0].busy(false);
-      return 0; // more may be pending: pass again
-    });
+    box[0] =
+        queue(
+            100,
+            LONG,
+            () -> {
+              passes.incrementAndGet();
+              long n = pending.getAndSet(0);
+              if (n == 0) {
+                box[0].drained();
+                return -1;
+              }
+              box[0].busy(true);
+              box[0].release(n);
+              box[0].busy(false);
+              return 0; // more may be pending: pass again
+            });
     box[0].add(7);
     assertThat(box[0].await(LONG)).isTrue();
     assertThat(box[0].queued()).isZero();
@@ -135,24 +142,29 @@ class IngestQueueTest {
     CountDownLatch firstPassStarted = new CountDownLatch(1);
     CountDownLatch releaseFirstPass = new CountDownLatch(1);
     CountDownLatch secondPass = new CountDownLatch(1);
-    IngestQueue q = queue(100, LONG, () -> {
-      int now = concurrent.incrementAndGet();
-      maxConcurrent.accumulateAndGet(now, Math::max);
-      try {
-        if (passes.incrementAndGet() == 1) {
-          firstPassStarted.countDown();
-          await(releaseFirstPass);
-        } else {
-          secondPass.countDown();
-        }
-        return -1; // idle: only a signal brings another pass
-      } finally {
-        concurrent.decrementAndGet();
-      }
-    });
+    IngestQueue q =
+        queue(
+            100,
+            LONG,
+            () -> {
+              int now = concurrent.incrementAndGet();
+              maxConcurrent.accumulateAndGet(now, Math::max);
+              try {
+                if (passes.incrementAndGet() == 1) {
+                  firstPassStarted.countDown();
+                  await(releaseFirstPass);
+                } else {
+                  secondPass.countDown();
+                }
+                return -1; // idle: only a signal brings another pass
+              } finally {
+                concurrent.decrementAndGet();
+              }
+            });
     q.signal();
     assertThat(firstPassStarted.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    for (int i = 0; i < 20; i++) q.signal(); // arrive while the first pass runs and is about to idle
+    for (int i = 0; i < 20; i++)
+      q.signal(); // arrive while the first pass runs and is about to idle
     releaseFirstPass.countDown();
     assertThat(secondPass.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
     q.close();
@@ -163,14 +175,19 @@ class IngestQueueTest {
   void aStepsDelay_schedulesTheNextPass_andMinusOneIdles() throws Exception {
     List<Long> starts = new CopyOnWriteArrayList<>();
     CountDownLatch two = new CountDownLatch(2);
-    IngestQueue q = queue(100, LONG, () -> {
-      starts.add(System.nanoTime());
-      two.countDown();
-      return starts.size() == 1 ? 150 : -1;
-    });
+    IngestQueue q =
+        queue(
+            100,
+            LONG,
+            () -> {
+              starts.add(System.nanoTime());
+              two.countDown();
+              return starts.size() == 1 ? 150 : -1;
+            });
     q.signal();
     assertThat(two.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    assertThat(TimeUnit.NANOSECONDS.toMillis(starts.get(1) - starts.get(0))).isGreaterThanOrEqualTo(140);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(starts.get(1) - starts.get(0)))
+        .isGreaterThanOrEqualTo(140);
     q.close();
     assertThat(starts).hasSize(2); // idle after -1, and closed: no pass without a signal
   }
@@ -180,11 +197,16 @@ class IngestQueueTest {
     List<RuntimeException> failures = new CopyOnWriteArrayList<>();
     CountDownLatch retried = new CountDownLatch(1);
     AtomicInteger passes = new AtomicInteger();
-    IngestQueue q = IngestQueue.scheduled(100, LONG, () -> {
-      if (passes.incrementAndGet() == 1) throw new IllegalStateException("boom");
-      retried.countDown();
-      return -1;
-    }, failures::add);
+    IngestQueue q =
+        IngestQueue.scheduled(
+            100,
+            LONG,
+            () -> {
+              if (passes.incrementAndGet() == 1) throw new IllegalStateException("boom");
+              retried.countDown();
+              return -1;
+            },
+            failures::add);
     q.signal();
     assertThat(retried.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(failures).singleElement().satisfies(e -> assertThat(e).hasMessage("boom"));
@@ -197,13 +219,17 @@ class IngestQueueTest {
     CountDownLatch finish = new CountDownLatch(1);
     AtomicInteger passes = new AtomicInteger();
     AtomicInteger finished = new AtomicInteger();
-    IngestQueue q = queue(100, LONG, () -> {
-      passes.incrementAndGet();
-      started.countDown();
-      await(finish);
-      finished.incrementAndGet();
-      return 0; // would pass again at once
-    });
+    IngestQueue q =
+        queue(
+            100,
+            LONG,
+            () -> {
+              passes.incrementAndGet();
+              started.countDown();
+              await(finish);
+              finished.incrementAndGet();
+              return 0; // would pass again at once
+            });
     q.signal();
     assertThat(started.await(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
     Thread closer = Thread.ofPlatform().start(q::close);
@@ -226,7 +252,9 @@ class IngestQueueTest {
     q.reserve(1);
     q.close();
     long t0 = System.nanoTime();
-    assertThatThrownBy(() -> q.reserve(1)).isInstanceOf(MnemoException.class).hasMessageContaining("ingest queue full");
+    assertThatThrownBy(() -> q.reserve(1))
+        .isInstanceOf(MnemoException.class)
+        .hasMessageContaining("ingest queue full");
     assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(LONG);
   }
 
@@ -245,7 +273,8 @@ class IngestQueueTest {
 
   private static void await(CountDownLatch latch) {
     try {
-      if (!latch.await(LONG.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("latch timed out");
+      if (!latch.await(LONG.toSeconds(), TimeUnit.SECONDS))
+        throw new IllegalStateException("latch timed out");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -13,13 +13,15 @@ class EntitiesTest {
 
   @Test
   void queryKeys_areEveryContentWord() {
-    assertThat(Entities.queryKeys("How many museums did Ana visit?")).containsExactly("ana", "many", "museums", "visit");
+    assertThat(Entities.queryKeys("How many museums did Ana visit?"))
+        .containsExactly("ana", "many", "museums", "visit");
   }
 
   @Test
   void nameKeys_ofACasedQuery_areItsNames_andOfALowerCaseQuery_everyContentWord() {
     assertThat(Entities.nameKeys("How many museums did Ana visit?")).containsExactly("ana");
-    assertThat(Entities.nameKeys("how many museums did ana visit")).containsExactly("many", "museums", "ana", "visit");
+    assertThat(Entities.nameKeys("how many museums did ana visit"))
+        .containsExactly("many", "museums", "ana", "visit");
     assertThat(Entities.nameKeys("")).isEmpty();
     assertThat(Entities.nameKeys(null)).isEmpty();
   }

@@ -15,9 +15,11 @@ class QueryPersonTest {
 
   @Test
   void requestFramesDoNotCountAsSecondPerson() {
-    assertThat(QueryPerson.role("Can you suggest some accessories for my phone?")).isEqualTo("user");
+    assertThat(QueryPerson.role("Can you suggest some accessories for my phone?"))
+        .isEqualTo("user");
     assertThat(QueryPerson.role("Could you tell me where I parked?")).isEqualTo("user");
-    assertThat(QueryPerson.role("Do you remember what show I used as an example?")).isEqualTo("user");
+    assertThat(QueryPerson.role("Do you remember what show I used as an example?"))
+        .isEqualTo("user");
   }
 
   @Test

@@ -20,7 +20,8 @@ class WordsTest {
     assertThat(Words.factKeyWords("3f2a9c1e-77b0-4c1d-9a55-0e4b1f6d2c10")).isEmpty();
     assertThat(Words.factKeyWords("auto/mem_7f3a")).isEmpty();
     assertThat(Words.factKeyWords(null)).isEmpty();
-    assertThat(Words.withFactKey("diet", "Maya eats fish but no meat.")).isEqualTo("diet: Maya eats fish but no meat.");
+    assertThat(Words.withFactKey("diet", "Maya eats fish but no meat."))
+        .isEqualTo("diet: Maya eats fish but no meat.");
     assertThat(Words.withFactKey(null, "Maya eats fish.")).isEqualTo("Maya eats fish.");
   }
 
@@ -45,8 +46,10 @@ class WordsTest {
 
   @Test
   void contentStemsLeaveOutAskingWordsAndIgnoredNames() {
-    assertThat(Words.contentStems("What is Maya's blood type?", Set.of("maya"))).containsExactly("blood");
-    assertThat(Words.contentStems("Where did Maya move to?", Set.of())).containsExactly("maya", "move");
+    assertThat(Words.contentStems("What is Maya's blood type?", Set.of("maya")))
+        .containsExactly("blood");
+    assertThat(Words.contentStems("Where did Maya move to?", Set.of()))
+        .containsExactly("maya", "move");
   }
 
   @Test

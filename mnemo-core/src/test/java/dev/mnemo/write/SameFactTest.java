@@ -29,20 +29,25 @@ class SameFactTest {
 
   @Test
   void nearDuplicateText_restatesOrContradicts() {
-    assertThat(SameFact.match("Maya writes all her code in Vim.", "Maya writes all of her code in Vim!"))
+    assertThat(
+            SameFact.match(
+                "Maya writes all her code in Vim.", "Maya writes all of her code in Vim!"))
         .contains(new SameFact.Match(Kind.RESTATES, "near-duplicate"));
     assertThat(SameFact.match("Alex is not allergic to peanuts.", "Alex is allergic to peanuts."))
         .contains(new SameFact.Match(Kind.CONTRADICTS, "near-duplicate"));
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "I like jazz.|I like hiking.",
-      "Maya likes tea.|Lena likes tea.",
-      "I love my sister Ana.|I love Lisbon in the spring.",
-      "She likes maths.|I like maths.",
-      "The deploy runs on Fridays.|The backup runs on Sundays.",
-      "I like tea in the morning.|I like coffee after lunch."})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "I like jazz.|I like hiking.",
+        "Maya likes tea.|Lena likes tea.",
+        "I love my sister Ana.|I love Lisbon in the spring.",
+        "She likes maths.|I like maths.",
+        "The deploy runs on Fridays.|The backup runs on Sundays.",
+        "I like tea in the morning.|I like coffee after lunch."
+      })
   void differentSubjectsOrThings_neverMatch(String a, String b) {
     assertThat(SameFact.match(a, b)).isEmpty();
   }

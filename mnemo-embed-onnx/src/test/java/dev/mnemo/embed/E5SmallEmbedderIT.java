@@ -22,30 +22,31 @@ import org.junit.jupiter.api.Test;
 class E5SmallEmbedderIT extends EmbedderContract {
 
   /**
-   * Twenty everyday sentences on unrelated topics, written for this test: the median cosine
-   * between the query of one and the passage of another is {@link E5SmallEmbedder#UNRELATED_SIMILARITY}.
+   * Twenty everyday sentences on unrelated topics, written for this test: the median cosine between
+   * the query of one and the passage of another is {@link E5SmallEmbedder#UNRELATED_SIMILARITY}.
    */
-  static final List<String> UNRELATED = List.of(
-      "I need to buy milk and eggs on the way home.",
-      "The train to the airport leaves every twenty minutes.",
-      "My daughter started piano lessons last week.",
-      "Remember to water the tomatoes before it gets too hot.",
-      "The dentist appointment was moved to next Thursday.",
-      "He prefers his coffee black with no sugar.",
-      "Our team lost the football match on Saturday.",
-      "The laptop battery drains much faster than it used to.",
-      "We are painting the living room a pale shade of green.",
-      "She is allergic to cats and dogs.",
-      "The library closes early on public holidays.",
-      "I finally finished reading that long novel about the war.",
-      "The rent is due on the first day of every month.",
-      "It rained all weekend, so the picnic was cancelled.",
-      "The new phone takes much sharper photos at night.",
-      "My grandfather grew up on a farm near the coast.",
-      "Please send the invoice to the accounting department.",
-      "The soup needs more salt and a little pepper.",
-      "We booked a cabin in the mountains for the winter holidays.",
-      "The password for the guest wifi changed yesterday.");
+  static final List<String> UNRELATED =
+      List.of(
+          "I need to buy milk and eggs on the way home.",
+          "The train to the airport leaves every twenty minutes.",
+          "My daughter started piano lessons last week.",
+          "Remember to water the tomatoes before it gets too hot.",
+          "The dentist appointment was moved to next Thursday.",
+          "He prefers his coffee black with no sugar.",
+          "Our team lost the football match on Saturday.",
+          "The laptop battery drains much faster than it used to.",
+          "We are painting the living room a pale shade of green.",
+          "She is allergic to cats and dogs.",
+          "The library closes early on public holidays.",
+          "I finally finished reading that long novel about the war.",
+          "The rent is due on the first day of every month.",
+          "It rained all weekend, so the picnic was cancelled.",
+          "The new phone takes much sharper photos at night.",
+          "My grandfather grew up on a farm near the coast.",
+          "Please send the invoice to the accounting department.",
+          "The soup needs more salt and a little pepper.",
+          "We booked a cabin in the mountains for the winter holidays.",
+          "The password for the guest wifi changed yesterday.");
 
   private static E5SmallEmbedder embedder;
 
@@ -83,25 +84,32 @@ class E5SmallEmbedderIT extends EmbedderContract {
     }
     Collections.sort(cosines);
     double median = (cosines.get(cosines.size() / 2 - 1) + cosines.get(cosines.size() / 2)) / 2;
-    assertThat(median).as("median unrelated cosine; update UNRELATED_SIMILARITY if the model changed")
+    assertThat(median)
+        .as("median unrelated cosine; update UNRELATED_SIMILARITY if the model changed")
         .isCloseTo(embedder.unrelatedSimilarity(), Offset.offset(0.05));
   }
 
   @Test
   void queriesAndPassagesUseDifferentPrefixes() {
     String text = "the meeting moved to Thursday";
-    assertThat(embedder.embedQuery(text)).isNotEqualTo(embedder.embedPassages(List.of(text)).get(0));
+    assertThat(embedder.embedQuery(text))
+        .isNotEqualTo(embedder.embedPassages(List.of(text)).get(0));
   }
 
   @Test
   void agreesWithStockLangchain4j() {
-    // Same model, same pooling: our session options, truncation and threading must not change the vectors.
+    // Same model, same pooling: our session options, truncation and threading must not change the
+    // vectors.
     var stock = new E5SmallV2QuantizedEmbeddingModel();
-    for (String text : List.of("passage: The cat is sleeping on the sofa.", "query: when is the dentist appointment?")) {
+    for (String text :
+        List.of(
+            "passage: The cat is sleeping on the sofa.",
+            "query: when is the dentist appointment?")) {
       float[] theirs = stock.embed(text).content().vector();
-      float[] ours = text.startsWith("query: ")
-          ? embedder.embedQuery(text.substring("query: ".length()))
-          : embedder.embedPassages(List.of(text.substring("passage: ".length()))).get(0);
+      float[] ours =
+          text.startsWith("query: ")
+              ? embedder.embedQuery(text.substring("query: ".length()))
+              : embedder.embedPassages(List.of(text.substring("passage: ".length()))).get(0);
       assertThat(dot(ours, theirs)).as(text).isGreaterThan(0.9999);
     }
   }
@@ -110,7 +118,8 @@ class E5SmallEmbedderIT extends EmbedderContract {
   void longTextsAreCutTo512Tokens() {
     String longText = String.join(" ", Collections.nCopies(700, "memory"));
     assertThat(embedder.tokenCount(E5SmallEmbedder.PASSAGE_PREFIX + longText)).isEqualTo(512);
-    // Both are cut to the same 512 tokens, so they embed alike; the model itself would fail past 512.
+    // Both are cut to the same 512 tokens, so they embed alike; the model itself would fail past
+    // 512.
     String longer = longText + " " + String.join(" ", Collections.nCopies(300, "different"));
     List<float[]> v = embedder.embedPassages(List.of(longText, longer));
     assertThat(v.get(1)).containsExactly(v.get(0));
@@ -126,7 +135,8 @@ class E5SmallEmbedderIT extends EmbedderContract {
   @Test
   void manyPassagesKeepTheirOrderAcrossWorkers() {
     List<String> texts = new ArrayList<>();
-    for (int i = 0; i < 40; i++) texts.add(UNRELATED.get(i % UNRELATED.size()) + " (note " + i + ")");
+    for (int i = 0; i < 40; i++)
+      texts.add(UNRELATED.get(i % UNRELATED.size()) + " (note " + i + ")");
     List<float[]> all = embedder.embedPassages(texts);
     for (int i : new int[] {0, 7, 19, 39}) {
       assertThat(all.get(i)).containsExactly(embedder.embedPassages(List.of(texts.get(i))).get(0));

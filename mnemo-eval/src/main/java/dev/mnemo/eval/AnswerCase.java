@@ -15,16 +15,19 @@ import java.util.Set;
  * @param relevant source ids of the memories the question is about (for precision@k and the
  *     counterfactual check); may be empty
  */
-public record AnswerCase(String id, String category, RecallRequest request, String gold, Set<String> relevant) {
+public record AnswerCase(
+    String id, String category, RecallRequest request, String gold, Set<String> relevant) {
 
   /** The gold answer of a question whose answer is not in the memory. */
-  public static final String NOTHING_STORED = "Nothing about this is recorded; the right answer is that it is not known.";
+  public static final String NOTHING_STORED =
+      "Nothing about this is recorded; the right answer is that it is not known.";
 
   public AnswerCase {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(category, "category");
     Objects.requireNonNull(request, "request");
-    if (gold == null || gold.isBlank()) throw new IllegalArgumentException("question " + id + " needs a gold answer");
+    if (gold == null || gold.isBlank())
+      throw new IllegalArgumentException("question " + id + " needs a gold answer");
     relevant = Set.copyOf(relevant);
   }
 

@@ -24,7 +24,8 @@ public final class AnswerScores {
   public static List<String> tokens(String s) {
     List<String> out = new ArrayList<>();
     if (s == null) return out;
-    for (String t : PUNCT.matcher(s.toLowerCase(Locale.ROOT)).replaceAll(" ").trim().split("\\s+")) {
+    for (String t :
+        PUNCT.matcher(s.toLowerCase(Locale.ROOT)).replaceAll(" ").trim().split("\\s+")) {
       if (!t.isEmpty() && !ARTICLES.contains(t)) out.add(t);
     }
     return out;
@@ -35,7 +36,10 @@ public final class AnswerScores {
     return tokens(answer).equals(tokens(gold)) ? 1 : 0;
   }
 
-  /** The harmonic mean of token precision and recall (multiset overlap); 0 when either side is empty. */
+  /**
+   * The harmonic mean of token precision and recall (multiset overlap); 0 when either side is
+   * empty.
+   */
   public static double f1(String answer, String gold) {
     List<String> a = tokens(answer);
     List<String> g = tokens(gold);

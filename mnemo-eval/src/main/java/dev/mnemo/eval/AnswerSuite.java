@@ -9,7 +9,8 @@ import java.util.Objects;
  * into one fresh store, every case is asked of it.
  *
  * @param id the history's id (a scenario, a LoCoMo conversation)
- * @param writes the memories, in order; each names its source id first in {@link NewMemory#sources()}
+ * @param writes the memories, in order; each names its source id first in {@link
+ *     NewMemory#sources()}
  * @param cases the questions
  */
 public record AnswerSuite(String id, List<NewMemory> writes, List<AnswerCase> cases) {

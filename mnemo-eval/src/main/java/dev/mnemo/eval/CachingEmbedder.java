@@ -27,15 +27,15 @@ import java.util.Objects;
  * An {@link Embedder} that keeps every vector it has computed in a file, so that an evaluation run
  * over the same texts with the same model embeds nothing twice, across runs.
  *
- * <p>Key: the SHA-256 of the kind (query or passage) and the text; the file is {@code
- * DIR/<model id>-<dimension>.vectors}, so another model (or another dimension) never reads this
- * one's vectors. Only models whose vector of a text does not depend on the other texts of its batch
- * may be cached (true of the local e5 and of OpenAI-compatible endpoints). The file is append-only:
- * a header, then records of 32 key bytes and {@code dimension} little-endian floats; new vectors are
- * appended after each call. A torn last record (the process killed during a write) is cut off when
- * the file is opened; a header of another model is an error. The whole cache is held in memory
- * (about 1.6 KB a vector for 384 dimensions). Thread-safe: lookups and appends are synchronized; the
- * inner embedder runs outside the lock.
+ * <p>Key: the SHA-256 of the kind (query or passage) and the text; the file is {@code DIR/<model
+ * id>-<dimension>.vectors}, so another model (or another dimension) never reads this one's vectors.
+ * Only models whose vector of a text does not depend on the other texts of its batch may be cached
+ * (true of the local e5 and of OpenAI-compatible endpoints). The file is append-only: a header,
+ * then records of 32 key bytes and {@code dimension} little-endian floats; new vectors are appended
+ * after each call. A torn last record (the process killed during a write) is cut off when the file
+ * is opened; a header of another model is an error. The whole cache is held in memory (about 1.6 KB
+ * a vector for 384 dimensions). Thread-safe: lookups and appends are synchronized; the inner
+ * embedder runs outside the lock.
  *
  * <p>Written by hand: an append-only file of fixed-size records is forty lines, where an embedded
  * key-value store (MapDB, MVStore) would be a dependency for the same thing.
@@ -72,7 +72,9 @@ public final class CachingEmbedder implements Embedder {
     this.dimension = inner.dimension();
     this.recordBytes = KEY_BYTES + 4 * dimension;
     Files.createDirectories(dir);
-    this.file = dir.resolve(inner.modelId().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + dimension + ".vectors");
+    this.file =
+        dir.resolve(
+            inner.modelId().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + dimension + ".vectors");
     byte[] header = header(inner.modelId(), dimension);
     if (!Files.exists(file) || Files.size(file) < header.length) {
       Files.write(file, header);
@@ -94,32 +96,46 @@ public final class CachingEmbedder implements Embedder {
     try {
       return new CachingEmbedder(inner, dir);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the embedding cache in " + dir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot open the embedding cache in " + dir + ": " + e.getMessage(), e);
     }
   }
 
   private static byte[] header(String modelId, int dimension) {
     byte[] id = modelId.getBytes(StandardCharsets.UTF_8);
-    return ByteBuffer.allocate(16 + id.length).putInt(MAGIC).putInt(VERSION).putInt(dimension).putInt(id.length).put(id)
+    return ByteBuffer.allocate(16 + id.length)
+        .putInt(MAGIC)
+        .putInt(VERSION)
+        .putInt(dimension)
+        .putInt(id.length)
+        .put(id)
         .array();
   }
 
   private void load(byte[] expected) throws IOException {
     long size = Files.size(file);
-    try (InputStream in = Files.newInputStream(file); DataInputStream data = new DataInputStream(
-        new java.io.BufferedInputStream(in, 1 << 16))) {
+    try (InputStream in = Files.newInputStream(file);
+        DataInputStream data = new DataInputStream(new java.io.BufferedInputStream(in, 1 << 16))) {
       byte[] header = new byte[expected.length];
       data.readFully(header);
       if (!Arrays.equals(header, expected)) {
-        throw new IllegalArgumentException(file + " is not an embedding cache of " + inner.modelId() + " with "
-            + dimension + " dimensions; delete it or choose another cache directory");
+        throw new IllegalArgumentException(
+            file
+                + " is not an embedding cache of "
+                + inner.modelId()
+                + " with "
+                + dimension
+                + " dimensions; delete it or choose another cache directory");
       }
       long complete = (size - header.length) / recordBytes;
       byte[] rec = new byte[recordBytes];
       for (long i = 0; i < complete; i++) {
         data.readFully(rec);
         float[] v = new float[dimension];
-        ByteBuffer.wrap(rec, KEY_BYTES, 4 * dimension).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+        ByteBuffer.wrap(rec, KEY_BYTES, 4 * dimension)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .asFloatBuffer()
+            .get(v);
         vectors.put(new Key(Arrays.copyOf(rec, KEY_BYTES)), v);
       }
       long end = header.length + complete * recordBytes;
@@ -197,9 +213,12 @@ public final class CachingEmbedder implements Embedder {
       float[] v = vs.get(i);
       misses++;
       if (v.length != dimension) {
-        throw new MnemoException(inner.modelId() + " returned " + v.length + " components, expected " + dimension, false);
+        throw new MnemoException(
+            inner.modelId() + " returned " + v.length + " components, expected " + dimension,
+            false);
       }
-      if (vectors.putIfAbsent(keys.get(i), v.clone()) != null) continue; // a repeat within one batch
+      if (vectors.putIfAbsent(keys.get(i), v.clone()) != null)
+        continue; // a repeat within one batch
       buf.put(keys.get(i).sha());
       for (float f : v) buf.putFloat(f);
       added++;

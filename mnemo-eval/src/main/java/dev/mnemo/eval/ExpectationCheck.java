@@ -1,7 +1,7 @@
 package dev.mnemo.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.mnemo.json.JsonCodec;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,14 +27,19 @@ import java.util.Map;
  * {@code value}, an optional {@code tolerance} (default: the file's {@code tolerance}, else 0) and
  * {@code better} ({@code higher}, the default, or {@code lower}; names ending in {@code leakage},
  * {@code stale_use}, {@code _ms} or starting with {@code tokens} default to lower). A metric is
- * worse when it moved the wrong way by more than the tolerance, and missing when the report has
- * no number there (null included); both fail. Stateless.
+ * worse when it moved the wrong way by more than the tolerance, and missing when the report has no
+ * number there (null included); both fail. Stateless.
  */
 public final class ExpectationCheck {
   private ExpectationCheck() {}
 
   /** How one metric compares. */
-  public enum Status { OK, IMPROVED, WORSE, MISSING }
+  public enum Status {
+    OK,
+    IMPROVED,
+    WORSE,
+    MISSING
+  }
 
   /**
    * One compared metric.
@@ -46,7 +51,12 @@ public final class ExpectationCheck {
    * @param higherIsBetter the direction
    * @param status the verdict
    */
-  public record Row(String pointer, double expected, double actual, double tolerance, boolean higherIsBetter,
+  public record Row(
+      String pointer,
+      double expected,
+      double actual,
+      double tolerance,
+      boolean higherIsBetter,
       Status status) {}
 
   /**
@@ -61,29 +71,57 @@ public final class ExpectationCheck {
 
     /** Whether no metric got worse or went missing. */
     public boolean passed() {
-      return rows.stream().noneMatch(r -> r.status() == Status.WORSE || r.status() == Status.MISSING);
+      return rows.stream()
+          .noneMatch(r -> r.status() == Status.WORSE || r.status() == Status.MISSING);
     }
 
     /** A table of every metric, then a verdict line. */
     public String table() {
       StringBuilder sb = new StringBuilder();
       int w = Math.max(6, rows.stream().mapToInt(r -> r.pointer().length()).max().orElse(6));
-      sb.append(String.format(Locale.ROOT, "%-" + w + "s %10s %10s %10s %9s  %s%n", "metric", "expected", "actual",
-          "change", "tolerance", "status"));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%-" + w + "s %10s %10s %10s %9s  %s%n",
+              "metric",
+              "expected",
+              "actual",
+              "change",
+              "tolerance",
+              "status"));
       for (Row r : rows) {
-        String status = switch (r.status()) {
-          case OK -> "ok";
-          case IMPROVED -> "improved (record the new value)";
-          case WORSE -> "WORSE" + (r.higherIsBetter() ? " (dropped)" : " (rose)");
-          case MISSING -> "MISSING from the report";
-        };
-        sb.append(String.format(Locale.ROOT, "%-" + w + "s %10s %10s %10s %9s  %s%n", r.pointer(), n(r.expected()),
-            n(r.actual()), Double.isNaN(r.actual()) ? "-" : String.format(Locale.ROOT, "%+.4f", r.actual() - r.expected()),
-            n(r.tolerance()), status));
+        String status =
+            switch (r.status()) {
+              case OK -> "ok";
+              case IMPROVED -> "improved (record the new value)";
+              case WORSE -> "WORSE" + (r.higherIsBetter() ? " (dropped)" : " (rose)");
+              case MISSING -> "MISSING from the report";
+            };
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "%-" + w + "s %10s %10s %10s %9s  %s%n",
+                r.pointer(),
+                n(r.expected()),
+                n(r.actual()),
+                Double.isNaN(r.actual())
+                    ? "-"
+                    : String.format(Locale.ROOT, "%+.4f", r.actual() - r.expected()),
+                n(r.tolerance()),
+                status));
       }
-      long bad = rows.stream().filter(r -> r.status() == Status.WORSE || r.status() == Status.MISSING).count();
-      sb.append(bad == 0 ? String.format(Locale.ROOT, "PASS: %d metrics no worse than expected%n", rows.size())
-          : String.format(Locale.ROOT, "FAIL: %d of %d metrics worse than expected or missing%n", bad, rows.size()));
+      long bad =
+          rows.stream()
+              .filter(r -> r.status() == Status.WORSE || r.status() == Status.MISSING)
+              .count();
+      sb.append(
+          bad == 0
+              ? String.format(Locale.ROOT, "PASS: %d metrics no worse than expected%n", rows.size())
+              : String.format(
+                  Locale.ROOT,
+                  "FAIL: %d of %d metrics worse than expected or missing%n",
+                  bad,
+                  rows.size()));
       return sb.toString();
     }
 
@@ -94,14 +132,16 @@ public final class ExpectationCheck {
 
   /** Reads both files and compares them. */
   public static Result check(Path expectations, Path report) {
-    return check(read(expectations, "expectation"), read(report, "report"), expectations.toString());
+    return check(
+        read(expectations, "expectation"), read(report, "report"), expectations.toString());
   }
 
   private static JsonNode read(Path file, String what) {
     try {
       return JsonCodec.read(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the " + what + " " + file + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot read the " + what + " " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -114,18 +154,21 @@ public final class ExpectationCheck {
   public static Result check(JsonNode expectations, JsonNode report, String origin) {
     JsonNode metrics = expectations.get("metrics");
     if (metrics == null || !metrics.isObject() || metrics.isEmpty()) {
-      throw new IllegalArgumentException(origin + ": needs \"metrics\", an object of JSON Pointer -> expected value");
+      throw new IllegalArgumentException(
+          origin + ": needs \"metrics\", an object of JSON Pointer -> expected value");
     }
     double fileTolerance = number(expectations.get("tolerance"), 0, origin + ": tolerance");
     List<Row> rows = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = metrics.properties().iterator(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = metrics.properties().iterator();
+        it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       String where = origin + ": metrics \"" + e.getKey() + "\"";
       JsonPointer pointer;
       try {
         pointer = JsonPointer.compile(e.getKey());
       } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException(where + " is not a JSON Pointer (like /policies/full/recall@10)", ex);
+        throw new IllegalArgumentException(
+            where + " is not a JSON Pointer (like /policies/full/recall@10)", ex);
       }
       JsonNode spec = e.getValue();
       double expected;
@@ -135,20 +178,24 @@ public final class ExpectationCheck {
         expected = spec.asDouble();
       } else if (spec.isObject()) {
         expected = number(spec.get("value"), Double.NaN, where + ".value");
-        if (Double.isNaN(expected)) throw new IllegalArgumentException(where + ".value is required (a number)");
+        if (Double.isNaN(expected))
+          throw new IllegalArgumentException(where + ".value is required (a number)");
         tolerance = number(spec.get("tolerance"), fileTolerance, where + ".tolerance");
         JsonNode better = spec.get("better");
         if (better != null) {
           String b = better.asText();
           if (!b.equals("higher") && !b.equals("lower")) {
-            throw new IllegalArgumentException(where + ".better must be 'higher' or 'lower', was '" + b + "'");
+            throw new IllegalArgumentException(
+                where + ".better must be 'higher' or 'lower', was '" + b + "'");
           }
           higher = b.equals("higher");
         }
       } else {
-        throw new IllegalArgumentException(where + " must be a number or {\"value\": ..}, was " + spec);
+        throw new IllegalArgumentException(
+            where + " must be a number or {\"value\": ..}, was " + spec);
       }
-      if (tolerance < 0) throw new IllegalArgumentException(where + ": tolerance must be >= 0, was " + tolerance);
+      if (tolerance < 0)
+        throw new IllegalArgumentException(where + ": tolerance must be >= 0, was " + tolerance);
       JsonNode got = report.at(pointer);
       double actual = got.isNumber() ? got.asDouble() : Double.NaN;
       Status status;
@@ -156,7 +203,10 @@ public final class ExpectationCheck {
         status = Status.MISSING;
       } else {
         double gain = higher ? actual - expected : expected - actual;
-        status = gain < -tolerance - 1e-12 ? Status.WORSE : gain > tolerance + 1e-12 ? Status.IMPROVED : Status.OK;
+        status =
+            gain < -tolerance - 1e-12
+                ? Status.WORSE
+                : gain > tolerance + 1e-12 ? Status.IMPROVED : Status.OK;
       }
       rows.add(new Row(e.getKey(), expected, actual, tolerance, higher, status));
     }
@@ -165,7 +215,10 @@ public final class ExpectationCheck {
 
   private static boolean lowerByName(String pointer) {
     String leaf = pointer.substring(pointer.lastIndexOf('/') + 1);
-    return leaf.endsWith("leakage") || leaf.endsWith("stale_use") || leaf.endsWith("_ms") || leaf.startsWith("tokens");
+    return leaf.endsWith("leakage")
+        || leaf.endsWith("stale_use")
+        || leaf.endsWith("_ms")
+        || leaf.startsWith("tokens");
   }
 
   private static double number(JsonNode n, double absent, String where) {

@@ -52,8 +52,16 @@ public final class ExtractionCost {
 
   /** One row per batch size: turns, calls, prompt tokens. */
   public static String table(List<LocomoConversation> conversations, int... perCall) {
-    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-16s %7s %7s %14s %9s%n", "turns per call", "turns",
-        "calls", "prompt tokens", "per turn"));
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%-16s %7s %7s %14s %9s%n",
+                "turns per call",
+                "turns",
+                "calls",
+                "prompt tokens",
+                "per turn"));
     Tokenizer tok = JTokkitTokenizer.cl100k();
     for (int n : perCall) {
       CountingModel model = new CountingModel(tok);
@@ -63,22 +71,34 @@ public final class ExtractionCost {
         for (LocomoConversation.Session s : c.sessions()) {
           List<Turn> ts = new ArrayList<>();
           for (LocomoConversation.Turn t : s.turns()) {
-            ts.add(Turn.of(c.name(), t.diaId(), Turn.Role.USER, t.speaker(), t.text(), s.at()).inEpisode(s.episode()));
+            ts.add(
+                Turn.of(c.name(), t.diaId(), Turn.Role.USER, t.speaker(), t.text(), s.at())
+                    .inEpisode(s.episode()));
           }
           turns += ts.size();
           extractor.extract(new Extractor.Batch(c.name(), List.of(), ts, ZoneOffset.UTC));
         }
       }
-      b.append(String.format(Locale.ROOT, "%-16d %7d %7d %14d %9.0f%n", n, turns, model.calls, model.promptTokens,
-          (double) model.promptTokens / turns));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%-16d %7d %7d %14d %9.0f%n",
+              n,
+              turns,
+              model.calls,
+              model.promptTokens,
+              (double) model.promptTokens / turns));
     }
     return b.toString();
   }
 
   public static void main(String[] args) {
-    if (args.length < 1) throw new IllegalArgumentException("usage: ExtractionCost LOCOMO_DIR [TURNS_PER_CALL...]");
-    int[] sizes = args.length == 1 ? new int[] {1, 10, 30, 60}
-        : java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray();
+    if (args.length < 1)
+      throw new IllegalArgumentException("usage: ExtractionCost LOCOMO_DIR [TURNS_PER_CALL...]");
+    int[] sizes =
+        args.length == 1
+            ? new int[] {1, 10, 30, 60}
+            : java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray();
     System.out.print(table(LocomoLoader.loadDir(Path.of(args[0])), sizes));
   }
 }

@@ -32,8 +32,8 @@ import java.util.Set;
 
 /**
  * Generates synthetic memory histories in the scenario format of {@code docs/scenarios.md}: seeded,
- * deterministic (the same seed, split and count give the same bytes on every JVM), one scenario
- * per line.
+ * deterministic (the same seed, split and count give the same bytes on every JVM), one scenario per
+ * line.
  *
  * <p>Each history has 2-4 owners. The first two share a first name (the texts say "Maya" for both,
  * the owner ids differ) and hold facts of the same kinds with different values, so a read that
@@ -43,32 +43,32 @@ import java.util.Set;
  *
  * <ul>
  *   <li><b>simple</b>: one version;
- *   <li><b>correction</b>: a later version with the same {@code fact_key} and a later
- *       {@code valid_from} supersedes it;
+ *   <li><b>correction</b>: a later version with the same {@code fact_key} and a later {@code
+ *       valid_from} supersedes it;
  *   <li><b>retroactive</b>: the correction is recorded weeks after the date it is valid from, so
  *       what was true then (as known now) differs from what was believed then;
- *   <li><b>override</b>: a temporary version with a {@code valid_to} (a secondment, a loaner
- *       phone) interrupts a standing one, which is true again once it ends;
+ *   <li><b>override</b>: a temporary version with a {@code valid_to} (a secondment, a loaner phone)
+ *       interrupts a standing one, which is true again once it ends;
  *   <li><b>expired</b>: only a temporary version, over by the time of the questions.
  * </ul>
  *
- * The first owner always has a correction, a retroactive correction and an expiry. Beside the facts:
- * dated episodic events (trips, purchases, parties...) of which two of a kind lie in different
- * months, and off-topic notes (hobbies, errands) that answer nothing.
+ * The first owner always has a correction, a retroactive correction and an expiry. Beside the
+ * facts: dated episodic events (trips, purchases, parties...) of which two of a kind lie in
+ * different months, and off-topic notes (hobbies, errands) that answer nothing.
  *
  * <p>Queries, all asked at one "now" some weeks after the last write: current questions (expect the
- * current version; forbid the superseded or expired one and the same-name owner's versions),
- * {@code valid_at} questions (true then, as known now), {@code known_at} questions (what was
- * believed then), event questions with time words ("last month", "in March", "two months ago") at
- * {@code k = 1} so that the time words must pick the right one of two similar events, and
- * {@code expect_none} questions about things never stored or about a kind of fact only the
- * same-name owner has. Questions are paraphrases, never the memory's own words.
+ * current version; forbid the superseded or expired one and the same-name owner's versions), {@code
+ * valid_at} questions (true then, as known now), {@code known_at} questions (what was believed
+ * then), event questions with time words ("last month", "in March", "two months ago") at {@code k =
+ * 1} so that the time words must pick the right one of two similar events, and {@code expect_none}
+ * questions about things never stored or about a kind of fact only the same-name owner has.
+ * Questions are paraphrases, never the memory's own words.
  *
- * <p>The two splits draw memory texts, question templates, notes and names from disjoint halves
- * of every pool, so held-out numbers say how a configuration tuned on {@code dev} fares on
- * different wording; values (cities, employers...) are shared. Each scenario has its own random
- * stream derived from the seed, the split and its index: adding held-out scenarios does not change
- * the dev ones. Immutable and thread-safe.
+ * <p>The two splits draw memory texts, question templates, notes and names from disjoint halves of
+ * every pool, so held-out numbers say how a configuration tuned on {@code dev} fares on different
+ * wording; values (cities, employers...) are shared. Each scenario has its own random stream
+ * derived from the seed, the split and its index: adding held-out scenarios does not change the dev
+ * ones. Immutable and thread-safe.
  */
 public final class HistoryGenerator {
 
@@ -78,7 +78,13 @@ public final class HistoryGenerator {
   public static final String DEV_FILE = "dev.jsonl";
   public static final String HELDOUT_FILE = "heldout.jsonl";
 
-  private enum Pattern { SIMPLE, CORRECTION, RETRO, OVERRIDE, EXPIRED }
+  private enum Pattern {
+    SIMPLE,
+    CORRECTION,
+    RETRO,
+    OVERRIDE,
+    EXPIRED
+  }
 
   private final long seed;
 
@@ -107,7 +113,8 @@ public final class HistoryGenerator {
       Files.writeString(h, join(lines("heldout", heldout)), StandardCharsets.UTF_8);
       return List.of(d, h);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write generated scenarios to " + dir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot write generated scenarios to " + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -130,10 +137,13 @@ public final class HistoryGenerator {
     return sb.toString();
   }
 
-  /** The JSON lines of {@code count} scenarios of {@code split} ({@code dev} or {@code heldout}). */
+  /**
+   * The JSON lines of {@code count} scenarios of {@code split} ({@code dev} or {@code heldout}).
+   */
   public List<String> lines(String split, int count) {
     if (!"dev".equals(split) && !"heldout".equals(split)) {
-      throw new IllegalArgumentException("split must be one of [dev, heldout], was '" + split + "'");
+      throw new IllegalArgumentException(
+          "split must be one of [dev, heldout], was '" + split + "'");
     }
     checkCount(split, count);
     List<String> out = new ArrayList<>(count);
@@ -142,25 +152,31 @@ public final class HistoryGenerator {
       try {
         out.add(JsonCodec.WRITER.writeValueAsString(s));
       } catch (JsonProcessingException e) {
-        throw new IllegalStateException("cannot serialize generated scenario " + s.path("id").asText(), e);
+        throw new IllegalStateException(
+            "cannot serialize generated scenario " + s.path("id").asText(), e);
       }
     }
     return out;
   }
 
   private static void checkCount(String split, int n) {
-    if (n < 0 || n > 10_000) throw new IllegalArgumentException(split + " count must be between 0 and 10000, was " + n);
+    if (n < 0 || n > 10_000)
+      throw new IllegalArgumentException(split + " count must be between 0 and 10000, was " + n);
   }
 
   /** SplitMix64 finalizer over the seed, split and index: independent streams per scenario. */
   static long mix(long seed, String split, int index) {
-    long z = seed * 0x9E3779B97F4A7C15L + ("dev".equals(split) ? 0x1234_5678L : 0x8765_4321L) * 31 + index;
+    long z =
+        seed * 0x9E3779B97F4A7C15L
+            + ("dev".equals(split) ? 0x1234_5678L : 0x8765_4321L) * 31
+            + index;
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
     return z ^ (z >>> 31);
   }
 
-  // ---- one history --------------------------------------------------------------------------------
+  // ---- one history
+  // --------------------------------------------------------------------------------
 
   private static final class Write {
     final String id;
@@ -182,7 +198,8 @@ public final class HistoryGenerator {
   }
 
   /** One owner's history of one vocabulary. */
-  private record Fact(int owner, Vocab vocab, Pattern pattern, Write first, Write second, Write temp) {
+  private record Fact(
+      int owner, Vocab vocab, Pattern pattern, Write first, Write second, Write temp) {
     List<String> ids() {
       List<String> out = new ArrayList<>(3);
       for (Write w : new Write[] {first, second, temp}) if (w != null) out.add(w.id);
@@ -233,7 +250,11 @@ public final class HistoryGenerator {
       // Owner 1: 4-6 kinds, one of them with a temporary form, so that it can expire.
       List<Vocab> first = new ArrayList<>(vocabs.subList(0, 4 + rnd.nextInt(3)));
       if (first.stream().noneMatch(Vocab::hasTemporary)) {
-        Vocab t = vocabs.stream().filter(v -> v.hasTemporary() && !first.contains(v)).findFirst().orElseThrow();
+        Vocab t =
+            vocabs.stream()
+                .filter(v -> v.hasTemporary() && !first.contains(v))
+                .findFirst()
+                .orElseThrow();
         first.set(first.size() - 1, t);
       }
       // Owner 2 (same name): two or three of owner 1's kinds, plus one or two owner 1 lacks.
@@ -258,7 +279,12 @@ public final class HistoryGenerator {
         int n = o < 2 ? 3 + rnd.nextInt(3) : 1 + rnd.nextInt(2);
         for (int i = 1; i <= n; i++) {
           Note note = notePool.get(noteIndex++ % notePool.size());
-          Write w = write(label(o) + "-note-" + i, o, instant(start, lastWrite), fill(note.text(), o, Map.of()));
+          Write w =
+              write(
+                  label(o) + "-note-" + i,
+                  o,
+                  instant(start, lastWrite),
+                  fill(note.text(), o, Map.of()));
           w.category = note.category();
           w.importance = pick(List.of(0.3, 0.4, 0.5));
           notes.add(w.id);
@@ -276,7 +302,12 @@ public final class HistoryGenerator {
       // One more dated event each that no question is about.
       for (int o = 0; o < 2; o++) {
         EventKind k = kinds.get(3 + o);
-        Write w = event(label(o) + "-" + k.code() + "-1", o, pick(k.texts().of(split)), date(start, lastWrite));
+        Write w =
+            event(
+                label(o) + "-" + k.code() + "-1",
+                o,
+                pick(k.texts().of(split)),
+                date(start, lastWrite));
         w.importance = 0.5;
       }
       absent(0);
@@ -302,7 +333,8 @@ public final class HistoryGenerator {
       Set<String> avoid = new HashSet<>();
       // The same-name owner's values for a kind are avoided, so that confusing the two is visible.
       for (Fact f : facts) {
-        for (Write w : new Write[] {f.first, f.second, f.temp}) if (w != null) avoid.add(f.vocab.key() + "=" + valueOf(w));
+        for (Write w : new Write[] {f.first, f.second, f.temp})
+          if (w != null) avoid.add(f.vocab.key() + "=" + valueOf(w));
       }
       List<Pattern> patterns = new ArrayList<>();
       if (guaranteeEveryPattern) {
@@ -320,13 +352,14 @@ public final class HistoryGenerator {
       for (int i = 0; i < ordered.size(); i++) {
         Vocab v = ordered.get(i);
         Pattern p = i < patterns.size() ? patterns.get(i) : randomPattern(v);
-        facts.add(switch (p) {
-          case SIMPLE -> simple(owner, v, avoid);
-          case CORRECTION -> correction(owner, v, avoid);
-          case RETRO -> retro(owner, v, avoid);
-          case OVERRIDE -> override(owner, v, avoid);
-          case EXPIRED -> expired(owner, v, avoid);
-        });
+        facts.add(
+            switch (p) {
+              case SIMPLE -> simple(owner, v, avoid);
+              case CORRECTION -> correction(owner, v, avoid);
+              case RETRO -> retro(owner, v, avoid);
+              case OVERRIDE -> override(owner, v, avoid);
+              case EXPIRED -> expired(owner, v, avoid);
+            });
       }
     }
 
@@ -341,7 +374,9 @@ public final class HistoryGenerator {
 
     /** Distinct values of a kind for one owner's versions, avoiding the other owner's. */
     private List<String> values(Vocab v, int n, Set<String> avoid) {
-      List<String> pool = new ArrayList<>(v.values().stream().filter(x -> !avoid.contains(v.key() + "=" + x)).toList());
+      List<String> pool =
+          new ArrayList<>(
+              v.values().stream().filter(x -> !avoid.contains(v.key() + "=" + x)).toList());
       shuffle(pool);
       return pool.subList(0, n);
     }
@@ -352,8 +387,15 @@ public final class HistoryGenerator {
       return valueOfWrite.get(w);
     }
 
-    private Write factWrite(String id, int owner, Vocab v, Instant recorded, String template, String value,
-        String old, Map<String, String> extra) {
+    private Write factWrite(
+        String id,
+        int owner,
+        Vocab v,
+        Instant recorded,
+        String template,
+        String value,
+        String old,
+        Map<String, String> extra) {
       Map<String, String> vars = new LinkedHashMap<>(extra);
       vars.put("v", phrasing(value));
       if (old != null) vars.put("old", phrasing(old));
@@ -366,8 +408,16 @@ public final class HistoryGenerator {
 
     private Fact simple(int owner, Vocab v, Set<String> avoid) {
       String value = values(v, 1, avoid).get(0);
-      Write w = factWrite(label(owner) + "-" + v.key() + "-1", owner, v, instant(start, lastWrite.minusDays(30)),
-          pick(v.state().of(split)), value, null, Map.of());
+      Write w =
+          factWrite(
+              label(owner) + "-" + v.key() + "-1",
+              owner,
+              v,
+              instant(start, lastWrite.minusDays(30)),
+              pick(v.state().of(split)),
+              value,
+              null,
+              Map.of());
       return new Fact(owner, v, Pattern.SIMPLE, w, null, null);
     }
 
@@ -376,10 +426,26 @@ public final class HistoryGenerator {
       Instant r1 = instant(start, start.plusDays(90));
       LocalDate d1 = day(r1);
       Instant r2 = instant(d1.plusDays(100), lastWrite);
-      Write a = factWrite(label(owner) + "-" + v.key() + "-1", owner, v, r1, pick(v.state().of(split)), vals.get(0), null,
-          Map.of());
-      Write b = factWrite(label(owner) + "-" + v.key() + "-2", owner, v, r2, pick(v.change().of(split)), vals.get(1),
-          vals.get(0), Map.of());
+      Write a =
+          factWrite(
+              label(owner) + "-" + v.key() + "-1",
+              owner,
+              v,
+              r1,
+              pick(v.state().of(split)),
+              vals.get(0),
+              null,
+              Map.of());
+      Write b =
+          factWrite(
+              label(owner) + "-" + v.key() + "-2",
+              owner,
+              v,
+              r2,
+              pick(v.change().of(split)),
+              vals.get(1),
+              vals.get(0),
+              Map.of());
       b.validFrom = day(r2).minusDays(rnd.nextInt(8));
       return new Fact(owner, v, Pattern.CORRECTION, a, b, null);
     }
@@ -389,10 +455,26 @@ public final class HistoryGenerator {
       Instant r1 = instant(start, start.plusDays(80));
       LocalDate since = date(day(r1).plusDays(50), day(r1).plusDays(120));
       Instant r3 = instant(since.plusDays(60), lastWrite);
-      Write a = factWrite(label(owner) + "-" + v.key() + "-1", owner, v, r1, pick(v.state().of(split)), vals.get(0), null,
-          Map.of());
-      Write b = factWrite(label(owner) + "-" + v.key() + "-2", owner, v, r3, pick(v.retro().of(split)), vals.get(1),
-          vals.get(0), Map.of("since", monthDay(since)));
+      Write a =
+          factWrite(
+              label(owner) + "-" + v.key() + "-1",
+              owner,
+              v,
+              r1,
+              pick(v.state().of(split)),
+              vals.get(0),
+              null,
+              Map.of());
+      Write b =
+          factWrite(
+              label(owner) + "-" + v.key() + "-2",
+              owner,
+              v,
+              r3,
+              pick(v.retro().of(split)),
+              vals.get(1),
+              vals.get(0),
+              Map.of("since", monthDay(since)));
       b.validFrom = since;
       return new Fact(owner, v, Pattern.RETRO, a, b, null);
     }
@@ -400,8 +482,16 @@ public final class HistoryGenerator {
     private Fact override(int owner, Vocab v, Set<String> avoid) {
       List<String> vals = values(v, 2, avoid);
       Instant r1 = instant(start, start.plusDays(60));
-      Write a = factWrite(label(owner) + "-" + v.key() + "-1", owner, v, r1, pick(v.state().of(split)), vals.get(0), null,
-          Map.of());
+      Write a =
+          factWrite(
+              label(owner) + "-" + v.key() + "-1",
+              owner,
+              v,
+              r1,
+              pick(v.state().of(split)),
+              vals.get(0),
+              null,
+              Map.of());
       Write t = temporary(owner, v, vals.get(1), date(day(r1).plusDays(30), day(r1).plusDays(100)));
       return new Fact(owner, v, Pattern.OVERRIDE, a, null, t);
     }
@@ -412,13 +502,26 @@ public final class HistoryGenerator {
       return new Fact(owner, v, Pattern.EXPIRED, null, null, t);
     }
 
-    /** A version valid from {@code from} to the first of a month 6-10 weeks later, recorded on its first day. */
+    /**
+     * A version valid from {@code from} to the first of a month 6-10 weeks later, recorded on its
+     * first day.
+     */
     private Write temporary(int owner, Vocab v, String value, LocalDate from) {
-      LocalDate to = from.plusDays(45 + rnd.nextInt(30)).with(TemporalAdjusters.firstDayOfNextMonth());
+      LocalDate to =
+          from.plusDays(45 + rnd.nextInt(30)).with(TemporalAdjusters.firstDayOfNextMonth());
       String until = "the end of " + monthName(to.minusDays(1));
-      Instant recorded = from.atTime(LocalTime.of(8 + rnd.nextInt(12), rnd.nextInt(60))).toInstant(ZoneOffset.UTC);
-      Write t = factWrite(label(owner) + "-" + v.key() + "-tmp", owner, v, recorded, pick(v.temporary().of(split)),
-          value, null, Map.of("until", until));
+      Instant recorded =
+          from.atTime(LocalTime.of(8 + rnd.nextInt(12), rnd.nextInt(60))).toInstant(ZoneOffset.UTC);
+      Write t =
+          factWrite(
+              label(owner) + "-" + v.key() + "-tmp",
+              owner,
+              v,
+              recorded,
+              pick(v.temporary().of(split)),
+              value,
+              null,
+              Map.of("until", until));
       t.validFrom = from;
       t.validTo = to;
       return t;
@@ -432,63 +535,164 @@ public final class HistoryGenerator {
       String o = label(f.owner);
       String key = f.vocab.key();
       switch (f.pattern) {
-        case SIMPLE -> query(o + "-" + key + "-now", f.owner, pick(f.vocab.now().of(split)), Map.of(), null, null,
-            List.of(f.first.id), other, false);
+        case SIMPLE ->
+            query(
+                o + "-" + key + "-now",
+                f.owner,
+                pick(f.vocab.now().of(split)),
+                Map.of(),
+                null,
+                null,
+                List.of(f.first.id),
+                other,
+                false);
         case CORRECTION -> {
-          query(o + "-" + key + "-now", f.owner, pick(f.vocab.now().of(split)), Map.of(), null, null,
-              List.of(f.second.id), plus(other, f.first.id), false);
+          query(
+              o + "-" + key + "-now",
+              f.owner,
+              pick(f.vocab.now().of(split)),
+              Map.of(),
+              null,
+              null,
+              List.of(f.second.id),
+              plus(other, f.first.id),
+              false);
           boolean valid = all || rnd.nextBoolean();
           if (valid) {
-            LocalDate at = date(day(f.first.recorded).plusDays(10), f.second.validFrom.minusDays(10));
-            askValidAt(o + "-" + key + "-valid", f, at, day(f.first.recorded), f.second.validFrom, f.first.id,
+            LocalDate at =
+                date(day(f.first.recorded).plusDays(10), f.second.validFrom.minusDays(10));
+            askValidAt(
+                o + "-" + key + "-valid",
+                f,
+                at,
+                day(f.first.recorded),
+                f.second.validFrom,
+                f.first.id,
                 plus(other, f.second.id));
           }
           if (all || !valid) {
-            LocalDate at = date(day(f.first.recorded).plusDays(10), day(f.second.recorded).minusDays(5));
+            LocalDate at =
+                date(day(f.first.recorded).plusDays(10), day(f.second.recorded).minusDays(5));
             askKnownAt(o + "-" + key + "-known", f, at, f.first.id, plus(other, f.second.id));
           }
         }
         case RETRO -> {
-          query(o + "-" + key + "-now", f.owner, pick(f.vocab.now().of(split)), Map.of(), null, null,
-              List.of(f.second.id), plus(other, f.first.id), false);
-          LocalDate at = date(f.second.validFrom.plusDays(10), day(f.second.recorded).minusDays(10));
+          query(
+              o + "-" + key + "-now",
+              f.owner,
+              pick(f.vocab.now().of(split)),
+              Map.of(),
+              null,
+              null,
+              List.of(f.second.id),
+              plus(other, f.first.id),
+              false);
+          LocalDate at =
+              date(f.second.validFrom.plusDays(10), day(f.second.recorded).minusDays(10));
           boolean valid = all || rnd.nextBoolean();
-          // The same day, asked two ways: true then as known now (the correction), believed then (the old value).
-          if (valid) askValidAt(o + "-" + key + "-valid", f, at, f.second.validFrom, null, f.second.id, plus(other, f.first.id));
-          if (all || !valid) askKnownAt(o + "-" + key + "-known", f, at, f.first.id, plus(other, f.second.id));
+          // The same day, asked two ways: true then as known now (the correction), believed then
+          // (the old value).
+          if (valid)
+            askValidAt(
+                o + "-" + key + "-valid",
+                f,
+                at,
+                f.second.validFrom,
+                null,
+                f.second.id,
+                plus(other, f.first.id));
+          if (all || !valid)
+            askKnownAt(o + "-" + key + "-known", f, at, f.first.id, plus(other, f.second.id));
         }
         case OVERRIDE -> {
           // The temporary version is over: the standing one holds again.
-          query(o + "-" + key + "-now", f.owner, pick(f.vocab.now().of(split)), Map.of(), null, null,
-              List.of(f.first.id), plus(other, f.temp.id), false);
+          query(
+              o + "-" + key + "-now",
+              f.owner,
+              pick(f.vocab.now().of(split)),
+              Map.of(),
+              null,
+              null,
+              List.of(f.first.id),
+              plus(other, f.temp.id),
+              false);
           LocalDate at = date(f.temp.validFrom.plusDays(5), f.temp.validTo.minusDays(5));
-          askValidAt(o + "-" + key + "-valid", f, at, f.temp.validFrom, f.temp.validTo, f.temp.id, plus(other, f.first.id));
+          askValidAt(
+              o + "-" + key + "-valid",
+              f,
+              at,
+              f.temp.validFrom,
+              f.temp.validTo,
+              f.temp.id,
+              plus(other, f.first.id));
         }
         case EXPIRED -> {
-          query(o + "-" + key + "-now", f.owner, pick(f.vocab.now().of(split)), Map.of(), null, null, List.of(),
-              plus(other, f.temp.id), true);
+          query(
+              o + "-" + key + "-now",
+              f.owner,
+              pick(f.vocab.now().of(split)),
+              Map.of(),
+              null,
+              null,
+              List.of(),
+              plus(other, f.temp.id),
+              true);
           if (all || rnd.nextBoolean()) {
             LocalDate at = date(f.temp.validFrom.plusDays(5), f.temp.validTo.minusDays(5));
-            askValidAt(o + "-" + key + "-valid", f, at, f.temp.validFrom, f.temp.validTo, f.temp.id, other);
+            askValidAt(
+                o + "-" + key + "-valid",
+                f,
+                at,
+                f.temp.validFrom,
+                f.temp.validTo,
+                f.temp.id,
+                other);
           }
         }
       }
     }
 
-    /** A valid_at question at noon of {@code at}; "in March 2025" when that whole month lies in [from, to). */
-    private void askValidAt(String id, Fact f, LocalDate at, LocalDate from, LocalDate to, String expect,
+    /**
+     * A valid_at question at noon of {@code at}; "in March 2025" when that whole month lies in
+     * [from, to).
+     */
+    private void askValidAt(
+        String id,
+        Fact f,
+        LocalDate at,
+        LocalDate from,
+        LocalDate to,
+        String expect,
         List<String> forbid) {
       LocalDate monthStart = at.withDayOfMonth(1);
       LocalDate monthEnd = monthStart.plusMonths(1);
-      boolean wholeMonth = !monthStart.isBefore(from) && (to == null || !monthEnd.isAfter(to)) && rnd.nextBoolean();
-      String when = wholeMonth ? "in " + monthName(at) + " " + at.getYear() : "on " + monthDayYear(at);
-      query(id, f.owner, pick(f.vocab.past().of(split)), Map.of("when", when), "valid_at", noon(at), List.of(expect),
-          forbid, false);
+      boolean wholeMonth =
+          !monthStart.isBefore(from) && (to == null || !monthEnd.isAfter(to)) && rnd.nextBoolean();
+      String when =
+          wholeMonth ? "in " + monthName(at) + " " + at.getYear() : "on " + monthDayYear(at);
+      query(
+          id,
+          f.owner,
+          pick(f.vocab.past().of(split)),
+          Map.of("when", when),
+          "valid_at",
+          noon(at),
+          List.of(expect),
+          forbid,
+          false);
     }
 
     private void askKnownAt(String id, Fact f, LocalDate at, String expect, List<String> forbid) {
-      query(id, f.owner, pick(f.vocab.known().of(split)), Map.of("at", monthDayYear(at)), "known_at", noon(at),
-          List.of(expect), forbid, false);
+      query(
+          id,
+          f.owner,
+          pick(f.vocab.known().of(split)),
+          Map.of("at", monthDayYear(at)),
+          "known_at",
+          noon(at),
+          List.of(expect),
+          forbid,
+          false);
     }
 
     /** Every write of the other same-name owner about this kind: selecting one is a leak. */
@@ -501,7 +705,10 @@ public final class HistoryGenerator {
 
     // ---- events and time words ----
 
-    /** Two events of one kind, one inside the range the time words denote and one well outside; a k=1 question. */
+    /**
+     * Two events of one kind, one inside the range the time words denote and one well outside; a
+     * k=1 question.
+     */
     private void events(int owner, EventKind kind, String timeWords) {
       LocalDate today = day(now);
       LocalDate from;
@@ -525,7 +732,8 @@ public final class HistoryGenerator {
           to = from.plusMonths(1);
           phrase = "in " + monthName(from);
         }
-        default -> throw new IllegalStateException("no range known for time words '" + timeWords + "'");
+        default ->
+            throw new IllegalStateException("no range known for time words '" + timeWords + "'");
       }
       LocalDate last = to.minusDays(1).isBefore(today) ? to.minusDays(1) : today.minusDays(1);
       LocalDate inside = date(from, last);
@@ -537,14 +745,25 @@ public final class HistoryGenerator {
       String o = label(owner);
       Write in = event(o + "-" + kind.code() + "-1", owner, texts.get(0), inside);
       event(o + "-" + kind.code() + "-2", owner, texts.get(1), outside);
-      ObjectNode q = query(o + "-when-" + kind.code(), owner, pick(kind.question().of(split)), Map.of("time", phrase),
-          null, null, List.of(in.id), List.of(), false);
+      ObjectNode q =
+          query(
+              o + "-when-" + kind.code(),
+              owner,
+              pick(kind.question().of(split)),
+              Map.of("time", phrase),
+              null,
+              null,
+              List.of(in.id),
+              List.of(),
+              false);
       q.put("k", 1);
     }
 
     private Write event(String id, int owner, String template, LocalDate on) {
-      Instant recorded = on.atTime(LocalTime.of(17 + rnd.nextInt(5), rnd.nextInt(60))).toInstant(ZoneOffset.UTC)
-          .plus(rnd.nextInt(2), ChronoUnit.DAYS);
+      Instant recorded =
+          on.atTime(LocalTime.of(17 + rnd.nextInt(5), rnd.nextInt(60)))
+              .toInstant(ZoneOffset.UTC)
+              .plus(rnd.nextInt(2), ChronoUnit.DAYS);
       Write w = write(id, owner, recorded, fill(template, owner, Map.of()));
       w.category = "episodic";
       w.validFrom = on;
@@ -555,46 +774,93 @@ public final class HistoryGenerator {
     // ---- nothing to find ----
 
     private void absent(int owner) {
-      query(label(owner) + "-absent", owner, pick(HistoryVocabulary.ABSENT.of(split)), Map.of(), null, null, List.of(),
-          List.of(), true);
+      query(
+          label(owner) + "-absent",
+          owner,
+          pick(HistoryVocabulary.ABSENT.of(split)),
+          Map.of(),
+          null,
+          null,
+          List.of(),
+          List.of(),
+          true);
     }
 
     /** A message that needs no memory: a correct engine selects nothing. */
     private void smallTalk(int owner) {
-      query(label(owner) + "-smalltalk", owner, pick(HistoryVocabulary.SMALL_TALK.of(split)), Map.of(), null, null,
-          List.of(), List.of(), true);
+      query(
+          label(owner) + "-smalltalk",
+          owner,
+          pick(HistoryVocabulary.SMALL_TALK.of(split)),
+          Map.of(),
+          null,
+          null,
+          List.of(),
+          List.of(),
+          true);
     }
 
-    /** A request that depends on the current value of a fact it does not name; only for facts with one. */
+    /**
+     * A request that depends on the current value of a fact it does not name; only for facts with
+     * one.
+     */
     private void indirect(Fact f) {
       HistoryVocabulary.Pool pool = HistoryVocabulary.INDIRECT.get(f.vocab.key());
       if (pool == null) return;
-      Write current = switch (f.pattern) {
-        case SIMPLE, OVERRIDE -> f.first;
-        case CORRECTION, RETRO -> f.second;
-        case EXPIRED -> null;
-      };
+      Write current =
+          switch (f.pattern) {
+            case SIMPLE, OVERRIDE -> f.first;
+            case CORRECTION, RETRO -> f.second;
+            case EXPIRED -> null;
+          };
       if (current == null) return;
       List<String> forbid = new ArrayList<>(sameNameIds(f.owner, f.vocab));
       for (String id : f.ids()) if (!id.equals(current.id)) forbid.add(id);
-      query(label(f.owner) + "-" + f.vocab.key() + "-indirect", f.owner, pick(pool.of(split)), Map.of(), null, null,
-          List.of(current.id), forbid, false);
+      query(
+          label(f.owner) + "-" + f.vocab.key() + "-indirect",
+          f.owner,
+          pick(pool.of(split)),
+          Map.of(),
+          null,
+          null,
+          List.of(current.id),
+          forbid,
+          false);
     }
 
-    /** A kind only the same-name owner has: owner 1 must get nothing, and certainly not owner 2's value. */
+    /**
+     * A kind only the same-name owner has: owner 1 must get nothing, and certainly not owner 2's
+     * value.
+     */
     private void unknownKind(List<Vocab> first, List<Vocab> second) {
       for (Vocab v : second) {
         if (first.contains(v)) continue;
-        query(label(0) + "-" + v.key() + "-unknown", 0, pick(v.now().of(split)), Map.of(), null, null, List.of(),
-            sameNameIds(0, v), true);
+        query(
+            label(0) + "-" + v.key() + "-unknown",
+            0,
+            pick(v.now().of(split)),
+            Map.of(),
+            null,
+            null,
+            List.of(),
+            sameNameIds(0, v),
+            true);
         return;
       }
     }
 
     // ---- plumbing ----
 
-    private ObjectNode query(String id, int owner, String template, Map<String, String> vars, String mode, Instant at,
-        List<String> expect, List<String> forbid, boolean expectNone) {
+    private ObjectNode query(
+        String id,
+        int owner,
+        String template,
+        Map<String, String> vars,
+        String mode,
+        Instant at,
+        List<String> expect,
+        List<String> forbid,
+        boolean expectNone) {
       ObjectNode q = JsonCodec.object();
       q.put("id", id);
       q.put("owner", ownerIds.get(owner));
@@ -634,7 +900,9 @@ public final class HistoryGenerator {
     private String fill(String template, int owner, Map<String, String> vars) {
       String s = template.replace("{N}", names.get(owner));
       for (var e : vars.entrySet()) s = s.replace("{" + e.getKey() + "}", e.getValue());
-      if (s.contains("{")) throw new IllegalStateException("unfilled placeholder in '" + s + "' from '" + template + "'");
+      if (s.contains("{"))
+        throw new IllegalStateException(
+            "unfilled placeholder in '" + s + "' from '" + template + "'");
       return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
@@ -648,7 +916,10 @@ public final class HistoryGenerator {
       return xs.get(rnd.nextInt(xs.size()));
     }
 
-    /** Fisher-Yates with this history's random stream (Collections.shuffle's algorithm is not specified). */
+    /**
+     * Fisher-Yates with this history's random stream (Collections.shuffle's algorithm is not
+     * specified).
+     */
     private <T> void shuffle(List<T> xs) {
       for (int i = xs.size() - 1; i > 0; i--) {
         int j = rnd.nextInt(i + 1);
@@ -666,7 +937,9 @@ public final class HistoryGenerator {
 
     /** A random daytime instant on a random day in [from, to]. */
     private Instant instant(LocalDate from, LocalDate to) {
-      return date(from, to).atTime(LocalTime.of(8 + rnd.nextInt(12), rnd.nextInt(60))).toInstant(ZoneOffset.UTC);
+      return date(from, to)
+          .atTime(LocalTime.of(8 + rnd.nextInt(12), rnd.nextInt(60)))
+          .toInstant(ZoneOffset.UTC);
     }
 
     private String label(int owner) {

@@ -21,7 +21,10 @@ import java.util.Map;
  * @param conversations the conversations' names
  * @param answers each variant's answers
  */
-public record LocomoAblationReport(boolean neighbourContext, int kMax, List<String> conversations,
+public record LocomoAblationReport(
+    boolean neighbourContext,
+    int kMax,
+    List<String> conversations,
     Map<Ablation, List<LocomoReport.Answer>> answers) {
 
   public LocomoAblationReport {
@@ -42,44 +45,59 @@ public record LocomoAblationReport(boolean neighbourContext, int kMax, List<Stri
   /** Evidence recall@k of a variant (NaN without questions). */
   public double recallAt(Ablation a, int k) {
     List<LocomoReport.Answer> as = answers.getOrDefault(a, List.of());
-    return as.isEmpty() ? Double.NaN : as.stream().mapToDouble(x -> x.recallAt(k)).average().orElse(Double.NaN);
+    return as.isEmpty()
+        ? Double.NaN
+        : as.stream().mapToDouble(x -> x.recallAt(k)).average().orElse(Double.NaN);
   }
 
   private double meanLatency(Ablation a) {
-    return answers.getOrDefault(a, List.of()).stream().mapToDouble(LocomoReport.Answer::latencyMs).average()
+    return answers.getOrDefault(a, List.of()).stream()
+        .mapToDouble(LocomoReport.Answer::latencyMs)
+        .average()
         .orElse(Double.NaN);
   }
 
-  /** {@code {"context": .., "k_max": .., "conversations": [..], "policies": {"<variant>": {"recall@5": .., "questions": N}}}}. */
+  /**
+   * {@code {"context": .., "k_max": .., "conversations": [..], "policies": {"<variant>":
+   * {"recall@5": .., "questions": N}}}}.
+   */
   public ObjectNode toJson() {
     ObjectNode o = JsonCodec.object();
     o.put("context", neighbourContext);
     o.put("k_max", kMax);
     conversations.forEach(o.putArray("conversations")::add);
     ObjectNode ps = o.putObject("policies");
-    answers.forEach((a, as) -> {
-      ObjectNode p = ps.putObject(a.code());
-      for (int k : ks()) PolicyMetrics.put(p, "recall@" + k, recallAt(a, k));
-      p.put("questions", as.size());
-      PolicyMetrics.put(p, "mean_latency_ms", meanLatency(a));
-      p.put("description", a.description());
-    });
+    answers.forEach(
+        (a, as) -> {
+          ObjectNode p = ps.putObject(a.code());
+          for (int k : ks()) PolicyMetrics.put(p, "recall@" + k, recallAt(a, k));
+          p.put("questions", as.size());
+          PolicyMetrics.put(p, "mean_latency_ms", meanLatency(a));
+          p.put("description", a.description());
+        });
     return o;
   }
 
   /** A row per variant: questions, recall@k for every k, mean latency. */
   public String table() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "LoCoMo evidence recall (categories 1-4): %d conversations, neighbour context %s, "
-        + "thresholds off, k %d%n", conversations.size(), neighbourContext ? "on" : "off", kMax));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "LoCoMo evidence recall (categories 1-4): %d conversations, neighbour context %s, "
+                + "thresholds off, k %d%n",
+            conversations.size(),
+            neighbourContext ? "on" : "off",
+            kMax));
     sb.append(String.format(Locale.ROOT, "%-18s %9s", "variant", "questions"));
     for (int k : ks()) sb.append(String.format(Locale.ROOT, " %9s", "recall@" + k));
     sb.append(String.format(Locale.ROOT, " %8s%n", "mean_ms"));
-    answers.forEach((a, as) -> {
-      sb.append(String.format(Locale.ROOT, "%-18s %9d", a.code(), as.size()));
-      for (int k : ks()) sb.append(String.format(Locale.ROOT, " %9.3f", recallAt(a, k)));
-      sb.append(String.format(Locale.ROOT, " %8.1f%n", meanLatency(a)));
-    });
+    answers.forEach(
+        (a, as) -> {
+          sb.append(String.format(Locale.ROOT, "%-18s %9d", a.code(), as.size()));
+          for (int k : ks()) sb.append(String.format(Locale.ROOT, " %9.3f", recallAt(a, k)));
+          sb.append(String.format(Locale.ROOT, " %8.1f%n", meanLatency(a)));
+        });
     return sb.toString();
   }
 }

@@ -11,14 +11,19 @@ import java.util.Objects;
  *
  * <p>Immutable.
  *
- * @param name the conversation's name (its file name without {@code .json}); the owner of its memories
+ * @param name the conversation's name (its file name without {@code .json}); the owner of its
+ *     memories
  * @param speakerA first speaker's name
  * @param speakerB second speaker's name
  * @param sessions sessions in order of their number
  * @param questions the questions, in file order
  */
 public record LocomoConversation(
-    String name, String speakerA, String speakerB, List<Session> sessions, List<Question> questions) {
+    String name,
+    String speakerA,
+    String speakerB,
+    List<Session> sessions,
+    List<Question> questions) {
 
   public LocomoConversation {
     Objects.requireNonNull(name, "name");
@@ -60,10 +65,15 @@ public record LocomoConversation(
       Objects.requireNonNull(text, "text");
     }
 
-    /** The memory text: {@code "Speaker: text"}, plus {@code " [shares an image: caption]"} when there is one. */
+    /**
+     * The memory text: {@code "Speaker: text"}, plus {@code " [shares an image: caption]"} when
+     * there is one.
+     */
     public String memoryText() {
       String t = speaker + ": " + text;
-      return imageCaption == null || imageCaption.isBlank() ? t : t + " [shares an image: " + imageCaption + "]";
+      return imageCaption == null || imageCaption.isBlank()
+          ? t
+          : t + " [shares an image: " + imageCaption + "]";
     }
   }
 
@@ -72,13 +82,20 @@ public record LocomoConversation(
    *
    * @param text the question
    * @param category 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial
-   * @param evidence normalized evidence turn ids that name a turn of this conversation, without repeats
+   * @param evidence normalized evidence turn ids that name a turn of this conversation, without
+   *     repeats
    * @param skippedEvidence evidence ids as given that name no turn, even after normalization
    * @param answer the gold answer as text (numbers too), or null
    */
-  public record Question(String text, int category, List<String> evidence, List<String> skippedEvidence, String answer) {
+  public record Question(
+      String text,
+      int category,
+      List<String> evidence,
+      List<String> skippedEvidence,
+      String answer) {
     /** A question without a gold answer. */
-    public Question(String text, int category, List<String> evidence, List<String> skippedEvidence) {
+    public Question(
+        String text, int category, List<String> evidence, List<String> skippedEvidence) {
       this(text, category, evidence, skippedEvidence, null);
     }
 
@@ -96,7 +113,9 @@ public record LocomoConversation(
 
   /** The time of the last session. */
   public Instant lastSessionAt() {
-    return sessions.stream().map(Session::at).max(Instant::compareTo)
+    return sessions.stream()
+        .map(Session::at)
+        .max(Instant::compareTo)
         .orElseThrow(() -> new IllegalStateException("conversation " + name + " has no sessions"));
   }
 }

@@ -28,32 +28,37 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Reads LoCoMo conversation files (the {@code locomo10} format: {@code speaker_a}, {@code speaker_b},
- * {@code session_N_date_time}, {@code session_N} turns, {@code qa}).
+ * Reads LoCoMo conversation files (the {@code locomo10} format: {@code speaker_a}, {@code
+ * speaker_b}, {@code session_N_date_time}, {@code session_N} turns, {@code qa}).
  *
  * <p>Only the conversation itself is read: {@code session_N_observation}, {@code session_N_summary}
- * and {@code events_session_N} are the dataset authors' annotations and are ignored, as are a turn's
- * {@code img_url} and {@code query} (its caption, {@code blip_caption}, is kept). A missing required
- * field or an unreadable date is an {@link IllegalArgumentException} naming the file and field.
- * Evidence ids are normalized ({@link #normalizeEvidence}); ids that still name no turn are kept
- * apart in {@link Question#skippedEvidence()}. Session dates ({@code "1:56 pm on 8 May, 2023"}) are
- * read as UTC. Stateless, thread-safe.
+ * and {@code events_session_N} are the dataset authors' annotations and are ignored, as are a
+ * turn's {@code img_url} and {@code query} (its caption, {@code blip_caption}, is kept). A missing
+ * required field or an unreadable date is an {@link IllegalArgumentException} naming the file and
+ * field. Evidence ids are normalized ({@link #normalizeEvidence}); ids that still name no turn are
+ * kept apart in {@link Question#skippedEvidence()}. Session dates ({@code "1:56 pm on 8 May,
+ * 2023"}) are read as UTC. Stateless, thread-safe.
  */
 public final class LocomoLoader {
   private LocomoLoader() {}
 
   private static final Pattern SESSION = Pattern.compile("session_(\\d+)");
   private static final Pattern DIA_ID = Pattern.compile("D:?(\\d+):(\\d+)");
-  private static final DateTimeFormatter SESSION_TIME = new DateTimeFormatterBuilder().parseCaseInsensitive()
-      .appendPattern("h:mm a 'on' d MMMM, yyyy").toFormatter(Locale.ENGLISH);
+  private static final DateTimeFormatter SESSION_TIME =
+      new DateTimeFormatterBuilder()
+          .parseCaseInsensitive()
+          .appendPattern("h:mm a 'on' d MMMM, yyyy")
+          .toFormatter(Locale.ENGLISH);
 
   /** Every {@code *.json} file of {@code dir}, by file name. */
   public static List<LocomoConversation> loadDir(Path dir) {
     if (!Files.isDirectory(dir)) throw new IllegalArgumentException("not a directory: " + dir);
     List<Path> files;
     try (Stream<Path> list = Files.list(dir)) {
-      files = list.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p))
-          .sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
+      files =
+          list.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p))
+              .sorted(Comparator.comparing(p -> p.getFileName().toString()))
+              .toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + dir, e);
     }
@@ -70,7 +75,8 @@ public final class LocomoLoader {
       throw new IllegalArgumentException(file + ": not readable as JSON: " + e.getMessage(), e);
     }
     String fileName = file.getFileName().toString();
-    String name = fileName.endsWith(".json") ? fileName.substring(0, fileName.length() - 5) : fileName;
+    String name =
+        fileName.endsWith(".json") ? fileName.substring(0, fileName.length() - 5) : fileName;
     return parse(name, root, file.toString());
   }
 
@@ -80,7 +86,8 @@ public final class LocomoLoader {
    * @param origin what to name in messages (the file)
    */
   public static LocomoConversation parse(String name, JsonNode root, String origin) {
-    if (root == null || !root.isObject()) throw new IllegalArgumentException(origin + ": must be a JSON object");
+    if (root == null || !root.isObject())
+      throw new IllegalArgumentException(origin + ": must be a JSON object");
     String a = text(root, "speaker_a", origin);
     String b = text(root, "speaker_b", origin);
     List<Session> sessions = new ArrayList<>();
@@ -95,13 +102,17 @@ public final class LocomoLoader {
         JsonNode t = ts.get(i);
         String where = key + "[" + i + "]";
         JsonNode caption = t.get("blip_caption");
-        turns.add(new Turn(text(t, "dia_id", origin + ": " + where), text(t, "speaker", origin + ": " + where),
-            textAllowEmpty(t, "text", origin + ": " + where),
-            caption != null && caption.isTextual() ? caption.asText() : null));
+        turns.add(
+            new Turn(
+                text(t, "dia_id", origin + ": " + where),
+                text(t, "speaker", origin + ": " + where),
+                textAllowEmpty(t, "text", origin + ": " + where),
+                caption != null && caption.isTextual() ? caption.asText() : null));
       }
       if (turns.isEmpty()) continue;
       String dateKey = key + "_date_time";
-      sessions.add(new Session(n, sessionTime(text(root, dateKey, origin), origin + ": " + dateKey), turns));
+      sessions.add(
+          new Session(n, sessionTime(text(root, dateKey, origin), origin + ": " + dateKey), turns));
     }
     sessions.sort(Comparator.comparingInt(Session::number));
     if (sessions.isEmpty()) throw new IllegalArgumentException(origin + ": has no session_N turns");
@@ -115,7 +126,8 @@ public final class LocomoLoader {
         JsonNode q = qa.get(i);
         String where = origin + ": qa[" + i + "]";
         JsonNode cat = q.get("category");
-        if (cat == null || !cat.canConvertToInt()) throw new IllegalArgumentException(where + ".category must be a number");
+        if (cat == null || !cat.canConvertToInt())
+          throw new IllegalArgumentException(where + ".category must be a number");
         Set<String> evidence = new LinkedHashSet<>();
         List<String> skipped = new ArrayList<>();
         JsonNode ev = q.get("evidence");
@@ -128,18 +140,23 @@ public final class LocomoLoader {
           }
         }
         JsonNode answer = q.get("answer");
-        questions.add(new Question(text(q, "question", where), cat.asInt(), List.copyOf(evidence), skipped,
-            answer == null || answer.isNull() ? null : answer.asText()));
+        questions.add(
+            new Question(
+                text(q, "question", where),
+                cat.asInt(),
+                List.copyOf(evidence),
+                skipped,
+                answer == null || answer.isNull() ? null : answer.asText()));
       }
     }
     return new LocomoConversation(name, a, b, sessions, questions);
   }
 
   /**
-   * The turn ids an evidence entry names, normalized: several ids in one entry ({@code "D8:6; D9:17"})
-   * are split on semicolons, commas and blanks; a stray colon ({@code "D:11:26"}) and leading zeros
-   * ({@code "D30:05"}) are dropped, giving {@code D11:26} and {@code D30:5}. Anything else is
-   * returned as is (trimmed), for the caller to check against the turns.
+   * The turn ids an evidence entry names, normalized: several ids in one entry ({@code "D8:6;
+   * D9:17"}) are split on semicolons, commas and blanks; a stray colon ({@code "D:11:26"}) and
+   * leading zeros ({@code "D30:05"}) are dropped, giving {@code D11:26} and {@code D30:5}. Anything
+   * else is returned as is (trimmed), for the caller to check against the turns.
    */
   public static List<String> normalizeEvidence(String raw) {
     List<String> out = new ArrayList<>();
@@ -147,7 +164,10 @@ public final class LocomoLoader {
     for (String part : raw.trim().split("[;,\\s]+")) {
       if (part.isEmpty()) continue;
       Matcher m = DIA_ID.matcher(part);
-      out.add(m.matches() ? "D" + Integer.parseInt(m.group(1)) + ":" + Integer.parseInt(m.group(2)) : part);
+      out.add(
+          m.matches()
+              ? "D" + Integer.parseInt(m.group(1)) + ":" + Integer.parseInt(m.group(2))
+              : part);
     }
     return out;
   }
@@ -157,7 +177,8 @@ public final class LocomoLoader {
     try {
       return LocalDateTime.parse(s.trim(), SESSION_TIME).toInstant(ZoneOffset.UTC);
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(where + " must look like '1:56 pm on 8 May, 2023', was '" + s + "'", e);
+      throw new IllegalArgumentException(
+          where + " must look like '1:56 pm on 8 May, 2023', was '" + s + "'", e);
     }
   }
 

@@ -32,8 +32,13 @@ import java.util.TreeSet;
  * @param write what the indexing stored and how fast
  */
 public record LocomoReport(
-    boolean neighbourContext, int kMax, List<String> conversations, int turns, double ingestSeconds,
-    List<Answer> answers, WriteStats write) {
+    boolean neighbourContext,
+    int kMax,
+    List<String> conversations,
+    int turns,
+    double ingestSeconds,
+    List<Answer> answers,
+    WriteStats write) {
 
   /** The ks reported, those up to {@code kMax}. */
   static final int[] KS = {1, 3, 5, 10, 20};
@@ -58,20 +63,47 @@ public record LocomoReport(
    * @param topRecords the retrieved records' sources, best record first: a record of the write path
    *     may name several turns, and counts for every evidence turn among its sources
    */
-  public record Answer(String conversation, int index, int category, Ranking ranking, List<String> evidence,
-      List<String> top, double latencyMs, double namedSpeakerShare, double namedSpeakerBaseRate,
+  public record Answer(
+      String conversation,
+      int index,
+      int category,
+      Ranking ranking,
+      List<String> evidence,
+      List<String> top,
+      double latencyMs,
+      double namedSpeakerShare,
+      double namedSpeakerBaseRate,
       List<List<String>> topRecords) {
     public Answer {
       evidence = List.copyOf(evidence);
       top = List.copyOf(top);
-      topRecords = topRecords == null ? top.stream().map(List::of).toList()
-          : topRecords.stream().map(List::copyOf).toList();
+      topRecords =
+          topRecords == null
+              ? top.stream().map(List::of).toList()
+              : topRecords.stream().map(List::copyOf).toList();
     }
 
     /** One turn per record (raw turns indexed as memories). */
-    public Answer(String conversation, int index, int category, Ranking ranking, List<String> evidence,
-        List<String> top, double latencyMs, double namedSpeakerShare, double namedSpeakerBaseRate) {
-      this(conversation, index, category, ranking, evidence, top, latencyMs, namedSpeakerShare, namedSpeakerBaseRate,
+    public Answer(
+        String conversation,
+        int index,
+        int category,
+        Ranking ranking,
+        List<String> evidence,
+        List<String> top,
+        double latencyMs,
+        double namedSpeakerShare,
+        double namedSpeakerBaseRate) {
+      this(
+          conversation,
+          index,
+          category,
+          ranking,
+          evidence,
+          top,
+          latencyMs,
+          namedSpeakerShare,
+          namedSpeakerBaseRate,
           null);
     }
 
@@ -79,7 +111,8 @@ public record LocomoReport(
     public double recallAt(int k) {
       Set<String> head = new HashSet<>();
       for (List<String> r : topRecords.subList(0, Math.min(k, topRecords.size()))) head.addAll(r);
-      return evidence.isEmpty() ? Double.NaN
+      return evidence.isEmpty()
+          ? Double.NaN
           : (double) evidence.stream().filter(head::contains).count() / evidence.size();
     }
   }
@@ -96,8 +129,14 @@ public record LocomoReport(
    * @param ackMsP95 95th percentile of it, ms
    * @param turnsPerSecond turns ingested per second, from the first call until extraction drained
    */
-  public record WriteStats(String writePath, long records, long tokensStored, double sourcesPerRecord,
-      double ackMsMedian, double ackMsP95, double turnsPerSecond) {}
+  public record WriteStats(
+      String writePath,
+      long records,
+      long tokensStored,
+      double sourcesPerRecord,
+      double ackMsMedian,
+      double ackMsP95,
+      double turnsPerSecond) {}
 
   /** The ks measured: the standard ones up to kMax, and kMax itself. */
   public List<Integer> ks() {
@@ -113,8 +152,13 @@ public record LocomoReport(
   }
 
   private List<Answer> evidenceAnswers(Ranking r, int category) {
-    return answers.stream().filter(a -> a.ranking() == r && a.category() != 5
-        && (category == 0 || a.category() == category)).toList();
+    return answers.stream()
+        .filter(
+            a ->
+                a.ranking() == r
+                    && a.category() != 5
+                    && (category == 0 || a.category() == category))
+        .toList();
   }
 
   /**
@@ -146,54 +190,102 @@ public record LocomoReport(
       if (mine.isEmpty() && answers.stream().noneMatch(a -> a.ranking() == r)) continue;
       ObjectNode p = ps.putObject(r.code());
       metrics(p, mine);
-      PolicyMetrics.put(p, "mean_latency_ms",
-          mean(answers.stream().filter(a -> a.ranking() == r).mapToDouble(Answer::latencyMs).toArray()));
+      PolicyMetrics.put(
+          p,
+          "mean_latency_ms",
+          mean(
+              answers.stream()
+                  .filter(a -> a.ranking() == r)
+                  .mapToDouble(Answer::latencyMs)
+                  .toArray()));
       ObjectNode per = p.putObject("per_category");
       for (int c = 1; c <= 4; c++) {
         List<Answer> cat = evidenceAnswers(r, c);
         if (!cat.isEmpty()) metrics(per.putObject(Integer.toString(c)), cat);
       }
-      List<Answer> adv = answers.stream().filter(a -> a.ranking() == r && a.category() == 5
-          && !Double.isNaN(a.namedSpeakerShare())).toList();
+      List<Answer> adv =
+          answers.stream()
+              .filter(
+                  a ->
+                      a.ranking() == r && a.category() == 5 && !Double.isNaN(a.namedSpeakerShare()))
+              .toList();
       ObjectNode ad = p.putObject("adversarial");
       ad.put("questions", adv.size());
-      PolicyMetrics.put(ad, "named_speaker_share@5", mean(adv.stream().mapToDouble(Answer::namedSpeakerShare).toArray()));
-      PolicyMetrics.put(ad, "named_speaker_base_rate",
+      PolicyMetrics.put(
+          ad,
+          "named_speaker_share@5",
+          mean(adv.stream().mapToDouble(Answer::namedSpeakerShare).toArray()));
+      PolicyMetrics.put(
+          ad,
+          "named_speaker_base_rate",
           mean(adv.stream().mapToDouble(Answer::namedSpeakerBaseRate).toArray()));
     }
     return o;
   }
 
   private void metrics(ObjectNode o, List<Answer> as) {
-    for (int k : ks()) PolicyMetrics.put(o, "recall@" + k, mean(as.stream().mapToDouble(a -> a.recallAt(k)).toArray()));
+    for (int k : ks())
+      PolicyMetrics.put(
+          o, "recall@" + k, mean(as.stream().mapToDouble(a -> a.recallAt(k)).toArray()));
     for (int k : ks()) {
-      PolicyMetrics.put(o, "hit@" + k, mean(as.stream().mapToDouble(a -> a.recallAt(k) >= 1.0 ? 1 : 0).toArray()));
+      PolicyMetrics.put(
+          o,
+          "hit@" + k,
+          mean(as.stream().mapToDouble(a -> a.recallAt(k) >= 1.0 ? 1 : 0).toArray()));
     }
     o.put("questions", as.size());
   }
 
-  /** One row per ranking: questions, recall@k for every k, hit@kMax, mean latency, category-5 share. */
+  /**
+   * One row per ranking: questions, recall@k for every k, hit@kMax, mean latency, category-5 share.
+   */
   public String table() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "LoCoMo evidence recall: %d conversations, %d turns, neighbour context %s%n",
-        conversations.size(), turns, neighbourContext ? "on" : "off"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "LoCoMo evidence recall: %d conversations, %d turns, neighbour context %s%n",
+            conversations.size(),
+            turns,
+            neighbourContext ? "on" : "off"));
     if (write != null) {
-      sb.append(String.format(Locale.ROOT, "write path %s: %d records, %d tokens stored, %.2f sources/record, ack median "
-          + "%.1f ms (p95 %.1f), %.1f turns/s%n", write.writePath(), write.records(), write.tokensStored(),
-          write.sourcesPerRecord(), write.ackMsMedian(), write.ackMsP95(), write.turnsPerSecond()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "write path %s: %d records, %d tokens stored, %.2f sources/record, ack median "
+                  + "%.1f ms (p95 %.1f), %.1f turns/s%n",
+              write.writePath(),
+              write.records(),
+              write.tokensStored(),
+              write.sourcesPerRecord(),
+              write.ackMsMedian(),
+              write.ackMsP95(),
+              write.turnsPerSecond()));
     }
-    List<String> head = new ArrayList<>(List.of(String.format(Locale.ROOT, "%-9s %9s", "policy", "questions")));
+    List<String> head =
+        new ArrayList<>(List.of(String.format(Locale.ROOT, "%-9s %9s", "policy", "questions")));
     for (int k : ks()) head.add(String.format(Locale.ROOT, "%9s", "recall@" + k));
     head.add(String.format(Locale.ROOT, "%9s %8s %13s", "hit@" + kMax, "mean_ms", "cat5_named@5"));
     sb.append(String.join(" ", head)).append(System.lineSeparator());
     for (Ranking r : Ranking.values()) {
       List<Answer> mine = evidenceAnswers(r, 0);
-      List<String> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "%-9s %9d", r.code(), mine.size())));
+      List<String> row =
+          new ArrayList<>(List.of(String.format(Locale.ROOT, "%-9s %9d", r.code(), mine.size())));
       for (int k : ks()) row.add(String.format(Locale.ROOT, "%9.3f", recallAt(r, k)));
       double hit = mean(mine.stream().mapToDouble(a -> a.recallAt(kMax) >= 1.0 ? 1 : 0).toArray());
-      double ms = mean(answers.stream().filter(a -> a.ranking() == r).mapToDouble(Answer::latencyMs).toArray());
-      double named = mean(answers.stream().filter(a -> a.ranking() == r && a.category() == 5)
-          .mapToDouble(Answer::namedSpeakerShare).filter(v -> !Double.isNaN(v)).toArray());
+      double ms =
+          mean(
+              answers.stream()
+                  .filter(a -> a.ranking() == r)
+                  .mapToDouble(Answer::latencyMs)
+                  .toArray());
+      double named =
+          mean(
+              answers.stream()
+                  .filter(a -> a.ranking() == r && a.category() == 5)
+                  .mapToDouble(Answer::namedSpeakerShare)
+                  .filter(v -> !Double.isNaN(v))
+                  .toArray());
       row.add(String.format(Locale.ROOT, "%9.3f %8.1f %13.3f", hit, ms, named));
       sb.append(String.join(" ", row)).append(System.lineSeparator());
     }

@@ -26,15 +26,16 @@ import java.util.function.Function;
  * when nothing was). A team edits {@code expect} and {@code forbid} to what should have been
  * selected and keeps the file as a regression test for {@code eval scenarios}.
  *
- * <p>A write's id is the record's first source event id (the id a scenario's expectations name),
- * or the record id when it has none. Fields a trace does not carry (category, importance,
- * authority, scope) come from the store when the record is still there, else keep their defaults.
+ * <p>A write's id is the record's first source event id (the id a scenario's expectations name), or
+ * the record id when it has none. Fields a trace does not carry (category, importance, authority,
+ * scope) come from the store when the record is still there, else keep their defaults.
  */
 public final class LogScenarios {
   private LogScenarios() {}
 
   /** The scenario of one logged recall; {@code lookup} finds a record still in the store by id. */
-  public static ObjectNode scenario(LoggedRecall e, Function<String, Optional<MemoryRecord>> lookup) {
+  public static ObjectNode scenario(
+      LoggedRecall e, Function<String, Optional<MemoryRecord>> lookup) {
     ObjectNode s = JsonCodec.object();
     s.put("id", "log-" + e.id());
     s.put("split", "dev");
@@ -55,12 +56,15 @@ public final class LogScenarios {
       w.put("valid_from", c.validFrom().toString());
       if (c.validTo() != null) w.put("valid_to", c.validTo().toString());
       if (c.factKey() != null) w.put("fact_key", c.factKey());
-      lookup.apply(c.id()).ifPresent(r -> {
-        w.put("category", r.category().code());
-        w.put("importance", r.importance());
-        w.put("authority", r.authority().code());
-        if (r.scope() != null) w.put("scope", r.scope());
-      });
+      lookup
+          .apply(c.id())
+          .ifPresent(
+              r -> {
+                w.put("category", r.category().code());
+                w.put("importance", r.importance());
+                w.put("authority", r.authority().code());
+                if (r.scope() != null) w.put("scope", r.scope());
+              });
     }
     RecallRequest r = e.request();
     ObjectNode q = s.putArray("queries").addObject();

@@ -21,8 +21,14 @@ import java.util.Set;
  * @param sessions the haystack, in file order
  * @param answerSessionIds the evidence sessions
  */
-public record LongMemEvalQuestion(String id, String type, String question, String answer, Instant askedAt,
-    List<Session> sessions, Set<String> answerSessionIds) {
+public record LongMemEvalQuestion(
+    String id,
+    String type,
+    String question,
+    String answer,
+    Instant askedAt,
+    List<Session> sessions,
+    Set<String> answerSessionIds) {
 
   public LongMemEvalQuestion {
     Objects.requireNonNull(id, "id");
@@ -69,7 +75,8 @@ public record LongMemEvalQuestion(String id, String type, String question, Strin
   public List<String> evidenceTurnIds() {
     List<String> out = new ArrayList<>();
     for (Session s : sessions) {
-      for (int i = 0; i < s.turns().size(); i++) if (s.turns().get(i).hasAnswer()) out.add(s.turnId(i));
+      for (int i = 0; i < s.turns().size(); i++)
+        if (s.turns().get(i).hasAnswer()) out.add(s.turnId(i));
     }
     return out;
   }

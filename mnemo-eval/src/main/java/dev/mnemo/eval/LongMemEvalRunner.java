@@ -37,14 +37,13 @@ import java.util.function.Function;
  * its best piece.
  *
  * <p>Asking: the question at the end of its {@code question_date}'s day (UTC; mode current), k =
- * {@code kMax} records,
- * thresholds off and a budget that never binds, so that what is measured is the ranking. The end of
- * the day, not the minute: the dataset dates some sessions of the question's own day hours after its
- * {@code question_date} (on the dev split, 15 evidence sessions of 7 temporal-reasoning questions;
- * none on a later day), and asked at the minute they would not yet be known. The
- * retrieved records are read off as a ranking of turns (distinct sources, best first) and of
- * sessions (each session at the rank of its best turn; the two copies of a repeated session count as
- * one, as their shared id does in the dataset). Not thread-safe.
+ * {@code kMax} records, thresholds off and a budget that never binds, so that what is measured is
+ * the ranking. The end of the day, not the minute: the dataset dates some sessions of the
+ * question's own day hours after its {@code question_date} (on the dev split, 15 evidence sessions
+ * of 7 temporal-reasoning questions; none on a later day), and asked at the minute they would not
+ * yet be known. The retrieved records are read off as a ranking of turns (distinct sources, best
+ * first) and of sessions (each session at the rank of its best turn; the two copies of a repeated
+ * session count as one, as their shared id does in the dataset). Not thread-safe.
  */
 public final class LongMemEvalRunner {
 
@@ -65,7 +64,11 @@ public final class LongMemEvalRunner {
    * @param rankings the rankings compared, in report order
    * @param progress receives one line per question (elapsed time, rate, what is left)
    */
-  public LongMemEvalRunner(Function<Path, Mnemo> engines, boolean neighbourContext, int kMax, List<Ranking> rankings,
+  public LongMemEvalRunner(
+      Function<Path, Mnemo> engines,
+      boolean neighbourContext,
+      int kMax,
+      List<Ranking> rankings,
       Consumer<String> progress) {
     this.engines = Objects.requireNonNull(engines, "engines");
     new LocomoRunner(engines, neighbourContext, kMax); // validates kMax with LocomoRunner's message
@@ -95,15 +98,26 @@ public final class LongMemEvalRunner {
         for (Ranking r : rankings) answers.add(ask(mnemo, q, r));
         double elapsed = (System.nanoTime() - start) / 1e9;
         double eta = elapsed / (i + 1) * (questions.size() - i - 1);
-        progress.accept(String.format(Locale.ROOT, "[%d/%d] %s %s: %d memories written in %.1f s (%.0f/s); "
-            + "elapsed %.0f s, about %.0f s left", i + 1, questions.size(), q.id(), q.type(), ms.size(), took / 1e9,
-            ms.size() / Math.max(took / 1e9, 1e-9), elapsed, eta));
+        progress.accept(
+            String.format(
+                Locale.ROOT,
+                "[%d/%d] %s %s: %d memories written in %.1f s (%.0f/s); "
+                    + "elapsed %.0f s, about %.0f s left",
+                i + 1,
+                questions.size(),
+                q.id(),
+                q.type(),
+                ms.size(),
+                took / 1e9,
+                ms.size() / Math.max(took / 1e9, 1e-9),
+                elapsed,
+                eta));
       } finally {
         TempDirs.delete(dir);
       }
     }
-    return new LongMemEvalReport(neighbourContext, kMax, rankings, questions.size(), memories, ingestNanos / 1e9,
-        answers);
+    return new LongMemEvalReport(
+        neighbourContext, kMax, rankings, questions.size(), memories, ingestNanos / 1e9, answers);
   }
 
   /** The memories of a question's haystack, in order (see the class comment). */
@@ -122,9 +136,14 @@ public final class LongMemEvalRunner {
         }
       }
       for (int i = 0; i < texts.size(); i++) {
-        NewMemory.Builder b = NewMemory.builder(q.id(), texts.get(i)).category(Category.EPISODIC)
-            .recordedAt(s.at()).validFrom(s.at()).source(sources.get(i)).episode(s.key(), i)
-            .metadata(Map.of("role", roles.get(i)));
+        NewMemory.Builder b =
+            NewMemory.builder(q.id(), texts.get(i))
+                .category(Category.EPISODIC)
+                .recordedAt(s.at())
+                .validFrom(s.at())
+                .source(sources.get(i))
+                .episode(s.key(), i)
+                .metadata(Map.of("role", roles.get(i)));
         if (neighbourContext) b.context(LocomoRunner.neighbours(texts, i));
         out.add(b.build());
       }
@@ -132,7 +151,9 @@ public final class LongMemEvalRunner {
     return out;
   }
 
-  /** A text cut at white space into pieces of at most {@code max} characters; none for a blank text. */
+  /**
+   * A text cut at white space into pieces of at most {@code max} characters; none for a blank text.
+   */
   static List<String> pieces(String text, int max) {
     List<String> out = new ArrayList<>();
     String rest = text.strip();
@@ -151,13 +172,17 @@ public final class LongMemEvalRunner {
     return out;
   }
 
-  /** When a question is asked: the last second of its {@code question_date}'s day (see the class comment). */
+  /**
+   * When a question is asked: the last second of its {@code question_date}'s day (see the class
+   * comment).
+   */
   static Instant askedAt(LongMemEvalQuestion q) {
     return q.askedAt().truncatedTo(ChronoUnit.DAYS).plus(1, ChronoUnit.DAYS).minusSeconds(1);
   }
 
   private LongMemEvalReport.Answer ask(Mnemo mnemo, LongMemEvalQuestion q, Ranking r) {
-    RecallRequest req = r.apply(LocomoRunner.rankingRequest(q.id(), q.question(), askedAt(q), kMax)).build();
+    RecallRequest req =
+        r.apply(LocomoRunner.rankingRequest(q.id(), q.question(), askedAt(q), kMax)).build();
     long t0 = System.nanoTime();
     RecallResult res = mnemo.recall(req);
     double ms = (System.nanoTime() - t0) / 1e6;
@@ -166,10 +191,24 @@ public final class LongMemEvalRunner {
       for (String source : x.record().sources()) turnTokens.merge(source, x.tokens(), Integer::sum);
     }
     Map<String, String> sessionOf = new HashMap<>();
-    for (Session s : q.sessions()) for (int i = 0; i < s.turns().size(); i++) sessionOf.put(s.turnId(i), s.id());
-    List<String> sessions = turnTokens.keySet().stream().map(sessionOf::get).filter(Objects::nonNull).distinct().toList();
-    return new LongMemEvalReport.Answer(q.id(), q.type(), q.abstention(), r, q.evidenceTurnIds(),
-        List.copyOf(q.answerSessionIds()), List.copyOf(turnTokens.keySet()), List.copyOf(turnTokens.values()),
-        sessions, ms);
+    for (Session s : q.sessions())
+      for (int i = 0; i < s.turns().size(); i++) sessionOf.put(s.turnId(i), s.id());
+    List<String> sessions =
+        turnTokens.keySet().stream()
+            .map(sessionOf::get)
+            .filter(Objects::nonNull)
+            .distinct()
+            .toList();
+    return new LongMemEvalReport.Answer(
+        q.id(),
+        q.type(),
+        q.abstention(),
+        r,
+        q.evidenceTurnIds(),
+        List.copyOf(q.answerSessionIds()),
+        List.copyOf(turnTokens.keySet()),
+        List.copyOf(turnTokens.values()),
+        sessions,
+        ms);
   }
 }

@@ -4,11 +4,14 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The selection policies a scenario run compares on the same scenarios, k and token budget.
- * The code is what reports print.
+ * The selection policies a scenario run compares on the same scenarios, k and token budget. The
+ * code is what reports print.
  */
 public enum Policy {
-  /** Selects nothing: the floor every other policy must beat on recall, and the ceiling on abstention. */
+  /**
+   * Selects nothing: the floor every other policy must beat on recall, and the ceiling on
+   * abstention.
+   */
   NONE("none"),
   /**
    * The eligible records (the engine's own eligibility: owner, scope, temporal mode), newest first,
@@ -39,7 +42,11 @@ public enum Policy {
     for (Policy p : values()) {
       if (p.code.equals(code == null ? "" : code.trim().toLowerCase(Locale.ROOT))) return p;
     }
-    throw new IllegalArgumentException("policy must be one of "
-        + Arrays.stream(values()).map(Policy::code).toList() + ", was '" + code + "'");
+    throw new IllegalArgumentException(
+        "policy must be one of "
+            + Arrays.stream(values()).map(Policy::code).toList()
+            + ", was '"
+            + code
+            + "'");
   }
 }

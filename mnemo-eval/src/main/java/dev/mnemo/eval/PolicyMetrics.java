@@ -11,8 +11,8 @@ import java.util.List;
  * The metrics of one policy over a set of queries, as {@code docs/scenarios.md} defines them.
  *
  * <p>Ratios are micro-averaged (summed over queries, then divided) and are {@code NaN} when their
- * denominator is empty (no query expects anything, none forbids a stale id, ...); JSON prints NaN as
- * null. Immutable.
+ * denominator is empty (no query expects anything, none forbids a stale id, ...); JSON prints NaN
+ * as null. Immutable.
  *
  * @param queries number of queries
  * @param recall expected ids selected / expected ids
@@ -25,7 +25,8 @@ import java.util.List;
  * @param latencyP50Ms median selection latency in milliseconds (nearest rank)
  * @param latencyP99Ms 99th-percentile selection latency in milliseconds (nearest rank)
  * @param fetchRate queries that selected anything / queries
- * @param irrelevantTokens mean tokens per query of selected texts that were not expected (NaN when unknown)
+ * @param irrelevantTokens mean tokens per query of selected texts that were not expected (NaN when
+ *     unknown)
  */
 public record PolicyMetrics(
     int queries,
@@ -41,9 +42,27 @@ public record PolicyMetrics(
     double irrelevantTokens) {
 
   /** Metrics without fetch rate and irrelevant tokens. */
-  public PolicyMetrics(int queries, double recall, double staleUse, int leakage, double precision, double abstention,
-      double meanTokens, double latencyP50Ms, double latencyP99Ms) {
-    this(queries, recall, staleUse, leakage, precision, abstention, meanTokens, latencyP50Ms, latencyP99Ms, Double.NaN,
+  public PolicyMetrics(
+      int queries,
+      double recall,
+      double staleUse,
+      int leakage,
+      double precision,
+      double abstention,
+      double meanTokens,
+      double latencyP50Ms,
+      double latencyP99Ms) {
+    this(
+        queries,
+        recall,
+        staleUse,
+        leakage,
+        precision,
+        abstention,
+        meanTokens,
+        latencyP50Ms,
+        latencyP99Ms,
+        Double.NaN,
         Double.NaN);
   }
 
@@ -102,7 +121,10 @@ public record PolicyMetrics(
         irrelevantKnown ? (double) irrelevant / results.size() : Double.NaN);
   }
 
-  /** Nearest-rank percentile of sorted values: the smallest value with at least {@code p} of them at or below it. */
+  /**
+   * Nearest-rank percentile of sorted values: the smallest value with at least {@code p} of them at
+   * or below it.
+   */
   static double percentile(double[] sorted, double p) {
     if (sorted.length == 0) return Double.NaN;
     int rank = (int) Math.ceil(p * sorted.length);
@@ -132,7 +154,8 @@ public record PolicyMetrics(
 
   private static void lower(String name, double now, double was, List<String> out) {
     if (Double.isNaN(was)) return;
-    if (Double.isNaN(now) || now < was - 1e-9) out.add(name + " dropped from " + was + " to " + now);
+    if (Double.isNaN(now) || now < was - 1e-9)
+      out.add(name + " dropped from " + was + " to " + now);
   }
 
   private static void higher(String name, double now, double was, List<String> out) {
@@ -157,11 +180,21 @@ public record PolicyMetrics(
     return o;
   }
 
-  /** Reads the quality metrics back from {@link #toJson()} form; absent or null ones are NaN (not compared). */
+  /**
+   * Reads the quality metrics back from {@link #toJson()} form; absent or null ones are NaN (not
+   * compared).
+   */
   public static PolicyMetrics fromJson(JsonNode n) {
-    return new PolicyMetrics(n.path("queries").asInt(0), num(n, "recall"), num(n, "stale_use"),
-        n.path("leakage").asInt(0), num(n, "precision"), num(n, "abstention"), num(n, "tokens"),
-        num(n, "latency_p50_ms"), num(n, "latency_p99_ms"));
+    return new PolicyMetrics(
+        n.path("queries").asInt(0),
+        num(n, "recall"),
+        num(n, "stale_use"),
+        n.path("leakage").asInt(0),
+        num(n, "precision"),
+        num(n, "abstention"),
+        num(n, "tokens"),
+        num(n, "latency_p50_ms"),
+        num(n, "latency_p99_ms"));
   }
 
   private static double num(JsonNode n, String f) {

@@ -15,8 +15,8 @@ import java.util.Set;
  * @param query query id
  * @param policy the policy
  * @param selected selected write ids, best first
- * @param candidates how many records the policy considered (the read path's candidates; the eligible
- *     records fetched for {@code recent}; 0 for {@code none})
+ * @param candidates how many records the policy considered (the read path's candidates; the
+ *     eligible records fetched for {@code recent}; 0 for {@code none})
  * @param tokensUsed tokens of the selected texts, counted with the engine's tokenizer
  * @param latencyMs wall time of the selection in milliseconds (embedding the query included)
  * @param leaked selected records whose owner is not the query's owner
@@ -43,11 +43,34 @@ public record QueryResult(
     int irrelevantTokens) {
 
   /** A result whose irrelevant tokens are unknown. */
-  public QueryResult(String scenario, String split, String query, Policy policy, List<String> selected, int candidates,
-      int tokensUsed, double latencyMs, int leaked, Set<String> expect, Set<String> stale, boolean expectNone) {
-    this(scenario, split, query, policy, selected, candidates, tokensUsed, latencyMs, leaked, expect, stale, expectNone, -1);
+  public QueryResult(
+      String scenario,
+      String split,
+      String query,
+      Policy policy,
+      List<String> selected,
+      int candidates,
+      int tokensUsed,
+      double latencyMs,
+      int leaked,
+      Set<String> expect,
+      Set<String> stale,
+      boolean expectNone) {
+    this(
+        scenario,
+        split,
+        query,
+        policy,
+        selected,
+        candidates,
+        tokensUsed,
+        latencyMs,
+        leaked,
+        expect,
+        stale,
+        expectNone,
+        -1);
   }
-
 
   public QueryResult {
     Objects.requireNonNull(policy, "policy");

@@ -39,8 +39,15 @@ public final class RecallLogBench {
    * @param replayP50Ms median of the same
    * @param recallMeanMs mean wall time of the original recalls
    */
-  public record Agreement(String suite, int recalls, int logged, int identical, List<String> differing,
-      double replayMeanMs, double replayP50Ms, double recallMeanMs) {
+  public record Agreement(
+      String suite,
+      int recalls,
+      int logged,
+      int identical,
+      List<String> differing,
+      double replayMeanMs,
+      double replayP50Ms,
+      double recallMeanMs) {
     public double share() {
       return logged == 0 ? Double.NaN : (double) identical / logged;
     }
@@ -59,14 +66,24 @@ public final class RecallLogBench {
    * @param offCpuMs the same, log off
    * @param writerCpuMsPerRecall CPU time the log's writer thread spent per logged recall
    */
-  public record Latency(int pairs, List<Double> on, List<Double> off, long logged, long dropped, long logBytes,
-      double onCpuMs, double offCpuMs, double writerCpuMsPerRecall) {
+  public record Latency(
+      int pairs,
+      List<Double> on,
+      List<Double> off,
+      long logged,
+      long dropped,
+      long logBytes,
+      double onCpuMs,
+      double offCpuMs,
+      double writerCpuMsPerRecall) {
     public double bytesPer1000() {
       return logged == 0 ? Double.NaN : logBytes * 1000.0 / logged;
     }
 
     public static double percentile(List<Double> sorted, double p) {
-      return sorted.isEmpty() ? Double.NaN : sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(p * sorted.size())));
+      return sorted.isEmpty()
+          ? Double.NaN
+          : sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(p * sorted.size())));
     }
 
     public static double mean(List<Double> xs) {
@@ -74,19 +91,25 @@ public final class RecallLogBench {
     }
   }
 
-  /** Each scenario on a fresh store: its writes, its queries (logged), then every logged recall replayed. */
-  public static Agreement scenarios(List<Scenario> scenarios, Function<Path, Mnemo> engines, Consumer<String> progress) {
+  /**
+   * Each scenario on a fresh store: its writes, its queries (logged), then every logged recall
+   * replayed.
+   */
+  public static Agreement scenarios(
+      List<Scenario> scenarios, Function<Path, Mnemo> engines, Consumer<String> progress) {
     Tally t = new Tally();
     for (Scenario s : scenarios) {
       Path dir = TempDirs.create("mnemo-logbench-", "scenario " + s.id());
       try (Mnemo m = engines.apply(dir)) {
         if (!s.writes().isEmpty()) m.rememberAll(s.writes());
-        for (ScenarioQuery q : s.queries()) t.recall(m, ScenarioRunner.request(q).explain(false).build());
+        for (ScenarioQuery q : s.queries())
+          t.recall(m, ScenarioRunner.request(q).explain(false).build());
         t.replayAll(m, s.id());
       } finally {
         TempDirs.delete(dir);
       }
-      progress.accept("scenario " + s.id() + ": " + t.identical + "/" + t.logged + " identical so far");
+      progress.accept(
+          "scenario " + s.id() + ": " + t.identical + "/" + t.logged + " identical so far");
     }
     return t.agreement("scenarios");
   }
@@ -95,10 +118,14 @@ public final class RecallLogBench {
    * Each conversation on a fresh store (every turn a record, as {@code eval locomo} writes them),
    * every question of categories 1 to 4 asked with the engine's default settings an hour after the
    * last session, logged, then every logged recall replayed. With {@code latency} non-null, the
-   * questions are first asked in pairs, log on and off alternating, into it (the first conversation only).
+   * questions are first asked in pairs, log on and off alternating, into it (the first conversation
+   * only).
    */
-  public static Agreement locomo(List<LocomoConversation> conversations, Function<Path, Mnemo> engines,
-      List<Latency> latency, Consumer<String> progress) {
+  public static Agreement locomo(
+      List<LocomoConversation> conversations,
+      Function<Path, Mnemo> engines,
+      List<Latency> latency,
+      Consumer<String> progress) {
     Tally t = new Tally();
     boolean first = true;
     for (LocomoConversation c : conversations) {
@@ -108,8 +135,10 @@ public final class RecallLogBench {
         List<RecallRequest> requests = new ArrayList<>();
         for (LocomoConversation.Question q : c.questions()) {
           if (q.category() < 1 || q.category() > 4 || q.evidence().isEmpty()) continue;
-          requests.add(RecallRequest.builder(c.name(), q.text())
-              .askedAt(c.lastSessionAt().plus(Duration.ofHours(LocomoRunner.ASK_AFTER_HOURS))).build());
+          requests.add(
+              RecallRequest.builder(c.name(), q.text())
+                  .askedAt(c.lastSessionAt().plus(Duration.ofHours(LocomoRunner.ASK_AFTER_HOURS)))
+                  .build());
         }
         if (first && latency != null) {
           latency.add(latency(m, requests));
@@ -122,12 +151,16 @@ public final class RecallLogBench {
       } finally {
         TempDirs.delete(dir);
       }
-      progress.accept("conversation " + c.name() + ": " + t.identical + "/" + t.logged + " identical so far");
+      progress.accept(
+          "conversation " + c.name() + ": " + t.identical + "/" + t.logged + " identical so far");
     }
     return t.agreement("locomo");
   }
 
-  /** Every request twice, logged and not, the order alternating from one request to the next; a warm-up pass first. */
+  /**
+   * Every request twice, logged and not, the order alternating from one request to the next; a
+   * warm-up pass first.
+   */
   public static Latency latency(Mnemo m, List<RecallRequest> requests) {
     for (RecallRequest r : requests) m.recall(r.toBuilder().log(false).build());
     List<Double> on = new ArrayList<>();
@@ -150,24 +183,40 @@ public final class RecallLogBench {
     off.sort(Double::compare);
     RecallStats s = log(m).recallStats(RecallLogQuery.all(1));
     long bytes = m.diagnostics().map(Diagnostics::recallLogBytes).orElse(-1L);
-    double writerMs = m.diagnostics().map(d -> (d.recallLogWriterCpuNanos() - writer0) / 1e6).orElse(Double.NaN);
+    double writerMs =
+        m.diagnostics().map(d -> (d.recallLogWriterCpuNanos() - writer0) / 1e6).orElse(Double.NaN);
     int n = requests.size();
-    return new Latency(n, on, off, s.recalls(), s.dropped(), bytes, cpu[0] / n, cpu[1] / n,
+    return new Latency(
+        n,
+        on,
+        off,
+        s.recalls(),
+        s.dropped(),
+        bytes,
+        cpu[0] / n,
+        cpu[1] / n,
         s.recalls() == 0 ? Double.NaN : writerMs / s.recalls());
   }
 
   /** The retrieval log this benchmark measures. */
   private static RetrievalLog log(Mnemo m) {
-    return m.retrievalLog().orElseThrow(() -> new IllegalStateException(
-        "the retrieval log benchmark needs a Mnemo that keeps a retrieval log (the Lucene store keeps one)"));
+    return m.retrievalLog()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "the retrieval log benchmark needs a Mnemo that keeps a retrieval log (the Lucene store keeps one)"));
   }
 
-  /** Waits until every recall logged so far is stored (an engine's log is written in the background). */
+  /**
+   * Waits until every recall logged so far is stored (an engine's log is written in the
+   * background).
+   */
   private static void flush(Mnemo m) {
     m.diagnostics().ifPresent(d -> d.flushRecallLog(Duration.ofMinutes(5)));
   }
 
-  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
 
   /** Wall ms of one recall; its thread's CPU ms added to {@code cpu[slot]}. */
   private static double time(Mnemo m, RecallRequest r, double[] cpu, int slot) {
@@ -225,8 +274,15 @@ public final class RecallLogBench {
     Agreement agreement(String suite) {
       List<Double> sorted = new ArrayList<>(replayMs);
       sorted.sort(Double::compare);
-      return new Agreement(suite, recalls, logged, identical, differing, Latency.mean(replayMs),
-          Latency.percentile(sorted, 0.5), Latency.mean(recallMs));
+      return new Agreement(
+          suite,
+          recalls,
+          logged,
+          identical,
+          differing,
+          Latency.mean(replayMs),
+          Latency.percentile(sorted, 0.5),
+          Latency.mean(recallMs));
     }
   }
 }

@@ -37,7 +37,14 @@ public final class RelevanceData {
    * @param expected how many records answer it (expected ids or evidence turns); 0 for a question
    *     whose answer is "nothing"
    */
-  public record Query(String dataset, String id, String text, int k, int expected, boolean expectNone, List<Row> rows) {}
+  public record Query(
+      String dataset,
+      String id,
+      String text,
+      int k,
+      int expected,
+      boolean expectNone,
+      List<Row> rows) {}
 
   static List<Row> rows(RecallResult r, Set<String> evidence) {
     List<Row> out = new ArrayList<>();
@@ -58,9 +65,15 @@ public final class RelevanceData {
     for (Query q : qs) {
       for (Row r : q.rows()) {
         var o = dev.mnemo.json.JsonCodec.object();
-        o.put("dataset", q.dataset()).put("query", q.id()).put("question", q.text()).put("k", q.k())
-            .put("expected", q.expected()).put("expect_none", q.expectNone()).put("rank", r.rank())
-            .put("positive", r.positive()).put("text", r.text());
+        o.put("dataset", q.dataset())
+            .put("query", q.id())
+            .put("question", q.text())
+            .put("k", q.k())
+            .put("expected", q.expected())
+            .put("expect_none", q.expectNone())
+            .put("rank", r.rank())
+            .put("positive", r.positive())
+            .put("text", r.text());
         var f = o.putObject("features");
         new java.util.TreeMap<>(r.features()).forEach(f::put);
         out.add(o);
@@ -74,20 +87,31 @@ public final class RelevanceData {
   }
 
   /** The queries of scenario files, each scenario on a fresh engine. */
-  public static List<Query> scenarios(Function<Path, Mnemo> engines, List<Path> files, String dataset,
-      Consumer<String> progress) {
+  public static List<Query> scenarios(
+      Function<Path, Mnemo> engines, List<Path> files, String dataset, Consumer<String> progress) {
     List<Query> out = new ArrayList<>();
     ScenarioRunner runner = new ScenarioRunner(engines, List.of(Policy.FULL));
     for (Scenario s : ScenarioReader.read(files)) {
       List<Query> mine = new ArrayList<>();
-      ScenarioRunner.Arm arm = new ScenarioRunner.Arm("fit", Policy.FULL, (mnemo, q) -> {
-        RecallResult r = mnemo.recall(open(ScenarioRunner.request(q)).build());
-        if (mine.stream().noneMatch(x -> x.id().equals(s.id() + "/" + q.id()))) {
-          mine.add(new Query(dataset, s.id() + "/" + q.id(), q.text(), q.k(), q.expect().size(), q.expectNone(),
-              rows(r, Set.copyOf(q.expect()))));
-        }
-        return new ScenarioRunner.Selection(List.of(), 0, 0);
-      });
+      ScenarioRunner.Arm arm =
+          new ScenarioRunner.Arm(
+              "fit",
+              Policy.FULL,
+              (mnemo, q) -> {
+                RecallResult r = mnemo.recall(open(ScenarioRunner.request(q)).build());
+                if (mine.stream().noneMatch(x -> x.id().equals(s.id() + "/" + q.id()))) {
+                  mine.add(
+                      new Query(
+                          dataset,
+                          s.id() + "/" + q.id(),
+                          q.text(),
+                          q.k(),
+                          q.expect().size(),
+                          q.expectNone(),
+                          rows(r, Set.copyOf(q.expect()))));
+                }
+                return new ScenarioRunner.Selection(List.of(), 0, 0);
+              });
       runner.runArms(s, List.of(arm));
       out.addAll(mine);
       progress.accept(dataset + " " + s.id() + ": " + mine.size() + " questions");
@@ -95,8 +119,13 @@ public final class RelevanceData {
     return out;
   }
 
-  /** LoCoMo questions of categories 1-4 with evidence, each conversation on a fresh engine (neighbour context on). */
-  public static List<Query> locomo(Function<Path, Mnemo> engines, List<LocomoConversation> conversations,
+  /**
+   * LoCoMo questions of categories 1-4 with evidence, each conversation on a fresh engine
+   * (neighbour context on).
+   */
+  public static List<Query> locomo(
+      Function<Path, Mnemo> engines,
+      List<LocomoConversation> conversations,
       Consumer<String> progress) {
     List<Query> out = new ArrayList<>();
     for (LocomoConversation c : conversations) {
@@ -108,7 +137,15 @@ public final class RelevanceData {
           if (q.category() < 1 || q.category() > 4 || q.evidence().isEmpty()) continue;
           RecallResult r = mnemo.recall(open(LocomoRunner.request(c, q, K)).build());
           Set<String> evidence = new HashSet<>(q.evidence());
-          out.add(new Query("locomo", c.name() + "/" + qi, q.text(), 10, evidence.size(), false, rows(r, evidence)));
+          out.add(
+              new Query(
+                  "locomo",
+                  c.name() + "/" + qi,
+                  q.text(),
+                  10,
+                  evidence.size(),
+                  false,
+                  rows(r, evidence)));
         }
         progress.accept("locomo " + c.name() + ": " + out.size() + " questions so far");
       } finally {
@@ -119,7 +156,9 @@ public final class RelevanceData {
   }
 
   /** LongMemEval questions, each haystack on a fresh engine (neighbour context on). */
-  public static List<Query> longMemEval(Function<Path, Mnemo> engines, List<LongMemEvalQuestion> questions,
+  public static List<Query> longMemEval(
+      Function<Path, Mnemo> engines,
+      List<LongMemEvalQuestion> questions,
       Consumer<String> progress) {
     List<Query> out = new ArrayList<>();
     int i = 0;
@@ -127,11 +166,21 @@ public final class RelevanceData {
       Path dir = TempDirs.create("mnemo-fit-longmemeval-", "question " + q.id());
       try (Mnemo mnemo = engines.apply(dir)) {
         mnemo.rememberAll(LongMemEvalRunner.memories(q, true));
-        RecallResult r = mnemo.recall(open(LocomoRunner.rankingRequest(q.id(), q.question(),
-            LongMemEvalRunner.askedAt(q), K)).build());
+        RecallResult r =
+            mnemo.recall(
+                open(LocomoRunner.rankingRequest(
+                        q.id(), q.question(), LongMemEvalRunner.askedAt(q), K))
+                    .build());
         Set<String> evidence = new HashSet<>(q.evidenceTurnIds());
-        out.add(new Query("longmemeval", q.id(), q.question(), 10, evidence.size(), q.abstention() || evidence.isEmpty(),
-            rows(r, evidence)));
+        out.add(
+            new Query(
+                "longmemeval",
+                q.id(),
+                q.question(),
+                10,
+                evidence.size(),
+                q.abstention() || evidence.isEmpty(),
+                rows(r, evidence)));
         progress.accept("longmemeval " + (++i) + "/" + questions.size() + " " + q.id());
       } finally {
         TempDirs.delete(dir);

@@ -43,8 +43,8 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
  *
  * <p>The trees' size ({@value #DEPTH} levels, {@value #ROUNDS} rounds, learning rate 0.1, minimum
  * child weight 5) was chosen by the same {@value #FOLDS}-fold cross-validation on the dev data of
- * 2026-12-02 (generated dev histories, dev scenarios, LoCoMo dev): best out-of-fold F0.5 of depths 2-4
- * and 150-800 rounds (docs/evaluation.md).
+ * 2026-12-02 (generated dev histories, dev scenarios, LoCoMo dev): best out-of-fold F0.5 of depths
+ * 2-4 and 150-800 rounds (docs/evaluation.md).
  */
 public final class RelevanceFit {
   private RelevanceFit() {}
@@ -56,10 +56,19 @@ public final class RelevanceFit {
   static final long SEED = 42;
 
   /** A fitted model and how it was chosen (the curves over out-of-fold probabilities). */
-  public record Fitted(RelevanceModel model, String text, List<Operating> gateCurve, List<Operating> exhaustiveCurve) {}
+  public record Fitted(
+      RelevanceModel model,
+      String text,
+      List<Operating> gateCurve,
+      List<Operating> exhaustiveCurve) {}
 
   /** The selection a threshold gives on a set of queries. */
-  public record Operating(double threshold, double recall, double precision, double abstention, double selectedPerQuery) {
+  public record Operating(
+      double threshold,
+      double recall,
+      double precision,
+      double abstention,
+      double selectedPerQuery) {
     double f(double beta) {
       double p = Double.isNaN(precision) ? 0 : precision;
       double b2 = beta * beta;
@@ -74,7 +83,11 @@ public final class RelevanceFit {
    *
    * @param header comment lines for the model file (what data fitted it)
    */
-  public static Fitted fit(List<Query> train, List<Query> gate, List<Query> exhaustive, String embedder,
+  public static Fitted fit(
+      List<Query> train,
+      List<Query> gate,
+      List<Query> exhaustive,
+      String embedder,
       List<String> header) {
     List<String> names = new ArrayList<>(new TreeSet<>(featureNames(train)));
     // Out-of-fold margins of every candidate, folds by history.
@@ -91,46 +104,57 @@ public final class RelevanceFit {
       b.dispose();
     }
     double[] platt = platt(train, oof);
-    ToDoubleFunction<Row> oofProbability = r -> {
-      Double m = oof.get(r);
-      return m == null ? 0 : sigmoid(platt[0] * m + platt[1]);
-    };
+    ToDoubleFunction<Row> oofProbability =
+        r -> {
+          Double m = oof.get(r);
+          return m == null ? 0 : sigmoid(platt[0] * m + platt[1]);
+        };
     List<Operating> gateCurve = curve(oofProbability, gate);
     List<Operating> exhaustiveCurve = curve(oofProbability, exhaustive);
     double min = gateThreshold(gateCurve);
-    Operating bestExhaustive = exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
+    Operating bestExhaustive =
+        exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
     double ex = Math.min(bestExhaustive.threshold(), min);
 
     Booster all = train(train, names);
     List<String> trees = trees(all, names.size());
-    String text = RelevanceModel.formatTrees(MODEL_ID, embedder, names, round6(platt[0]), round6(platt[1]), trees, min,
-        ex, header);
+    String text =
+        RelevanceModel.formatTrees(
+            MODEL_ID, embedder, names, round6(platt[0]), round6(platt[1]), trees, min, ex, header);
     RelevanceModel model = RelevanceModel.parse(text);
     checkAgainstXgboost(model, all, rows(train), names, platt);
     all.dispose();
     return new Fitted(model, text, gateCurve, exhaustiveCurve);
   }
 
-  /** The out-of-fold precision and abstention {@code min_relevance} must reach on the scenario questions. */
+  /**
+   * The out-of-fold precision and abstention {@code min_relevance} must reach on the scenario
+   * questions.
+   */
   static final double TARGET_PRECISION = 0.90;
+
   static final double TARGET_ABSTENTION = 0.90;
 
   /**
    * {@code min_relevance}: the lowest threshold whose out-of-fold selection reaches precision and
-   * abstention of {@value #TARGET_PRECISION} (the issue's targets of 0.85 and 0.90 on held-out data,
-   * plus a margin for wording the dev data does not have), so that recall is as high as those allow;
-   * the best F0.5 when no threshold reaches them. Measured on held-out wording, F0.5's own optimum
-   * (0.74 on the dev data of 2026-12-02) kept precision 0.90 and abstention 0.97 but only half the
-   * evidence (docs/evaluation.md).
+   * abstention of {@value #TARGET_PRECISION} (the issue's targets of 0.85 and 0.90 on held-out
+   * data, plus a margin for wording the dev data does not have), so that recall is as high as those
+   * allow; the best F0.5 when no threshold reaches them. Measured on held-out wording, F0.5's own
+   * optimum (0.74 on the dev data of 2026-12-02) kept precision 0.90 and abstention 0.97 but only
+   * half the evidence (docs/evaluation.md).
    */
   static double gateThreshold(List<Operating> curve) {
     for (Operating o : curve) {
-      if (!Double.isNaN(o.precision()) && o.precision() >= TARGET_PRECISION
+      if (!Double.isNaN(o.precision())
+          && o.precision() >= TARGET_PRECISION
           && (Double.isNaN(o.abstention()) || o.abstention() >= TARGET_ABSTENTION)) {
         return o.threshold();
       }
     }
-    return curve.stream().max((a, b) -> Double.compare(a.f(0.5), b.f(0.5))).orElseThrow().threshold();
+    return curve.stream()
+        .max((a, b) -> Double.compare(a.f(0.5), b.f(0.5)))
+        .orElseThrow()
+        .threshold();
   }
 
   /** The fold of a question: by its history (the part of its id before '/', or the whole id). */
@@ -150,7 +174,8 @@ public final class RelevanceFit {
     int d = names.size();
     float[] x = new float[rows.size() * d];
     for (int i = 0; i < rows.size(); i++) {
-      for (int j = 0; j < d; j++) x[i * d + j] = (float) (double) rows.get(i).features().getOrDefault(names.get(j), 0.0);
+      for (int j = 0; j < d; j++)
+        x[i * d + j] = (float) (double) rows.get(i).features().getOrDefault(names.get(j), 0.0);
     }
     return x;
   }
@@ -166,7 +191,8 @@ public final class RelevanceFit {
     for (Query q : qs) {
       for (Row r : q.rows()) {
         label[i] = r.positive() ? 1 : 0;
-        // Every question weighs the same, whatever its number of candidates; the mean weight of a row is 1.
+        // Every question weighs the same, whatever its number of candidates; the mean weight of a
+        // row is 1.
         weight[i] = (float) (rowsPerQuestion / q.rows().size());
         i++;
       }
@@ -192,7 +218,8 @@ public final class RelevanceFit {
         d.dispose();
       }
     } catch (XGBoostError e) {
-      throw new IllegalStateException("XGBoost could not fit the relevance model: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "XGBoost could not fit the relevance model: " + e.getMessage(), e);
     }
   }
 
@@ -209,7 +236,10 @@ public final class RelevanceFit {
     }
   }
 
-  /** The trees in {@link RelevanceModel}'s notation, read off XGBoost's JSON dump (node ids made dense, in order). */
+  /**
+   * The trees in {@link RelevanceModel}'s notation, read off XGBoost's JSON dump (node ids made
+   * dense, in order).
+   */
   private static List<String> trees(Booster b, int features) {
     String[] dump;
     try {
@@ -231,15 +261,26 @@ public final class RelevanceFit {
       for (JsonNode n : nodes.values()) {
         if (sb.length() > 0) sb.append(';');
         if (n.has("leaf")) {
-          sb.append('l').append(Float.toString((float) n.get("leaf").asDouble())).append(',')
+          sb.append('l')
+              .append(Float.toString((float) n.get("leaf").asDouble()))
+              .append(',')
               .append(Float.toString((float) n.get("cover").asDouble()));
         } else {
           String split = n.get("split").asText();
           int f = Integer.parseInt(split.substring(1));
-          if (!split.startsWith("f") || f < 0 || f >= features) throw new IllegalStateException("unexpected split " + split);
-          sb.append('s').append(f).append(',').append(Float.toString((float) n.get("split_condition").asDouble()))
-              .append(',').append(index.get(n.get("yes").asInt())).append(',').append(index.get(n.get("no").asInt()))
-              .append(',').append(index.get(n.get("missing").asInt())).append(',')
+          if (!split.startsWith("f") || f < 0 || f >= features)
+            throw new IllegalStateException("unexpected split " + split);
+          sb.append('s')
+              .append(f)
+              .append(',')
+              .append(Float.toString((float) n.get("split_condition").asDouble()))
+              .append(',')
+              .append(index.get(n.get("yes").asInt()))
+              .append(',')
+              .append(index.get(n.get("no").asInt()))
+              .append(',')
+              .append(index.get(n.get("missing").asInt()))
+              .append(',')
               .append(Float.toString((float) n.get("cover").asDouble()));
         }
       }
@@ -256,8 +297,8 @@ public final class RelevanceFit {
   /**
    * Platt scaling: {@code a, b} of {@code p = sigmoid(a * margin + b)} maximizing the weighted
    * likelihood of the out-of-fold margins (Newton's method on two parameters: written here, as no
-   * library on the class path fits a two-parameter logistic curve to given scores without
-   * reshaping the data for it).
+   * library on the class path fits a two-parameter logistic curve to given scores without reshaping
+   * the data for it).
    */
   static double[] platt(List<Query> qs, Map<Row, Double> margins) {
     long rows = qs.stream().mapToLong(q -> q.rows().size()).sum();
@@ -303,12 +344,15 @@ public final class RelevanceFit {
 
   private static List<String> featureNames(List<Query> qs) {
     List<String> out = new ArrayList<>();
-    for (Query q : qs) for (Row r : q.rows()) for (String k : r.features().keySet()) if (!out.contains(k)) out.add(k);
+    for (Query q : qs)
+      for (Row r : q.rows())
+        for (String k : r.features().keySet()) if (!out.contains(k)) out.add(k);
     return out;
   }
 
   /** Our reading of XGBoost's trees must give XGBoost's own margins. */
-  private static void checkAgainstXgboost(RelevanceModel m, Booster b, List<Row> rows, List<String> names, double[] platt) {
+  private static void checkAgainstXgboost(
+      RelevanceModel m, Booster b, List<Row> rows, List<String> names, double[] platt) {
     List<Row> some = rows.subList(0, Math.min(rows.size(), 2000));
     float[][] margins = predictMargins(b, some, names);
     double a = round6(platt[0]);
@@ -317,12 +361,15 @@ public final class RelevanceFit {
       double want = sigmoid(a * margins[i][0] + c);
       double ours = m.probability(some.get(i).features());
       if (Math.abs(want - ours) > 1e-4) {
-        throw new IllegalStateException("the model read from XGBoost's trees disagrees with XGBoost: " + ours + " vs " + want);
+        throw new IllegalStateException(
+            "the model read from XGBoost's trees disagrees with XGBoost: " + ours + " vs " + want);
       }
     }
   }
 
-  /** Selection at each threshold 0.01..0.99: candidates in order with p >= t, at most the query's k. */
+  /**
+   * Selection at each threshold 0.01..0.99: candidates in order with p >= t, at most the query's k.
+   */
   static List<Operating> curve(ToDoubleFunction<Row> probability, List<Query> qs) {
     List<Operating> out = new ArrayList<>();
     for (int i = 1; i <= 99; i++) out.add(operate(probability, qs, i / 100.0));
@@ -359,9 +406,12 @@ public final class RelevanceFit {
         expected += q.expected();
       }
     }
-    return new Operating(t, expected == 0 ? Double.NaN : (double) hit / expected,
+    return new Operating(
+        t,
+        expected == 0 ? Double.NaN : (double) hit / expected,
         selectedExpecting == 0 ? Double.NaN : (double) hit / selectedExpecting,
-        none == 0 ? Double.NaN : (double) abstained / none, qs.isEmpty() ? 0 : (double) selected / qs.size());
+        none == 0 ? Double.NaN : (double) abstained / none,
+        qs.isEmpty() ? 0 : (double) selected / qs.size());
   }
 
   /**
@@ -371,15 +421,35 @@ public final class RelevanceFit {
    */
   public static String byKind(RelevanceModel m, List<Query> qs) {
     java.util.Map<String, List<Query>> kinds = new java.util.TreeMap<>();
-    for (Query q : qs) kinds.computeIfAbsent(ScenarioReport.kind(q.id()), k -> new ArrayList<>()).add(q);
-    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nby kind (gate at %.2f | no gate)%n%-10s %5s  %-26s %-26s%n",
-        m.minRelevance(), "kind", "n", "recall precision abstention", "recall precision abstention"));
-    kinds.forEach((kind, group) -> {
-      Operating g = operate(m, group, m.minRelevance());
-      Operating all = operate(m, group, 0);
-      sb.append(String.format(Locale.ROOT, "%-10s %5d  %6.3f %9.3f %10.3f   %6.3f %9.3f %10.3f%n", kind, group.size(),
-          g.recall(), g.precision(), g.abstention(), all.recall(), all.precision(), all.abstention()));
-    });
+    for (Query q : qs)
+      kinds.computeIfAbsent(ScenarioReport.kind(q.id()), k -> new ArrayList<>()).add(q);
+    StringBuilder sb =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%nby kind (gate at %.2f | no gate)%n%-10s %5s  %-26s %-26s%n",
+                m.minRelevance(),
+                "kind",
+                "n",
+                "recall precision abstention",
+                "recall precision abstention"));
+    kinds.forEach(
+        (kind, group) -> {
+          Operating g = operate(m, group, m.minRelevance());
+          Operating all = operate(m, group, 0);
+          sb.append(
+              String.format(
+                  Locale.ROOT,
+                  "%-10s %5d  %6.3f %9.3f %10.3f   %6.3f %9.3f %10.3f%n",
+                  kind,
+                  group.size(),
+                  g.recall(),
+                  g.precision(),
+                  g.abstention(),
+                  all.recall(),
+                  all.precision(),
+                  all.abstention()));
+        });
     return sb.toString();
   }
 
@@ -388,7 +458,10 @@ public final class RelevanceFit {
   /** One bin of a calibration table. */
   public record Bin(double from, double to, long n, double meanProbability, double positiveRate) {}
 
-  /** Ten equal-width bins of the probability over every candidate of {@code qs}, and the expected calibration error. */
+  /**
+   * Ten equal-width bins of the probability over every candidate of {@code qs}, and the expected
+   * calibration error.
+   */
   public static List<Bin> calibration(RelevanceModel m, List<Query> qs) {
     long[] n = new long[10];
     double[] p = new double[10];
@@ -404,17 +477,26 @@ public final class RelevanceFit {
     }
     List<Bin> out = new ArrayList<>();
     for (int b = 0; b < 10; b++) {
-      out.add(new Bin(b / 10.0, (b + 1) / 10.0, n[b], n[b] == 0 ? Double.NaN : p[b] / n[b],
-          n[b] == 0 ? Double.NaN : (double) pos[b] / n[b]));
+      out.add(
+          new Bin(
+              b / 10.0,
+              (b + 1) / 10.0,
+              n[b],
+              n[b] == 0 ? Double.NaN : p[b] / n[b],
+              n[b] == 0 ? Double.NaN : (double) pos[b] / n[b]));
     }
     return out;
   }
 
-  /** Expected calibration error: the bins' |mean probability - positive rate|, weighted by their share of candidates. */
+  /**
+   * Expected calibration error: the bins' |mean probability - positive rate|, weighted by their
+   * share of candidates.
+   */
   public static double ece(List<Bin> bins) {
     long total = bins.stream().mapToLong(Bin::n).sum();
     double e = 0;
-    for (Bin b : bins) if (b.n() > 0) e += (double) b.n() / total * Math.abs(b.meanProbability() - b.positiveRate());
+    for (Bin b : bins)
+      if (b.n() > 0) e += (double) b.n() / total * Math.abs(b.meanProbability() - b.positiveRate());
     return e;
   }
 
@@ -434,7 +516,12 @@ public final class RelevanceFit {
           }
         }
       }
-      out.add(new double[] {t, sel == 0 ? Double.NaN : (double) good / sel, positives == 0 ? Double.NaN : (double) good / positives});
+      out.add(
+          new double[] {
+            t,
+            sel == 0 ? Double.NaN : (double) good / sel,
+            positives == 0 ? Double.NaN : (double) good / positives
+          });
     }
     return out;
   }
@@ -483,18 +570,39 @@ public final class RelevanceFit {
   /** A readable summary of {@link #report}. */
   public static String table(RelevanceModel m, Map<String, List<Query>> byDataset) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "relevance model %s: min_relevance %.2f, exhaustive %.2f%n", m.id(),
-        m.minRelevance(), m.exhaustiveMinRelevance()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "relevance model %s: min_relevance %.2f, exhaustive %.2f%n",
+            m.id(),
+            m.minRelevance(),
+            m.exhaustiveMinRelevance()));
     for (var e : byDataset.entrySet()) {
       List<Bin> bins = calibration(m, e.getValue());
       Operating op = operate(m, e.getValue(), m.minRelevance());
-      sb.append(String.format(Locale.ROOT, "%n%s: %d questions, ECE %.4f; gate at its k: recall %.3f precision %.3f "
-          + "abstention %.3f, %.2f selected per question%n", e.getKey(), e.getValue().size(), ece(bins), op.recall(),
-          op.precision(), op.abstention(), op.selectedPerQuery()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%n%s: %d questions, ECE %.4f; gate at its k: recall %.3f precision %.3f "
+                  + "abstention %.3f, %.2f selected per question%n",
+              e.getKey(),
+              e.getValue().size(),
+              ece(bins),
+              op.recall(),
+              op.precision(),
+              op.abstention(),
+              op.selectedPerQuery()));
       sb.append("  bin        n      mean p   positive rate\n");
       for (Bin b : bins) {
-        sb.append(String.format(Locale.ROOT, "  %.1f-%.1f  %7d  %7.3f  %7.3f%n", b.from(), b.to(), b.n(),
-            b.meanProbability(), b.positiveRate()));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  %.1f-%.1f  %7d  %7.3f  %7.3f%n",
+                b.from(),
+                b.to(),
+                b.n(),
+                b.meanProbability(),
+                b.positiveRate()));
       }
     }
     return sb.toString();
@@ -505,33 +613,61 @@ public final class RelevanceFit {
    * probability against the positive rate per bin) and the precision-recall curve of "p >= t".
    */
   public static HtmlReport html(RelevanceModel m, Map<String, List<Query>> byDataset) {
-    HtmlReport h = new HtmlReport("Relevance model " + m.id() + ": calibration and precision-recall");
-    h.paragraph(String.format(Locale.ROOT, "The fetch gate's probability on every candidate of each dev dataset "
-        + "(gate and thresholds off, k 200). min_relevance %.2f, exhaustive %.2f.", m.minRelevance(),
-        m.exhaustiveMinRelevance()));
+    HtmlReport h =
+        new HtmlReport("Relevance model " + m.id() + ": calibration and precision-recall");
+    h.paragraph(
+        String.format(
+            Locale.ROOT,
+            "The fetch gate's probability on every candidate of each dev dataset "
+                + "(gate and thresholds off, k 200). min_relevance %.2f, exhaustive %.2f.",
+            m.minRelevance(),
+            m.exhaustiveMinRelevance()));
     List<HtmlReport.Series> reliability = new ArrayList<>();
     List<HtmlReport.Series> pr = new ArrayList<>();
     for (var e : byDataset.entrySet()) {
       List<Bin> bins = calibration(m, e.getValue());
-      h.heading(String.format(Locale.ROOT, "%s: %d questions, ECE %.4f", e.getKey(), e.getValue().size(), ece(bins)));
+      h.heading(
+          String.format(
+              Locale.ROOT,
+              "%s: %d questions, ECE %.4f",
+              e.getKey(),
+              e.getValue().size(),
+              ece(bins)));
       List<List<String>> rows = new ArrayList<>();
       List<double[]> points = new ArrayList<>();
       for (Bin b : bins) {
-        rows.add(List.of(String.format(Locale.ROOT, "%.1f-%.1f", b.from(), b.to()), Long.toString(b.n()),
-            String.format(Locale.ROOT, "%.3f", b.meanProbability()), String.format(Locale.ROOT, "%.3f", b.positiveRate())));
+        rows.add(
+            List.of(
+                String.format(Locale.ROOT, "%.1f-%.1f", b.from(), b.to()),
+                Long.toString(b.n()),
+                String.format(Locale.ROOT, "%.3f", b.meanProbability()),
+                String.format(Locale.ROOT, "%.3f", b.positiveRate())));
         if (b.n() > 0) points.add(new double[] {b.meanProbability(), b.positiveRate()});
       }
       h.table(List.of("probability", "candidates", "mean probability", "positive rate"), rows);
       reliability.add(new HtmlReport.Series(e.getKey(), points));
       List<double[]> curve = new ArrayList<>();
-      for (double[] p : precisionRecall(m, e.getValue())) if (!Double.isNaN(p[1])) curve.add(new double[] {p[2], p[1]});
+      for (double[] p : precisionRecall(m, e.getValue()))
+        if (!Double.isNaN(p[1])) curve.add(new double[] {p[2], p[1]});
       pr.add(new HtmlReport.Series(e.getKey(), curve));
     }
-    reliability.add(new HtmlReport.Series("perfect calibration", List.of(new double[] {0, 0}, new double[] {1, 1})));
-    h.lineChart("Reliability: mean probability (x) against the share that is evidence (y)", "mean probability",
-        "positive rate", reliability, false, 1.0);
-    h.lineChart("Precision (y) against recall (x) of p >= t, t = 0.05 ... 0.95, per candidate", "recall", "precision",
-        pr, false, 1.0);
+    reliability.add(
+        new HtmlReport.Series(
+            "perfect calibration", List.of(new double[] {0, 0}, new double[] {1, 1})));
+    h.lineChart(
+        "Reliability: mean probability (x) against the share that is evidence (y)",
+        "mean probability",
+        "positive rate",
+        reliability,
+        false,
+        1.0);
+    h.lineChart(
+        "Precision (y) against recall (x) of p >= t, t = 0.05 ... 0.95, per candidate",
+        "recall",
+        "precision",
+        pr,
+        false,
+        1.0);
     return h;
   }
 

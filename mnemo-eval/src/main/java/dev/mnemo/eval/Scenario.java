@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One scenario of a scenario file (see {@code docs/scenarios.md}): a memory history written in order
- * into a fresh store, and the queries asked of it.
+ * One scenario of a scenario file (see {@code docs/scenarios.md}): a memory history written in
+ * order into a fresh store, and the queries asked of it.
  *
- * <p>Immutable. Built by {@link ScenarioReader}, which has checked that write ids are unique and that
- * every id a query expects or forbids names a write of this scenario.
+ * <p>Immutable. Built by {@link ScenarioReader}, which has checked that write ids are unique and
+ * that every id a query expects or forbids names a write of this scenario.
  *
  * @param id the scenario id
  * @param split {@code dev} (free to tune on) or {@code heldout} (report only)
@@ -19,7 +19,8 @@ import java.util.Objects;
  * @param writes the memories to write, in order; each carries its write id as its first source id
  * @param queries the queries
  */
-public record Scenario(String id, String split, String origin, List<NewMemory> writes, List<ScenarioQuery> queries) {
+public record Scenario(
+    String id, String split, String origin, List<NewMemory> writes, List<ScenarioQuery> queries) {
 
   public Scenario {
     Objects.requireNonNull(id, "id");

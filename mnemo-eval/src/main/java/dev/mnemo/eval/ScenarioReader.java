@@ -3,9 +3,9 @@ package dev.mnemo.eval;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.mnemo.InvalidRequestException;
+import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.NewMemory;
 import dev.mnemo.TemporalMode;
-import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.json.BatchPath;
 import dev.mnemo.json.FieldReader;
 import dev.mnemo.json.JsonCodec;
@@ -27,7 +27,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Reads scenario files ({@code .jsonl}, one scenario per line, format in {@code docs/scenarios.md}).
+ * Reads scenario files ({@code .jsonl}, one scenario per line, format in {@code
+ * docs/scenarios.md}).
  *
  * <p>Strict, because a silently ignored typo ({@code "expcet"}) would make a scenario test nothing:
  * an unknown field, a missing required field, a wrong type, an unknown mode, a repeated id or an
@@ -40,11 +41,39 @@ public final class ScenarioReader {
   private ScenarioReader() {}
 
   private static final Set<String> SCENARIO_FIELDS = Set.of("id", "split", "writes", "queries");
-  /** The WRITE fields of docs/scenarios.md; MemoryJson accepts more (context, episode...), scenarios do not. */
-  private static final Set<String> WRITE_FIELDS = Set.of("id", "owner", "recorded_at", "text", "category",
-      "fact_key", "valid_from", "valid_to", "importance", "authority", "scope");
-  private static final Set<String> QUERY_FIELDS = Set.of("id", "owner", "asked_at", "text", "mode", "at", "scope",
-      "k", "budget_tokens", "expect", "forbid", "expect_none");
+
+  /**
+   * The WRITE fields of docs/scenarios.md; MemoryJson accepts more (context, episode...), scenarios
+   * do not.
+   */
+  private static final Set<String> WRITE_FIELDS =
+      Set.of(
+          "id",
+          "owner",
+          "recorded_at",
+          "text",
+          "category",
+          "fact_key",
+          "valid_from",
+          "valid_to",
+          "importance",
+          "authority",
+          "scope");
+
+  private static final Set<String> QUERY_FIELDS =
+      Set.of(
+          "id",
+          "owner",
+          "asked_at",
+          "text",
+          "mode",
+          "at",
+          "scope",
+          "k",
+          "budget_tokens",
+          "expect",
+          "forbid",
+          "expect_none");
   private static final Set<String> SPLITS = Set.of("dev", "heldout");
 
   /** Every scenario of every file, in order; scenario ids must be unique across all of them. */
@@ -55,8 +84,13 @@ public final class ScenarioReader {
       for (Scenario s : read(f)) {
         String before = seen.putIfAbsent(s.id(), s.origin());
         if (before != null) {
-          throw new IllegalArgumentException(s.origin() + ": id '" + s.id() + "' repeats the scenario of " + before
-              + "; scenario ids must be unique across the files of one run");
+          throw new IllegalArgumentException(
+              s.origin()
+                  + ": id '"
+                  + s.id()
+                  + "' repeats the scenario of "
+                  + before
+                  + "; scenario ids must be unique across the files of one run");
         }
         out.add(s);
       }
@@ -76,7 +110,8 @@ public final class ScenarioReader {
         out.add(parse(line, file + ":" + n));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read scenario file " + file + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot read scenario file " + file + ": " + e.getMessage(), e);
     }
     return out;
   }
@@ -89,19 +124,22 @@ public final class ScenarioReader {
   public static Scenario parse(String line, String origin) {
     JsonNode n;
     try {
-      // A second value on a line or a repeated key is a malformed line, not something to guess about.
+      // A second value on a line or a repeated key is a malformed line, not something to guess
+      // about.
       n = JsonCodec.STRICT_READER.readTree(line);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(origin + ": not valid JSON: " + e.getOriginalMessage(), e);
     }
     if (n == null || !n.isObject()) {
-      throw new IllegalArgumentException(origin + ": a scenario must be a JSON object, was " + FieldReader.kind(n));
+      throw new IllegalArgumentException(
+          origin + ": a scenario must be a JSON object, was " + FieldReader.kind(n));
     }
     List<Violation> v = new ArrayList<>();
     FieldReader x = FieldReader.of(n, "", "scenario", v).only(SCENARIO_FIELDS);
     String id = x.requiredText("id");
     String split = x.requiredText("split");
-    if (split != null && !SPLITS.contains(split)) x.reject("split", split, "must be one of [dev, heldout], was '" + split + "'");
+    if (split != null && !SPLITS.contains(split))
+      x.reject("split", split, "must be one of [dev, heldout], was '" + split + "'");
     List<NewMemory> writes = new ArrayList<>();
     Set<String> writeIds = new HashSet<>();
     JsonNode ws = array(x, "writes");
@@ -111,20 +149,25 @@ public final class ScenarioReader {
         NewMemory m = write(ws.get(i), p, v);
         if (m == null) continue;
         String wid = m.sources().get(0);
-        if (!writeIds.add(wid)) v.add(new Violation(p + "id", wid, p + "id '" + wid + "' repeats an earlier write id"));
+        if (!writeIds.add(wid))
+          v.add(new Violation(p + "id", wid, p + "id '" + wid + "' repeats an earlier write id"));
         writes.add(m);
       }
     }
     List<ScenarioQuery> queries = new ArrayList<>();
     JsonNode qs = array(x, "queries");
     if (qs != null) {
-      if (qs.isEmpty()) x.reject("queries", 0, "must not be empty: a scenario without queries tests nothing");
+      if (qs.isEmpty())
+        x.reject("queries", 0, "must not be empty: a scenario without queries tests nothing");
       Set<String> queryIds = new HashSet<>();
       for (int i = 0; i < qs.size(); i++) {
         String p = "queries[" + i + "].";
         ScenarioQuery q = query(qs.get(i), p, writeIds, ws != null, v);
         if (q == null) continue;
-        if (!queryIds.add(q.id())) v.add(new Violation(p + "id", q.id(), p + "id '" + q.id() + "' repeats an earlier query id"));
+        if (!queryIds.add(q.id()))
+          v.add(
+              new Violation(
+                  p + "id", q.id(), p + "id '" + q.id() + "' repeats an earlier query id"));
         queries.add(q);
       }
     }
@@ -136,7 +179,10 @@ public final class ScenarioReader {
     return new Scenario(id, split, origin, writes, queries);
   }
 
-  /** A write: only the fields of docs/scenarios.md, id, owner, recorded_at and text required; the rest read as a memory. */
+  /**
+   * A write: only the fields of docs/scenarios.md, id, owner, recorded_at and text required; the
+   * rest read as a memory.
+   */
   private static NewMemory write(JsonNode w, String p, List<Violation> v) {
     FieldReader x = item(w, p, v);
     if (x == null) return null;
@@ -153,7 +199,8 @@ public final class ScenarioReader {
     }
   }
 
-  private static ScenarioQuery query(JsonNode q, String p, Set<String> writeIds, boolean checkIds, List<Violation> v) {
+  private static ScenarioQuery query(
+      JsonNode q, String p, Set<String> writeIds, boolean checkIds, List<Violation> v) {
     FieldReader x = item(q, p, v);
     if (x == null) return null;
     int before = v.size();
@@ -168,10 +215,14 @@ public final class ScenarioReader {
     try {
       mode = TemporalMode.of(modeCode, at);
     } catch (InvalidRequestException e) {
-      for (Violation e1 : e.violations()) v.add(new Violation(p + e1.field(), e1.value(), p + e1.message()));
+      for (Violation e1 : e.violations())
+        v.add(new Violation(p + e1.field(), e1.value(), p + e1.message()));
     }
     if (at != null && mode instanceof TemporalMode.Current) {
-      x.reject("at", at, "is only meaningful with mode valid_at or known_at, was given with mode current");
+      x.reject(
+          "at",
+          at,
+          "is only meaningful with mode valid_at or known_at, was given with mode current");
     }
     String scope = x.text("scope");
     Integer k = x.integer("k", 1);
@@ -180,21 +231,39 @@ public final class ScenarioReader {
     List<String> forbid = ids(x, "forbid", writeIds, checkIds);
     boolean expectNone = Boolean.TRUE.equals(x.bool("expect_none"));
     if (expectNone && !expect.isEmpty()) {
-      x.reject("expect_none", true, "is true but expect names " + expect + "; a query expects records or nothing");
+      x.reject(
+          "expect_none",
+          true,
+          "is true but expect names " + expect + "; a query expects records or nothing");
     }
     for (String f : forbid) {
-      if (expect.contains(f)) v.add(new Violation(p + "forbid", f, p + "id '" + f + "' is both expected and forbidden"));
+      if (expect.contains(f))
+        v.add(new Violation(p + "forbid", f, p + "id '" + f + "' is both expected and forbidden"));
     }
     if (v.size() != before) return null;
-    return new ScenarioQuery(id, owner, askedAt, text, mode, scope, k == null ? ScenarioQuery.DEFAULT_K : k,
-        budget == null ? ScenarioQuery.DEFAULT_BUDGET : budget, expect, forbid, expectNone);
+    return new ScenarioQuery(
+        id,
+        owner,
+        askedAt,
+        text,
+        mode,
+        scope,
+        k == null ? ScenarioQuery.DEFAULT_K : k,
+        budget == null ? ScenarioQuery.DEFAULT_BUDGET : budget,
+        expect,
+        forbid,
+        expectNone);
   }
 
   /** A reader of the array item at {@code p}, or null (reported) when it is not an object. */
   private static FieldReader item(JsonNode n, String p, List<Violation> v) {
     String name = p.substring(0, p.length() - 1);
     if (n == null || !n.isObject()) {
-      v.add(new Violation(name, FieldReader.kind(n), name + " must be a JSON object, was " + FieldReader.kind(n)));
+      v.add(
+          new Violation(
+              name,
+              FieldReader.kind(n),
+              name + " must be a JSON object, was " + FieldReader.kind(n)));
       return null;
     }
     return FieldReader.of(n, p, "item", v);
@@ -219,7 +288,13 @@ public final class ScenarioReader {
     Set<String> out = new LinkedHashSet<>();
     for (String id : x.strings(f)) {
       if (check && !writeIds.contains(id)) {
-        x.reject(f, id, "names '" + id + "', which is no write id of this scenario; known: " + new TreeSet<>(writeIds));
+        x.reject(
+            f,
+            id,
+            "names '"
+                + id
+                + "', which is no write id of this scenario; known: "
+                + new TreeSet<>(writeIds));
       } else {
         out.add(id);
       }

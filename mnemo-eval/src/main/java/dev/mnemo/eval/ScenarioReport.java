@@ -58,10 +58,12 @@ public record ScenarioReport(List<QueryResult> results) {
   /** {@code {"all": {"none": {...metrics}, ...}, "dev": {...}}}. */
   public ObjectNode metricsJson() {
     ObjectNode o = JsonCodec.object();
-    metrics().forEach((split, byPolicy) -> {
-      ObjectNode s = o.putObject(split);
-      byPolicy.forEach((p, m) -> s.set(p.code(), m.toJson()));
-    });
+    metrics()
+        .forEach(
+            (split, byPolicy) -> {
+              ObjectNode s = o.putObject(split);
+              byPolicy.forEach((p, m) -> s.set(p.code(), m.toJson()));
+            });
     return o;
   }
 
@@ -72,7 +74,10 @@ public record ScenarioReport(List<QueryResult> results) {
     return out;
   }
 
-  /** One per-query line; {@code armField} names what selected ({@code policy}, or {@code variant} in ablations). */
+  /**
+   * One per-query line; {@code armField} names what selected ({@code policy}, or {@code variant} in
+   * ablations).
+   */
   static ObjectNode queryLine(QueryResult r, String armField, String arm) {
     ObjectNode o = JsonCodec.object();
     o.put("scenario", r.scenario());
@@ -90,23 +95,52 @@ public record ScenarioReport(List<QueryResult> results) {
   /** A fixed-width table per split: one row per policy. Undefined ratios print as {@code -}. */
   public String table() {
     StringBuilder sb = new StringBuilder();
-    metrics().forEach((split, byPolicy) -> {
-      int n = byPolicy.values().stream().findFirst().map(PolicyMetrics::queries).orElse(0);
-      sb.append(String.format(Locale.ROOT, "split %s (%d queries)%n", split, n));
-      sb.append(String.format(Locale.ROOT, "%-11s %7s %10s %8s %10s %11s %6s %7s %10s %8s %8s%n", "policy", "recall",
-          "stale_use", "leakage", "precision", "abstention", "fetch", "tokens", "irrelevant", "p50_ms", "p99_ms"));
-      byPolicy.forEach((p, m) -> sb.append(String.format(Locale.ROOT,
-          "%-11s %7s %10s %8d %10s %11s %6s %7.1f %10.1f %8.2f %8.2f%n",
-          p.code(), ratio(m.recall()), ratio(m.staleUse()), m.leakage(), ratio(m.precision()), ratio(m.abstention()),
-          ratio(m.fetchRate()), m.meanTokens(), m.irrelevantTokens(), m.latencyP50Ms(), m.latencyP99Ms())));
-      sb.append(System.lineSeparator());
-    });
+    metrics()
+        .forEach(
+            (split, byPolicy) -> {
+              int n = byPolicy.values().stream().findFirst().map(PolicyMetrics::queries).orElse(0);
+              sb.append(String.format(Locale.ROOT, "split %s (%d queries)%n", split, n));
+              sb.append(
+                  String.format(
+                      Locale.ROOT,
+                      "%-11s %7s %10s %8s %10s %11s %6s %7s %10s %8s %8s%n",
+                      "policy",
+                      "recall",
+                      "stale_use",
+                      "leakage",
+                      "precision",
+                      "abstention",
+                      "fetch",
+                      "tokens",
+                      "irrelevant",
+                      "p50_ms",
+                      "p99_ms"));
+              byPolicy.forEach(
+                  (p, m) ->
+                      sb.append(
+                          String.format(
+                              Locale.ROOT,
+                              "%-11s %7s %10s %8d %10s %11s %6s %7.1f %10.1f %8.2f %8.2f%n",
+                              p.code(),
+                              ratio(m.recall()),
+                              ratio(m.staleUse()),
+                              m.leakage(),
+                              ratio(m.precision()),
+                              ratio(m.abstention()),
+                              ratio(m.fetchRate()),
+                              m.meanTokens(),
+                              m.irrelevantTokens(),
+                              m.latencyP50Ms(),
+                              m.latencyP99Ms())));
+              sb.append(System.lineSeparator());
+            });
     return sb.toString();
   }
 
   /**
    * The kind of a query, read off its id as the history generator writes them ({@code o1-phone-now}
-   * is {@code now}, {@code o1-when-trip} is {@code when}); other ids are their last dash-separated part.
+   * is {@code now}, {@code o1-when-trip} is {@code when}); other ids are their last dash-separated
+   * part.
    */
   static String kind(String queryId) {
     if (queryId.contains("-when-")) return "when";
@@ -119,27 +153,59 @@ public record ScenarioReport(List<QueryResult> results) {
     Map<String, Map<String, List<QueryResult>>> grouped = new java.util.TreeMap<>();
     for (QueryResult r : results) {
       if (r.policy() != policy) continue;
-      grouped.computeIfAbsent(r.split(), k -> new java.util.TreeMap<>()).computeIfAbsent(kind(r.query()),
-          k -> new ArrayList<>()).add(r);
+      grouped
+          .computeIfAbsent(r.split(), k -> new java.util.TreeMap<>())
+          .computeIfAbsent(kind(r.query()), k -> new ArrayList<>())
+          .add(r);
     }
     Map<String, Map<String, PolicyMetrics>> out = new java.util.TreeMap<>();
-    grouped.forEach((split, kinds) -> kinds.forEach((kind, rs) ->
-        out.computeIfAbsent(split, k -> new java.util.TreeMap<>()).put(kind, PolicyMetrics.of(rs))));
+    grouped.forEach(
+        (split, kinds) ->
+            kinds.forEach(
+                (kind, rs) ->
+                    out.computeIfAbsent(split, k -> new java.util.TreeMap<>())
+                        .put(kind, PolicyMetrics.of(rs))));
     return out;
   }
 
-  /** {@link #byKind} as a table: recall, precision, abstention, fetch rate and irrelevant tokens per kind. */
+  /**
+   * {@link #byKind} as a table: recall, precision, abstention, fetch rate and irrelevant tokens per
+   * kind.
+   */
   public String kindTable(Policy policy) {
     StringBuilder sb = new StringBuilder();
-    byKind(policy).forEach((split, kinds) -> {
-      sb.append(String.format(Locale.ROOT, "%s by kind of question, split %s%n", policy.code(), split));
-      sb.append(String.format(Locale.ROOT, "%-10s %7s %7s %10s %11s %6s %10s%n", "kind", "queries", "recall", "precision",
-          "abstention", "fetch", "irrelevant"));
-      kinds.forEach((kind, m) -> sb.append(String.format(Locale.ROOT, "%-10s %7d %7s %10s %11s %6s %10.1f%n", kind,
-          m.queries(), ratio(m.recall()), ratio(m.precision()), ratio(m.abstention()), ratio(m.fetchRate()),
-          m.irrelevantTokens())));
-      sb.append(System.lineSeparator());
-    });
+    byKind(policy)
+        .forEach(
+            (split, kinds) -> {
+              sb.append(
+                  String.format(
+                      Locale.ROOT, "%s by kind of question, split %s%n", policy.code(), split));
+              sb.append(
+                  String.format(
+                      Locale.ROOT,
+                      "%-10s %7s %7s %10s %11s %6s %10s%n",
+                      "kind",
+                      "queries",
+                      "recall",
+                      "precision",
+                      "abstention",
+                      "fetch",
+                      "irrelevant"));
+              kinds.forEach(
+                  (kind, m) ->
+                      sb.append(
+                          String.format(
+                              Locale.ROOT,
+                              "%-10s %7d %7s %10s %11s %6s %10.1f%n",
+                              kind,
+                              m.queries(),
+                              ratio(m.recall()),
+                              ratio(m.precision()),
+                              ratio(m.abstention()),
+                              ratio(m.fetchRate()),
+                              m.irrelevantTokens())));
+              sb.append(System.lineSeparator());
+            });
     return sb.toString();
   }
 

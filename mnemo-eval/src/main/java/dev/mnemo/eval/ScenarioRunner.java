@@ -29,10 +29,10 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * Runs scenarios: each on a fresh, empty engine, its writes through the public
- * {@link Mnemo#rememberAll} (one batch, applied in file order, so that a scenario's invalid write
- * is reported before anything is written), then every query under every {@link Policy} at the
- * query's k and budget.
+ * Runs scenarios: each on a fresh, empty engine, its writes through the public {@link
+ * Mnemo#rememberAll} (one batch, applied in file order, so that a scenario's invalid write is
+ * reported before anything is written), then every query under every {@link Policy} at the query's
+ * k and budget.
  *
  * <p>How each policy selects:
  *
@@ -50,21 +50,24 @@ import java.util.function.Function;
  *       applies.
  *   <li>{@code full}: {@link Mnemo#recall} with the engine's defaults; only owner, text, asked_at,
  *       mode, scope, k and budget come from the query.
- *   <li>{@code unfiltered}: {@link dev.mnemo.spi.MemoryStore#candidates} with
- *       {@link Eligibility#unrestrictedForEvaluation()} (every owner, every version, any time),
- *       {@value #POOL} per signal, ranked by cosine (raw BM25 without an embedder), packed greedily.
+ *   <li>{@code unfiltered}: {@link dev.mnemo.spi.MemoryStore#candidates} with {@link
+ *       Eligibility#unrestrictedForEvaluation()} (every owner, every version, any time), {@value
+ *       #POOL} per signal, ranked by cosine (raw BM25 without an embedder), packed greedily.
  * </ul>
  *
- * <p>The {@code recent} and {@code unfiltered} policies read the store directly, so the factory must
- * return the built-in engine ({@link Mnemo#builder()}). Latency is the wall time of one policy's
- * selection for one query, including embedding the query, after one untimed warm-up pass per
- * engine (the first search of a new index opens its readers); {@code full} and {@code keyword} run
- * with {@code explain} on (to count candidates), whose cost is building the trace list. Not
+ * <p>The {@code recent} and {@code unfiltered} policies read the store directly, so the factory
+ * must return the built-in engine ({@link Mnemo#builder()}). Latency is the wall time of one
+ * policy's selection for one query, including embedding the query, after one untimed warm-up pass
+ * per engine (the first search of a new index opens its readers); {@code full} and {@code keyword}
+ * run with {@code explain} on (to count candidates), whose cost is building the trace list. Not
  * thread-safe: run one at a time.
  */
 public final class ScenarioRunner {
 
-  /** Records fetched per signal (unfiltered) or in total (recent): the read path's default candidates. */
+  /**
+   * Records fetched per signal (unfiltered) or in total (recent): the read path's default
+   * candidates.
+   */
   static final int POOL = 50;
 
   /** The keyword policy's threshold: above 0, below any real BM25 match's relevance. */
@@ -90,7 +93,10 @@ public final class ScenarioRunner {
     if (this.policies.isEmpty()) throw new IllegalArgumentException("policies must not be empty");
   }
 
-  /** Reads every file (all of them first, so that a malformed line fails before anything runs), then runs them. */
+  /**
+   * Reads every file (all of them first, so that a malformed line fails before anything runs), then
+   * runs them.
+   */
   public ScenarioReport run(List<Path> files) {
     List<Scenario> scenarios = ScenarioReader.read(files);
     List<QueryResult> out = new ArrayList<>();
@@ -138,10 +144,26 @@ public final class ScenarioRunner {
           List<String> ids = sourceIds(sel.records);
           int irrelevant = 0;
           for (int i = 0; i < sel.records.size(); i++) {
-            if (sel.records.get(i).sources().stream().noneMatch(q.expect()::contains)) irrelevant += sel.recordTokens.get(i);
+            if (sel.records.get(i).sources().stream().noneMatch(q.expect()::contains))
+              irrelevant += sel.recordTokens.get(i);
           }
-          out.add(new ArmResult(a.code(), new QueryResult(s.id(), s.split(), q.id(), a.policy(), ids, sel.candidates,
-              sel.tokens, ms, leaked, Set.copyOf(q.expect()), stale, q.expectNone(), irrelevant)));
+          out.add(
+              new ArmResult(
+                  a.code(),
+                  new QueryResult(
+                      s.id(),
+                      s.split(),
+                      q.id(),
+                      a.policy(),
+                      ids,
+                      sel.candidates,
+                      sel.tokens,
+                      ms,
+                      leaked,
+                      Set.copyOf(q.expect()),
+                      stale,
+                      q.expectNone(),
+                      irrelevant)));
         }
       }
       return out;
@@ -156,13 +178,19 @@ public final class ScenarioRunner {
       mnemo.rememberAll(s.writes());
     } catch (InvalidRequestException e) {
       // The batch reports memories[i]; in the file that is writes[i].
-      throw new IllegalArgumentException(s.origin() + ": scenario '" + s.id() + "' cannot be written: "
-          + BatchPath.MEMORIES.renamed(e, BatchPath.WRITES).getMessage(), e);
+      throw new IllegalArgumentException(
+          s.origin()
+              + ": scenario '"
+              + s.id()
+              + "' cannot be written: "
+              + BatchPath.MEMORIES.renamed(e, BatchPath.WRITES).getMessage(),
+          e);
     }
   }
 
   /** What an arm selected; {@code recordTokens} are the tokens of each selected record's text. */
-  record Selection(List<MemoryRecord> records, int candidates, int tokens, List<Integer> recordTokens) {
+  record Selection(
+      List<MemoryRecord> records, int candidates, int tokens, List<Integer> recordTokens) {
     Selection(List<MemoryRecord> records, int candidates, int tokens) {
       this(records, candidates, tokens, java.util.Collections.nCopies(records.size(), 0));
     }
@@ -172,32 +200,58 @@ public final class ScenarioRunner {
     return switch (p) {
       case NONE -> new Selection(List.of(), 0, 0);
       case FULL -> recall(mnemo, request(q).build());
-      case KEYWORD -> recall(mnemo, request(q).weights(KEYWORD_WEIGHTS).threshold(ANY_MATCH).relativeThreshold(0).minRelevance(0.0)
-          .timeFilter(TimeFilter.OFF).build());
+      case KEYWORD ->
+          recall(
+              mnemo,
+              request(q)
+                  .weights(KEYWORD_WEIGHTS)
+                  .threshold(ANY_MATCH)
+                  .relativeThreshold(0)
+                  .minRelevance(0.0)
+                  .timeFilter(TimeFilter.OFF)
+                  .build());
       case RECENT -> recent(diagnostics(mnemo, p), q);
       case UNFILTERED -> unfiltered(diagnostics(mnemo, p), q);
     };
   }
 
-  /** The request a query makes with the engine's defaults: only owner, text, time, mode, scope, k and budget come from it. */
+  /**
+   * The request a query makes with the engine's defaults: only owner, text, time, mode, scope, k
+   * and budget come from it.
+   */
   static RecallRequest.Builder request(ScenarioQuery q) {
-    return RecallRequest.builder(q.owner(), q.text()).askedAt(q.askedAt()).mode(q.mode()).scope(q.scope())
-        .k(q.k()).budgetTokens(q.budgetTokens()).explain(true);
+    return RecallRequest.builder(q.owner(), q.text())
+        .askedAt(q.askedAt())
+        .mode(q.mode())
+        .scope(q.scope())
+        .k(q.k())
+        .budgetTokens(q.budgetTokens())
+        .explain(true);
   }
 
   static Selection recall(Mnemo mnemo, RecallRequest req) {
     RecallResult r = mnemo.recall(req);
-    return new Selection(r.selected().stream().map(Recalled::record).toList(), r.trace().candidates().size(),
-        r.tokensUsed(), r.selected().stream().map(Recalled::tokens).toList());
+    return new Selection(
+        r.selected().stream().map(Recalled::record).toList(),
+        r.trace().candidates().size(),
+        r.tokensUsed(),
+        r.selected().stream().map(Recalled::tokens).toList());
   }
 
   private static Selection recent(Diagnostics e, ScenarioQuery q) {
-    // The same eligibility the read path builds (ReadPath.eligibility), at the millisecond precision
+    // The same eligibility the read path builds (ReadPath.eligibility), at the millisecond
+    // precision
     // stores keep, so that "eligible" means one thing across policies.
     Instant asked = q.askedAt().truncatedTo(ChronoUnit.MILLIS);
-    Eligibility el = new Eligibility(q.owner(), q.scope(), Set.of(), Map.of(),
-        q.mode().validTime(asked).truncatedTo(ChronoUnit.MILLIS), q.mode().knownTime(asked).truncatedTo(ChronoUnit.MILLIS),
-        null);
+    Eligibility el =
+        new Eligibility(
+            q.owner(),
+            q.scope(),
+            Set.of(),
+            Map.of(),
+            q.mode().validTime(asked).truncatedTo(ChronoUnit.MILLIS),
+            q.mode().knownTime(asked).truncatedTo(ChronoUnit.MILLIS),
+            null);
     List<MemoryRecord> newest = e.store().latest(el, POOL);
     return pack(newest, newest.size(), q, e);
   }
@@ -205,23 +259,40 @@ public final class ScenarioRunner {
   private static Selection unfiltered(Diagnostics e, ScenarioQuery q) {
     Embedder emb = e.embedder().orElse(null);
     float[] vector = emb == null ? null : emb.embedQuery(q.text());
-    List<Candidate> found = new ArrayList<Candidate>(e.store().candidates(new CandidateQuery(
-        Eligibility.unrestrictedForEvaluation(), vector, q.text(), Set.of(), null, POOL)).candidates());
-    Comparator<Candidate> bySimilarity = vector == null
-        ? Comparator.comparingDouble(Candidate::bm25).reversed()
-        : Comparator.comparingDouble((Candidate c) -> Double.isNaN(c.cosine()) ? -2 : c.cosine()).reversed();
+    List<Candidate> found =
+        new ArrayList<Candidate>(
+            e.store()
+                .candidates(
+                    new CandidateQuery(
+                        Eligibility.unrestrictedForEvaluation(),
+                        vector,
+                        q.text(),
+                        Set.of(),
+                        null,
+                        POOL))
+                .candidates());
+    Comparator<Candidate> bySimilarity =
+        vector == null
+            ? Comparator.comparingDouble(Candidate::bm25).reversed()
+            : Comparator.comparingDouble(
+                    (Candidate c) -> Double.isNaN(c.cosine()) ? -2 : c.cosine())
+                .reversed();
     // Ties: newer first, then the source id, so that a run does not depend on random record ids.
-    found.sort(bySimilarity.thenComparing((Candidate c) -> c.record().recordedAt(), Comparator.reverseOrder())
-        .thenComparing(c -> String.join(",", c.record().sources())));
+    found.sort(
+        bySimilarity
+            .thenComparing((Candidate c) -> c.record().recordedAt(), Comparator.reverseOrder())
+            .thenComparing(c -> String.join(",", c.record().sources())));
     return pack(found.stream().map(Candidate::record).toList(), found.size(), q, e);
   }
 
   /**
    * Greedy packing in the given order: skip what does not fit the remaining budget, stop at k. The
-   * budget counts what the read path's does, the rendered block ({@link Diagnostics#blockTokens}), so the
-   * policies compare at an equal budget; the selection reports the texts' tokens, as a recall does.
+   * budget counts what the read path's does, the rendered block ({@link Diagnostics#blockTokens}),
+   * so the policies compare at an equal budget; the selection reports the texts' tokens, as a
+   * recall does.
    */
-  private static Selection pack(List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Diagnostics e) {
+  private static Selection pack(
+      List<MemoryRecord> ordered, int candidates, ScenarioQuery q, Diagnostics e) {
     List<MemoryRecord> chosen = new ArrayList<>();
     List<Integer> tokens = new ArrayList<>();
     int block = 0;
@@ -241,11 +312,18 @@ public final class ScenarioRunner {
 
   /** The engine's parts a baseline reads the store through; a Mnemo without them cannot run one. */
   private static Diagnostics diagnostics(Mnemo mnemo, Policy p) {
-    return mnemo.diagnostics().orElseThrow(() -> new IllegalStateException("policy " + p.code()
-        + " reads the store directly and needs the built-in engine's diagnostics (Mnemo.builder()), the factory "
-        + "returned " + mnemo.getClass().getName() + " without them"));
+    return mnemo
+        .diagnostics()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "policy "
+                        + p.code()
+                        + " reads the store directly and needs the built-in engine's diagnostics (Mnemo.builder()), the factory "
+                        + "returned "
+                        + mnemo.getClass().getName()
+                        + " without them"));
   }
-
 
   /** Distinct source ids of records, in order. */
   static List<String> sourceIds(List<MemoryRecord> records) {

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /** The answer-level evaluation end to end on a real engine, with the scripted fake model. */
 class AnswerEvaluatorTest {
 
-  static final String SCENARIO = """
+  static final String SCENARIO =
+      """
       {"id": "s-maya", "split": "dev", "writes": [
         {"id": "e1", "owner": "u-maya", "recorded_at": "2026-03-01T10:00:00Z", "text": "Maya writes all her code in Vim.", "fact_key": "editor"},
         {"id": "e2", "owner": "u-maya", "recorded_at": "2026-06-02T09:00:00Z", "text": "Maya switched her editor from Vim to Emacs in June.", "fact_key": "editor", "valid_from": "2026-06-01"},
@@ -29,12 +30,18 @@ class AnswerEvaluatorTest {
         {"id": "q1", "owner": "u-maya", "asked_at": "2026-07-01T00:00:00Z", "text": "Which editor does Maya use?", "expect": ["e2"], "forbid": ["e1"]},
         {"id": "q2", "owner": "u-maya", "asked_at": "2026-07-01T00:00:00Z", "text": "What is the name of Maya's dog?", "expect": ["e3"]},
         {"id": "q3", "owner": "u-maya", "asked_at": "2026-07-01T00:00:00Z", "text": "Which opera does Maya like best?", "expect_none": true}]}
-      """.replace("\n", " ");
+      """
+          .replace("\n", " ");
 
   static AnswerEvaluator evaluator(ScriptedChatModel model, AnswerEvaluator.Options options) {
     JsonChat chat = new JsonChat(model);
-    return new AnswerEvaluator(TestEngines.lucene(new HashingEmbedder()), new LlmAnswerer(chat), new LlmJudge(chat),
-        new LlmCounterfactual(chat), options, null);
+    return new AnswerEvaluator(
+        TestEngines.lucene(new HashingEmbedder()),
+        new LlmAnswerer(chat),
+        new LlmJudge(chat),
+        new LlmCounterfactual(chat),
+        options,
+        null);
   }
 
   static List<AnswerSuite> suites() {
@@ -45,8 +52,8 @@ class AnswerEvaluatorTest {
   void run_scenario_answersWithAndWithoutMemory_judgesBoth_andComputesEveryRate() {
     ScriptedChatModel model = FakeAnswerModel.model();
     AnswerReport report = evaluator(model, AnswerEvaluator.Options.DEFAULT).run(suites());
-    Map<String, AnswerReport.Outcome> byId = report.outcomes().stream()
-        .collect(Collectors.toMap(AnswerReport.Outcome::id, o -> o));
+    Map<String, AnswerReport.Outcome> byId =
+        report.outcomes().stream().collect(Collectors.toMap(AnswerReport.Outcome::id, o -> o));
     assertThat(byId).containsOnlyKeys("q1", "q2", "q3");
 
     AnswerReport.Outcome dog = byId.get("q2");
@@ -63,8 +70,11 @@ class AnswerEvaluatorTest {
     AnswerReport.Outcome opera = byId.get("q3");
     assertThat(opera.correctWithout()).isTrue();
     assertThat(opera.correctWith()).isTrue();
-    assertThat(model.calls().stream().filter(c -> c.system().equals(LlmJudge.RUBRIC) && c.user().contains("opera")))
-        .as("the same answer with and without memory is judged once").hasSize(1);
+    assertThat(
+            model.calls().stream()
+                .filter(c -> c.system().equals(LlmJudge.RUBRIC) && c.user().contains("opera")))
+        .as("the same answer with and without memory is judged once")
+        .hasSize(1);
 
     ObjectNode j = report.toJson();
     assertThat(j.get("questions").asInt()).isEqualTo(3);
@@ -76,8 +86,12 @@ class AnswerEvaluatorTest {
     assertThat(j.get("without_memory").get("accuracy").asDouble()).isEqualTo(0.3333);
     long fetched = report.outcomes().stream().filter(o -> !o.fetched().isEmpty()).count();
     assertThat(j.get("fetch_rate").asDouble()).isEqualTo(Math.round(fetched / 3.0 * 1e4) / 1e4);
-    long used = report.outcomes().stream().filter(o -> !o.fetched().isEmpty() && !o.used().isEmpty()).count();
-    assertThat(j.get("use_rate").asDouble()).isEqualTo(Math.round((double) used / fetched * 1e4) / 1e4);
+    long used =
+        report.outcomes().stream()
+            .filter(o -> !o.fetched().isEmpty() && !o.used().isEmpty())
+            .count();
+    assertThat(j.get("use_rate").asDouble())
+        .isEqualTo(Math.round((double) used / fetched * 1e4) / 1e4);
     assertThat(j.get("precision_at_k").asDouble()).isBetween(0.0, 1.0);
     assertThat(j.get("per_category").has("dev")).isTrue();
 
@@ -87,7 +101,8 @@ class AnswerEvaluatorTest {
     assertThat(cf.get("sensitivity").asDouble()).isEqualTo(1.0);
     assertThat(cf.get("other_questions").asInt()).isEqualTo(4);
     assertThat(cf.get("stability").asDouble()).isEqualTo(1.0);
-    assertThat(report.counterfactuals().get(1).changed()).isEqualTo("Maya's dog is called Zanzibar.");
+    assertThat(report.counterfactuals().get(1).changed())
+        .isEqualTo("Maya's dog is called Zanzibar.");
 
     JsonNode u = j.get("utility");
     assertThat(u.get("records_stored").asInt()).isEqualTo(4);
@@ -105,10 +120,17 @@ class AnswerEvaluatorTest {
 
   @Test
   void run_judgeAlwaysMalformed_marksEveryQuestionAnErrorAndRatesStayEmpty() {
-    ScriptedChatModel model = new ScriptedChatModel().responder(c -> c.system().equals(LlmJudge.RUBRIC) ? "{\"verdict\": 1}"
-        : FakeAnswerModel.answer(c.user()));
+    ScriptedChatModel model =
+        new ScriptedChatModel()
+            .responder(
+                c ->
+                    c.system().equals(LlmJudge.RUBRIC)
+                        ? "{\"verdict\": 1}"
+                        : FakeAnswerModel.answer(c.user()));
     AnswerReport report = evaluator(model, new AnswerEvaluator.Options(0, 0, false)).run(suites());
-    assertThat(report.outcomes()).hasSize(3).allSatisfy(o -> assertThat(o.error()).contains("invalid twice"));
+    assertThat(report.outcomes())
+        .hasSize(3)
+        .allSatisfy(o -> assertThat(o.error()).contains("invalid twice"));
     ObjectNode j = report.toJson();
     assertThat(j.get("errors").asInt()).isEqualTo(3);
     assertThat(j.get("benefit_rate").isNull()).isTrue();
@@ -117,17 +139,23 @@ class AnswerEvaluatorTest {
 
   @Test
   void locomoSuites_carryTheGoldAnswersAndAskAfterTheLastSession() {
-    List<LocomoConversation> cs = List.of(LocomoLoader.load(LocomoLoaderTest.DIR.resolve("tiny.json")));
+    List<LocomoConversation> cs =
+        List.of(LocomoLoader.load(LocomoLoaderTest.DIR.resolve("tiny.json")));
     List<AnswerSuite> suites = AnswerSuites.locomo(LocomoLoaderTest.DIR, cs, 5, 300, 100);
-    assertThat(suites).singleElement().satisfies(s -> {
-      assertThat(s.writes()).hasSize(7);
-      assertThat(s.cases()).extracting(AnswerCase::gold)
-          .containsExactly("Pixel", "Lisbon; 30 km", "2023", AnswerCase.NOTHING_STORED);
-      assertThat(s.cases().get(0).relevant()).containsExactly("D1:1");
-      assertThat(s.cases().get(0).request().k()).isEqualTo(5);
-      assertThat(s.cases().get(3).category()).isEqualTo("category-5");
-    });
-    AnswerReport report = evaluator(FakeAnswerModel.model(), new AnswerEvaluator.Options(1, 1, true)).run(suites);
+    assertThat(suites)
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.writes()).hasSize(7);
+              assertThat(s.cases())
+                  .extracting(AnswerCase::gold)
+                  .containsExactly("Pixel", "Lisbon; 30 km", "2023", AnswerCase.NOTHING_STORED);
+              assertThat(s.cases().get(0).relevant()).containsExactly("D1:1");
+              assertThat(s.cases().get(0).request().k()).isEqualTo(5);
+              assertThat(s.cases().get(3).category()).isEqualTo("category-5");
+            });
+    AnswerReport report =
+        evaluator(FakeAnswerModel.model(), new AnswerEvaluator.Options(1, 1, true)).run(suites);
     AnswerReport.Outcome kitten = report.outcomes().get(0);
     assertThat(kitten.correctWith()).isTrue();
     assertThat(kitten.correctWithout()).isFalse();
@@ -136,8 +164,10 @@ class AnswerEvaluatorTest {
 
   @Test
   void changedWrites_changeTheTargetAndItsNeighboursContext() {
-    List<dev.mnemo.NewMemory> ws = LocomoRunner.memories(LocomoLoader.load(LocomoLoaderTest.DIR.resolve("tiny.json")), true);
-    List<dev.mnemo.NewMemory> changed = AnswerEvaluator.changedWrites(ws, ws.get(0), "Ana: I adopted a dog.");
+    List<dev.mnemo.NewMemory> ws =
+        LocomoRunner.memories(LocomoLoader.load(LocomoLoaderTest.DIR.resolve("tiny.json")), true);
+    List<dev.mnemo.NewMemory> changed =
+        AnswerEvaluator.changedWrites(ws, ws.get(0), "Ana: I adopted a dog.");
     assertThat(changed.get(0).text()).isEqualTo("Ana: I adopted a dog.");
     assertThat(changed.get(1).context()).startsWith("Ana: I adopted a dog.");
     assertThat(changed.get(5)).isEqualTo(ws.get(5));

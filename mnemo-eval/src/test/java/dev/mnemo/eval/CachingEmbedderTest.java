@@ -27,12 +27,37 @@ class CachingEmbedderTest {
       this.inner = inner;
     }
 
-    @Override public String modelId() { return inner.modelId(); }
-    @Override public int dimension() { return inner.dimension(); }
-    @Override public double unrelatedSimilarity() { return 0.25; }
-    @Override public float[] embedQuery(String text) { queries.add(text); return inner.embedQuery(text); }
-    @Override public List<float[]> embedPassages(List<String> texts) { passages.addAll(texts); return inner.embedPassages(texts); }
-    @Override public void close() { closed = true; }
+    @Override
+    public String modelId() {
+      return inner.modelId();
+    }
+
+    @Override
+    public int dimension() {
+      return inner.dimension();
+    }
+
+    @Override
+    public double unrelatedSimilarity() {
+      return 0.25;
+    }
+
+    @Override
+    public float[] embedQuery(String text) {
+      queries.add(text);
+      return inner.embedQuery(text);
+    }
+
+    @Override
+    public List<float[]> embedPassages(List<String> texts) {
+      passages.addAll(texts);
+      return inner.embedPassages(texts);
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
   }
 
   @Test
@@ -111,6 +136,7 @@ class CachingEmbedderTest {
     }
     Files.write(file, "not a cache at all, just text".getBytes());
     assertThatThrownBy(() -> CachingEmbedder.open(new HashingEmbedder(), dir))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not an embedding cache of hashing-64");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is not an embedding cache of hashing-64");
   }
 }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * by hand). The data is not part of the repository: a clone without it skips these tests, saying
  * where it looked. Where: the system property {@code mnemo.locomo.dir} or {@code $MNEMO_LOCOMO_DIR}
  * (default {@code ../../shared/data/locomo} from this module), {@code mnemo.longmemeval.file} or
- * {@code $MNEMO_LONGMEMEVAL_FILE} (default {@code ../../shared/data/longmemeval/longmemeval_s_dev100.json.gz}).
+ * {@code $MNEMO_LONGMEMEVAL_FILE} (default {@code
+ * ../../shared/data/longmemeval/longmemeval_s_dev100.json.gz}).
  */
 class DevSuiteExpectationsIT {
 
@@ -40,31 +41,57 @@ class DevSuiteExpectationsIT {
   @Test
   void locomoDev_isNoWorseThanRecorded() {
     Path dir = data("mnemo.locomo.dir", "MNEMO_LOCOMO_DIR", "../../shared/data/locomo");
-    assumeTrue(Files.isDirectory(dir), "no LoCoMo data at " + dir.toAbsolutePath() + " (set -Dmnemo.locomo.dir)");
+    assumeTrue(
+        Files.isDirectory(dir),
+        "no LoCoMo data at " + dir.toAbsolutePath() + " (set -Dmnemo.locomo.dir)");
     try (Embedder e5 = Providers.embedder("e5-small-v2-q", Map.of())) {
-      LocomoReport report = new LocomoRunner(TestEngines.lucene(e5), true, 20).run(LocomoLoader.loadDir(dir));
-      ExpectationCheck.Result r = ExpectationCheck.check(expectations("locomo-dev.json"), report.toJson(),
-          "locomo-dev.json");
-      assertThat(r.passed()).as("LoCoMo dev against docs/expectations/locomo-dev.json:%n%s", r.table()).isTrue();
+      LocomoReport report =
+          new LocomoRunner(TestEngines.lucene(e5), true, 20).run(LocomoLoader.loadDir(dir));
+      ExpectationCheck.Result r =
+          ExpectationCheck.check(
+              expectations("locomo-dev.json"), report.toJson(), "locomo-dev.json");
+      assertThat(r.passed())
+          .as("LoCoMo dev against docs/expectations/locomo-dev.json:%n%s", r.table())
+          .isTrue();
     }
   }
 
   @Test
   void longMemEvalDevBm25_isNoWorseThanRecorded() {
-    Path file = data("mnemo.longmemeval.file", "MNEMO_LONGMEMEVAL_FILE",
-        "../../shared/data/longmemeval/longmemeval_s_dev100.json.gz");
-    assumeTrue(Files.isRegularFile(file), "no LongMemEval data at " + file.toAbsolutePath()
-        + " (set -Dmnemo.longmemeval.file)");
-    List<LongMemEvalQuestion> questions = LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(file));
+    Path file =
+        data(
+            "mnemo.longmemeval.file",
+            "MNEMO_LONGMEMEVAL_FILE",
+            "../../shared/data/longmemeval/longmemeval_s_dev100.json.gz");
+    assumeTrue(
+        Files.isRegularFile(file),
+        "no LongMemEval data at " + file.toAbsolutePath() + " (set -Dmnemo.longmemeval.file)");
+    List<LongMemEvalQuestion> questions =
+        LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(file));
     // no embedder, as ./mnemo eval longmemeval --embedder none --rankings bm25
-    LongMemEvalReport report = new LongMemEvalRunner(
-        d -> Mnemo.builder().store(LuceneMemoryStore.open(d)).withoutEmbedder()
-        .recallLogOptions(dev.mnemo.RecallLogOptions.OFF).build(),
-        true, 50, List.of(LocomoRunner.Ranking.BM25), line -> { }).run(questions);
-    ExpectationCheck.Result r = ExpectationCheck.check(expectations("longmemeval-dev-bm25.json"), report.toJson(),
-        "longmemeval-dev-bm25.json");
-    assertThat(r.passed()).as("LongMemEval dev (BM25) against docs/expectations/longmemeval-dev-bm25.json:%n%s",
-        r.table()).isTrue();
+    LongMemEvalReport report =
+        new LongMemEvalRunner(
+                d ->
+                    Mnemo.builder()
+                        .store(LuceneMemoryStore.open(d))
+                        .withoutEmbedder()
+                        .recallLogOptions(dev.mnemo.RecallLogOptions.OFF)
+                        .build(),
+                true,
+                50,
+                List.of(LocomoRunner.Ranking.BM25),
+                line -> {})
+            .run(questions);
+    ExpectationCheck.Result r =
+        ExpectationCheck.check(
+            expectations("longmemeval-dev-bm25.json"),
+            report.toJson(),
+            "longmemeval-dev-bm25.json");
+    assertThat(r.passed())
+        .as(
+            "LongMemEval dev (BM25) against docs/expectations/longmemeval-dev-bm25.json:%n%s",
+            r.table())
+        .isTrue();
   }
 
   private static JsonNode expectations(String name) {

@@ -9,7 +9,9 @@ class ExtractionCostTest {
 
   @Test
   void table_countsOneCallPerChunkOfEachSession() {
-    String t = ExtractionCost.table(List.of(LocomoLoader.load(LocomoLoaderTest.DIR.resolve("tiny.json"))), 1, 30);
+    String t =
+        ExtractionCost.table(
+            List.of(LocomoLoader.load(LocomoLoaderTest.DIR.resolve("tiny.json"))), 1, 30);
     String[] rows = t.split("\n");
     // tiny.json: sessions of 4 and 3 turns -> 7 calls one by one, 2 calls at 30 per call
     assertThat(rows[1].trim().split("\\s+")).startsWith("1", "7", "7");

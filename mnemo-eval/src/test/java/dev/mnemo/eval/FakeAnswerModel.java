@@ -15,23 +15,29 @@ import java.util.regex.Pattern;
  * testkit's {@link ScriptedChatModel}: the answerer answers with the shown memory that shares the
  * most content words with the question (else "I don't know") and cites it; the judge says correct
  * when the answer's token F1 against the gold is at least 0.5 (or, for a nothing-stored gold, when
- * the answer says it does not know); the counterfactual editor replaces the memory's last word.
- * Not a model of quality: it makes every path of the evaluation run with known outcomes.
+ * the answer says it does not know); the counterfactual editor replaces the memory's last word. Not
+ * a model of quality: it makes every path of the evaluation run with known outcomes.
  */
 final class FakeAnswerModel {
   private FakeAnswerModel() {}
 
-  private static final Set<String> STOP = Set.of("what", "which", "does", "did", "is", "of", "name", "when", "her",
-      "his", "maya", "maya's", "ana", "ana's", "ben", "ben's", "use", "do", "in", "to", "s");
-  private static final Pattern MEMORY = Pattern.compile("^(\\d+)\\. (?:\\[[^\\]]*\\] )?(.*)$", Pattern.MULTILINE);
+  private static final Set<String> STOP =
+      Set.of(
+          "what", "which", "does", "did", "is", "of", "name", "when", "her", "his", "maya",
+          "maya's", "ana", "ana's", "ben", "ben's", "use", "do", "in", "to", "s");
+  private static final Pattern MEMORY =
+      Pattern.compile("^(\\d+)\\. (?:\\[[^\\]]*\\] )?(.*)$", Pattern.MULTILINE);
 
   static ScriptedChatModel model() {
-    return new ScriptedChatModel().responder(c -> {
-      if (c.system().equals(LlmAnswerer.SYSTEM_PROMPT)) return answer(c.user());
-      if (c.system().equals(LlmJudge.RUBRIC)) return judge(c.user());
-      if (c.system().equals(LlmCounterfactual.SYSTEM_PROMPT)) return counterfactual(c.user());
-      throw new IllegalStateException("unexpected prompt: " + c.system());
-    });
+    return new ScriptedChatModel()
+        .responder(
+            c -> {
+              if (c.system().equals(LlmAnswerer.SYSTEM_PROMPT)) return answer(c.user());
+              if (c.system().equals(LlmJudge.RUBRIC)) return judge(c.user());
+              if (c.system().equals(LlmCounterfactual.SYSTEM_PROMPT))
+                return counterfactual(c.user());
+              throw new IllegalStateException("unexpected prompt: " + c.system());
+            });
   }
 
   static String answer(String user) {
@@ -56,9 +62,13 @@ final class FakeAnswerModel {
 
   static String judge(String user) {
     String gold = between(user, "Gold answer: ", "\nAssistant's answer: ");
-    String answer = user.substring(user.indexOf("Assistant's answer: ") + "Assistant's answer: ".length());
-    boolean correct = gold.equals(AnswerCase.NOTHING_STORED) ? answer.contains("don't know")
-        : AnswerScores.f1(answer, gold) >= 0.5 || AnswerScores.tokens(answer).containsAll(AnswerScores.tokens(gold));
+    String answer =
+        user.substring(user.indexOf("Assistant's answer: ") + "Assistant's answer: ".length());
+    boolean correct =
+        gold.equals(AnswerCase.NOTHING_STORED)
+            ? answer.contains("don't know")
+            : AnswerScores.f1(answer, gold) >= 0.5
+                || AnswerScores.tokens(answer).containsAll(AnswerScores.tokens(gold));
     return "{\"correct\": " + correct + ", \"reason\": \"fake judge\"}";
   }
 

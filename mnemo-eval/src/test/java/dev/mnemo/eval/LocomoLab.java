@@ -5,7 +5,6 @@ import dev.mnemo.RecallRequest;
 import dev.mnemo.embed.E5SmallEmbedder;
 import dev.mnemo.spi.Embedder;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +24,8 @@ public final class LocomoLab {
     List<LocomoConversation> convs = LocomoLoader.loadDir(Path.of(args[0]));
     Map<String, UnaryOperator<RecallRequest.Builder>> variants = variants();
     Embedder e5 = new E5SmallEmbedder();
-    CachingEmbedder cached = CachingEmbedder.open(e5, Path.of(args.length > 1 ? args[1] : "/tmp/lme/locomo-cache"));
+    CachingEmbedder cached =
+        CachingEmbedder.open(e5, Path.of(args.length > 1 ? args[1] : "/tmp/lme/locomo-cache"));
     int[] ks = {1, 5, 10, 20};
     Map<String, double[]> sums = new LinkedHashMap<>();
     Map<String, Map<Integer, double[]>> perCat = new LinkedHashMap<>();
@@ -39,25 +39,42 @@ public final class LocomoLab {
         for (var q : c.questions()) {
           boolean adv = q.category() == 5;
           if (!adv && (q.category() < 1 || q.category() > 4 || q.evidence().isEmpty())) continue;
-          String named = adv ? LocomoRunner.namedSpeaker(q.text(), c.speakerA(), c.speakerB()) : null;
+          String named =
+              adv ? LocomoRunner.namedSpeaker(q.text(), c.speakerA(), c.speakerB()) : null;
           if (adv && named == null) continue;
-          if (adv) n5++; else n++;
+          if (adv) n5++;
+          else n++;
           for (var v : variants.entrySet()) {
             var res = m.recall(v.getValue().apply(LocomoRunner.request(c, q, 20)).build());
             if (adv) {
               var top = res.selected().subList(0, Math.min(5, res.selected().size()));
-              double share = top.isEmpty() ? 0 : (double) top.stream().filter(x -> x.record().text().startsWith(named + ":")).count() / top.size();
+              double share =
+                  top.isEmpty()
+                      ? 0
+                      : (double)
+                              top.stream()
+                                  .filter(x -> x.record().text().startsWith(named + ":"))
+                                  .count()
+                          / top.size();
               cat5.computeIfAbsent(v.getKey(), x -> new double[1])[0] += share;
               continue;
             }
             List<String> src = res.sourceIds();
             double[] s = sums.computeIfAbsent(v.getKey(), x -> new double[ks.length]);
-            double[] pc = perCat.computeIfAbsent(v.getKey(), x -> new LinkedHashMap<>()).computeIfAbsent(q.category(), x -> new double[2]);
+            double[] pc =
+                perCat
+                    .computeIfAbsent(v.getKey(), x -> new LinkedHashMap<>())
+                    .computeIfAbsent(q.category(), x -> new double[2]);
             for (int i = 0; i < ks.length; i++) {
               List<String> top = src.subList(0, Math.min(ks[i], src.size()));
-              double r = (double) q.evidence().stream().filter(top::contains).count() / q.evidence().size();
+              double r =
+                  (double) q.evidence().stream().filter(top::contains).count()
+                      / q.evidence().size();
               s[i] += r;
-              if (ks[i] == 10) { pc[0] += r; pc[1]++; }
+              if (ks[i] == 10) {
+                pc[0] += r;
+                pc[1]++;
+              }
             }
           }
         }
@@ -65,14 +82,38 @@ public final class LocomoLab {
         TempDirs.delete(dir);
       }
     }
-    System.out.printf(Locale.ROOT, "%-28s %7s %7s %7s %7s   %s   cat5_named@5%n", "variant", "R@1", "R@5", "R@10", "R@20", "R@10 by category");
+    System.out.printf(
+        Locale.ROOT,
+        "%-28s %7s %7s %7s %7s   %s   cat5_named@5%n",
+        "variant",
+        "R@1",
+        "R@5",
+        "R@10",
+        "R@20",
+        "R@10 by category");
     for (var v : sums.entrySet()) {
       StringBuilder cats = new StringBuilder();
-      perCat.get(v.getKey()).entrySet().stream().sorted(Map.Entry.comparingByKey())
-          .forEach(e -> cats.append(String.format(Locale.ROOT, " c%d=%.3f", e.getKey(), e.getValue()[0] / e.getValue()[1])));
+      perCat.get(v.getKey()).entrySet().stream()
+          .sorted(Map.Entry.comparingByKey())
+          .forEach(
+              e ->
+                  cats.append(
+                      String.format(
+                          Locale.ROOT,
+                          " c%d=%.3f",
+                          e.getKey(),
+                          e.getValue()[0] / e.getValue()[1])));
       double[] s = v.getValue();
-      System.out.printf(Locale.ROOT, "%-28s %7.3f %7.3f %7.3f %7.3f  %s   %.3f%n", v.getKey(), s[0] / n, s[1] / n, s[2] / n, s[3] / n,
-          cats, cat5.getOrDefault(v.getKey(), new double[1])[0] / Math.max(1, n5));
+      System.out.printf(
+          Locale.ROOT,
+          "%-28s %7.3f %7.3f %7.3f %7.3f  %s   %.3f%n",
+          v.getKey(),
+          s[0] / n,
+          s[1] / n,
+          s[2] / n,
+          s[3] / n,
+          cats,
+          cat5.getOrDefault(v.getKey(), new double[1])[0] / Math.max(1, n5));
     }
     cached.close();
     e5.close();

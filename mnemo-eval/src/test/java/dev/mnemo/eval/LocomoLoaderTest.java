@@ -29,9 +29,11 @@ class LocomoLoaderTest {
   @Test
   void memoryText_isSpeakerAndText_withTheImageCaption() {
     LocomoConversation c = LocomoLoader.load(DIR.resolve("tiny.json"));
-    assertThat(c.turns().get(0).memoryText()).isEqualTo("Ana: Hi Ben! I adopted a grey kitten called Pixel yesterday.");
+    assertThat(c.turns().get(0).memoryText())
+        .isEqualTo("Ana: Hi Ben! I adopted a grey kitten called Pixel yesterday.");
     assertThat(c.turns().get(2).memoryText())
-        .isEqualTo("Ana: The one on Harbour Street. Look at her! [shares an image: a photo of a small grey cat on a sofa]");
+        .isEqualTo(
+            "Ana: The one on Harbour Street. Look at her! [shares an image: a photo of a small grey cat on a sofa]");
   }
 
   @Test
@@ -61,14 +63,18 @@ class LocomoLoaderTest {
 
   @Test
   void sessionTime_readsAmAndPm_andRejectsOtherShapes() {
-    assertThat(LocomoLoader.sessionTime("12:48 am on 1 February, 2023", "x")).isEqualTo(Instant.parse("2023-02-01T00:48:00Z"));
-    assertThat(LocomoLoader.sessionTime("9:55 AM on 22 October, 2023", "x")).isEqualTo(Instant.parse("2023-10-22T09:55:00Z"));
+    assertThat(LocomoLoader.sessionTime("12:48 am on 1 February, 2023", "x"))
+        .isEqualTo(Instant.parse("2023-02-01T00:48:00Z"));
+    assertThat(LocomoLoader.sessionTime("9:55 AM on 22 October, 2023", "x"))
+        .isEqualTo(Instant.parse("2023-10-22T09:55:00Z"));
     assertThatThrownBy(() -> LocomoLoader.sessionTime("2023-10-22", "f: session_3_date_time"))
         .hasMessageStartingWith("f: session_3_date_time must look like");
   }
 
   @Test
   void loadDir_readsEveryJsonFile() {
-    assertThat(LocomoLoader.loadDir(DIR)).extracting(LocomoConversation::name).containsExactly("tiny");
+    assertThat(LocomoLoader.loadDir(DIR))
+        .extracting(LocomoConversation::name)
+        .containsExactly("tiny");
   }
 }

@@ -25,50 +25,77 @@ import java.util.function.UnaryOperator;
  */
 public final class LongMemEvalLab {
   public static void main(String[] args) throws Exception {
-    List<LongMemEvalQuestion> qs = LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(Path.of(args[0])));
+    List<LongMemEvalQuestion> qs =
+        LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(Path.of(args[0])));
     int limit = args.length > 2 ? Integer.parseInt(args[2]) : qs.size();
     Map<String, UnaryOperator<RecallRequest.Builder>> variants = variants();
     Embedder e5 = new E5SmallEmbedder();
     CachingEmbedder cached = CachingEmbedder.open(e5, Path.of(args[1]));
-    Map<String, Map<String, double[]>> sums = new LinkedHashMap<>(); // variant -> type -> [evid, all, sess, n]
+    Map<String, Map<String, double[]>> sums =
+        new LinkedHashMap<>(); // variant -> type -> [evid, all, sess, n]
     int done = 0;
     long start = System.nanoTime();
     for (LongMemEvalQuestion q : qs.subList(0, Math.min(limit, qs.size()))) {
       if (q.abstention()) continue;
       Path dir = TempDirs.create("lmelab-", q.id());
       Map<String, String> sessionOf = new HashMap<>();
-      for (var s : q.sessions()) for (int i = 0; i < s.turns().size(); i++) sessionOf.put(s.turnId(i), s.id());
+      for (var s : q.sessions())
+        for (int i = 0; i < s.turns().size(); i++) sessionOf.put(s.turnId(i), s.id());
       try (Mnemo m = Mnemo.builder().directory(dir).embedder(Embedder.shared(cached)).build()) {
         m.rememberAll(LongMemEvalRunner.memories(q, true));
         Map<String, List<String>> rankings = new LinkedHashMap<>();
         for (var v : variants.entrySet()) {
-          var res = m.recall(v.getValue().apply(LocomoRunner.rankingRequest(q.id(), q.question(),
-              LongMemEvalRunner.askedAt(q), 50)).build());
+          var res =
+              m.recall(
+                  v.getValue()
+                      .apply(
+                          LocomoRunner.rankingRequest(
+                              q.id(), q.question(), LongMemEvalRunner.askedAt(q), 50))
+                      .build());
           rankings.put(v.getKey(), res.sourceIds().stream().distinct().toList());
         }
-        rankings.put("ext-rrf(dense,bm25-noctx)", rrf(rankings.get("dense"), rankings.get("bm25-noctx")));
+        rankings.put(
+            "ext-rrf(dense,bm25-noctx)", rrf(rankings.get("dense"), rankings.get("bm25-noctx")));
         rankings.put("ext-rrf(dense,bm25)", rrf(rankings.get("dense"), rankings.get("bm25")));
-        rankings.put("ext-rrf(full,dense,bm25-noctx)", rrf(rankings.get("full"), rankings.get("dense"), rankings.get("bm25-noctx")));
+        rankings.put(
+            "ext-rrf(full,dense,bm25-noctx)",
+            rrf(rankings.get("full"), rankings.get("dense"), rankings.get("bm25-noctx")));
         List<String> ev = q.evidenceTurnIds();
         if (System.getProperty("lab.dump", "").equals(q.type())) {
           Map<String, String> textOf = new HashMap<>();
           Map<String, String> roleOf = new HashMap<>();
-          for (var s : q.sessions()) for (int i = 0; i < s.turns().size(); i++) {
-            textOf.put(s.turnId(i), s.turns().get(i).content());
-            roleOf.put(s.turnId(i), s.turns().get(i).role());
-          }
+          for (var s : q.sessions())
+            for (int i = 0; i < s.turns().size(); i++) {
+              textOf.put(s.turnId(i), s.turns().get(i).content());
+              roleOf.put(s.turnId(i), s.turns().get(i).role());
+            }
           List<String> r = rankings.get("full");
-          System.out.println("Q " + q.id() + ": " + q.question() + " | evidence " + ev.size() + " in ranks "
-              + ev.stream().map(e -> String.valueOf(r.indexOf(e) + 1)).toList());
+          System.out.println(
+              "Q "
+                  + q.id()
+                  + ": "
+                  + q.question()
+                  + " | evidence "
+                  + ev.size()
+                  + " in ranks "
+                  + ev.stream().map(e -> String.valueOf(r.indexOf(e) + 1)).toList());
           for (int i = 0; i < Math.min(12, r.size()); i++) {
             String t = textOf.get(r.get(i)).replace('\n', ' ');
-            System.out.printf("  %2d %s %-9s %-22s %s%n", i + 1, ev.contains(r.get(i)) ? "*" : " ", roleOf.get(r.get(i)),
-                r.get(i), t.substring(0, Math.min(110, t.length())));
+            System.out.printf(
+                "  %2d %s %-9s %-22s %s%n",
+                i + 1,
+                ev.contains(r.get(i)) ? "*" : " ",
+                roleOf.get(r.get(i)),
+                r.get(i),
+                t.substring(0, Math.min(110, t.length())));
           }
-          for (String e : ev) if (r.indexOf(e) < 0 || r.indexOf(e) >= 12) {
-            String t = textOf.get(e).replace('\n', ' ');
-            System.out.printf("  %2d * %-9s %-22s %s%n", r.indexOf(e) + 1, roleOf.get(e), e, t.substring(0, Math.min(110, t.length())));
-          }
+          for (String e : ev)
+            if (r.indexOf(e) < 0 || r.indexOf(e) >= 12) {
+              String t = textOf.get(e).replace('\n', ' ');
+              System.out.printf(
+                  "  %2d * %-9s %-22s %s%n",
+                  r.indexOf(e) + 1, roleOf.get(e), e, t.substring(0, Math.min(110, t.length())));
+            }
         }
         List<String> evs = List.copyOf(q.answerSessionIds());
         for (var r : rankings.entrySet()) {
@@ -76,7 +103,9 @@ public final class LongMemEvalLab {
           List<String> sess = r.getValue().stream().map(sessionOf::get).distinct().toList();
           List<String> topS = sess.subList(0, Math.min(10, sess.size()));
           for (String type : List.of(q.type(), "ALL")) {
-            double[] a = sums.computeIfAbsent(r.getKey(), x -> new LinkedHashMap<>()).computeIfAbsent(type, x -> new double[5]);
+            double[] a =
+                sums.computeIfAbsent(r.getKey(), x -> new LinkedHashMap<>())
+                    .computeIfAbsent(type, x -> new double[5]);
             if (!ev.isEmpty()) {
               a[0] += (double) ev.stream().filter(top::contains).count() / ev.size();
               a[1] += top.containsAll(ev) ? 1 : 0;
@@ -99,44 +128,60 @@ public final class LongMemEvalLab {
   }
 
   static void print(Map<String, Map<String, double[]>> sums, boolean perType) {
-    System.out.printf(Locale.ROOT, "%-34s %8s %8s %8s %5s%n", "variant", "turnEv10", "turnAll10", "sessAll10", "n");
+    System.out.printf(
+        Locale.ROOT,
+        "%-34s %8s %8s %8s %5s%n",
+        "variant",
+        "turnEv10",
+        "turnAll10",
+        "sessAll10",
+        "n");
     for (var v : sums.entrySet()) {
       for (var t : v.getValue().entrySet()) {
         if (!perType && !t.getKey().equals("ALL")) continue;
         double[] a = t.getValue();
-        System.out.printf(Locale.ROOT, "%-34s %8.3f %8.3f %8.3f %5d  %s%n", v.getKey(), a[0] / a[3], a[1] / a[3], a[2] / a[4],
-            (int) a[3], t.getKey());
+        System.out.printf(
+            Locale.ROOT,
+            "%-34s %8.3f %8.3f %8.3f %5d  %s%n",
+            v.getKey(),
+            a[0] / a[3],
+            a[1] / a[3],
+            a[2] / a[4],
+            (int) a[3],
+            t.getKey());
       }
     }
     System.out.flush();
   }
 
   /**
-   * A variant's request: a name starting with "rrf" fuses by reciprocal rank; parts after '+'
-   * named {@code w.NAME=value} set that weight (dense, bm25, entity, window, context, speaker,
-   * recency, importance, timeMatch). Variants come from the system property {@code lab.variants},
-   * separated by ';'; {@code -Dlab.dump=TYPE} prints the full ranking's head for that type's questions.
+   * A variant's request: a name starting with "rrf" fuses by reciprocal rank; parts after '+' named
+   * {@code w.NAME=value} set that weight (dense, bm25, entity, window, context, speaker, recency,
+   * importance, timeMatch). Variants come from the system property {@code lab.variants}, separated
+   * by ';'; {@code -Dlab.dump=TYPE} prints the full ranking's head for that type's questions.
    */
   static RecallRequest.Builder labRequest(String variant, RecallRequest.Builder b) {
     if (variant.startsWith("rrf")) b.fusion(Fusion.rrf());
     Weights w = Weights.DEFAULT;
     String[] parts = variant.split("\\+");
     for (int i = 1; i < parts.length; i++) {
-      if (!parts[i].startsWith("w.")) throw new IllegalArgumentException("not a weight: " + parts[i]);
+      if (!parts[i].startsWith("w."))
+        throw new IllegalArgumentException("not a weight: " + parts[i]);
       String[] kv = parts[i].substring(2).split("=");
       double x = Double.parseDouble(kv[1]);
-      w = switch (kv[0]) {
-        case "dense" -> w.withDense(x);
-        case "bm25" -> w.withBm25(x);
-        case "entity" -> w.withEntity(x);
-        case "window" -> w.withWindow(x);
-        case "context" -> w.withContext(x);
-        case "speaker" -> w.withSpeaker(x);
-        case "recency" -> w.withRecency(x);
-        case "importance" -> w.withImportance(x);
-        case "timeMatch" -> w.withTimeMatch(x);
-        default -> throw new IllegalArgumentException(kv[0]);
-      };
+      w =
+          switch (kv[0]) {
+            case "dense" -> w.withDense(x);
+            case "bm25" -> w.withBm25(x);
+            case "entity" -> w.withEntity(x);
+            case "window" -> w.withWindow(x);
+            case "context" -> w.withContext(x);
+            case "speaker" -> w.withSpeaker(x);
+            case "recency" -> w.withRecency(x);
+            case "importance" -> w.withImportance(x);
+            case "timeMatch" -> w.withTimeMatch(x);
+            default -> throw new IllegalArgumentException(kv[0]);
+          };
     }
     return b.weights(w);
   }
@@ -144,7 +189,8 @@ public final class LongMemEvalLab {
   @SafeVarargs
   static List<String> rrf(List<String>... lists) {
     Map<String, Double> score = new HashMap<>();
-    for (List<String> l : lists) for (int i = 0; i < l.size(); i++) score.merge(l.get(i), 1.0 / (60 + i + 1), Double::sum);
+    for (List<String> l : lists)
+      for (int i = 0; i < l.size(); i++) score.merge(l.get(i), 1.0 / (60 + i + 1), Double::sum);
     List<String> out = new ArrayList<>(score.keySet());
     out.sort((x, y) -> Double.compare(score.get(y), score.get(x)));
     return out;
@@ -157,7 +203,9 @@ public final class LongMemEvalLab {
     v.put("full-rrf", b -> b.fusion(Fusion.rrf()));
     v.put("dense", b -> b.weights(W.withBm25(0).withEntity(0).withWindow(0).relevanceOnly()));
     v.put("bm25", b -> b.weights(W.withDense(0).withEntity(0).withWindow(0).relevanceOnly()));
-    v.put("bm25-noctx", b -> b.weights(W.withDense(0).withEntity(0).withWindow(0).withContext(0).relevanceOnly()));
+    v.put(
+        "bm25-noctx",
+        b -> b.weights(W.withDense(0).withEntity(0).withWindow(0).withContext(0).relevanceOnly()));
     for (String extra : System.getProperty("lab.variants", "").split(";")) {
       if (extra.isBlank()) continue;
       v.put(extra, b -> LongMemEvalLab.labRequest(extra, b));

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class LongMemEvalRunnerTest {
 
-  private static final List<LongMemEvalQuestion> TINY = LongMemEvalLoader.load(LongMemEvalLoaderTest.TINY);
+  private static final List<LongMemEvalQuestion> TINY =
+      LongMemEvalLoader.load(LongMemEvalLoaderTest.TINY);
 
   @Test
   void memories_everyTurnOfBothRoles_datedBySession_withNeighboursAsContext() {
@@ -38,7 +39,8 @@ class LongMemEvalRunnerTest {
     // two neighbours on each side, inside their session
     assertThat(evidence.context()).isEqualTo(ms.get(3).text() + "\n" + ms.get(4).text());
     assertThat(ms.get(3).context()).startsWith(ms.get(2).text() + "\n" + ms.get(4).text());
-    assertThat(LongMemEvalRunner.memories(TINY.get(0), false)).allSatisfy(m -> assertThat(m.context()).isNull());
+    assertThat(LongMemEvalRunner.memories(TINY.get(0), false))
+        .allSatisfy(m -> assertThat(m.context()).isNull());
   }
 
   @Test
@@ -55,11 +57,23 @@ class LongMemEvalRunnerTest {
   @Test
   void memories_ofALongTurn_shareItsSource_andEmptyTurnsAreSkipped() {
     LongMemEvalQuestion q = TINY.get(0);
-    LongMemEvalQuestion.Session s = new LongMemEvalQuestion.Session("s-long", "s-long", Instant.parse("2024-01-01T00:00:00Z"),
-        List.of(new LongMemEvalQuestion.Turn("user", "", false),
-            new LongMemEvalQuestion.Turn("assistant", "word ".repeat(3_000), true)));
-    LongMemEvalQuestion longOne = new LongMemEvalQuestion("q-long", q.type(), q.question(), q.answer(), q.askedAt(),
-        List.of(s), Set.of("s-long"));
+    LongMemEvalQuestion.Session s =
+        new LongMemEvalQuestion.Session(
+            "s-long",
+            "s-long",
+            Instant.parse("2024-01-01T00:00:00Z"),
+            List.of(
+                new LongMemEvalQuestion.Turn("user", "", false),
+                new LongMemEvalQuestion.Turn("assistant", "word ".repeat(3_000), true)));
+    LongMemEvalQuestion longOne =
+        new LongMemEvalQuestion(
+            "q-long",
+            q.type(),
+            q.question(),
+            q.answer(),
+            q.askedAt(),
+            List.of(s),
+            Set.of("s-long"));
     List<NewMemory> ms = LongMemEvalRunner.memories(longOne, true);
     assertThat(ms).hasSize(2).allSatisfy(m -> assertThat(m.sources()).containsExactly("s-long:1"));
     assertThat(ms).extracting(NewMemory::seq).containsExactly(0, 1);
@@ -68,19 +82,32 @@ class LongMemEvalRunnerTest {
   @Test
   void run_ranksTurnsAndSessions_underEveryRanking_abstentionApart() {
     List<String> lines = new ArrayList<>();
-    LongMemEvalReport r = new LongMemEvalRunner(TestEngines.lucene(new HashingEmbedder()), true, 5,
-        List.of(Ranking.values()), lines::add).run(TINY);
-    assertThat(lines).hasSize(3).first().asString().startsWith("[1/3] q-user-1 single-session-user: 8 memories written");
+    LongMemEvalReport r =
+        new LongMemEvalRunner(
+                TestEngines.lucene(new HashingEmbedder()),
+                true,
+                5,
+                List.of(Ranking.values()),
+                lines::add)
+            .run(TINY);
+    assertThat(lines)
+        .hasSize(3)
+        .first()
+        .asString()
+        .startsWith("[1/3] q-user-1 single-session-user: 8 memories written");
     assertThat(r.answers()).hasSize(3 * Ranking.values().length);
     assertThat(r.memories()).isEqualTo(8 + 8 + 4);
     for (Answer a : r.answers()) {
       assertThat(a.turns()).hasSizeLessThanOrEqualTo(5).doesNotHaveDuplicates();
-      assertThat(a.sessions()).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).doesNotContain("#"));
+      assertThat(a.sessions())
+          .doesNotHaveDuplicates()
+          .allSatisfy(id -> assertThat(id).doesNotContain("#"));
       assertThat(a.tokensAt(5)).isPositive();
     }
     // BM25 finds the one turn that says "puppy", and reads its session off it: a session of the
     // question's own day, dated hours after question_date, is known when the question is asked
-    assertThat(LongMemEvalRunner.askedAt(TINY.get(0))).isEqualTo(Instant.parse("2024-06-10T23:59:59Z"));
+    assertThat(LongMemEvalRunner.askedAt(TINY.get(0)))
+        .isEqualTo(Instant.parse("2024-06-10T23:59:59Z"));
     Answer bm25 = r.answers(Ranking.BM25, false, "single-session-user").get(0);
     assertThat(bm25.turns().get(0)).isEqualTo("s-puppy:0");
     assertThat(bm25.sessions().get(0)).isEqualTo("s-puppy");
@@ -88,21 +115,33 @@ class LongMemEvalRunnerTest {
 
     JsonNode json = r.toJson();
     assertThat(json.path("benchmark").asText()).isEqualTo("longmemeval");
-    assertThat(json.path("policies").fieldNames()).toIterable().containsExactly("full", "dense", "bm25", "full-rrf");
+    assertThat(json.path("policies").fieldNames())
+        .toIterable()
+        .containsExactly("full", "dense", "bm25", "full-rrf");
     for (JsonNode p : json.path("policies")) {
       assertThat(p.path("questions").asInt()).isEqualTo(2);
       assertThat(p.path("turn_questions").asInt()).isEqualTo(2);
-      for (String m : List.of("recall@5", "ndcg@5", "turn_recall@5", "turn_ndcg@5", "tokens@5", "latency_p50_ms")) {
+      for (String m :
+          List.of(
+              "recall@5", "ndcg@5", "turn_recall@5", "turn_ndcg@5", "tokens@5", "latency_p50_ms")) {
         assertThat(p.path(m).isNumber()).as(m).isTrue();
       }
-      assertThat(p.path("turn_recall@5").asDouble()).isGreaterThanOrEqualTo(p.path("turn_recall@1").asDouble());
-      assertThat(p.path("per_type").fieldNames()).toIterable()
+      assertThat(p.path("turn_recall@5").asDouble())
+          .isGreaterThanOrEqualTo(p.path("turn_recall@1").asDouble());
+      assertThat(p.path("per_type").fieldNames())
+          .toIterable()
           .containsExactly("single-session-assistant", "single-session-user");
       assertThat(p.path("abstention").path("questions").asInt()).isEqualTo(1);
       assertThat(p.path("abstention").path("turn_questions").asInt()).isZero();
     }
-    assertThat(json.path("policies").path("bm25").path("per_type").path("single-session-user").path("turn_recall@1")
-        .asDouble()).isCloseTo(1.0, within(1e-9));
+    assertThat(
+            json.path("policies")
+                .path("bm25")
+                .path("per_type")
+                .path("single-session-user")
+                .path("turn_recall@1")
+                .asDouble())
+        .isCloseTo(1.0, within(1e-9));
     assertThat(r.table()).contains("turnR@5", "single-session-user", "abstention", "full-rrf");
   }
 }

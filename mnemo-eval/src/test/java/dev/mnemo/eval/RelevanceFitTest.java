@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 
 class RelevanceFitTest {
 
-  /** Questions whose one answer has a higher "signal" than the others, with noise; some answer nothing. */
+  /**
+   * Questions whose one answer has a higher "signal" than the others, with noise; some answer
+   * nothing.
+   */
   private static List<Query> data(String dataset, long seed, int n) {
     Random rnd = new Random(seed);
     List<Query> out = new ArrayList<>();
@@ -23,7 +26,8 @@ class RelevanceFitTest {
       for (int i = 0; i < 8; i++) {
         boolean pos = !none && i == 0;
         double signal = (pos ? 1.5 : 0) + rnd.nextGaussian() * 0.7;
-        rows.add(new Row(Map.of("signal", signal, "noise", rnd.nextGaussian()), pos, i + 1, "r" + i));
+        rows.add(
+            new Row(Map.of("signal", signal, "noise", rnd.nextGaussian()), pos, i + 1, "r" + i));
       }
       rows.sort((a, b) -> Double.compare(b.features().get("signal"), a.features().get("signal")));
       out.add(new Query(dataset, dataset + q, "q" + q, 5, none ? 0 : 1, none, rows));
@@ -40,10 +44,12 @@ class RelevanceFitTest {
     assertThat(one.text()).isEqualTo(two.text());
     RelevanceModel m = one.model();
     assertThat(m.embedder()).isEqualTo("emb");
-    assertThat(m.probability(Map.of("signal", 2.0, "noise", 0.0))).isGreaterThan(m.probability(Map.of("signal", 0.0, "noise", 0.0)));
+    assertThat(m.probability(Map.of("signal", 2.0, "noise", 0.0)))
+        .isGreaterThan(m.probability(Map.of("signal", 0.0, "noise", 0.0)));
     assertThat(m.minRelevance()).isBetween(0.01, 0.99);
     assertThat(m.exhaustiveMinRelevance()).isLessThanOrEqualTo(m.minRelevance());
-    // Calibrated on its own data: the positive rate of each well-filled bin is near its mean probability.
+    // Calibrated on its own data: the positive rate of each well-filled bin is near its mean
+    // probability.
     List<RelevanceFit.Bin> bins = RelevanceFit.calibration(m, train);
     assertThat(bins).hasSize(10);
     assertThat(RelevanceFit.ece(bins)).isLessThan(0.1);
@@ -65,20 +71,26 @@ class RelevanceFitTest {
 
   @Test
   void theGateThresholdIsTheLowestReachingThePrecisionAndAbstentionTargets() {
-    List<RelevanceFit.Operating> curve = List.of(
-        new RelevanceFit.Operating(0.1, 0.95, 0.70, 0.60, 2),
-        new RelevanceFit.Operating(0.2, 0.90, 0.91, 0.85, 1.5),
-        new RelevanceFit.Operating(0.3, 0.85, 0.92, 0.91, 1.2),
-        new RelevanceFit.Operating(0.4, 0.70, 0.97, 0.99, 1));
+    List<RelevanceFit.Operating> curve =
+        List.of(
+            new RelevanceFit.Operating(0.1, 0.95, 0.70, 0.60, 2),
+            new RelevanceFit.Operating(0.2, 0.90, 0.91, 0.85, 1.5),
+            new RelevanceFit.Operating(0.3, 0.85, 0.92, 0.91, 1.2),
+            new RelevanceFit.Operating(0.4, 0.70, 0.97, 0.99, 1));
     assertThat(RelevanceFit.gateThreshold(curve)).isEqualTo(0.3);
     // None reaches them: the best F0.5.
-    assertThat(RelevanceFit.gateThreshold(List.of(new RelevanceFit.Operating(0.1, 0.9, 0.5, 0.5, 2),
-        new RelevanceFit.Operating(0.2, 0.8, 0.8, 0.8, 1)))).isEqualTo(0.2);
+    assertThat(
+            RelevanceFit.gateThreshold(
+                List.of(
+                    new RelevanceFit.Operating(0.1, 0.9, 0.5, 0.5, 2),
+                    new RelevanceFit.Operating(0.2, 0.8, 0.8, 0.8, 1))))
+        .isEqualTo(0.2);
   }
 
   @Test
   void answerWordsLeaveOutFunctionWords() {
-    assertThat(AnswerProxy.answerWords("The Lisbon half marathon")).containsExactlyInAnyOrder("lisbon", "half", "marathon");
+    assertThat(AnswerProxy.answerWords("The Lisbon half marathon"))
+        .containsExactlyInAnyOrder("lisbon", "half", "marathon");
     assertThat(AnswerProxy.answerWords("2022")).containsExactly("2022");
   }
 }

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class ScenarioExpectationsIT {
 
-  private static final Path EXPECTATION = Path.of("src/test/resources/expectations/scenarios-dev.json");
+  private static final Path EXPECTATION =
+      Path.of("src/test/resources/expectations/scenarios-dev.json");
 
   private static Embedder embedder;
   private static ScenarioReport report;
@@ -44,15 +45,19 @@ class ScenarioExpectationsIT {
     PolicyMetrics recorded = PolicyMetrics.fromJson(expected.get("metrics"));
     PolicyMetrics now = report.metrics(Policy.FULL);
     assertThat(now.regressionsAgainst(recorded))
-        .as("full policy on %s against %s; table:%n%s", ScenarioReaderTest.DEV, EXPECTATION, report.table())
+        .as(
+            "full policy on %s against %s; table:%n%s",
+            ScenarioReaderTest.DEV, EXPECTATION, report.table())
         .isEmpty();
   }
 
   @Test
   void full_meetsTheScenarioContract() {
     PolicyMetrics full = report.metrics(Policy.FULL);
-    // 1.0 before the fetch gate; with it one of the 11 expected records is lost ("gift idea for Sam"
-    // keeps the birthday and drops the vinyl hobby), disclosed in docs/evaluation.md#the-fetch-gate.
+    // 1.0 before the fetch gate; with it one of the 11 expected records is lost ("gift idea for
+    // Sam"
+    // keeps the birthday and drops the vinyl hobby), disclosed in
+    // docs/evaluation.md#the-fetch-gate.
     assertThat(full.recall()).isGreaterThanOrEqualTo(10.0 / 11 - 1e-9);
     assertThat(full.staleUse()).isEqualTo(0.0);
     assertThat(full.leakage()).isZero();
@@ -63,6 +68,7 @@ class ScenarioExpectationsIT {
   void unfiltered_showsWhatEligibilityPrevents() {
     PolicyMetrics unfiltered = report.metrics(Policy.UNFILTERED);
     assertThat(unfiltered.leakage() > 0 || unfiltered.staleUse() > 0)
-        .as("unfiltered leakage %d, stale use %s", unfiltered.leakage(), unfiltered.staleUse()).isTrue();
+        .as("unfiltered leakage %d, stale use %s", unfiltered.leakage(), unfiltered.staleUse())
+        .isTrue();
   }
 }

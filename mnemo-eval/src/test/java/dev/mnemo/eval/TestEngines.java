@@ -10,9 +10,16 @@ import java.util.function.Function;
 final class TestEngines {
   private TestEngines() {}
 
-  /** Fresh engines on Lucene with {@code embedder}, which closing an engine leaves open; no retrieval log (the stores are temporary). */
+  /**
+   * Fresh engines on Lucene with {@code embedder}, which closing an engine leaves open; no
+   * retrieval log (the stores are temporary).
+   */
   static Function<Path, Mnemo> lucene(Embedder embedder) {
-    return dir -> Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(Embedder.shared(embedder))
-        .recallLogOptions(dev.mnemo.RecallLogOptions.OFF).build();
+    return dir ->
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(dir))
+            .embedder(Embedder.shared(embedder))
+            .recallLogOptions(dev.mnemo.RecallLogOptions.OFF)
+            .build();
   }
 }

@@ -44,7 +44,10 @@ public enum BatchPath {
    * {@code records[2].text}), in the field and in the message; other fields are left as they are.
    */
   public InvalidRequestException renamed(InvalidRequestException e, BatchPath to) {
-    return rewrite(e, field -> field.startsWith(array + "[") ? to.array + field.substring(array.length()) : field);
+    return rewrite(
+        e,
+        field ->
+            field.startsWith(array + "[") ? to.array + field.substring(array.length()) : field);
   }
 
   /**
@@ -52,14 +55,17 @@ public enum BatchPath {
    * {@code text} (a single write is answered as one record, not as a batch).
    */
   public InvalidRequestException unbatched(InvalidRequestException e) {
-    return rewrite(e, field -> {
-      if (!field.startsWith(array + "[")) return field;
-      int dot = field.indexOf("].");
-      return dot < 0 ? field : field.substring(dot + 2);
-    });
+    return rewrite(
+        e,
+        field -> {
+          if (!field.startsWith(array + "[")) return field;
+          int dot = field.indexOf("].");
+          return dot < 0 ? field : field.substring(dot + 2);
+        });
   }
 
-  private static InvalidRequestException rewrite(InvalidRequestException e, java.util.function.UnaryOperator<String> rename) {
+  private static InvalidRequestException rewrite(
+      InvalidRequestException e, java.util.function.UnaryOperator<String> rename) {
     List<Violation> out = new ArrayList<>();
     for (Violation v : e.violations()) {
       String field = rename.apply(v.field());
@@ -67,8 +73,10 @@ public enum BatchPath {
         out.add(v);
         continue;
       }
-      String message = v.message().startsWith(v.field()) ? field + v.message().substring(v.field().length())
-          : v.message().replace(v.field(), field);
+      String message =
+          v.message().startsWith(v.field())
+              ? field + v.message().substring(v.field().length())
+              : v.message().replace(v.field(), field);
       out.add(new Violation(field, v.value(), message));
     }
     return new InvalidRequestException(out);

@@ -36,9 +36,9 @@ import java.util.function.Predicate;
  *   <li>wrong type: {@code p.f must be <a string|a number|a whole number|true or false|...>, was V}
  * </ul>
  *
- * <p>Values shown in messages are cut at {@value #SHOWN_CHARS} characters: a hostile megabyte is not
- * echoed back. A whole number may be written {@code 5.0}. Not thread-safe (one reader per object
- * read); the static violation factories are.
+ * <p>Values shown in messages are cut at {@value #SHOWN_CHARS} characters: a hostile megabyte is
+ * not echoed back. A whole number may be written {@code 5.0}. Not thread-safe (one reader per
+ * object read); the static violation factories are.
  */
 public final class FieldReader {
   /** The longest value echoed in a message, in characters. */
@@ -55,8 +55,8 @@ public final class FieldReader {
   }
 
   /**
-   * A reader of the object {@code n}, or an {@link InvalidRequestException} when {@code n} is not an
-   * object ({@code "<path><what> must be a JSON object, was <type>"}).
+   * A reader of the object {@code n}, or an {@link InvalidRequestException} when {@code n} is not
+   * an object ({@code "<path><what> must be a JSON object, was <type>"}).
    *
    * @param path the prefix of every field's name, e.g. {@code ""} or {@code "records[2]."}
    * @param what what the object is, for the message when it is not one ({@code "memory"})
@@ -64,7 +64,9 @@ public final class FieldReader {
    */
   public static FieldReader of(JsonNode n, String path, String what, List<Violation> sink) {
     if (n == null || !n.isObject()) {
-      throw new InvalidRequestException(path + what, n == null ? null : n.getNodeType(),
+      throw new InvalidRequestException(
+          path + what,
+          n == null ? null : n.getNodeType(),
           path + what + " must be a JSON object, was " + kind(n));
     }
     return new FieldReader(n, path, sink);
@@ -75,7 +77,9 @@ public final class FieldReader {
     return of(n, path, what, new ArrayList<>());
   }
 
-  /** A reader of the object field {@code f} (absent or null: null; another type: reported, null). */
+  /**
+   * A reader of the object field {@code f} (absent or null: null; another type: reported, null).
+   */
   public FieldReader object(String f, String expected) {
     JsonNode x = n.get(f);
     if (x == null || x.isNull()) return null;
@@ -136,8 +140,11 @@ public final class FieldReader {
     return this;
   }
 
-  /** The field's value when it is of the expected type; absent: null; another type: reported, null. */
-  private <T> T typed(String f, Predicate<JsonNode> ok, String expected, Function<JsonNode, T> value) {
+  /**
+   * The field's value when it is of the expected type; absent: null; another type: reported, null.
+   */
+  private <T> T typed(
+      String f, Predicate<JsonNode> ok, String expected, Function<JsonNode, T> value) {
     JsonNode x = get(f);
     if (x == null) return null;
     if (!ok.test(x)) {
@@ -184,12 +191,16 @@ public final class FieldReader {
 
   /** A whole number of at least {@code min}: {@code "p.f must be a whole number >= min, was V"}. */
   public Integer integer(String f, int min) {
-    return typed(f, x -> isInt(x) && x.intValue() >= min, "a whole number >= " + min, JsonNode::intValue);
+    return typed(
+        f, x -> isInt(x) && x.intValue() >= min, "a whole number >= " + min, JsonNode::intValue);
   }
 
   /** A whole number (a {@code long}). */
   public Long longInteger(String f) {
-    return typed(f, x -> x.isNumber() && x.canConvertToExactIntegral() && x.canConvertToLong(), "a whole number",
+    return typed(
+        f,
+        x -> x.isNumber() && x.canConvertToExactIntegral() && x.canConvertToLong(),
+        "a whole number",
         JsonNode::longValue);
   }
 
@@ -214,7 +225,10 @@ public final class FieldReader {
     return present(f) ? instant(f) : null;
   }
 
-  /** A value of a coded type ({@code Category::fromCode}...); a bad code is the type's own violation. */
+  /**
+   * A value of a coded type ({@code Category::fromCode}...); a bad code is the type's own
+   * violation.
+   */
   public <T> T code(String f, java.util.function.BiFunction<String, String, T> fromCode) {
     String s = text(f);
     if (s == null) return null;
@@ -231,7 +245,10 @@ public final class FieldReader {
     }
     List<String> out = new ArrayList<>();
     for (JsonNode e : x) {
-      if (!e.isTextual()) v.add(new Violation(path + f, e.toString(), path + f + " must contain only strings, had " + shown(e)));
+      if (!e.isTextual())
+        v.add(
+            new Violation(
+                path + f, e.toString(), path + f + " must contain only strings, had " + shown(e)));
       else out.add(e.asText());
     }
     return out;
@@ -249,7 +266,9 @@ public final class FieldReader {
     for (int i = 0; i < out.length; i++) {
       JsonNode e = x.get(i);
       if (!e.isNumber()) {
-        v.add(new Violation(path + f, e.toString(), path + f + " must contain only numbers, had " + shown(e)));
+        v.add(
+            new Violation(
+                path + f, e.toString(), path + f + " must contain only numbers, had " + shown(e)));
         return null;
       }
       out[i] = e.floatValue();
@@ -267,7 +286,8 @@ public final class FieldReader {
     return map(f, "an object of numbers", "a number", x -> x.isNumber() ? x.asDouble() : null);
   }
 
-  private <T> Map<String, T> map(String f, String expected, String valueExpected, Function<JsonNode, T> value) {
+  private <T> Map<String, T> map(
+      String f, String expected, String valueExpected, Function<JsonNode, T> value) {
     JsonNode x = get(f);
     if (x == null) return Map.of();
     if (!x.isObject()) {
@@ -298,11 +318,13 @@ public final class FieldReader {
     if (!v.isEmpty()) throw new InvalidRequestException(v);
   }
 
-  // ---- the rules' words, for checks that read no object (the MCP schema check) -------------------
+  // ---- the rules' words, for checks that read no object (the MCP schema check)
+  // -------------------
 
   /** {@code unknown field F; expected one of [sorted]}. */
   public static Violation unknownField(String field, Collection<String> allowed) {
-    return new Violation(field, field, "unknown field " + field + "; expected one of " + new TreeSet<>(allowed));
+    return new Violation(
+        field, field, "unknown field " + field + "; expected one of " + new TreeSet<>(allowed));
   }
 
   /** {@code F is required}. */
@@ -312,7 +334,8 @@ public final class FieldReader {
 
   /** {@code F must be EXPECTED, was V} (V cut at {@value #SHOWN_CHARS} characters). */
   public static Violation wrongType(String field, JsonNode value, String expected) {
-    return new Violation(field, value.toString(), field + " must be " + expected + ", was " + shown(value));
+    return new Violation(
+        field, value.toString(), field + " must be " + expected + ", was " + shown(value));
   }
 
   /** The value as JSON, cut at {@value #SHOWN_CHARS} characters. */
@@ -342,8 +365,14 @@ public final class FieldReader {
         return OffsetDateTime.parse(t).toInstant();
       }
     } catch (DateTimeParseException e) {
-      throw new InvalidRequestException(field, s, field + " must be an ISO-8601 date (2026-03-01) or instant "
-          + "(2026-03-01T10:00:00Z), was '" + s + "'");
+      throw new InvalidRequestException(
+          field,
+          s,
+          field
+              + " must be an ISO-8601 date (2026-03-01) or instant "
+              + "(2026-03-01T10:00:00Z), was '"
+              + s
+              + "'");
     }
   }
 }

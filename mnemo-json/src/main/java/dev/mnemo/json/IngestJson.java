@@ -7,11 +7,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.IngestProgress;
 import dev.mnemo.IngestReceipt;
 
-/** The wire forms of ingestion's answers (written only; no side reads them back). Stateless, thread-safe. */
+/**
+ * The wire forms of ingestion's answers (written only; no side reads them back). Stateless,
+ * thread-safe.
+ */
 public final class IngestJson {
   private IngestJson() {}
 
-  /** Background extraction's progress: {@code {pending, extracted, kept, errors, records_written, duplicates_merged, conflicts, last_error, dead_lettered, dead_letters}}. */
+  /**
+   * Background extraction's progress: {@code {pending, extracted, kept, errors, records_written,
+   * duplicates_merged, conflicts, last_error, dead_lettered, dead_letters}}.
+   */
   public static ObjectNode progress(IngestProgress p) {
     ObjectNode o = JsonCodec.object();
     o.put("pending", p.pending());
@@ -28,7 +34,10 @@ public final class IngestJson {
     return o;
   }
 
-  /** An ingest receipt: {@code {accepted: [turn ids], duplicates: [turn ids], queued: n, records: [record ids]}}. */
+  /**
+   * An ingest receipt: {@code {accepted: [turn ids], duplicates: [turn ids], queued: n, records:
+   * [record ids]}}.
+   */
   public static ObjectNode receipt(IngestReceipt r) {
     ObjectNode o = JsonCodec.object();
     r.accepted().forEach(o.putArray("accepted")::add);

@@ -19,16 +19,16 @@ import java.nio.file.Path;
 
 /**
  * Mnemo's one JSON codec: Jackson's immutable, thread-safe {@link ObjectReader} and {@link
- * ObjectWriter}, configured once, and the node factory. There is no shared {@link ObjectMapper}
- * to reconfigure: a mapper is mutable ({@code configure}, {@code registerModule}), so one change
+ * ObjectWriter}, configured once, and the node factory. There is no shared {@link ObjectMapper} to
+ * reconfigure: a mapper is mutable ({@code configure}, {@code registerModule}), so one change
  * anywhere would change every wire form; readers and writers are not.
  *
  * <p>The wire forms of Mnemo's values have one class each, a reader and a writer side by side:
  * {@link MemoryJson} (a memory to write), {@link TurnJson} (a turn and a turn log entry), {@link
  * RecordJson} (a stored record), {@link RequestJson} (a recall request and its weights), {@link
- * ResultJson} (a recall's answer), {@link TraceJson} (a recall's trace), {@link IngestJson}
- * (ingest receipts and progress) and {@link RecallLogJson}; all read fields with the one strict
- * {@link FieldReader}. Thread-safe.
+ * ResultJson} (a recall's answer), {@link TraceJson} (a recall's trace), {@link IngestJson} (ingest
+ * receipts and progress) and {@link RecallLogJson}; all read fields with the one strict {@link
+ * FieldReader}. Thread-safe.
  */
 public final class JsonCodec {
   private JsonCodec() {}
@@ -43,8 +43,10 @@ public final class JsonCodec {
    * Reads JSON strictly: a repeated key or a second value after the first is an error rather than a
    * guess (request bodies, scenario lines).
    */
-  public static final ObjectReader STRICT_READER = READER.with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  public static final ObjectReader STRICT_READER =
+      READER
+          .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   /** Writes compact JSON. */
   public static final ObjectWriter WRITER = MAPPER.writer();

@@ -15,8 +15,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The wire form of a memory to write ({@link NewMemory}): the body of {@code POST /v1/memories},
- * a line of {@code ./mnemo import}, a scenario's write, an MCP {@code remember}. Reading is strict
+ * The wire form of a memory to write ({@link NewMemory}): the body of {@code POST /v1/memories}, a
+ * line of {@code ./mnemo import}, a scenario's write, an MCP {@code remember}. Reading is strict
  * (unknown fields refused, types checked, every problem at once as an {@link
  * dev.mnemo.InvalidRequestException}); absent fields keep {@link NewMemory}'s documented defaults.
  * Stateless, thread-safe.
@@ -25,16 +25,37 @@ public final class MemoryJson {
   private MemoryJson() {}
 
   /** The fields a memory may have. */
-  public static final Set<String> FIELDS = Set.of("id", "owner", "text", "scope", "category", "context",
-      "sources", "source", "episode", "seq", "recorded_at", "valid_from", "valid_to", "fact_key", "importance",
-      "authority", "conflict_policy", "lower_authority", "entities", "metadata", "access");
+  public static final Set<String> FIELDS =
+      Set.of(
+          "id",
+          "owner",
+          "text",
+          "scope",
+          "category",
+          "context",
+          "sources",
+          "source",
+          "episode",
+          "seq",
+          "recorded_at",
+          "valid_from",
+          "valid_to",
+          "fact_key",
+          "importance",
+          "authority",
+          "conflict_policy",
+          "lower_authority",
+          "entities",
+          "metadata",
+          "access");
 
   /**
-   * A memory to write from its JSON form. {@code id} (the source event id, as in scenario files) and
-   * {@code source} are added to {@code sources}. Dates are ISO-8601 instants, offset date-times or
-   * plain dates (00:00 UTC).
+   * A memory to write from its JSON form. {@code id} (the source event id, as in scenario files)
+   * and {@code source} are added to {@code sources}. Dates are ISO-8601 instants, offset date-times
+   * or plain dates (00:00 UTC).
    *
-   * @param path the field path prefix for messages, e.g. {@code "line 3: "} or {@code "records[2]."}
+   * @param path the field path prefix for messages, e.g. {@code "line 3: "} or {@code
+   *     "records[2]."}
    */
   public static NewMemory read(JsonNode n, String path) {
     FieldReader x = FieldReader.of(n, path, "memory").only(FIELDS);
@@ -45,9 +66,16 @@ public final class MemoryJson {
     if (source != null) sources.add(source);
     sources.addAll(x.strings("sources"));
     NewMemory.Builder b = NewMemory.builder(x.text("owner"), x.text("text"));
-    b.scope(x.text("scope")).context(x.text("context")).sources(sources).factKey(x.text("fact_key"))
-        .recordedAt(x.instant("recorded_at")).validFrom(x.instant("valid_from")).validTo(x.instant("valid_to"))
-        .entities(x.strings("entities")).metadata(x.stringMap("metadata")).access(x.strings("access"));
+    b.scope(x.text("scope"))
+        .context(x.text("context"))
+        .sources(sources)
+        .factKey(x.text("fact_key"))
+        .recordedAt(x.instant("recorded_at"))
+        .validFrom(x.instant("valid_from"))
+        .validTo(x.instant("valid_to"))
+        .entities(x.strings("entities"))
+        .metadata(x.stringMap("metadata"))
+        .access(x.strings("access"));
     Category cat = x.code("category", Category::fromCode);
     if (cat != null) b.category(cat);
     Authority auth = x.code("authority", Authority::fromCode);
@@ -65,7 +93,10 @@ public final class MemoryJson {
     return b.build();
   }
 
-  /** A memory's JSON form for a write request (the inverse of {@link #read}); unset fields are left out. */
+  /**
+   * A memory's JSON form for a write request (the inverse of {@link #read}); unset fields are left
+   * out.
+   */
   public static ObjectNode write(NewMemory m) {
     ObjectNode o = JsonCodec.object();
     o.put("owner", m.owner());

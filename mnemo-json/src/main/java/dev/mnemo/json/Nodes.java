@@ -31,9 +31,9 @@ final class Nodes {
   }
 
   /**
-   * Builds a value read from JSON that Mnemo itself wrote (a server's answer, the retrieval log), or
-   * throws an {@link IllegalArgumentException} {@code "unreadable <what>: ..."} naming every field
-   * it could not read: the two sides disagree about the wire form, the caller did not err.
+   * Builds a value read from JSON that Mnemo itself wrote (a server's answer, the retrieval log),
+   * or throws an {@link IllegalArgumentException} {@code "unreadable <what>: ..."} naming every
+   * field it could not read: the two sides disagree about the wire form, the caller did not err.
    */
   static <T> T answer(String what, List<Violation> v, Supplier<T> make) {
     T out = null;
@@ -49,13 +49,18 @@ final class Nodes {
     List<String> why = new ArrayList<>();
     v.forEach(x -> why.add(x.message()));
     if (failure != null && v.isEmpty()) why.add(String.valueOf(failure.getMessage()));
-    throw new IllegalArgumentException("unreadable " + what + ": " + String.join("; ", why), failure);
+    throw new IllegalArgumentException(
+        "unreadable " + what + ": " + String.join("; ", why), failure);
   }
 
-  /** Reads an object of Mnemo's own answer: not an object is an {@link IllegalArgumentException}. */
-  static FieldReader answerObject(com.fasterxml.jackson.databind.JsonNode n, String path, String what, List<Violation> v) {
+  /**
+   * Reads an object of Mnemo's own answer: not an object is an {@link IllegalArgumentException}.
+   */
+  static FieldReader answerObject(
+      com.fasterxml.jackson.databind.JsonNode n, String path, String what, List<Violation> v) {
     if (n == null || !n.isObject()) {
-      throw new IllegalArgumentException(what + " must be a JSON object, was " + (n == null ? "missing" : FieldReader.shown(n)));
+      throw new IllegalArgumentException(
+          what + " must be a JSON object, was " + (n == null ? "missing" : FieldReader.shown(n)));
     }
     return FieldReader.of(n, path, what, v);
   }

@@ -17,13 +17,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON forms of the retrieval log: a logged recall whole (what the log stores, and what
- * {@code GET /v1/recalls/{id}} returns), its one-line summary ({@code ./mnemo log --json},
- * {@code GET /v1/recalls}), a replay and the rates.
+ * The JSON forms of the retrieval log: a logged recall whole (what the log stores, and what {@code
+ * GET /v1/recalls/{id}} returns), its one-line summary ({@code ./mnemo log --json}, {@code GET
+ * /v1/recalls}), a replay and the rates.
  *
  * <p>The whole form nests the request and the trace in their wire forms ({@link RequestJson#write},
- * {@link TraceJson#write}), so a field added to either is logged with no
- * change here; the reader is tolerant of fields it does not know, so an older build reads a newer log.
+ * {@link TraceJson#write}), so a field added to either is logged with no change here; the reader is
+ * tolerant of fields it does not know, so an older build reads a newer log.
  */
 public final class RecallLogJson {
   private RecallLogJson() {}
@@ -57,25 +57,38 @@ public final class RecallLogJson {
   public static LoggedRecall entry(JsonNode n) {
     List<Violation> v = new ArrayList<>();
     FieldReader x = Nodes.answerObject(n, "", "logged recall", v);
-    return Nodes.answer("logged recall", v, () -> {
-      Map<String, Long> ineligible = new LinkedHashMap<>();
-      JsonNode in = x.get("ineligible");
-      if (in != null) in.properties().forEach(e -> ineligible.put(e.getKey(), e.getValue().asLong()));
-      String id = x.requiredString("id");
-      Instant loggedAt = x.requiredInstant("logged_at");
-      Integer renderedTokens = x.integer("rendered_tokens");
-      LoggedRecall e = new LoggedRecall(id, loggedAt, RequestJson.read(n.get("request"), "request."),
-          TraceJson.read(n.get("trace")), x.strings("selected"), renderedTokens == null ? 0 : renderedTokens,
-          x.stringMap("engine"), x.text("store_state"), ineligible, x.strings("used"));
-      return v.isEmpty() ? e : null;
-    });
+    return Nodes.answer(
+        "logged recall",
+        v,
+        () -> {
+          Map<String, Long> ineligible = new LinkedHashMap<>();
+          JsonNode in = x.get("ineligible");
+          if (in != null)
+            in.properties().forEach(e -> ineligible.put(e.getKey(), e.getValue().asLong()));
+          String id = x.requiredString("id");
+          Instant loggedAt = x.requiredInstant("logged_at");
+          Integer renderedTokens = x.integer("rendered_tokens");
+          LoggedRecall e =
+              new LoggedRecall(
+                  id,
+                  loggedAt,
+                  RequestJson.read(n.get("request"), "request."),
+                  TraceJson.read(n.get("trace")),
+                  x.strings("selected"),
+                  renderedTokens == null ? 0 : renderedTokens,
+                  x.stringMap("engine"),
+                  x.text("store_state"),
+                  ineligible,
+                  x.strings("used"));
+          return v.isEmpty() ? e : null;
+        });
   }
 
   /**
    * An entry's whole form without any mention of the records {@code ids} (forgotten): their
    * candidate lines, their ids among the selected and used and in conflict lists, and their ids in
-   * other candidates' reasons (as {@code (forgotten)}). Works on the JSON, so fields this build does
-   * not know are kept as they are.
+   * other candidates' reasons (as {@code (forgotten)}). Works on the JSON, so fields this build
+   * does not know are kept as they are.
    */
   public static ObjectNode without(JsonNode entry, java.util.Collection<String> ids) {
     java.util.Set<String> gone = new java.util.HashSet<>(ids);
@@ -87,11 +100,15 @@ public final class RecallLogJson {
       for (JsonNode c : cands) {
         if (gone.contains(c.path("id").asText())) continue;
         ObjectNode x = ((ObjectNode) c).deepCopy();
-        if (x.has("conflicts_with")) x.set("conflicts_with", filtered(x.get("conflicts_with"), gone));
+        if (x.has("conflicts_with"))
+          x.set("conflicts_with", filtered(x.get("conflicts_with"), gone));
         if (x.hasNonNull("reason")) {
           String reason = x.get("reason").asText();
           for (String id : gone) {
-            reason = reason.replaceAll("(?<![\\w-])" + java.util.regex.Pattern.quote(id) + "(?![\\w-])", "(forgotten)");
+            reason =
+                reason.replaceAll(
+                    "(?<![\\w-])" + java.util.regex.Pattern.quote(id) + "(?![\\w-])",
+                    "(forgotten)");
           }
           x.put("reason", reason);
         }
@@ -109,9 +126,9 @@ public final class RecallLogJson {
   }
 
   /**
-   * The one-line form: {@code id}, {@code logged_at}, {@code owner}, {@code text}, {@code asked_at},
-   * {@code mode}, {@code selected} (ids), {@code omitted} ({@code id}, {@code outcome}, {@code reason}),
-   * {@code rendered_tokens}, {@code ineligible}, {@code used}.
+   * The one-line form: {@code id}, {@code logged_at}, {@code owner}, {@code text}, {@code
+   * asked_at}, {@code mode}, {@code selected} (ids), {@code omitted} ({@code id}, {@code outcome},
+   * {@code reason}), {@code rendered_tokens}, {@code ineligible}, {@code used}.
    */
   public static ObjectNode summary(LoggedRecall e) {
     ObjectNode o = JsonCodec.object();
@@ -138,7 +155,9 @@ public final class RecallLogJson {
     return o;
   }
 
-  /** A replay: {@code identical}, the selections, what changed, the engine identities that differ. */
+  /**
+   * A replay: {@code identical}, the selections, what changed, the engine identities that differ.
+   */
   public static ObjectNode replay(Replay r, boolean withTrace) {
     ObjectNode o = JsonCodec.object();
     o.put("id", r.id());
@@ -158,10 +177,12 @@ public final class RecallLogJson {
       if (c.reasonNow() != null) x.put("reason_now", c.reasonNow());
     }
     ObjectNode eng = o.putObject("engine_changes");
-    r.engineChanges().forEach((k, v) -> {
-      ArrayNode a = eng.putArray(k);
-      v.forEach(a::add);
-    });
+    r.engineChanges()
+        .forEach(
+            (k, v) -> {
+              ArrayNode a = eng.putArray(k);
+              v.forEach(a::add);
+            });
     o.put("replay_ms", Math.round(r.nanos() / 1e4) / 100.0);
     if (withTrace) o.set("trace", TraceJson.write(r.trace()));
     return o;

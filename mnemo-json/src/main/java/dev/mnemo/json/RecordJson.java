@@ -24,19 +24,19 @@ import java.util.TreeMap;
  * <p>One reader, one rule for every use. Required: {@code id}, {@code owner}, {@code text} (not
  * blank), {@code category}, {@code recorded_at}, {@code valid_from}: a record has no sensible value
  * for them. Optional, with the defaults of a new memory ({@link dev.mnemo.NewMemory}): {@code
- * importance} 0.5, {@code authority} explicit, {@code conflict_policy} supersede, {@code version} 0,
- * {@code seq} none (-1), {@code access_count} 0, lists and metadata empty, the rest null; the
+ * importance} 0.5, {@code authority} explicit, {@code conflict_policy} supersede, {@code version}
+ * 0, {@code seq} none (-1), {@code access_count} 0, lists and metadata empty, the rest null; the
  * embedding and its model as written. {@link #write} writes every field, so a record read back is
  * equal to the record written; the defaults only fill in a record written by hand.
  *
  * <p>What differs is who wrote the JSON, and so what an error means:
  *
  * <ul>
- *   <li>{@link #readInput}: a caller's file ({@code ./mnemo import}). An unknown field is refused (a
- *       misspelt {@code "improtance"} would otherwise be lost quietly); problems are an {@link
+ *   <li>{@link #readInput}: a caller's file ({@code ./mnemo import}). An unknown field is refused
+ *       (a misspelt {@code "improtance"} would otherwise be lost quietly); problems are an {@link
  *       InvalidRequestException} naming every field with its path.
- *   <li>{@link #readAnswer}: Mnemo's own output (a server's answer). Unknown fields are ignored, so a
- *       newer server may add fields; a field that is present is still type-checked, and a problem
+ *   <li>{@link #readAnswer}: Mnemo's own output (a server's answer). Unknown fields are ignored, so
+ *       a newer server may add fields; a field that is present is still type-checked, and a problem
  *       is an {@link IllegalArgumentException} ({@code "unreadable record: ..."}): the two sides
  *       disagree about the wire form, the caller did not err.
  * </ul>
@@ -47,10 +47,34 @@ public final class RecordJson {
   private RecordJson() {}
 
   /** The fields of a stored record. */
-  public static final Set<String> FIELDS = Set.of("id", "owner", "scope", "category", "text", "context",
-      "sources", "episode", "seq", "recorded_at", "expired_at", "valid_from", "valid_to", "fact_key", "version",
-      "origin", "importance", "authority", "conflict_policy", "entities", "access_count", "last_accessed_at",
-      "embedding_model", "embedding", "metadata", "access");
+  public static final Set<String> FIELDS =
+      Set.of(
+          "id",
+          "owner",
+          "scope",
+          "category",
+          "text",
+          "context",
+          "sources",
+          "episode",
+          "seq",
+          "recorded_at",
+          "expired_at",
+          "valid_from",
+          "valid_to",
+          "fact_key",
+          "version",
+          "origin",
+          "importance",
+          "authority",
+          "conflict_policy",
+          "entities",
+          "access_count",
+          "last_accessed_at",
+          "embedding_model",
+          "embedding",
+          "metadata",
+          "access");
 
   /** The importance of a record that states none: a new memory's default. */
   public static final double DEFAULT_IMPORTANCE = 0.5;
@@ -106,7 +130,10 @@ public final class RecordJson {
     return r;
   }
 
-  /** A record from Mnemo's own answer (the inverse of {@link #write}): tolerant of new fields, see the class comment. */
+  /**
+   * A record from Mnemo's own answer (the inverse of {@link #write}): tolerant of new fields, see
+   * the class comment.
+   */
   public static MemoryRecord readAnswer(JsonNode n) {
     List<Violation> v = new ArrayList<>();
     FieldReader x = Nodes.answerObject(n, "record.", "record", v);
@@ -143,10 +170,32 @@ public final class RecordJson {
     Instant lastAccessed = x.instant("last_accessed_at");
     String model = x.text("embedding_model");
     if (!x.violations().isEmpty()) return null;
-    return new MemoryRecord(id, owner, scope, category, text, context, sources, episode, seq == null ? -1 : seq,
-        recorded, expired, from, to, factKey, version == null ? 0 : version, origin,
-        importance == null ? DEFAULT_IMPORTANCE : importance, authority == null ? Authority.EXPLICIT : authority,
-        policy == null ? ConflictPolicy.SUPERSEDE : policy, entities, accessCount == null ? 0 : accessCount,
-        lastAccessed, vector, model, meta, access);
+    return new MemoryRecord(
+        id,
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        sources,
+        episode,
+        seq == null ? -1 : seq,
+        recorded,
+        expired,
+        from,
+        to,
+        factKey,
+        version == null ? 0 : version,
+        origin,
+        importance == null ? DEFAULT_IMPORTANCE : importance,
+        authority == null ? Authority.EXPLICIT : authority,
+        policy == null ? ConflictPolicy.SUPERSEDE : policy,
+        entities,
+        accessCount == null ? 0 : accessCount,
+        lastAccessed,
+        vector,
+        model,
+        meta,
+        access);
   }
 }

@@ -40,16 +40,61 @@ import java.util.TreeSet;
 public final class RequestJson {
   private RequestJson() {}
 
-  private static final Set<String> REQUEST_FIELDS = Set.of("owner", "query", "text", "asked_at", "mode", "at", "scope",
-      "categories", "metadata", "k", "budget_tokens", "threshold", "relative_threshold", "fusion", "packing", "time_filter", "weights",
-      "mmr_lambda", "duplicate_similarity", "candidates", "explain", "half_lives", "max_ages", "focus", "min_relevance",
-      "exhaustive", "principals", "block_relevance", "usage_note");
-  private static final Set<String> FOCUS_FIELDS = Set.of("question", "task", "artifact", "entities");
-  /** A request's fields and {@code log}, the retrieval log's switch ({@code log: false} keeps a recall out of it). */
+  private static final Set<String> REQUEST_FIELDS =
+      Set.of(
+          "owner",
+          "query",
+          "text",
+          "asked_at",
+          "mode",
+          "at",
+          "scope",
+          "categories",
+          "metadata",
+          "k",
+          "budget_tokens",
+          "threshold",
+          "relative_threshold",
+          "fusion",
+          "packing",
+          "time_filter",
+          "weights",
+          "mmr_lambda",
+          "duplicate_similarity",
+          "candidates",
+          "explain",
+          "half_lives",
+          "max_ages",
+          "focus",
+          "min_relevance",
+          "exhaustive",
+          "principals",
+          "block_relevance",
+          "usage_note");
+  private static final Set<String> FOCUS_FIELDS =
+      Set.of("question", "task", "artifact", "entities");
+
+  /**
+   * A request's fields and {@code log}, the retrieval log's switch ({@code log: false} keeps a
+   * recall out of it).
+   */
   public static final Set<String> FIELDS = union(REQUEST_FIELDS, "log");
+
   /** The weights' fields, in their wire order. */
-  private static final List<String> WEIGHTS = List.of("dense", "bm25", "entity", "recency", "importance", "frequency",
-      "authority", "time_match", "window", "speaker", "context", "bm25_scale");
+  private static final List<String> WEIGHTS =
+      List.of(
+          "dense",
+          "bm25",
+          "entity",
+          "recency",
+          "importance",
+          "frequency",
+          "authority",
+          "time_match",
+          "window",
+          "speaker",
+          "context",
+          "bm25_scale");
 
   private static Set<String> union(Set<String> a, String b) {
     Set<String> out = new HashSet<>(a);
@@ -60,7 +105,8 @@ public final class RequestJson {
   /** A recall request from its JSON form ({@code query} or {@code text} holds the question). */
   public static RecallRequest read(JsonNode n, String path) {
     if (n == null || !n.isObject()) {
-      throw new InvalidRequestException(path + "request", null, path + "request must be a JSON object");
+      throw new InvalidRequestException(
+          path + "request", null, path + "request must be a JSON object");
     }
     FieldReader x = FieldReader.of(n, path, "request").only(FIELDS);
     List<Violation> v = x.violations();
@@ -91,9 +137,18 @@ public final class RequestJson {
     if ((d = x.number("mmr_lambda")) != null) b.mmrLambda(d);
     if ((d = x.number("duplicate_similarity")) != null) b.duplicateSimilarity(d);
     String s;
-    if ((s = x.text("fusion")) != null) { String f = s; x.guard(() -> b.fusion(Fusion.of(f))); }
-    if ((s = x.text("packing")) != null) { String f = s; x.guard(() -> b.packing(Packing.fromCode(f))); }
-    if ((s = x.text("time_filter")) != null) { String f = s; x.guard(() -> b.timeFilter(TimeFilter.fromCode(f))); }
+    if ((s = x.text("fusion")) != null) {
+      String f = s;
+      x.guard(() -> b.fusion(Fusion.of(f)));
+    }
+    if ((s = x.text("packing")) != null) {
+      String f = s;
+      x.guard(() -> b.packing(Packing.fromCode(f)));
+    }
+    if ((s = x.text("time_filter")) != null) {
+      String f = s;
+      x.guard(() -> b.timeFilter(TimeFilter.fromCode(f)));
+    }
     Boolean flag;
     if ((flag = x.bool("explain")) != null) b.explain(flag);
     if ((flag = x.bool("block_relevance")) != null) b.blockRelevance(flag);
@@ -101,13 +156,20 @@ public final class RequestJson {
     if (note != null) {
       if (note.isBoolean()) b.usageNote(note.asBoolean() ? RecallRequest.USAGE_NOTE : null);
       else if (note.isTextual()) b.usageNote(note.asText());
-      else v.add(FieldReader.wrongType(path + "usage_note", note, "a line of text, or true for the default note"));
+      else
+        v.add(
+            FieldReader.wrongType(
+                path + "usage_note", note, "a line of text, or true for the default note"));
     }
     JsonNode exhaustive = x.get("exhaustive");
     if (exhaustive != null) {
       if (exhaustive.isBoolean()) b.exhaustive(exhaustive.asBoolean());
-      else v.add(FieldReader.wrongType(path + "exhaustive", exhaustive,
-          "true or false (or absent: on for questions that count or list)"));
+      else
+        v.add(
+            FieldReader.wrongType(
+                path + "exhaustive",
+                exhaustive,
+                "true or false (or absent: on for questions that count or list)"));
     }
     JsonNode hl = x.get("half_lives");
     Map<String, Duration> kindHalfLives = new TreeMap<>();
@@ -115,12 +177,18 @@ public final class RequestJson {
     JsonNode max = x.get("max_ages");
     Map<String, Duration> maxAges = new TreeMap<>();
     if (max != null) durations(max, path + "max_ages", v, maxAges);
-    if (!kindHalfLives.isEmpty() || !maxAges.isEmpty()) x.guard(() -> b.freshness(new Freshness(kindHalfLives, maxAges)));
+    if (!kindHalfLives.isEmpty() || !maxAges.isEmpty())
+      x.guard(() -> b.freshness(new Freshness(kindHalfLives, maxAges)));
     if (n.has("weights")) x.guard(() -> b.weights(weights(n.get("weights"), path + "weights.")));
     FieldReader focus = x.object("focus", "an object {question, task, artifact, entities}");
     if (focus != null) {
       focus.only(FOCUS_FIELDS);
-      b.focus(new Focus(focus.text("question"), focus.text("task"), focus.text("artifact"), focus.strings("entities")));
+      b.focus(
+          new Focus(
+              focus.text("question"),
+              focus.text("task"),
+              focus.text("artifact"),
+              focus.strings("entities")));
     }
     Boolean log = x.bool("log");
     if (log != null) b.log(log);
@@ -136,7 +204,8 @@ public final class RequestJson {
    * Half-lives per category (a category code) or per fact kind (any other key, into {@code kinds}):
    * a number of days, or an ISO-8601 duration such as {@code "P30D"}.
    */
-  private static Map<Category, Duration> halfLives(JsonNode n, String path, List<Violation> v, Map<String, Duration> kinds) {
+  private static Map<Category, Duration> halfLives(
+      JsonNode n, String path, List<Violation> v, Map<String, Duration> kinds) {
     Map<Category, Duration> out = new EnumMap<>(Category.class);
     Map<String, Duration> all = new LinkedHashMap<>();
     durations(n, path, v, all);
@@ -150,7 +219,8 @@ public final class RequestJson {
   }
 
   /** An object of key -> a number of days or an ISO-8601 duration, into {@code out}. */
-  private static void durations(JsonNode n, String path, List<Violation> v, Map<String, Duration> out) {
+  private static void durations(
+      JsonNode n, String path, List<Violation> v, Map<String, Duration> out) {
     if (!n.isObject()) {
       v.add(FieldReader.wrongType(path, n, "an object of category or fact kind -> days"));
       return;
@@ -167,8 +237,14 @@ public final class RequestJson {
           v.add(FieldReader.wrongType(f, x, "a number of days or an ISO-8601 duration"));
         }
       } catch (DateTimeParseException | ArithmeticException ex) {
-        v.add(new Violation(f, x.asText(), f + " must be a number of days or an ISO-8601 duration (P30D), was '"
-            + x.asText() + "'"));
+        v.add(
+            new Violation(
+                f,
+                x.asText(),
+                f
+                    + " must be a number of days or an ISO-8601 duration (P30D), was '"
+                    + x.asText()
+                    + "'"));
       }
     }
   }
@@ -176,27 +252,32 @@ public final class RequestJson {
   /** Weights from JSON; absent fields keep their defaults. The first bad field is the exception. */
   public static Weights weights(JsonNode n, String path) {
     Weights w = Weights.DEFAULT;
-    if (n == null || !n.isObject()) throw new InvalidRequestException(path, null, path + " must be an object");
+    if (n == null || !n.isObject())
+      throw new InvalidRequestException(path, null, path + " must be an object");
     for (var e : n.properties()) {
       if (!e.getValue().isNumber()) {
-        throw new InvalidRequestException(List.of(FieldReader.wrongType(path + e.getKey(), e.getValue(), "a number")));
+        throw new InvalidRequestException(
+            List.of(FieldReader.wrongType(path + e.getKey(), e.getValue(), "a number")));
       }
       double x = e.getValue().asDouble();
-      w = switch (e.getKey()) {
-        case "dense" -> w.withDense(x);
-        case "bm25" -> w.withBm25(x);
-        case "entity" -> w.withEntity(x);
-        case "recency" -> w.withRecency(x);
-        case "importance" -> w.withImportance(x);
-        case "frequency" -> w.withFrequency(x);
-        case "authority" -> w.withAuthority(x);
-        case "time_match" -> w.withTimeMatch(x);
-        case "window" -> w.withWindow(x);
-        case "speaker" -> w.withSpeaker(x);
-        case "context" -> w.withContext(x);
-        case "bm25_scale" -> w.withBm25Scale(x);
-        default -> throw new InvalidRequestException(List.of(FieldReader.unknownField(path + e.getKey(), WEIGHTS)));
-      };
+      w =
+          switch (e.getKey()) {
+            case "dense" -> w.withDense(x);
+            case "bm25" -> w.withBm25(x);
+            case "entity" -> w.withEntity(x);
+            case "recency" -> w.withRecency(x);
+            case "importance" -> w.withImportance(x);
+            case "frequency" -> w.withFrequency(x);
+            case "authority" -> w.withAuthority(x);
+            case "time_match" -> w.withTimeMatch(x);
+            case "window" -> w.withWindow(x);
+            case "speaker" -> w.withSpeaker(x);
+            case "context" -> w.withContext(x);
+            case "bm25_scale" -> w.withBm25Scale(x);
+            default ->
+                throw new InvalidRequestException(
+                    List.of(FieldReader.unknownField(path + e.getKey(), WEIGHTS)));
+          };
     }
     return w;
   }
@@ -204,8 +285,20 @@ public final class RequestJson {
   /** The weights' JSON form (the inverse of {@link #weights(JsonNode, String)}). */
   public static ObjectNode weights(Weights w) {
     ObjectNode o = JsonCodec.object();
-    double[] values = {w.dense(), w.bm25(), w.entity(), w.recency(), w.importance(), w.frequency(), w.authority(),
-        w.timeMatch(), w.window(), w.speaker(), w.context(), w.bm25Scale()};
+    double[] values = {
+      w.dense(),
+      w.bm25(),
+      w.entity(),
+      w.recency(),
+      w.importance(),
+      w.frequency(),
+      w.authority(),
+      w.timeMatch(),
+      w.window(),
+      w.speaker(),
+      w.context(),
+      w.bm25Scale()
+    };
     for (int i = 0; i < values.length; i++) o.put(WEIGHTS.get(i), values[i]);
     return o;
   }
@@ -224,9 +317,11 @@ public final class RequestJson {
     if (r.mode() instanceof TemporalMode.ValidAt(Instant at)) o.put("at", at.toString());
     if (r.mode() instanceof TemporalMode.KnownAt(Instant at)) o.put("at", at.toString());
     putIfSet(o, "scope", r.scope());
-    if (!r.categories().isEmpty()) r.categories().stream().map(Category::code).sorted().forEach(o.putArray("categories")::add);
+    if (!r.categories().isEmpty())
+      r.categories().stream().map(Category::code).sorted().forEach(o.putArray("categories")::add);
     if (!r.metadata().isEmpty()) new TreeMap<>(r.metadata()).forEach(o.putObject("metadata")::put);
-    if (!r.principals().isEmpty()) new TreeSet<>(r.principals()).forEach(o.putArray("principals")::add);
+    if (!r.principals().isEmpty())
+      new TreeSet<>(r.principals()).forEach(o.putArray("principals")::add);
     if (r.blockRelevance()) o.put("block_relevance", true);
     putIfSet(o, "usage_note", r.usageNote());
     o.put("k", r.k());
@@ -258,7 +353,8 @@ public final class RequestJson {
       putIfSet(f, "question", r.focus().question());
       putIfSet(f, "task", r.focus().task());
       putIfSet(f, "artifact", r.focus().artifact());
-      if (!r.focus().entities().isEmpty()) r.focus().entities().forEach(f.putArray("entities")::add);
+      if (!r.focus().entities().isEmpty())
+        r.focus().entities().forEach(f.putArray("entities")::add);
     }
     return o;
   }
@@ -266,7 +362,8 @@ public final class RequestJson {
   private static InvalidRequestException prefixed(InvalidRequestException e, String path) {
     if (path.isEmpty()) return e;
     List<Violation> out = new ArrayList<>();
-    for (Violation x : e.violations()) out.add(new Violation(path + x.field(), x.value(), path + x.message()));
+    for (Violation x : e.violations())
+      out.add(new Violation(path + x.field(), x.value(), path + x.message()));
     return new InvalidRequestException(out);
   }
 }

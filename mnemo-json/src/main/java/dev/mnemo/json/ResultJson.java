@@ -30,7 +30,10 @@ public final class ResultJson {
    * selected records {@code records} and the rendered block {@code block}.
    */
   public enum Shape {
-    /** {@code selected}, {@code rendered}, {@code tokens_used}, {@code rendered_tokens}, {@code trace}. */
+    /**
+     * {@code selected}, {@code rendered}, {@code tokens_used}, {@code rendered_tokens}, {@code
+     * trace}.
+     */
     CODEC("selected", "rendered", "rendered_tokens"),
     /** {@code records}, {@code block}, {@code tokens_used}, {@code block_tokens}, {@code trace}. */
     REST("records", "block", "block_tokens");
@@ -88,27 +91,46 @@ public final class ResultJson {
     List<Recalled> selected = new ArrayList<>();
     for (JsonNode s : n.path(shape.selected)) selected.add(recalled(s));
     RecallTrace trace = x.has("trace") ? TraceJson.read(n.get("trace")) : null;
-    return Nodes.answer("result", v, () -> {
-      String rendered = x.requiredString(shape.rendered);
-      Integer used = x.integer("tokens_used");
-      Integer renderedTokens = x.integer(shape.renderedTokens);
-      if (!v.isEmpty()) return null;
-      return new RecallResult(selected, rendered, used == null ? 0 : used, renderedTokens == null ? 0 : renderedTokens, trace);
-    });
+    return Nodes.answer(
+        "result",
+        v,
+        () -> {
+          String rendered = x.requiredString(shape.rendered);
+          Integer used = x.integer("tokens_used");
+          Integer renderedTokens = x.integer(shape.renderedTokens);
+          if (!v.isEmpty()) return null;
+          return new RecallResult(
+              selected,
+              rendered,
+              used == null ? 0 : used,
+              renderedTokens == null ? 0 : renderedTokens,
+              trace);
+        });
   }
 
-  /** One selected record of a recall from its JSON form (the inverse of {@link #recalled(Recalled)}). */
+  /**
+   * One selected record of a recall from its JSON form (the inverse of {@link
+   * #recalled(Recalled)}).
+   */
   public static Recalled recalled(JsonNode n) {
     MemoryRecord r = RecordJson.readAnswer(n);
     List<Violation> v = new ArrayList<>();
     FieldReader x = Nodes.answerObject(n, "selected record.", "selected record", v);
-    return Nodes.answer("selected record", v, () -> {
-      Double score = x.number("score");
-      Double relevance = x.number("relevance");
-      Integer tokens = x.integer("tokens");
-      List<String> conflicts = x.strings("conflicts_with");
-      if (!v.isEmpty()) return null;
-      return new Recalled(r, score == null ? Double.NaN : score, relevance == null ? Double.NaN : relevance, tokens == null ? 0 : tokens, conflicts);
-    });
+    return Nodes.answer(
+        "selected record",
+        v,
+        () -> {
+          Double score = x.number("score");
+          Double relevance = x.number("relevance");
+          Integer tokens = x.integer("tokens");
+          List<String> conflicts = x.strings("conflicts_with");
+          if (!v.isEmpty()) return null;
+          return new Recalled(
+              r,
+              score == null ? Double.NaN : score,
+              relevance == null ? Double.NaN : relevance,
+              tokens == null ? 0 : tokens,
+              conflicts);
+        });
   }
 }

@@ -107,13 +107,43 @@ public final class TraceJson {
     return x;
   }
 
-  private static final String[] SIGNALS = {"cosine", "dense", "window", "bm25_raw", "bm25", "entity", "relevance",
-      "rrf", "recency", "importance", "frequency", "authority", "time_match", "speaker", "final"};
+  private static final String[] SIGNALS = {
+    "cosine",
+    "dense",
+    "window",
+    "bm25_raw",
+    "bm25",
+    "entity",
+    "relevance",
+    "rrf",
+    "recency",
+    "importance",
+    "frequency",
+    "authority",
+    "time_match",
+    "speaker",
+    "final"
+  };
 
   private static ObjectNode signals(Signals s) {
     ObjectNode o = JsonCodec.object();
-    double[] values = {s.cosine(), s.dense(), s.window(), s.bm25Raw(), s.bm25(), s.entity(), s.relevance(), s.rrf(),
-        s.recency(), s.importance(), s.frequency(), s.authority(), s.timeMatch(), s.speaker(), s.finalScore()};
+    double[] values = {
+      s.cosine(),
+      s.dense(),
+      s.window(),
+      s.bm25Raw(),
+      s.bm25(),
+      s.entity(),
+      s.relevance(),
+      s.rrf(),
+      s.recency(),
+      s.importance(),
+      s.frequency(),
+      s.authority(),
+      s.timeMatch(),
+      s.speaker(),
+      s.finalScore()
+    };
     for (int i = 0; i < values.length; i++) num(o, SIGNALS[i], values[i]);
     return o;
   }
@@ -122,72 +152,133 @@ public final class TraceJson {
   public static RecallTrace read(JsonNode n) {
     List<Violation> v = new ArrayList<>();
     FieldReader x = Nodes.answerObject(n, "trace.", "trace", v);
-    return Nodes.answer("trace", v, () -> {
-      FieldReader tr = x.object("time_range", "an object");
-      TimeRange range = null;
-      if (tr != null) {
-        var from = tr.requiredInstant("from");
-        var to = tr.requiredInstant("to");
-        String expression = tr.requiredString("expression");
-        if (v.isEmpty()) range = new TimeRange(from, to, expression);
-      }
-      List<CandidateTrace> candidates = new ArrayList<>();
-      JsonNode cs = x.get("candidates");
-      if (cs != null) {
-        for (int i = 0; i < cs.size(); i++) {
-          CandidateTrace c = candidate(FieldReader.of(cs.get(i), "trace.candidates[" + i + "].", "candidate", v));
-          if (c != null) candidates.add(c);
-        }
-      }
-      Map<String, Long> stages = new LinkedHashMap<>();
-      doubles(x.get("stage_ms")).forEach((k, ms) -> stages.put(k, Math.round(ms * 1e6)));
-      FieldReader g = x.object("gate", "an object");
-      RecallTrace.Gate gate = g == null ? null : new RecallTrace.Gate(g.requiredString("fetch"), g.text("reason"),
-          orNaN(g.number("min_relevance")), Boolean.TRUE.equals(g.bool("exhaustive")), g.text("model"));
-      Weights weights = x.has("weights") ? x.guard(() -> RequestJson.weights(x.get("weights"), "trace.weights.")) : Weights.DEFAULT;
-      RecallTrace t = new RecallTrace(x.requiredString("owner"), x.requiredString("query"), x.instant("asked_at"),
-          x.requiredString("mode"), x.instant("valid_time"), x.instant("known_time"), range, x.strings("query_entities"),
-          orNaN(x.number("dense_floor")), x.requiredString("fusion"), x.requiredString("packing"), orZero(x.integer("k")),
-          orZero(x.integer("budget_tokens")), orZero(x.number("threshold")), weights, x.requiredString("tokenizer"),
-          x.text("embedding_model"), candidates, orZero(x.integer("tokens_used")), orZero(x.integer("block_tokens")),
-          stages, gate);
-      return v.isEmpty() ? t : null;
-    });
+    return Nodes.answer(
+        "trace",
+        v,
+        () -> {
+          FieldReader tr = x.object("time_range", "an object");
+          TimeRange range = null;
+          if (tr != null) {
+            var from = tr.requiredInstant("from");
+            var to = tr.requiredInstant("to");
+            String expression = tr.requiredString("expression");
+            if (v.isEmpty()) range = new TimeRange(from, to, expression);
+          }
+          List<CandidateTrace> candidates = new ArrayList<>();
+          JsonNode cs = x.get("candidates");
+          if (cs != null) {
+            for (int i = 0; i < cs.size(); i++) {
+              CandidateTrace c =
+                  candidate(
+                      FieldReader.of(cs.get(i), "trace.candidates[" + i + "].", "candidate", v));
+              if (c != null) candidates.add(c);
+            }
+          }
+          Map<String, Long> stages = new LinkedHashMap<>();
+          doubles(x.get("stage_ms")).forEach((k, ms) -> stages.put(k, Math.round(ms * 1e6)));
+          FieldReader g = x.object("gate", "an object");
+          RecallTrace.Gate gate =
+              g == null
+                  ? null
+                  : new RecallTrace.Gate(
+                      g.requiredString("fetch"),
+                      g.text("reason"),
+                      orNaN(g.number("min_relevance")),
+                      Boolean.TRUE.equals(g.bool("exhaustive")),
+                      g.text("model"));
+          Weights weights =
+              x.has("weights")
+                  ? x.guard(() -> RequestJson.weights(x.get("weights"), "trace.weights."))
+                  : Weights.DEFAULT;
+          RecallTrace t =
+              new RecallTrace(
+                  x.requiredString("owner"),
+                  x.requiredString("query"),
+                  x.instant("asked_at"),
+                  x.requiredString("mode"),
+                  x.instant("valid_time"),
+                  x.instant("known_time"),
+                  range,
+                  x.strings("query_entities"),
+                  orNaN(x.number("dense_floor")),
+                  x.requiredString("fusion"),
+                  x.requiredString("packing"),
+                  orZero(x.integer("k")),
+                  orZero(x.integer("budget_tokens")),
+                  orZero(x.number("threshold")),
+                  weights,
+                  x.requiredString("tokenizer"),
+                  x.text("embedding_model"),
+                  candidates,
+                  orZero(x.integer("tokens_used")),
+                  orZero(x.integer("block_tokens")),
+                  stages,
+                  gate);
+          return v.isEmpty() ? t : null;
+        });
   }
 
   private static CandidateTrace candidate(FieldReader y) {
     Signals signals = signals(y.object("signals", "an object"));
     Outcome outcome = outcome(y);
     JsonNode rel = y.get("relevance");
-    RelevanceTrace relevance = rel == null || !rel.isObject() ? null
-        : new RelevanceTrace(orNaN(rel.path("probability").isNumber() ? rel.get("probability").asDouble() : null),
-            doubles(rel.get("features")), doubles(rel.get("contributions")));
-    CandidateTrace c = new CandidateTrace(y.requiredString("id"), y.strings("sources"), y.requiredString("text"),
-        y.text("fact_key"), y.instant("valid_from"), y.instant("valid_to"), y.instant("recorded_at"),
-        new LinkedHashSet<>(y.strings("found_by")), signals, outcome, y.text("reason"), orZero(y.integer("tokens")),
-        y.strings("conflicts_with"), relevance);
+    RelevanceTrace relevance =
+        rel == null || !rel.isObject()
+            ? null
+            : new RelevanceTrace(
+                orNaN(
+                    rel.path("probability").isNumber() ? rel.get("probability").asDouble() : null),
+                doubles(rel.get("features")),
+                doubles(rel.get("contributions")));
+    CandidateTrace c =
+        new CandidateTrace(
+            y.requiredString("id"),
+            y.strings("sources"),
+            y.requiredString("text"),
+            y.text("fact_key"),
+            y.instant("valid_from"),
+            y.instant("valid_to"),
+            y.instant("recorded_at"),
+            new LinkedHashSet<>(y.strings("found_by")),
+            signals,
+            outcome,
+            y.text("reason"),
+            orZero(y.integer("tokens")),
+            y.strings("conflicts_with"),
+            relevance);
     return y.violations().isEmpty() ? c : null;
   }
 
   private static Signals signals(FieldReader x) {
     double[] s = new double[SIGNALS.length];
     for (int i = 0; i < s.length; i++) s[i] = x == null ? Double.NaN : orNaN(x.number(SIGNALS[i]));
-    return new Signals(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14]);
+    return new Signals(
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13],
+        s[14]);
   }
 
   private static Outcome outcome(FieldReader y) {
     String code = y.text("outcome");
     if (code == null || code.equals("unranked")) return null;
     for (Outcome o : Outcome.values()) if (o.code().equals(code)) return o;
-    y.reject("outcome", code, "must be one of selected, below_threshold, beyond_k, over_budget, duplicate, unranked, was '"
-        + code + "'");
+    y.reject(
+        "outcome",
+        code,
+        "must be one of selected, below_threshold, beyond_k, over_budget, duplicate, unranked, was '"
+            + code
+            + "'");
     return null;
   }
 
   /** An object of numbers as written by {@code num} ({@code null} = NaN); absent: empty. */
   private static Map<String, Double> doubles(JsonNode o) {
     Map<String, Double> out = new LinkedHashMap<>();
-    if (o != null && o.isObject()) o.properties().forEach(e -> out.put(e.getKey(), e.getValue().isNumber() ? e.getValue().asDouble() : Double.NaN));
+    if (o != null && o.isObject())
+      o.properties()
+          .forEach(
+              e ->
+                  out.put(
+                      e.getKey(), e.getValue().isNumber() ? e.getValue().asDouble() : Double.NaN));
     return out;
   }
 

@@ -21,16 +21,28 @@ public final class TurnJson {
   private TurnJson() {}
 
   /** The fields a turn may have. */
-  public static final Set<String> FIELDS = Set.of("id", "owner", "episode", "role", "speaker", "text", "at",
-      "turn_id", "attempt", "status", "metadata");
+  public static final Set<String> FIELDS =
+      Set.of(
+          "id",
+          "owner",
+          "episode",
+          "role",
+          "speaker",
+          "text",
+          "at",
+          "turn_id",
+          "attempt",
+          "status",
+          "metadata");
+
   /** The fields a turn log entry adds to a turn's. */
   private static final List<String> STORED_FIELDS = List.of("state", "seq", "note");
 
   /**
    * A conversation turn from its JSON form: {@code {id, owner, episode, role, speaker, text, at,
    * turn_id, attempt, status, metadata}}; role is one of user, assistant, system, tool_call,
-   * tool_result (default user), status one of complete, partial, failed (default complete),
-   * attempt a whole number >= 1 (default 1).
+   * tool_result (default user), status one of complete, partial, failed (default complete), attempt
+   * a whole number >= 1 (default 1).
    */
   public static Turn read(JsonNode n, String path) {
     List<Violation> v = new ArrayList<>();
@@ -48,14 +60,26 @@ public final class TurnJson {
     String id = x.requiredText("id");
     String owner = x.requiredText("owner");
     String body = x.requiredText("text");
-    if (attempt != null && attempt < 1) x.reject("attempt", attempt, "must be >= 1, was " + attempt);
+    if (attempt != null && attempt < 1)
+      x.reject("attempt", attempt, "must be >= 1, was " + attempt);
     String episode = x.text("episode");
     String speaker = x.text("speaker");
     var at = x.instant("at");
     String turnId = x.text("turn_id");
     var metadata = x.stringMap("metadata");
     if (!x.violations().isEmpty()) return null;
-    return new Turn(id, owner, episode, role, speaker, body, at, turnId, attempt == null ? 1 : attempt, status, metadata);
+    return new Turn(
+        id,
+        owner,
+        episode,
+        role,
+        speaker,
+        body,
+        at,
+        turnId,
+        attempt == null ? 1 : attempt,
+        status,
+        metadata);
   }
 
   /** A turn's JSON form (the inverse of {@link #read}). */
@@ -77,8 +101,8 @@ public final class TurnJson {
   }
 
   /**
-   * A turn as the turn log keeps it: the turn's fields plus {@code state} (pending, extracted, kept,
-   * error), {@code seq} and {@code note}; one line of a turns export.
+   * A turn as the turn log keeps it: the turn's fields plus {@code state} (pending, extracted,
+   * kept, error), {@code seq} and {@code note}; one line of a turns export.
    */
   public static ObjectNode writeStored(StoredTurn t) {
     ObjectNode o = write(t.turn());

@@ -25,18 +25,28 @@ class FieldReaderTest {
 
   @Test
   void unknownFields_areNamedWithThePath_andTheSortedAllowedNames() throws Exception {
-    FieldReader x = FieldReader.of(json("{\"owner\":\"u\",\"colour\":\"red\"}"), "records[2].", "record")
-        .only(Set.of("text", "owner", "id"));
-    assertThat(x.violations()).singleElement().satisfies(v -> {
-      assertThat(v.field()).isEqualTo("records[2].colour");
-      assertThat(v.message()).isEqualTo("unknown field records[2].colour; expected one of [id, owner, text]");
-    });
+    FieldReader x =
+        FieldReader.of(json("{\"owner\":\"u\",\"colour\":\"red\"}"), "records[2].", "record")
+            .only(Set.of("text", "owner", "id"));
+    assertThat(x.violations())
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.field()).isEqualTo("records[2].colour");
+              assertThat(v.message())
+                  .isEqualTo("unknown field records[2].colour; expected one of [id, owner, text]");
+            });
   }
 
   @Test
   void wrongTypes_nameTheFieldTheExpectedTypeAndTheValue() throws Exception {
-    FieldReader x = FieldReader.of(json("""
-        {"t":5,"n":"x","i":2.5,"b":"yes","l":"a","m":{"k":1},"d":"yesterday"}"""), "p.", "thing");
+    FieldReader x =
+        FieldReader.of(
+            json(
+                """
+        {"t":5,"n":"x","i":2.5,"b":"yes","l":"a","m":{"k":1},"d":"yesterday"}"""),
+            "p.",
+            "thing");
     assertThat(x.text("t")).isNull();
     assertThat(x.number("n")).isNull();
     assertThat(x.integer("i")).isNull();
@@ -44,21 +54,24 @@ class FieldReaderTest {
     assertThat(x.strings("l")).isEmpty();
     assertThat(x.stringMap("m")).isEmpty();
     assertThat(x.instant("d")).isNull();
-    assertThat(messages(x.violations())).containsExactly(
-        "p.t must be a string, was 5",
-        "p.n must be a number, was \"x\"",
-        "p.i must be a whole number, was 2.5",
-        "p.b must be true or false, was \"yes\"",
-        "p.l must be an array of strings, was \"a\"",
-        "p.m.k must be a string, was 1",
-        "p.d must be an ISO-8601 date (2026-03-01) or instant (2026-03-01T10:00:00Z), was 'yesterday'");
-    assertThat(x.violations()).extracting(Violation::field)
+    assertThat(messages(x.violations()))
+        .containsExactly(
+            "p.t must be a string, was 5",
+            "p.n must be a number, was \"x\"",
+            "p.i must be a whole number, was 2.5",
+            "p.b must be true or false, was \"yes\"",
+            "p.l must be an array of strings, was \"a\"",
+            "p.m.k must be a string, was 1",
+            "p.d must be an ISO-8601 date (2026-03-01) or instant (2026-03-01T10:00:00Z), was 'yesterday'");
+    assertThat(x.violations())
+        .extracting(Violation::field)
         .containsExactly("p.t", "p.n", "p.i", "p.b", "p.l", "p.m.k", "p.d");
   }
 
   @Test
   void absentAndNull_areAbsent_butRequiredFieldsSaySo() throws Exception {
-    FieldReader x = FieldReader.of(json("{\"a\":null,\"blank\":\"  \",\"empty\":\"\"}"), "", "thing");
+    FieldReader x =
+        FieldReader.of(json("{\"a\":null,\"blank\":\"  \",\"empty\":\"\"}"), "", "thing");
     assertThat(x.text("a")).isNull();
     assertThat(x.strings("missing")).isEmpty();
     assertThat(x.violations()).isEmpty();
@@ -66,14 +79,19 @@ class FieldReaderTest {
     x.requiredText("blank");
     x.requiredInstant("at");
     assertThat(x.requiredString("empty")).isEmpty();
-    assertThat(messages(x.violations())).containsExactly("a is required", "blank must not be blank", "at is required");
+    assertThat(messages(x.violations()))
+        .containsExactly("a is required", "blank must not be blank", "at is required");
   }
 
   @Test
   void wellTypedValues_areRead() throws Exception {
-    FieldReader x = FieldReader.of(json("""
+    FieldReader x =
+        FieldReader.of(
+            json(
+                """
         {"s":"x","n":0.5,"i":5.0,"b":true,"l":["a","b"],"m":{"k":"v"},"d":"2026-03-01","c":"episodic","f":[1,0.5]}"""),
-        "", "thing");
+            "",
+            "thing");
     assertThat(x.text("s")).isEqualTo("x");
     assertThat(x.number("n")).isEqualTo(0.5);
     assertThat(x.integer("i")).isEqualTo(5);
@@ -91,7 +109,9 @@ class FieldReaderTest {
     FieldReader x = FieldReader.of(json("{\"k\":0,\"c\":\"gossip\"}"), "q.", "query");
     assertThat(x.integer("k", 1)).isNull();
     assertThat(x.code("c", Category::fromCode)).isNull();
-    assertThat(messages(x.violations())).first().isEqualTo("q.k must be a whole number >= 1, was 0");
+    assertThat(messages(x.violations()))
+        .first()
+        .isEqualTo("q.k must be a whole number >= 1, was 0");
     assertThat(x.violations()).extracting(Violation::field).containsExactly("q.k", "q.c");
   }
 
@@ -101,15 +121,18 @@ class FieldReaderTest {
     FieldReader focus = x.object("focus", "an object");
     assertThat(focus.text("task")).isNull();
     assertThat(x.object("other", "an object {task}")).isNull();
-    assertThat(messages(x.violations())).containsExactly("focus.task must be a string, was 3",
-        "other must be an object {task}, was []");
+    assertThat(messages(x.violations()))
+        .containsExactly(
+            "focus.task must be a string, was 3", "other must be an object {task}, was []");
   }
 
   @Test
   void notAnObject_isRefusedWithItsType() throws Exception {
     assertThatThrownBy(() -> FieldReader.of(json("[1]"), "records[0].", "record"))
-        .isInstanceOf(InvalidRequestException.class).hasMessage("records[0].record must be a JSON object, was array");
-    assertThatThrownBy(() -> FieldReader.of(null, "", "memory")).hasMessage("memory must be a JSON object, was null");
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessage("records[0].record must be a JSON object, was array");
+    assertThatThrownBy(() -> FieldReader.of(null, "", "memory"))
+        .hasMessage("memory must be a JSON object, was null");
   }
 
   @Test
@@ -127,14 +150,18 @@ class FieldReaderTest {
     x.text("a");
     x.text("b");
     assertThat(sink).hasSize(2);
-    assertThatThrownBy(x::throwIfAny).isInstanceOfSatisfying(InvalidRequestException.class,
-        e -> assertThat(e.violations()).extracting(Violation::field).containsExactly("a", "b"));
+    assertThatThrownBy(x::throwIfAny)
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e -> assertThat(e.violations()).extracting(Violation::field).containsExactly("a", "b"));
   }
 
   @Test
   void theRulesWords_areSharedByChecksThatReadNoObject() throws Exception {
-    assertThat(FieldReader.unknownField("x.y", List.of("b", "a")).message()).isEqualTo("unknown field x.y; expected one of [a, b]");
+    assertThat(FieldReader.unknownField("x.y", List.of("b", "a")).message())
+        .isEqualTo("unknown field x.y; expected one of [a, b]");
     assertThat(FieldReader.missing("owner").message()).isEqualTo("owner is required");
-    assertThat(FieldReader.wrongType("k", json("\"3\""), "an integer").message()).isEqualTo("k must be an integer, was \"3\"");
+    assertThat(FieldReader.wrongType("k", json("\"3\""), "an integer").message())
+        .isEqualTo("k must be an integer, was \"3\"");
   }
 }

@@ -37,14 +37,18 @@ class JsonCodecTest {
     assertThat(JsonCodec.PRETTY.writeValueAsString(tree)).contains("\n");
     assertThat(JsonCodec.READER.readTree("{\"a\":1,\"a\":2}").get("a").asInt()).isEqualTo(2);
     assertThatThrownBy(() -> JsonCodec.STRICT_READER.readTree("{\"a\":1,\"a\":2}"))
-        .isInstanceOf(JsonProcessingException.class).hasMessageContaining("Duplicate field 'a'");
-    assertThatThrownBy(() -> JsonCodec.STRICT_READER.readTree("{} {}")).isInstanceOf(JsonProcessingException.class);
+        .isInstanceOf(JsonProcessingException.class)
+        .hasMessageContaining("Duplicate field 'a'");
+    assertThatThrownBy(() -> JsonCodec.STRICT_READER.readTree("{} {}"))
+        .isInstanceOf(JsonProcessingException.class);
   }
 
   @Test
   void treesAndConversions() {
     assertThat(JsonCodec.tree(Map.of("k", List.of(1, 2))).toString()).isEqualTo("{\"k\":[1,2]}");
-    Map<String, Object> m = JsonCodec.convert(JsonCodec.object().put("k", "v"), new TypeReference<Map<String, Object>>() {});
+    Map<String, Object> m =
+        JsonCodec.convert(
+            JsonCodec.object().put("k", "v"), new TypeReference<Map<String, Object>>() {});
     assertThat(m).isEqualTo(Map.of("k", "v"));
     assertThat(JsonCodec.array().add(1).toString()).isEqualTo("[1]");
     assertThat(JsonCodec.nullNode().isNull()).isTrue();

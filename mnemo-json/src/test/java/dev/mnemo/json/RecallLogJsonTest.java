@@ -15,8 +15,11 @@ import org.junit.jupiter.api.Test;
 class RecallLogJsonTest {
 
   @Test
-  void without_removesEveryMentionOfTheForgottenRecords_andKeepsFieldsItDoesNotKnow() throws Exception {
-    JsonNode entry = JsonCodec.READER.readTree("""
+  void without_removesEveryMentionOfTheForgottenRecords_andKeepsFieldsItDoesNotKnow()
+      throws Exception {
+    JsonNode entry =
+        JsonCodec.READER.readTree(
+            """
         {"id": "e1", "selected": ["a", "b"], "used": ["b"], "future_field": {"x": 1},
          "trace": {"gate": {"fetch": "retrieve"}, "candidates": [
            {"id": "a", "text": "secret a", "reason": "selected", "conflicts_with": ["b"], "relevance": {"p": 0.9}},
@@ -38,15 +41,29 @@ class RecallLogJsonTest {
   @Test
   void entry_writtenIsReadBackEqual_ignoringNewFields_andNamesWhatItCannotRead() {
     RecallTrace trace = WireRoundTripTest.result().trace();
-    RecallRequest request = RecallRequest.builder("maya", "Which editor in March?").askedAt(WireRoundTripTest.T0).build();
-    LoggedRecall e = new LoggedRecall("log-1", WireRoundTripTest.T0, request, trace, List.of("r1"), 9,
-        Map.of("tokenizer", "cl100k_base"), "s-3", Map.of("other_owner", 2L), List.of("r1"));
+    RecallRequest request =
+        RecallRequest.builder("maya", "Which editor in March?")
+            .askedAt(WireRoundTripTest.T0)
+            .build();
+    LoggedRecall e =
+        new LoggedRecall(
+            "log-1",
+            WireRoundTripTest.T0,
+            request,
+            trace,
+            List.of("r1"),
+            9,
+            Map.of("tokenizer", "cl100k_base"),
+            "s-3",
+            Map.of("other_owner", 2L),
+            List.of("r1"));
     ObjectNode wire = RecallLogJson.entry(e);
     wire.put("added_later", true);
     assertThat(RecallLogJson.entry(wire)).isEqualTo(e);
     wire.remove("logged_at");
     wire.put("rendered_tokens", "nine");
-    assertThatThrownBy(() -> RecallLogJson.entry(wire)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RecallLogJson.entry(wire))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("unreadable logged recall: ")
         .hasMessageContaining("logged_at is required")
         .hasMessageContaining("rendered_tokens must be a whole number, was \"nine\"");

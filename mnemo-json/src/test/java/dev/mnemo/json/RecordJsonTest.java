@@ -17,7 +17,10 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** One reader of a stored record, one set of defaults; strict for a caller's file, tolerant of new fields in an answer. */
+/**
+ * One reader of a stored record, one set of defaults; strict for a caller's file, tolerant of new
+ * fields in an answer.
+ */
 class RecordJsonTest {
   static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
@@ -25,15 +28,40 @@ class RecordJsonTest {
     return JsonCodec.READER.readTree(s);
   }
 
-  private static final List<Function<JsonNode, MemoryRecord>> BOTH = List.of(n -> RecordJson.readInput(n, ""),
-      RecordJson::readAnswer);
+  private static final List<Function<JsonNode, MemoryRecord>> BOTH =
+      List.of(n -> RecordJson.readInput(n, ""), RecordJson::readAnswer);
 
   @Test
   void aRecordWritten_isReadBackEqual_byEitherSide() {
     MemoryRecord full = WireRoundTripTest.record("r1", new float[] {0.1f, -0.25f, 1e-7f});
-    MemoryRecord bare = new MemoryRecord("r2", "maya", null, Category.EPISODIC, "hi", null, List.of(), null, -1, T0,
-        null, T0, null, null, 0, null, 0.0, Authority.DERIVED, ConflictPolicy.values()[ConflictPolicy.values().length - 1],
-        List.of(), 0, null, null, null, Map.of(), List.of());
+    MemoryRecord bare =
+        new MemoryRecord(
+            "r2",
+            "maya",
+            null,
+            Category.EPISODIC,
+            "hi",
+            null,
+            List.of(),
+            null,
+            -1,
+            T0,
+            null,
+            T0,
+            null,
+            null,
+            0,
+            null,
+            0.0,
+            Authority.DERIVED,
+            ConflictPolicy.values()[ConflictPolicy.values().length - 1],
+            List.of(),
+            0,
+            null,
+            null,
+            null,
+            Map.of(),
+            List.of());
     for (var read : BOTH) {
       assertThat(read.apply(RecordJson.write(full, true))).isEqualTo(full);
       assertThat(read.apply(RecordJson.write(bare, false))).isEqualTo(bare);
@@ -46,7 +74,9 @@ class RecordJsonTest {
 
   @Test
   void aRecordWrittenByHand_getsTheDefaultsOfANewMemory_onEitherSide() throws Exception {
-    JsonNode hand = json("""
+    JsonNode hand =
+        json(
+            """
         {"id":"r1","owner":"maya","text":"Maya uses Emacs.","category":"semantic",
          "recorded_at":"2026-03-01T10:00:00Z","valid_from":"2026-03-01"}""");
     for (var read : BOTH) {
@@ -71,9 +101,17 @@ class RecordJsonTest {
     o.put("recorded_at", "yesterday");
     o.put("version", "2");
     assertThatThrownBy(() -> RecordJson.readInput(o, "export.jsonl:3: "))
-        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations()).extracting(Violation::field)
-            .containsExactlyInAnyOrder("export.jsonl:3: improtance", "export.jsonl:3: text", "export.jsonl:3: category",
-                "export.jsonl:3: recorded_at", "export.jsonl:3: version"))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::field)
+                    .containsExactlyInAnyOrder(
+                        "export.jsonl:3: improtance",
+                        "export.jsonl:3: text",
+                        "export.jsonl:3: category",
+                        "export.jsonl:3: recorded_at",
+                        "export.jsonl:3: version"))
         .hasMessageContaining("unknown field export.jsonl:3: improtance")
         .hasMessageContaining("export.jsonl:3: text is required")
         .hasMessageContaining("export.jsonl:3: version must be a whole number, was \"2\"");
@@ -86,19 +124,26 @@ class RecordJsonTest {
     assertThat(RecordJson.readAnswer(o).id()).isEqualTo("r1");
     o.remove("text");
     o.put("importance", "high");
-    assertThatThrownBy(() -> RecordJson.readAnswer(o)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RecordJson.readAnswer(o))
+        .isInstanceOf(IllegalArgumentException.class)
         .isNotInstanceOf(InvalidRequestException.class)
         .hasMessageStartingWith("unreadable record: ")
         .hasMessageContaining("record.text is required")
         .hasMessageContaining("record.importance must be a number, was \"high\"");
-    assertThatThrownBy(() -> RecordJson.readAnswer(json("[]"))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RecordJson.readAnswer(json("[]")))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("record must be a JSON object, was []");
   }
 
   @Test
   void blankRequiredText_isRefused() throws Exception {
-    assertThatThrownBy(() -> RecordJson.readInput(json("""
-        {"id":" ","owner":"maya","text":"x","category":"semantic","recorded_at":"2026-03-01","valid_from":"2026-03-01"}"""), ""))
+    assertThatThrownBy(
+            () ->
+                RecordJson.readInput(
+                    json(
+                        """
+        {"id":" ","owner":"maya","text":"x","category":"semantic","recorded_at":"2026-03-01","valid_from":"2026-03-01"}"""),
+                    ""))
         .hasMessage("id must not be blank");
   }
 }

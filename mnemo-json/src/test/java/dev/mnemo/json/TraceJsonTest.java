@@ -14,7 +14,8 @@ class TraceJsonTest {
     ObjectNode trace = (ObjectNode) ResultJson.write(WireRoundTripTest.result()).get("trace");
     ((ObjectNode) trace.get("candidates").get(1)).remove("id");
     ((ObjectNode) trace.get("candidates").get(1)).put("outcome", "lost");
-    assertThatThrownBy(() -> TraceJson.read(trace)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> TraceJson.read(trace))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("unreadable trace: ")
         .hasMessageContaining("trace.candidates[1].id is required")
         .hasMessageContaining("trace.candidates[1].outcome must be one of selected");
@@ -35,6 +36,7 @@ class TraceJsonTest {
   void aResultWithoutItsBlock_isUnreadable() {
     ObjectNode wire = ResultJson.write(new RecallResult(List.of(), "", 0, 0, null));
     wire.remove("rendered");
-    assertThatThrownBy(() -> ResultJson.read(wire)).hasMessage("unreadable result: result.rendered is required");
+    assertThatThrownBy(() -> ResultJson.read(wire))
+        .hasMessage("unreadable result: result.rendered is required");
   }
 }

@@ -13,8 +13,19 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TurnJsonTest {
-  private static final Turn TURN = new Turn("t1", "maya", "chat-1", Turn.Role.ASSISTANT, "bot", "Noted.",
-      Instant.parse("2026-03-01T10:00:00Z"), "t1-x", 2, Turn.Status.PARTIAL, Map.of("lang", "en"));
+  private static final Turn TURN =
+      new Turn(
+          "t1",
+          "maya",
+          "chat-1",
+          Turn.Role.ASSISTANT,
+          "bot",
+          "Noted.",
+          Instant.parse("2026-03-01T10:00:00Z"),
+          "t1-x",
+          2,
+          Turn.Status.PARTIAL,
+          Map.of("lang", "en"));
 
   private static JsonNode json(String s) throws Exception {
     return JsonCodec.READER.readTree(s);
@@ -36,11 +47,25 @@ class TurnJsonTest {
 
   @Test
   void everyProblemOfATurn_isNamedAtOnce() throws Exception {
-    assertThatThrownBy(() -> TurnJson.read(json("""
-        {"owner":"  ","text":5,"role":"robot","attempt":0,"mood":"x"}"""), "turns[4]."))
-        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations()).extracting(Violation::field)
-            .containsExactlyInAnyOrder("turns[4].mood", "turns[4].role", "turns[4].id", "turns[4].owner",
-                "turns[4].text", "turns[4].attempt"))
+    assertThatThrownBy(
+            () ->
+                TurnJson.read(
+                    json(
+                        """
+        {"owner":"  ","text":5,"role":"robot","attempt":0,"mood":"x"}"""),
+                    "turns[4]."))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::field)
+                    .containsExactlyInAnyOrder(
+                        "turns[4].mood",
+                        "turns[4].role",
+                        "turns[4].id",
+                        "turns[4].owner",
+                        "turns[4].text",
+                        "turns[4].attempt"))
         .hasMessageContaining("turns[4].id is required")
         .hasMessageContaining("turns[4].owner must not be blank")
         .hasMessageContaining("turns[4].text must be a string, was 5")
@@ -51,16 +76,28 @@ class TurnJsonTest {
   void aStoredTurn_keepsItsStateAndNote_butNotItsSeq() {
     StoredTurn stored = new StoredTurn(TURN, StoredTurn.State.ERROR, 42, "extractor timed out");
     StoredTurn back = TurnJson.readStored(TurnJson.writeStored(stored), "");
-    assertThat(back).isEqualTo(new StoredTurn(TURN, StoredTurn.State.ERROR, 0, "extractor timed out"));
+    assertThat(back)
+        .isEqualTo(new StoredTurn(TURN, StoredTurn.State.ERROR, 0, "extractor timed out"));
   }
 
   @Test
   void aStoredTurn_isStrictToo() throws Exception {
-    assertThatThrownBy(() -> TurnJson.readStored(json("""
-        {"id":"t1","owner":"maya","text":"hi","state":"lost","colour":1}"""), "turns.jsonl:2: "))
-        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations()).extracting(Violation::field)
-            .containsExactlyInAnyOrder("turns.jsonl:2: state", "turns.jsonl:2: colour"));
-    assertThat(TurnJson.readStored(json("{\"id\":\"t1\",\"owner\":\"maya\",\"text\":\"hi\"}"), "").state())
+    assertThatThrownBy(
+            () ->
+                TurnJson.readStored(
+                    json(
+                        """
+        {"id":"t1","owner":"maya","text":"hi","state":"lost","colour":1}"""),
+                    "turns.jsonl:2: "))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::field)
+                    .containsExactlyInAnyOrder("turns.jsonl:2: state", "turns.jsonl:2: colour"));
+    assertThat(
+            TurnJson.readStored(json("{\"id\":\"t1\",\"owner\":\"maya\",\"text\":\"hi\"}"), "")
+                .state())
         .isEqualTo(StoredTurn.State.PENDING);
   }
 }

@@ -12,14 +12,16 @@ import java.util.Set;
  *
  * @param owner the Mnemo owner (a user, a tenant's user id); not blank
  * @param id the conversation's id; not blank
- * @param principals the principals of the person talking ({@code team:..}, {@code role:..},
- *     {@code person:..}): the conversation's recalls see records with access labels only for one of
- *     them ({@link dev.mnemo.Access}); empty: only records without labels
+ * @param principals the principals of the person talking ({@code team:..}, {@code role:..}, {@code
+ *     person:..}): the conversation's recalls see records with access labels only for one of them
+ *     ({@link dev.mnemo.Access}); empty: only records without labels
  */
 public record Conversation(String owner, String id, Set<String> principals) {
   public Conversation {
-    if (owner == null || owner.isBlank()) throw new IllegalArgumentException("owner must not be blank, was " + owner);
-    if (id == null || id.isBlank()) throw new IllegalArgumentException("id must not be blank, was " + id);
+    if (owner == null || owner.isBlank())
+      throw new IllegalArgumentException("owner must not be blank, was " + owner);
+    if (id == null || id.isBlank())
+      throw new IllegalArgumentException("id must not be blank, was " + id);
     principals = principals == null ? Set.of() : Set.copyOf(principals);
   }
 
@@ -32,7 +34,10 @@ public record Conversation(String owner, String id, Set<String> principals) {
     return new Conversation(owner, id);
   }
 
-  /** A conversation of a person holding {@code principals} ({@code team:..}, {@code role:..}, {@code person:..}). */
+  /**
+   * A conversation of a person holding {@code principals} ({@code team:..}, {@code role:..}, {@code
+   * person:..}).
+   */
   public static Conversation of(String owner, String id, Set<String> principals) {
     return new Conversation(owner, id, principals);
   }
@@ -42,7 +47,9 @@ public record Conversation(String owner, String id, Set<String> principals) {
     return memoryId instanceof Conversation c ? c.principals() : Set.of();
   }
 
-  /** The owner a memory id stands for: a {@link Conversation}'s owner, else the id's string form. */
+  /**
+   * The owner a memory id stands for: a {@link Conversation}'s owner, else the id's string form.
+   */
   static String ownerOf(Object memoryId) {
     Objects.requireNonNull(memoryId, "memory id");
     return memoryId instanceof Conversation c ? c.owner() : memoryId.toString();

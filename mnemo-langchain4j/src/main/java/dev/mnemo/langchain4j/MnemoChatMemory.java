@@ -56,11 +56,11 @@ import java.util.stream.Collectors;
  * engine renders them (dated, inside the token budget), into the system message, after the AI
  * Service's own instructions, or as a system message of their own. AI Services read a chat memory
  * <em>before</em> adding the new user message to it, so there the recall happens in the request
- * transformer {@link Builder#recallInto()}; used directly (add the user message, then read
- * {@link #messages()}), the memory recalls itself when its last message is the user's. A retriable
- * recall failure leaves the block out, with a warning. Recent turns of the current conversation may
- * appear both in the window and in the block: the engine cannot tell, and the block stays within
- * its budget.
+ * transformer {@link Builder#recallInto()}; used directly (add the user message, then read {@link
+ * #messages()}), the memory recalls itself when its last message is the user's. A retriable recall
+ * failure leaves the block out, with a warning. Recent turns of the current conversation may appear
+ * both in the window and in the block: the engine cannot tell, and the block stays within its
+ * budget.
  *
  * <p><b>Usage feedback.</b> When the assistant's final answer is added, the records recalled for
  * the question it answers (by the transformer or by {@link #messages()}) are compared with it, and
@@ -68,7 +68,8 @@ import java.util.stream.Collectors;
  * the question) are reported with {@link Mnemo#markUsed}, which feeds the frequency signal and the
  * retrieval log's use rate. {@link Builder#usageFeedback(boolean) usageFeedback(false)} turns this
  * off; {@link #recalled()} and {@link #markUsed(Collection)} let the application report the records
- * it knows were used instead. A failed report is logged, never thrown: feedback never breaks a chat.
+ * it knows were used instead. A failed report is logged, never thrown: feedback never breaks a
+ * chat.
  *
  * <p>The owner comes from the memory id ({@link Conversation#owner()}, or the id's string form).
  * {@link #clear()} clears the window only; forgetting long-term records is {@link Mnemo#forget}.
@@ -92,9 +93,11 @@ public final class MnemoChatMemory implements ChatMemory {
     this.settings = b.copy(); // later changes to the builder do not reach memories already made
     this.owner = b.ownerOf.apply(memoryId);
     this.principals = b.principalsOf.apply(memoryId);
-    if (owner == null || owner.isBlank()) throw new IllegalArgumentException("memory id " + memoryId + " names no owner");
+    if (owner == null || owner.isBlank())
+      throw new IllegalArgumentException("memory id " + memoryId + " names no owner");
     this.episode = Conversation.episodeOf(memoryId);
-    MessageWindowChatMemory.Builder w = MessageWindowChatMemory.builder().id(memoryId).maxMessages(b.maxMessages);
+    MessageWindowChatMemory.Builder w =
+        MessageWindowChatMemory.builder().id(memoryId).maxMessages(b.maxMessages);
     if (b.store != null) w.chatMemoryStore(b.store);
     this.window = w.build();
   }
@@ -140,19 +143,25 @@ public final class MnemoChatMemory implements ChatMemory {
         flush();
       }
       case ToolExecutionResultMessage r -> {
-        if (r.text() != null && !r.text().isBlank()) pending.add(turn(Turn.Role.TOOL_RESULT, r.toolName(), r.text()));
+        if (r.text() != null && !r.text().isBlank())
+          pending.add(turn(Turn.Role.TOOL_RESULT, r.toolName(), r.text()));
       }
-      default -> { } // system and custom messages are instructions, not conversation
+      default -> {} // system and custom messages are instructions, not conversation
     }
   }
 
-  /** Replaces the window's messages (LangChain4j's rewrite of a history); nothing is ingested again. */
+  /**
+   * Replaces the window's messages (LangChain4j's rewrite of a history); nothing is ingested again.
+   */
   @Override
   public synchronized void set(Iterable<ChatMessage> messages) {
     window.set(messages);
   }
 
-  /** The window; with the owner's recalled records in the system message when the last message is the user's. */
+  /**
+   * The window; with the owner's recalled records in the system message when the last message is
+   * the user's.
+   */
   @Override
   public synchronized List<ChatMessage> messages() {
     List<ChatMessage> messages = window.messages();
@@ -182,7 +191,9 @@ public final class MnemoChatMemory implements ChatMemory {
     return mnemo.markUsed(owner, ids);
   }
 
-  /** Reports the recalled records the answer used, by overlap; a failure is logged, never thrown. */
+  /**
+   * Reports the recalled records the answer used, by overlap; a failure is logged, never thrown.
+   */
   private void feedback(String answer) {
     Recall r = settings.lastRecalls.take(id());
     if (!settings.usageFeedback || r.records().isEmpty()) return;
@@ -191,7 +202,11 @@ public final class MnemoChatMemory implements ChatMemory {
     try {
       mnemo.markUsed(owner, used);
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "usage feedback for owner {0} failed: {1}", owner, e.getMessage());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "usage feedback for owner {0} failed: {1}",
+          owner,
+          e.getMessage());
     }
   }
 
@@ -211,18 +226,35 @@ public final class MnemoChatMemory implements ChatMemory {
       pending.clear();
     } catch (MnemoException e) {
       if (!e.retriable()) throw e;
-      LOG.log(System.Logger.Level.WARNING, "ingest of {0} turns of owner {1} failed; kept for the next turn: {2}",
-          pending.size(), owner, e.getMessage());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "ingest of {0} turns of owner {1} failed; kept for the next turn: {2}",
+          pending.size(),
+          owner,
+          e.getMessage());
     }
   }
 
   private Turn turn(Turn.Role role, String speaker, String text) {
     String id = UUID.randomUUID().toString();
-    return new Turn(id, owner, episode, role, speaker, text, settings.clock.instant(), id, 1, Turn.Status.COMPLETE, Map.of());
+    return new Turn(
+        id,
+        owner,
+        episode,
+        role,
+        speaker,
+        text,
+        settings.clock.instant(),
+        id,
+        1,
+        Turn.Status.COMPLETE,
+        Map.of());
   }
 
   private static String text(UserMessage u) {
-    return u.contents().stream().filter(TextContent.class::isInstance).map(c -> ((TextContent) c).text())
+    return u.contents().stream()
+        .filter(TextContent.class::isInstance)
+        .map(c -> ((TextContent) c).text())
         .collect(Collectors.joining("\n"));
   }
 
@@ -239,12 +271,13 @@ public final class MnemoChatMemory implements ChatMemory {
    */
   static final class LastRecalls {
     static final int MAX = 10_000;
-    private final Map<Object, Recall> byId = new java.util.LinkedHashMap<>(16, 0.75f, false) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Object, Recall> eldest) {
-        return size() > MAX;
-      }
-    };
+    private final Map<Object, Recall> byId =
+        new java.util.LinkedHashMap<>(16, 0.75f, false) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Object, Recall> eldest) {
+            return size() > MAX;
+          }
+        };
 
     synchronized void put(Object memoryId, Recall r) {
       byId.remove(memoryId); // re-inserted as the newest
@@ -263,8 +296,8 @@ public final class MnemoChatMemory implements ChatMemory {
 
   /**
    * Configures the memories of a provider. Defaults: a window of 20 messages in memory, owner from
-   * the memory id, 400 tokens and k 5 per recall, no preface, the system clock for turn times, usage
-   * feedback by overlap on.
+   * the memory id, 400 tokens and k 5 per recall, no preface, the system clock for turn times,
+   * usage feedback by overlap on.
    */
   public static final class Builder {
     private final Mnemo mnemo;
@@ -279,6 +312,7 @@ public final class MnemoChatMemory implements ChatMemory {
     private String preface = "";
     private InstantSource clock = InstantSource.system();
     private boolean usageFeedback = true;
+
     /** Shared by every copy of this builder (the transformer's and the provider's). */
     private LastRecalls lastRecalls = new LastRecalls();
 
@@ -293,16 +327,28 @@ public final class MnemoChatMemory implements ChatMemory {
       return this;
     }
 
-    /** Where the window's messages persist (LangChain4j's {@link ChatMemoryStore}); default in memory. */
-    public Builder chatMemoryStore(ChatMemoryStore v) { this.store = v; return this; }
-
-    /** How a memory id names the owner; default {@link Conversation#owner()} or the id's string form. */
-    public Builder ownerOf(Function<Object, String> v) { this.ownerOf = Objects.requireNonNull(v, "ownerOf"); return this; }
+    /**
+     * Where the window's messages persist (LangChain4j's {@link ChatMemoryStore}); default in
+     * memory.
+     */
+    public Builder chatMemoryStore(ChatMemoryStore v) {
+      this.store = v;
+      return this;
+    }
 
     /**
-     * The principals of the person behind a memory id ({@code team:..}, {@code role:..},
-     * {@code person:..}): recalls see records with access labels only for one of them. Default
-     * {@link Conversation#principals()}, none for any other id (only records without labels).
+     * How a memory id names the owner; default {@link Conversation#owner()} or the id's string
+     * form.
+     */
+    public Builder ownerOf(Function<Object, String> v) {
+      this.ownerOf = Objects.requireNonNull(v, "ownerOf");
+      return this;
+    }
+
+    /**
+     * The principals of the person behind a memory id ({@code team:..}, {@code role:..}, {@code
+     * person:..}): recalls see records with access labels only for one of them. Default {@link
+     * Conversation#principals()}, none for any other id (only records without labels).
      */
     public Builder principalsOf(Function<Object, java.util.Set<String>> v) {
       this.principalsOf = Objects.requireNonNull(v, "principalsOf");
@@ -310,31 +356,54 @@ public final class MnemoChatMemory implements ChatMemory {
     }
 
     /** The token budget of the recalled block. */
-    public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }
+    public Builder budgetTokens(int v) {
+      this.budgetTokens = v;
+      return this;
+    }
 
-    public Builder k(int v) { this.k = v; return this; }
+    public Builder k(int v) {
+      this.k = v;
+      return this;
+    }
 
     /**
-     * The focus of a recall for a message (what it asks, apart from its chatter); default
-     * {@link Focus#fromMessage} (the message's questions, found by rule; a message that asks nothing
-     * is searched as it is). {@code m -> Focus.NONE} searches with the whole message.
+     * The focus of a recall for a message (what it asks, apart from its chatter); default {@link
+     * Focus#fromMessage} (the message's questions, found by rule; a message that asks nothing is
+     * searched as it is). {@code m -> Focus.NONE} searches with the whole message.
      */
-    public Builder focus(Function<String, Focus> v) { this.focus = Objects.requireNonNull(v, "focus"); return this; }
+    public Builder focus(Function<String, Focus> v) {
+      this.focus = Objects.requireNonNull(v, "focus");
+      return this;
+    }
 
     /** Any other recall option (scope, categories, weights, ...). */
-    public Builder request(UnaryOperator<RecallRequest.Builder> v) { this.request = Objects.requireNonNull(v, "request"); return this; }
+    public Builder request(UnaryOperator<RecallRequest.Builder> v) {
+      this.request = Objects.requireNonNull(v, "request");
+      return this;
+    }
 
-    /** A line put before the recalled block, e.g. {@code "What you remember about this user:\n"}. */
-    public Builder preface(String v) { this.preface = Objects.requireNonNull(v, "preface"); return this; }
+    /**
+     * A line put before the recalled block, e.g. {@code "What you remember about this user:\n"}.
+     */
+    public Builder preface(String v) {
+      this.preface = Objects.requireNonNull(v, "preface");
+      return this;
+    }
 
     /**
      * Whether the assistant's answer is compared with the records recalled for it and the ones it
      * used are reported ({@link UsedRecords}, {@link Mnemo#markUsed}); default true.
      */
-    public Builder usageFeedback(boolean v) { this.usageFeedback = v; return this; }
+    public Builder usageFeedback(boolean v) {
+      this.usageFeedback = v;
+      return this;
+    }
 
     /** The clock that dates ingested turns. */
-    public Builder clock(InstantSource v) { this.clock = Objects.requireNonNull(v, "clock"); return this; }
+    public Builder clock(InstantSource v) {
+      this.clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
 
     private Builder copy() {
       Builder c = new Builder(mnemo);
@@ -363,9 +432,12 @@ public final class MnemoChatMemory implements ChatMemory {
       return (request, memoryId) -> {
         UserMessage last = UserMessage.findLast(request.messages()).orElse(null);
         if (last == null || memoryId == null) return request;
-        Recall r = frozen.recall(frozen.ownerOf.apply(memoryId), frozen.principalsOf.apply(memoryId), text(last));
+        Recall r =
+            frozen.recall(
+                frozen.ownerOf.apply(memoryId), frozen.principalsOf.apply(memoryId), text(last));
         frozen.lastRecalls.put(memoryId, r);
-        return r.block().isEmpty() ? request
+        return r.block().isEmpty()
+            ? request
             : request.toBuilder().messages(frozen.inject(request.messages(), r.block())).build();
       };
     }
@@ -374,24 +446,39 @@ public final class MnemoChatMemory implements ChatMemory {
     private Recall recall(String owner, java.util.Set<String> principals, String query) {
       if (query.isBlank()) return Recall.NONE;
       try {
-        RecallResult r = mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k)
-            .focus(focus.apply(query)).principals(principals)).build());
-        return new Recall(query, r.selected().stream().map(Recalled::record).toList(), r.rendered());
+        RecallResult r =
+            mnemo.recall(
+                request
+                    .apply(
+                        RecallRequest.builder(owner, query)
+                            .budgetTokens(budgetTokens)
+                            .k(k)
+                            .focus(focus.apply(query))
+                            .principals(principals))
+                    .build());
+        return new Recall(
+            query, r.selected().stream().map(Recalled::record).toList(), r.rendered());
       } catch (MnemoException e) {
         if (!e.retriable()) throw e;
-        LOG.log(System.Logger.Level.WARNING, "recall for owner {0} failed, answering without long-term memory: {1}",
-            owner, e.getMessage());
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "recall for owner {0} failed, answering without long-term memory: {1}",
+            owner,
+            e.getMessage());
         return Recall.NONE;
       }
     }
 
-    /** The messages with the block appended to the first system message, or in one of its own first. */
+    /**
+     * The messages with the block appended to the first system message, or in one of its own first.
+     */
     private List<ChatMessage> inject(List<ChatMessage> messages, String block) {
       if (block.isEmpty()) return messages;
       List<ChatMessage> out = new ArrayList<>(messages);
       String text = preface + block;
       if (!out.isEmpty() && out.get(0) instanceof SystemMessage s) {
-        if (s.text().contains(block)) return messages; // already there (memory and transformer both used)
+        if (s.text().contains(block))
+          return messages; // already there (memory and transformer both used)
         out.set(0, SystemMessage.from(s.text() + "\n\n" + text));
       } else {
         out.add(0, SystemMessage.from(text));
@@ -402,7 +489,10 @@ public final class MnemoChatMemory implements ChatMemory {
     /** One memory for this id. */
     public MnemoChatMemory build(Object memoryId) {
       Objects.requireNonNull(memoryId, "memoryId");
-      RecallRequest.builder("check", "").budgetTokens(budgetTokens).k(k).build(); // the engine's checks, now
+      RecallRequest.builder("check", "")
+          .budgetTokens(budgetTokens)
+          .k(k)
+          .build(); // the engine's checks, now
       return new MnemoChatMemory(this, memoryId);
     }
 

@@ -23,15 +23,15 @@ import java.util.function.UnaryOperator;
  * ({@code .contentRetriever(...)}) or a {@code DefaultRetrievalAugmentor}.
  *
  * <p>The owner is taken from the query's chat memory id ({@link Conversation#owner()}, or the id's
- * string form; {@link Builder#ownerOf} changes the mapping), or is fixed with {@link Builder#owner}.
- * A query without either is refused with an {@link IllegalArgumentException}: Mnemo never guesses
- * an owner.
+ * string form; {@link Builder#ownerOf} changes the mapping), or is fixed with {@link
+ * Builder#owner}. A query without either is refused with an {@link IllegalArgumentException}: Mnemo
+ * never guesses an owner.
  *
  * <p>Returns at most one {@link Content}: the engine's rendered block (the selected records inside
- * the token budget, newest first, each dated, conflicting versions marked), with
- * {@link ContentMetadata#SCORE} the best record's score and the record ids in the segment's
- * {@code mnemo_ids} metadata. Nothing relevant is an empty list, not an error. Thread-safe when the
- * {@link Mnemo} is (both implementations are).
+ * the token budget, newest first, each dated, conflicting versions marked), with {@link
+ * ContentMetadata#SCORE} the best record's score and the record ids in the segment's {@code
+ * mnemo_ids} metadata. Nothing relevant is an empty list, not an error. Thread-safe when the {@link
+ * Mnemo} is (both implementations are).
  */
 public final class MnemoContentRetriever implements ContentRetriever {
   private final Mnemo mnemo;
@@ -63,11 +63,21 @@ public final class MnemoContentRetriever implements ContentRetriever {
   @Override
   public List<Content> retrieve(Query query) {
     Objects.requireNonNull(query, "query");
-    RecallResult r = mnemo.recall(request.apply(RecallRequest.builder(ownerOf(query), query.text())
-        .budgetTokens(budgetTokens).k(k).mode(mode).focus(focus.apply(query.text())).principals(principalsOf(query)))
-        .build());
+    RecallResult r =
+        mnemo.recall(
+            request
+                .apply(
+                    RecallRequest.builder(ownerOf(query), query.text())
+                        .budgetTokens(budgetTokens)
+                        .k(k)
+                        .mode(mode)
+                        .focus(focus.apply(query.text()))
+                        .principals(principalsOf(query)))
+                .build());
     if (r.selected().isEmpty()) return List.of();
-    TextSegment block = TextSegment.from(r.rendered(), Metadata.from(Map.of("mnemo_ids", String.join(",", r.ids()))));
+    TextSegment block =
+        TextSegment.from(
+            r.rendered(), Metadata.from(Map.of("mnemo_ids", String.join(",", r.ids()))));
     return List.of(Content.from(block, Map.of(ContentMetadata.SCORE, r.selected().get(0).score())));
   }
 
@@ -75,8 +85,11 @@ public final class MnemoContentRetriever implements ContentRetriever {
     if (owner != null) return owner;
     Object id = query.metadata() == null ? null : query.metadata().chatMemoryId();
     if (id == null) {
-      throw new IllegalArgumentException("no owner for the query '" + query.text() + "': use the retriever in an AI "
-          + "Service with a chat memory (its memory id names the owner), or set owner(...) on the builder");
+      throw new IllegalArgumentException(
+          "no owner for the query '"
+              + query.text()
+              + "': use the retriever in an AI "
+              + "Service with a chat memory (its memory id names the owner), or set owner(...) on the builder");
     }
     return ownerOf.apply(id);
   }
@@ -86,7 +99,9 @@ public final class MnemoContentRetriever implements ContentRetriever {
     return id == null ? Set.of() : principalsOf.apply(id);
   }
 
-  /** Configures a retriever. Defaults: the owner from the memory id, 400 tokens, k 5, mode current. */
+  /**
+   * Configures a retriever. Defaults: the owner from the memory id, 400 tokens, k 5, mode current.
+   */
   public static final class Builder {
     private final Mnemo mnemo;
     private String owner;
@@ -103,10 +118,19 @@ public final class MnemoContentRetriever implements ContentRetriever {
     }
 
     /** Always recall this owner's records (a single-user agent), whatever the memory id. */
-    public Builder owner(String v) { this.owner = v; return this; }
+    public Builder owner(String v) {
+      this.owner = v;
+      return this;
+    }
 
-    /** How a chat memory id names the owner; default {@link Conversation#owner()} or the id's string form. */
-    public Builder ownerOf(Function<Object, String> v) { this.ownerOf = Objects.requireNonNull(v, "ownerOf"); return this; }
+    /**
+     * How a chat memory id names the owner; default {@link Conversation#owner()} or the id's string
+     * form.
+     */
+    public Builder ownerOf(Function<Object, String> v) {
+      this.ownerOf = Objects.requireNonNull(v, "ownerOf");
+      return this;
+    }
 
     /**
      * The principals of the person behind a chat memory id ({@code team:..}, {@code role:..},
@@ -119,25 +143,43 @@ public final class MnemoContentRetriever implements ContentRetriever {
     }
 
     /** The token budget of the recalled block (cl100k_base tokens of the selected texts). */
-    public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }
+    public Builder budgetTokens(int v) {
+      this.budgetTokens = v;
+      return this;
+    }
 
-    public Builder k(int v) { this.k = v; return this; }
+    public Builder k(int v) {
+      this.k = v;
+      return this;
+    }
 
     /** The temporal mode: current (default), valid at, or known at an instant. */
-    public Builder mode(TemporalMode v) { this.mode = Objects.requireNonNull(v, "mode"); return this; }
+    public Builder mode(TemporalMode v) {
+      this.mode = Objects.requireNonNull(v, "mode");
+      return this;
+    }
 
     /**
-     * The focus of a recall for a message (what it asks, apart from its chatter); default
-     * {@link Focus#fromMessage} (the message's questions, found by rule; a message that asks nothing
-     * is searched as it is). {@code m -> Focus.NONE} searches with the whole message.
+     * The focus of a recall for a message (what it asks, apart from its chatter); default {@link
+     * Focus#fromMessage} (the message's questions, found by rule; a message that asks nothing is
+     * searched as it is). {@code m -> Focus.NONE} searches with the whole message.
      */
-    public Builder focus(Function<String, Focus> v) { this.focus = Objects.requireNonNull(v, "focus"); return this; }
+    public Builder focus(Function<String, Focus> v) {
+      this.focus = Objects.requireNonNull(v, "focus");
+      return this;
+    }
 
     /** Any other recall option (scope, categories, weights, ...), applied to every request. */
-    public Builder request(UnaryOperator<RecallRequest.Builder> v) { this.request = Objects.requireNonNull(v, "request"); return this; }
+    public Builder request(UnaryOperator<RecallRequest.Builder> v) {
+      this.request = Objects.requireNonNull(v, "request");
+      return this;
+    }
 
     public MnemoContentRetriever build() {
-      RecallRequest.builder("check", "").budgetTokens(budgetTokens).k(k).build(); // the engine's checks, now
+      RecallRequest.builder("check", "")
+          .budgetTokens(budgetTokens)
+          .k(k)
+          .build(); // the engine's checks, now
       return new MnemoContentRetriever(this);
     }
   }

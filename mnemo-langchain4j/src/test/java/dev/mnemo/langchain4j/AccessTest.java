@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The retriever and the chat memory recall with the principals of the conversation's person
- * ({@link Conversation#principals()}, or a principalsOf function): a record with access labels
- * reaches the prompt only for one of them.
+ * The retriever and the chat memory recall with the principals of the conversation's person ({@link
+ * Conversation#principals()}, or a principalsOf function): a record with access labels reaches the
+ * prompt only for one of them.
  */
 class AccessTest {
   private static final String QUESTION = "When is the payroll run?";
@@ -30,7 +30,10 @@ class AccessTest {
   @BeforeEach
   void open() {
     mnemo = Mnemo.builder().directory(dir).withoutEmbedder().build();
-    mnemo.remember(NewMemory.builder("acme", "The payroll run is on the 25th.").access(List.of("team:payments")).build());
+    mnemo.remember(
+        NewMemory.builder("acme", "The payroll run is on the 25th.")
+            .access(List.of("team:payments"))
+            .build());
     mnemo.remember(NewMemory.builder("acme", "Payroll questions go to the finance desk.").build());
   }
 
@@ -49,27 +52,39 @@ class AccessTest {
 
   @Test
   void retriever_recallsWithTheConversationsPrincipals() {
-    MnemoContentRetriever retriever = MnemoContentRetriever.builder(mnemo)
-        .request(r -> r.minRelevance(0.0).threshold(0).relativeThreshold(0)).build();
+    MnemoContentRetriever retriever =
+        MnemoContentRetriever.builder(mnemo)
+            .request(r -> r.minRelevance(0.0).threshold(0).relativeThreshold(0))
+            .build();
     assertThat(block(retriever.retrieve(query(Conversation.of("acme", "c1")))))
-        .contains("finance desk").doesNotContain("25th");
-    assertThat(block(retriever.retrieve(query(Conversation.of("acme", "c2", Set.of("team:payments"))))))
+        .contains("finance desk")
+        .doesNotContain("25th");
+    assertThat(
+            block(
+                retriever.retrieve(query(Conversation.of("acme", "c2", Set.of("team:payments"))))))
         .contains("25th");
-    MnemoContentRetriever byId = MnemoContentRetriever.builder(mnemo).ownerOf(id -> "acme")
-        .principalsOf(id -> id.equals("ana") ? Set.of("team:payments") : Set.of())
-        .request(r -> r.minRelevance(0.0).threshold(0).relativeThreshold(0)).build();
+    MnemoContentRetriever byId =
+        MnemoContentRetriever.builder(mnemo)
+            .ownerOf(id -> "acme")
+            .principalsOf(id -> id.equals("ana") ? Set.of("team:payments") : Set.of())
+            .request(r -> r.minRelevance(0.0).threshold(0).relativeThreshold(0))
+            .build();
     assertThat(block(byId.retrieve(query("ana")))).contains("25th");
     assertThat(block(byId.retrieve(query("bo")))).doesNotContain("25th");
   }
 
   @Test
   void chatMemory_recallsWithTheConversationsPrincipals() {
-    MnemoChatMemory.Builder memories = MnemoChatMemory.builder(mnemo)
-        .request(r -> r.minRelevance(0.0).threshold(0).relativeThreshold(0));
+    MnemoChatMemory.Builder memories =
+        MnemoChatMemory.builder(mnemo)
+            .request(r -> r.minRelevance(0.0).threshold(0).relativeThreshold(0));
     MnemoChatMemory outsider = memories.build(Conversation.of("acme", "c1"));
     outsider.add(UserMessage.from(QUESTION));
-    assertThat(outsider.messages().get(0).toString()).contains("finance desk").doesNotContain("25th");
-    MnemoChatMemory payments = memories.build(Conversation.of("acme", "c2", Set.of("team:payments")));
+    assertThat(outsider.messages().get(0).toString())
+        .contains("finance desk")
+        .doesNotContain("25th");
+    MnemoChatMemory payments =
+        memories.build(Conversation.of("acme", "c2", Set.of("team:payments")));
     payments.add(UserMessage.from(QUESTION));
     assertThat(payments.messages().get(0).toString()).contains("25th");
   }

@@ -25,14 +25,18 @@ class DocsExampleTest {
     ChatModel model = scripted;
 
     Mnemo mnemo = Mnemo.builder().directory(memory).withoutEmbedder().build();
-    MnemoChatMemory.Builder memories = MnemoChatMemory.builder(mnemo).maxMessages(20).budgetTokens(300);
-    Assistant assistant = AiServices.builder(Assistant.class).chatModel(model)
-        .chatMemoryProvider(memories.provider())
-        .chatRequestTransformer(memories.recallInto())
-        .build();
+    MnemoChatMemory.Builder memories =
+        MnemoChatMemory.builder(mnemo).maxMessages(20).budgetTokens(300);
+    Assistant assistant =
+        AiServices.builder(Assistant.class)
+            .chatModel(model)
+            .chatMemoryProvider(memories.provider())
+            .chatRequestTransformer(memories.recallInto())
+            .build();
 
     assistant.chat(Conversation.of("maya", "monday"), "My dog is called Biscuit.");
-    mnemo.awaitIngested(java.time.Duration.ofSeconds(30)); // days pass in a real agent; here, wait for extraction
+    mnemo.awaitIngested(
+        java.time.Duration.ofSeconds(30)); // days pass in a real agent; here, wait for extraction
     assistant.chat(Conversation.of("maya", "friday"), "What is my dog called?");
     assertThat(scripted.lastSystemText()).contains("Biscuit");
     mnemo.close();

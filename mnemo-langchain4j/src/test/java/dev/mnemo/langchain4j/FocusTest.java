@@ -16,9 +16,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The retriever and the chat memory recall with a focus: built from the message by rule, or as configured. */
+/**
+ * The retriever and the chat memory recall with a focus: built from the message by rule, or as
+ * configured.
+ */
 class FocusTest {
-  private static final String CHATTY = "Ugh, the weather is awful and my train was late again. Which editor does Maya use?";
+  private static final String CHATTY =
+      "Ugh, the weather is awful and my train was late again. Which editor does Maya use?";
 
   @TempDir Path dir;
   private Mnemo real;
@@ -29,14 +33,19 @@ class FocusTest {
   void open() {
     real = Mnemo.builder().directory(dir).withoutEmbedder().build();
     // The real engine, with every recall request kept for the assertions.
-    mnemo = (Mnemo) Proxy.newProxyInstance(Mnemo.class.getClassLoader(), new Class<?>[] {Mnemo.class}, (p, m, args) -> {
-      if (m.getName().equals("recall")) requests.add((RecallRequest) args[0]);
-      try {
-        return m.invoke(real, args);
-      } catch (java.lang.reflect.InvocationTargetException e) {
-        throw e.getCause();
-      }
-    });
+    mnemo =
+        (Mnemo)
+            Proxy.newProxyInstance(
+                Mnemo.class.getClassLoader(),
+                new Class<?>[] {Mnemo.class},
+                (p, m, args) -> {
+                  if (m.getName().equals("recall")) requests.add((RecallRequest) args[0]);
+                  try {
+                    return m.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
   }
 
   @AfterEach
@@ -47,18 +56,30 @@ class FocusTest {
   @Test
   void retriever_byDefault_focusesOnTheQuestionsOfTheMessage() {
     MnemoContentRetriever.builder(mnemo).owner("maya").build().retrieve(Query.from(CHATTY));
-    assertThat(requests).singleElement().satisfies(r -> {
-      assertThat(r.query()).isEqualTo(CHATTY);
-      assertThat(r.focus()).isEqualTo(Focus.fromMessage(CHATTY));
-      assertThat(r.retrievalText()).startsWith("Which editor does Maya use?").doesNotContain("weather");
-    });
+    assertThat(requests)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.query()).isEqualTo(CHATTY);
+              assertThat(r.focus()).isEqualTo(Focus.fromMessage(CHATTY));
+              assertThat(r.retrievalText())
+                  .startsWith("Which editor does Maya use?")
+                  .doesNotContain("weather");
+            });
   }
 
   @Test
   void retriever_withAFocusFunction_usesIt_andNoneSearchesTheWholeMessage() {
-    MnemoContentRetriever.builder(mnemo).owner("maya").focus(m -> new Focus(null, "set up Maya's laptop", null, List.of()))
-        .build().retrieve(Query.from(CHATTY));
-    MnemoContentRetriever.builder(mnemo).owner("maya").focus(m -> Focus.NONE).build().retrieve(Query.from(CHATTY));
+    MnemoContentRetriever.builder(mnemo)
+        .owner("maya")
+        .focus(m -> new Focus(null, "set up Maya's laptop", null, List.of()))
+        .build()
+        .retrieve(Query.from(CHATTY));
+    MnemoContentRetriever.builder(mnemo)
+        .owner("maya")
+        .focus(m -> Focus.NONE)
+        .build()
+        .retrieve(Query.from(CHATTY));
     assertThat(requests.get(0).retrievalText()).isEqualTo("set up Maya's laptop");
     assertThat(requests.get(1).retrievalText()).isEqualTo(CHATTY);
   }
@@ -68,6 +89,8 @@ class FocusTest {
     MnemoChatMemory memory = MnemoChatMemory.builder(mnemo).build("maya");
     memory.add(UserMessage.from(CHATTY));
     memory.messages();
-    assertThat(requests).isNotEmpty().allSatisfy(r -> assertThat(r.focus()).isEqualTo(Focus.fromMessage(CHATTY)));
+    assertThat(requests)
+        .isNotEmpty()
+        .allSatisfy(r -> assertThat(r.focus()).isEqualTo(Focus.fromMessage(CHATTY)));
   }
 }

@@ -9,7 +9,10 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A chat model that answers {@link #reply} ("Noted.") and records every prompt it receives, for assertions. */
+/**
+ * A chat model that answers {@link #reply} ("Noted.") and records every prompt it receives, for
+ * assertions.
+ */
 final class ScriptedChatModel implements ChatModel {
   final List<List<ChatMessage>> prompts = new CopyOnWriteArrayList<>();
   volatile String reply = "Noted.";
@@ -22,8 +25,11 @@ final class ScriptedChatModel implements ChatModel {
 
   /** The system text of the last prompt ("" when it had none). */
   String lastSystemText() {
-    return prompts.getLast().stream().filter(SystemMessage.class::isInstance).map(m -> ((SystemMessage) m).text())
-        .findFirst().orElse("");
+    return prompts.getLast().stream()
+        .filter(SystemMessage.class::isInstance)
+        .map(m -> ((SystemMessage) m).text())
+        .findFirst()
+        .orElse("");
   }
 
   /** Everything the model saw in the last prompt, as one string. */

@@ -14,7 +14,8 @@ import java.util.Objects;
  */
 public final class LlmAnswerer {
 
-  public static final String SYSTEM_PROMPT = """
+  public static final String SYSTEM_PROMPT =
+      """
       You are an assistant answering a question from the person you talk with. You may be given \
       numbered memories about them from earlier conversations; use them when they help, and ignore \
       the ones that do not. Answer briefly (a few words or one sentence). If you do not know, say \
@@ -39,7 +40,8 @@ public final class LlmAnswerer {
   /**
    * @param question the question
    * @param askedAt the "now" of the question (shown to the model), or null
-   * @param memories the memory lines to show, in order (numbered from 1); empty for the no-memory answer
+   * @param memories the memory lines to show, in order (numbered from 1); empty for the no-memory
+   *     answer
    */
   public Answer answer(String question, Instant askedAt, List<String> memories) {
     StringBuilder b = new StringBuilder();
@@ -48,7 +50,8 @@ public final class LlmAnswerer {
       b.append("Memories: none.\n");
     } else {
       b.append("Memories:\n");
-      for (int i = 0; i < memories.size(); i++) b.append(i + 1).append(". ").append(memories.get(i).replace('\n', ' ')).append('\n');
+      for (int i = 0; i < memories.size(); i++)
+        b.append(i + 1).append(". ").append(memories.get(i).replace('\n', ' ')).append('\n');
     }
     b.append("\nQuestion: ").append(question);
     int n = memories.size();
@@ -57,12 +60,18 @@ public final class LlmAnswerer {
   }
 
   static void check(Reply r, int n) {
-    if (r.answer() == null || r.answer().isBlank()) throw new JsonChat.InvalidReply("answer must not be empty");
-    if (r.used() == null) throw new JsonChat.InvalidReply("used must be a list (maybe empty), was null");
+    if (r.answer() == null || r.answer().isBlank())
+      throw new JsonChat.InvalidReply("answer must not be empty");
+    if (r.used() == null)
+      throw new JsonChat.InvalidReply("used must be a list (maybe empty), was null");
     for (Integer i : r.used()) {
       if (i == null || i < 1 || i > n) {
-        throw new JsonChat.InvalidReply("used must hold memory numbers 1.." + n + (n == 0 ? " (none were shown)" : "")
-            + ", was " + i);
+        throw new JsonChat.InvalidReply(
+            "used must hold memory numbers 1.."
+                + n
+                + (n == 0 ? " (none were shown)" : "")
+                + ", was "
+                + i);
       }
     }
   }

@@ -7,14 +7,16 @@ import java.util.Map;
 /**
  * Which chat model to call and how patiently: provider, endpoint, model, key, time-out and retries.
  *
- * <p>Immutable. Read from the environment with {@link #fromEnvironment(Map)} ({@code MNEMO_LLM_PROVIDER},
- * {@code MNEMO_LLM_URL}, {@code MNEMO_LLM_MODEL}, {@code MNEMO_LLM_KEY}, {@code MNEMO_LLM_TIMEOUT_SECONDS},
- * {@code MNEMO_LLM_RETRIES}); command-line options override those with {@link #with}. Defaults: provider
- * {@code openai} (any OpenAI-compatible {@code /chat/completions} endpoint), time-out 60 s per call, 3
- * retries after the first attempt, first back-off 500 ms (doubled each retry, at most 8 s), temperature 0.
+ * <p>Immutable. Read from the environment with {@link #fromEnvironment(Map)} ({@code
+ * MNEMO_LLM_PROVIDER}, {@code MNEMO_LLM_URL}, {@code MNEMO_LLM_MODEL}, {@code MNEMO_LLM_KEY},
+ * {@code MNEMO_LLM_TIMEOUT_SECONDS}, {@code MNEMO_LLM_RETRIES}); command-line options override
+ * those with {@link #with}. Defaults: provider {@code openai} (any OpenAI-compatible {@code
+ * /chat/completions} endpoint), time-out 60 s per call, 3 retries after the first attempt, first
+ * back-off 500 ms (doubled each retry, at most 8 s), temperature 0.
  *
  * @param provider {@code openai} or {@code ollama}
- * @param url base URL ({@code https://api.openai.com/v1}, {@code http://localhost:11434}); required for ollama
+ * @param url base URL ({@code https://api.openai.com/v1}, {@code http://localhost:11434}); required
+ *     for ollama
  * @param model the model name; required
  * @param key API key, or null (Ollama and local servers need none)
  * @param timeout per call
@@ -23,31 +25,47 @@ import java.util.Map;
  * @param temperature sampling temperature (0 for repeatable extraction and judging)
  */
 public record LlmConfig(
-    String provider, String url, String model, String key, Duration timeout, int maxRetries, Duration backoff,
+    String provider,
+    String url,
+    String model,
+    String key,
+    Duration timeout,
+    int maxRetries,
+    Duration backoff,
     double temperature) {
 
   public static final String OPENAI = "openai";
   public static final String OLLAMA = "ollama";
 
   public LlmConfig {
-    provider = provider == null || provider.isBlank() ? OPENAI : provider.trim().toLowerCase(Locale.ROOT);
+    provider =
+        provider == null || provider.isBlank() ? OPENAI : provider.trim().toLowerCase(Locale.ROOT);
     if (!provider.equals(OPENAI) && !provider.equals(OLLAMA)) {
-      throw new IllegalArgumentException("llm provider must be one of [openai, ollama], was '" + provider + "'");
+      throw new IllegalArgumentException(
+          "llm provider must be one of [openai, ollama], was '" + provider + "'");
     }
     if (model == null || model.isBlank()) {
       throw new IllegalArgumentException("llm model is required (--llm-model or $MNEMO_LLM_MODEL)");
     }
     if (provider.equals(OLLAMA) && (url == null || url.isBlank())) {
-      throw new IllegalArgumentException("llm url is required for ollama (--llm-url, e.g. http://localhost:11434)");
+      throw new IllegalArgumentException(
+          "llm url is required for ollama (--llm-url, e.g. http://localhost:11434)");
     }
-    if (url != null && !url.isBlank() && !url.startsWith("http://") && !url.startsWith("https://")) {
-      throw new IllegalArgumentException("llm url must start with http:// or https://, was '" + url + "'");
+    if (url != null
+        && !url.isBlank()
+        && !url.startsWith("http://")
+        && !url.startsWith("https://")) {
+      throw new IllegalArgumentException(
+          "llm url must start with http:// or https://, was '" + url + "'");
     }
     timeout = timeout == null ? Duration.ofSeconds(60) : timeout;
-    if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("llm timeout must be > 0, was " + timeout);
-    if (maxRetries < 0) throw new IllegalArgumentException("llm retries must be >= 0, was " + maxRetries);
+    if (timeout.isNegative() || timeout.isZero())
+      throw new IllegalArgumentException("llm timeout must be > 0, was " + timeout);
+    if (maxRetries < 0)
+      throw new IllegalArgumentException("llm retries must be >= 0, was " + maxRetries);
     backoff = backoff == null ? Duration.ofMillis(500) : backoff;
-    if (backoff.isNegative()) throw new IllegalArgumentException("llm backoff must be >= 0, was " + backoff);
+    if (backoff.isNegative())
+      throw new IllegalArgumentException("llm backoff must be >= 0, was " + backoff);
     if (!(temperature >= 0 && temperature <= 2)) {
       throw new IllegalArgumentException("llm temperature must be in [0, 2], was " + temperature);
     }
@@ -60,23 +78,31 @@ public record LlmConfig(
 
   /**
    * The configuration the environment describes, with {@code overrides} (command-line options; null
-   * entries ignored) taking precedence; null when no model is named by either (no model configured). A
-   * malformed number is an {@link IllegalArgumentException} naming the variable.
+   * entries ignored) taking precedence; null when no model is named by either (no model
+   * configured). A malformed number is an {@link IllegalArgumentException} naming the variable.
    *
-   * @param overrides by variable name without the prefix: {@code PROVIDER}, {@code URL}, {@code MODEL},
-   *     {@code KEY}, {@code TIMEOUT_SECONDS}, {@code RETRIES}
+   * @param overrides by variable name without the prefix: {@code PROVIDER}, {@code URL}, {@code
+   *     MODEL}, {@code KEY}, {@code TIMEOUT_SECONDS}, {@code RETRIES}
    */
   public static LlmConfig fromEnvironment(Map<String, String> env, Map<String, String> overrides) {
-    java.util.function.Function<String, String> get = name -> {
-      String o = overrides.get(name);
-      return o != null ? o : env.get("MNEMO_LLM_" + name);
-    };
+    java.util.function.Function<String, String> get =
+        name -> {
+          String o = overrides.get(name);
+          return o != null ? o : env.get("MNEMO_LLM_" + name);
+        };
     String model = get.apply("MODEL");
     if (model == null || model.isBlank()) return null;
     Duration timeout = seconds("MNEMO_LLM_TIMEOUT_SECONDS", get.apply("TIMEOUT_SECONDS"));
     Integer retries = integer("MNEMO_LLM_RETRIES", get.apply("RETRIES"));
-    return new LlmConfig(get.apply("PROVIDER"), get.apply("URL"), model, get.apply("KEY"), timeout,
-        retries == null ? 3 : retries, null, 0.0);
+    return new LlmConfig(
+        get.apply("PROVIDER"),
+        get.apply("URL"),
+        model,
+        get.apply("KEY"),
+        timeout,
+        retries == null ? 3 : retries,
+        null,
+        0.0);
   }
 
   /** This configuration with another back-off (tests use zero). */
@@ -101,7 +127,18 @@ public record LlmConfig(
   /** Never shows the key. */
   @Override
   public String toString() {
-    return "LlmConfig[provider=" + provider + ", url=" + url + ", model=" + model + ", key="
-        + (key == null ? "none" : "***") + ", timeout=" + timeout + ", maxRetries=" + maxRetries + "]";
+    return "LlmConfig[provider="
+        + provider
+        + ", url="
+        + url
+        + ", model="
+        + model
+        + ", key="
+        + (key == null ? "none" : "***")
+        + ", timeout="
+        + timeout
+        + ", maxRetries="
+        + maxRetries
+        + "]";
   }
 }

@@ -17,18 +17,19 @@ import org.slf4j.LoggerFactory;
  * of an existing record's fact (UPDATE), a duplicate (NOOP) or a contradiction of unclear order
  * (CONFLICT), given the owner's similar records.
  *
- * <p>With no similar record the answer is ADD without a call. The reply
- * ({@code {"action", "target", "reason"}}) is checked strictly ({@link JsonChat}): the action one of
- * the four, the target null for ADD and otherwise the id of one of the similar records shown, a
- * non-empty reason; an invalid reply is asked again once. When the model fails (provider errors after
- * retries, or an invalid reply twice) the decision is the {@code fallback} consolidator's (the rule
- * consolidator), with the failure named in the reason, so a flaky model never blocks the write path.
- * Thread-safe when the fallback is.
+ * <p>With no similar record the answer is ADD without a call. The reply ({@code {"action",
+ * "target", "reason"}}) is checked strictly ({@link JsonChat}): the action one of the four, the
+ * target null for ADD and otherwise the id of one of the similar records shown, a non-empty reason;
+ * an invalid reply is asked again once. When the model fails (provider errors after retries, or an
+ * invalid reply twice) the decision is the {@code fallback} consolidator's (the rule consolidator),
+ * with the failure named in the reason, so a flaky model never blocks the write path. Thread-safe
+ * when the fallback is.
  */
 public final class LlmConsolidator implements Consolidator {
   private static final Logger LOG = LoggerFactory.getLogger(LlmConsolidator.class);
 
-  public static final String SYSTEM_PROMPT = """
+  public static final String SYSTEM_PROMPT =
+      """
       You keep a person's long-term memory free of duplicates and stale facts. You are given a NEW \
       candidate memory and the EXISTING records most similar to it. Decide one action:
       - "ADD": the candidate states something none of the records states; target null.
@@ -67,16 +68,23 @@ public final class LlmConsolidator implements Consolidator {
   public Decision decide(NewMemory candidate, List<MemoryRecord> similar) {
     Objects.requireNonNull(candidate, "candidate");
     if (similar == null || similar.isEmpty()) return Decision.add("llm: no similar record");
-    Set<String> ids = similar.stream().map(MemoryRecord::id).collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+    Set<String> ids =
+        similar.stream()
+            .map(MemoryRecord::id)
+            .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
     try {
-      Reply r = chat.ask(SYSTEM_PROMPT, userMessage(candidate, similar), Reply.class, x -> check(x, ids));
+      Reply r =
+          chat.ask(SYSTEM_PROMPT, userMessage(candidate, similar), Reply.class, x -> check(x, ids));
       Action action = Action.valueOf(r.action().toUpperCase(Locale.ROOT));
-      return new Decision(action, action == Action.ADD ? null : r.target(), "llm: " + r.reason().strip());
+      return new Decision(
+          action, action == Action.ADD ? null : r.target(), "llm: " + r.reason().strip());
     } catch (LlmException e) {
       Decision d = fallback.decide(candidate, similar);
       LOG.warn("LLM consolidation failed, using {}: {}", fallback.id(), e.getMessage());
-      return new Decision(d.action(), d.target(), "llm failed (" + e.getMessage() + "); " + fallback.id() + ": "
-          + d.reason());
+      return new Decision(
+          d.action(),
+          d.target(),
+          "llm failed (" + e.getMessage() + "); " + fallback.id() + ": " + d.reason());
     }
   }
 
@@ -98,14 +106,23 @@ public final class LlmConsolidator implements Consolidator {
   static void check(Reply r, Set<String> ids) {
     String a = r.action() == null ? null : r.action().toUpperCase(Locale.ROOT);
     if (a == null || !Set.of("ADD", "UPDATE", "NOOP", "CONFLICT").contains(a)) {
-      throw new JsonChat.InvalidReply("action must be one of ADD, UPDATE, NOOP, CONFLICT, was '" + r.action() + "'");
+      throw new JsonChat.InvalidReply(
+          "action must be one of ADD, UPDATE, NOOP, CONFLICT, was '" + r.action() + "'");
     }
     if (a.equals("ADD")) {
-      if (r.target() != null) throw new JsonChat.InvalidReply("target must be null for ADD, was '" + r.target() + "'");
+      if (r.target() != null)
+        throw new JsonChat.InvalidReply("target must be null for ADD, was '" + r.target() + "'");
     } else if (r.target() == null || !ids.contains(r.target())) {
-      throw new JsonChat.InvalidReply("target of " + a + " must be the id of a record shown " + ids + ", was '"
-          + r.target() + "'");
+      throw new JsonChat.InvalidReply(
+          "target of "
+              + a
+              + " must be the id of a record shown "
+              + ids
+              + ", was '"
+              + r.target()
+              + "'");
     }
-    if (r.reason() == null || r.reason().isBlank()) throw new JsonChat.InvalidReply("reason must not be empty");
+    if (r.reason() == null || r.reason().isBlank())
+      throw new JsonChat.InvalidReply("reason must not be empty");
   }
 }

@@ -12,7 +12,8 @@ import java.util.Objects;
  */
 public final class LlmCounterfactual {
 
-  public static final String SYSTEM_PROMPT = """
+  public static final String SYSTEM_PROMPT =
+      """
       You edit one memory for a counterfactual test. Rewrite it so that its key fact (the name, \
       place, value, date or choice it states) is changed to a different, plausible value; keep \
       everything else, the same form and about the same length. The new version must contradict the old one.
@@ -29,10 +30,17 @@ public final class LlmCounterfactual {
   /** The changed memory text. */
   public String change(String memory) {
     String original = norm(memory);
-    Reply r = chat.ask(SYSTEM_PROMPT, "Memory: " + memory, Reply.class, x -> {
-      if (x.text() == null || x.text().isBlank()) throw new JsonChat.InvalidReply("text must not be empty");
-      if (norm(x.text()).equals(original)) throw new JsonChat.InvalidReply("text must differ from the original memory");
-    });
+    Reply r =
+        chat.ask(
+            SYSTEM_PROMPT,
+            "Memory: " + memory,
+            Reply.class,
+            x -> {
+              if (x.text() == null || x.text().isBlank())
+                throw new JsonChat.InvalidReply("text must not be empty");
+              if (norm(x.text()).equals(original))
+                throw new JsonChat.InvalidReply("text must differ from the original memory");
+            });
     return r.text().strip();
   }
 

@@ -23,30 +23,33 @@ import java.util.regex.Pattern;
 
 /**
  * The LLM extractor: asks a chat model which decisions, preferences, goals, recurring difficulties
- * and lasting facts a batch of turns holds, as JSON records, and turns them into candidate memories.
+ * and lasting facts a batch of turns holds, as JSON records, and turns them into candidate
+ * memories.
  *
- * <p>One call serves up to {@code maxTurnsPerCall} turns (default {@value #DEFAULT_TURNS_PER_CALL});
- * a longer batch is cut into consecutive chunks, each with the turns before it as read-only
- * context. The prompt ({@link #SYSTEM_PROMPT}) excludes small talk, one-day details and personal
- * data the owner did not volunteer. The reply is checked strictly ({@link JsonChat}): every field
- * present, no unknown field, {@code importance} in [0, 1], {@code category} one of Mnemo's,
- * {@code kind} one of decision, preference, goal, difficulty, fact, {@code fact_key} a lower-case
- * key, {@code valid_from} a date or instant, every {@code sources} id a turn of the chunk (not of its
- * context) and at least one of them not the assistant's (a memory rests on what the person said). An invalid reply is asked again once; then the whole batch fails with an
- * {@link ExtractionException} (retriable when the provider, not the reply, failed) and nothing of it
- * is returned, so nothing is half-written.
+ * <p>One call serves up to {@code maxTurnsPerCall} turns (default {@value
+ * #DEFAULT_TURNS_PER_CALL}); a longer batch is cut into consecutive chunks, each with the turns
+ * before it as read-only context. The prompt ({@link #SYSTEM_PROMPT}) excludes small talk, one-day
+ * details and personal data the owner did not volunteer. The reply is checked strictly ({@link
+ * JsonChat}): every field present, no unknown field, {@code importance} in [0, 1], {@code category}
+ * one of Mnemo's, {@code kind} one of decision, preference, goal, difficulty, fact, {@code
+ * fact_key} a lower-case key, {@code valid_from} a date or instant, every {@code sources} id a turn
+ * of the chunk (not of its context) and at least one of them not the assistant's (a memory rests on
+ * what the person said). An invalid reply is asked again once; then the whole batch fails with an
+ * {@link ExtractionException} (retriable when the provider, not the reply, failed) and nothing of
+ * it is returned, so nothing is half-written.
  *
  * <p>Candidates: {@code valid_from} as the model resolved it against the turn's time (a date is the
- * start of that day in the batch's zone), else the latest source turn's time; recorded at the latest
- * source turn's time; authority {@code derived}; metadata {@code kind} and {@code extractor=llm}.
- * Thread-safe.
+ * start of that day in the batch's zone), else the latest source turn's time; recorded at the
+ * latest source turn's time; authority {@code derived}; metadata {@code kind} and {@code
+ * extractor=llm}. Thread-safe.
  */
 public final class LlmExtractor implements Extractor {
 
   public static final int DEFAULT_TURNS_PER_CALL = 30;
 
   /** The fixed instructions; the turns go in the user message. */
-  public static final String SYSTEM_PROMPT = """
+  public static final String SYSTEM_PROMPT =
+      """
       You maintain the long-term memory of an assistant about the people it talks with. From the \
       conversation turns you are given, extract only what will still matter weeks or months from now:
       - decisions the person made ("decided to move to Berlin", "chose PostgreSQL for the project"),
@@ -77,7 +80,8 @@ public final class LlmExtractor implements Extractor {
       - "sources": the ids of the turns it comes from (at least one, only ids of turns to extract from).
       Reply with one JSON object and nothing else: {"memories": [...]}. An empty list is a valid answer.""";
 
-  private static final Set<String> KINDS = Set.of("decision", "preference", "goal", "difficulty", "fact");
+  private static final Set<String> KINDS =
+      Set.of("decision", "preference", "goal", "difficulty", "fact");
   private static final Pattern FACT_KEY = Pattern.compile("[a-z0-9][a-z0-9_.:-]{0,63}");
   static final int MAX_TEXT = 1_000;
 
@@ -100,7 +104,8 @@ public final class LlmExtractor implements Extractor {
 
   public LlmExtractor(JsonChat chat, int maxTurnsPerCall) {
     this.chat = Objects.requireNonNull(chat, "chat");
-    if (maxTurnsPerCall < 1) throw new IllegalArgumentException("maxTurnsPerCall must be >= 1, was " + maxTurnsPerCall);
+    if (maxTurnsPerCall < 1)
+      throw new IllegalArgumentException("maxTurnsPerCall must be >= 1, was " + maxTurnsPerCall);
     this.maxTurnsPerCall = maxTurnsPerCall;
   }
 
@@ -127,15 +132,27 @@ public final class LlmExtractor implements Extractor {
     return out;
   }
 
-  private List<NewMemory> extractChunk(String owner, List<Turn> context, List<Turn> chunk, ZoneId zone) {
+  private List<NewMemory> extractChunk(
+      String owner, List<Turn> context, List<Turn> chunk, ZoneId zone) {
     Map<String, Turn> byId = new HashMap<>();
     for (Turn t : chunk) byId.put(t.id(), t);
     Reply reply;
     try {
-      reply = chat.ask(SYSTEM_PROMPT, userMessage(owner, context, chunk), Reply.class, r -> check(r, byId));
+      reply =
+          chat.ask(
+              SYSTEM_PROMPT, userMessage(owner, context, chunk), Reply.class, r -> check(r, byId));
     } catch (LlmException e) {
-      throw new ExtractionException("LLM extraction of " + chunk.size() + " turns of owner '" + owner + "' (first "
-          + chunk.get(0).id() + ") failed: " + e.getMessage(), e.retriable(), e);
+      throw new ExtractionException(
+          "LLM extraction of "
+              + chunk.size()
+              + " turns of owner '"
+              + owner
+              + "' (first "
+              + chunk.get(0).id()
+              + ") failed: "
+              + e.getMessage(),
+          e.retriable(),
+          e);
     }
     List<NewMemory> out = new ArrayList<>();
     for (Item it : reply.memories()) out.add(toMemory(owner, it, byId, zone));
@@ -143,7 +160,8 @@ public final class LlmExtractor implements Extractor {
   }
 
   static String userMessage(String owner, List<Turn> context, List<Turn> chunk) {
-    StringBuilder b = new StringBuilder("The person whose memory this is: ").append(owner).append('\n');
+    StringBuilder b =
+        new StringBuilder("The person whose memory this is: ").append(owner).append('\n');
     if (!context.isEmpty()) {
       b.append("\nContext turns (for understanding only; extract nothing from them):\n");
       for (Turn t : context) line(b, t);
@@ -166,13 +184,17 @@ public final class LlmExtractor implements Extractor {
     for (int i = 0; i < r.memories().size(); i++) {
       Item it = r.memories().get(i);
       String at = "memories[" + i + "].";
-      if (it == null) throw new JsonChat.InvalidReply("memories[" + i + "] must be an object, was null");
-      if (it.text() == null || it.text().isBlank()) throw new JsonChat.InvalidReply(at + "text must not be empty");
+      if (it == null)
+        throw new JsonChat.InvalidReply("memories[" + i + "] must be an object, was null");
+      if (it.text() == null || it.text().isBlank())
+        throw new JsonChat.InvalidReply(at + "text must not be empty");
       if (it.text().length() > MAX_TEXT) {
-        throw new JsonChat.InvalidReply(at + "text must be at most " + MAX_TEXT + " characters, was " + it.text().length());
+        throw new JsonChat.InvalidReply(
+            at + "text must be at most " + MAX_TEXT + " characters, was " + it.text().length());
       }
       if (!KINDS.contains(it.kind())) {
-        throw new JsonChat.InvalidReply(at + "kind must be one of " + KINDS + ", was '" + it.kind() + "'");
+        throw new JsonChat.InvalidReply(
+            at + "kind must be one of " + KINDS + ", was '" + it.kind() + "'");
       }
       try {
         Category.fromCode(at + "category", it.category());
@@ -180,30 +202,45 @@ public final class LlmExtractor implements Extractor {
         throw new JsonChat.InvalidReply(e.getMessage());
       }
       if (!(it.importance() >= 0 && it.importance() <= 1)) {
-        throw new JsonChat.InvalidReply(at + "importance must be in [0, 1], was " + it.importance());
+        throw new JsonChat.InvalidReply(
+            at + "importance must be in [0, 1], was " + it.importance());
       }
       if (it.factKey() != null && !FACT_KEY.matcher(it.factKey()).matches()) {
-        throw new JsonChat.InvalidReply(at + "fact_key must be lower-case letters, digits and _.:- (at most 64), or null, "
-            + "was '" + it.factKey() + "'");
+        throw new JsonChat.InvalidReply(
+            at
+                + "fact_key must be lower-case letters, digits and _.:- (at most 64), or null, "
+                + "was '"
+                + it.factKey()
+                + "'");
       }
       if (it.validFrom() != null) parseTime(at + "valid_from", it.validFrom(), ZoneId.of("UTC"));
-      if (it.entities() == null) throw new JsonChat.InvalidReply(at + "entities must be a list (maybe empty), was null");
+      if (it.entities() == null)
+        throw new JsonChat.InvalidReply(at + "entities must be a list (maybe empty), was null");
       for (String e : it.entities()) {
-        if (e == null || e.isBlank()) throw new JsonChat.InvalidReply(at + "entities must not hold an empty name");
+        if (e == null || e.isBlank())
+          throw new JsonChat.InvalidReply(at + "entities must not hold an empty name");
       }
       if (it.sources() == null || it.sources().isEmpty()) {
         throw new JsonChat.InvalidReply(at + "sources must name at least one turn id");
       }
       for (String s : it.sources()) {
         if (!turns.containsKey(s)) {
-          throw new JsonChat.InvalidReply(at + "sources must be ids of the turns to extract from " + turns.keySet()
-              + ", was '" + s + "'");
+          throw new JsonChat.InvalidReply(
+              at
+                  + "sources must be ids of the turns to extract from "
+                  + turns.keySet()
+                  + ", was '"
+                  + s
+                  + "'");
         }
       }
-      // What the person volunteered: a memory resting only on what the assistant said is not theirs.
+      // What the person volunteered: a memory resting only on what the assistant said is not
+      // theirs.
       if (it.sources().stream().allMatch(s -> turns.get(s).role() == Turn.Role.ASSISTANT)) {
-        throw new JsonChat.InvalidReply(at + "sources must include a turn of the person, not only the assistant's "
-            + it.sources());
+        throw new JsonChat.InvalidReply(
+            at
+                + "sources must include a turn of the person, not only the assistant's "
+                + it.sources());
       }
     }
   }
@@ -214,7 +251,8 @@ public final class LlmExtractor implements Extractor {
       if (v.length() == 10) return LocalDate.parse(v).atStartOfDay(zone).toInstant();
       return OffsetDateTime.parse(v).toInstant();
     } catch (DateTimeParseException e) {
-      throw new JsonChat.InvalidReply(field + " must be YYYY-MM-DD or an ISO-8601 instant, was '" + v + "'");
+      throw new JsonChat.InvalidReply(
+          field + " must be YYYY-MM-DD or an ISO-8601 instant, was '" + v + "'");
     }
   }
 
@@ -225,17 +263,19 @@ public final class LlmExtractor implements Extractor {
       Instant at = turns.get(s).at();
       if (at != null && (latest == null || at.isAfter(latest))) latest = at;
     }
-    Instant validFrom = it.validFrom() == null ? latest : parseTime("valid_from", it.validFrom(), zone);
-    NewMemory.Builder b = NewMemory.builder(owner, it.text().strip())
-        .category(Category.fromCode("category", it.category()))
-        .importance(it.importance())
-        .factKey(it.factKey())
-        .entities(it.entities().stream().map(String::strip).distinct().toList())
-        .sources(sources)
-        .authority(Authority.DERIVED)
-        .recordedAt(latest)
-        .validFrom(validFrom)
-        .metadata(metadata(it, sources, turns));
+    Instant validFrom =
+        it.validFrom() == null ? latest : parseTime("valid_from", it.validFrom(), zone);
+    NewMemory.Builder b =
+        NewMemory.builder(owner, it.text().strip())
+            .category(Category.fromCode("category", it.category()))
+            .importance(it.importance())
+            .factKey(it.factKey())
+            .entities(it.entities().stream().map(String::strip).distinct().toList())
+            .sources(sources)
+            .authority(Authority.DERIVED)
+            .recordedAt(latest)
+            .validFrom(validFrom)
+            .metadata(metadata(it, sources, turns));
     return b.build();
   }
 
@@ -244,14 +284,21 @@ public final class LlmExtractor implements Extractor {
    * (every memory rests on a turn of the person: {@link #check}) and {@code speaker} when the
    * person's source turns name one speaker.
    */
-  private static Map<String, String> metadata(Item it, List<String> sources, Map<String, Turn> turns) {
+  private static Map<String, String> metadata(
+      Item it, List<String> sources, Map<String, Turn> turns) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("kind", it.kind());
     m.put("extractor", "llm");
     m.put("role", Turn.Role.USER.code());
-    List<String> speakers = sources.stream().map(turns::get).filter(t -> t.role() == Turn.Role.USER)
-        .map(Turn::speaker).distinct().toList();
-    if (speakers.size() == 1 && speakers.get(0) != null && !speakers.get(0).isBlank()) m.put("speaker", speakers.get(0));
+    List<String> speakers =
+        sources.stream()
+            .map(turns::get)
+            .filter(t -> t.role() == Turn.Role.USER)
+            .map(Turn::speaker)
+            .distinct()
+            .toList();
+    if (speakers.size() == 1 && speakers.get(0) != null && !speakers.get(0).isBlank())
+      m.put("speaker", speakers.get(0));
     return m;
   }
 }

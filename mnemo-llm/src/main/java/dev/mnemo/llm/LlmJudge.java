@@ -4,15 +4,16 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
- * Judges an answer against a gold answer with a fixed rubric ({@link #RUBRIC}, versioned by
- * {@link #RUBRIC_ID} so that reports say which rubric scored them). Reply
- * {@code {"correct", "reason"}} checked strictly ({@link JsonChat}). Thread-safe.
+ * Judges an answer against a gold answer with a fixed rubric ({@link #RUBRIC}, versioned by {@link
+ * #RUBRIC_ID} so that reports say which rubric scored them). Reply {@code {"correct", "reason"}}
+ * checked strictly ({@link JsonChat}). Thread-safe.
  */
 public final class LlmJudge {
 
   public static final String RUBRIC_ID = "mnemo-judge-v1";
 
-  public static final String RUBRIC = """
+  public static final String RUBRIC =
+      """
       You grade an assistant's answer to a question against the gold answer. Rubric:
       1. CORRECT when the answer states the gold answer's key facts (names, values, dates; a date may be \
       written another way or be less precise only if the question does not ask for the precision), even \
@@ -37,13 +38,16 @@ public final class LlmJudge {
   }
 
   public Verdict judge(String question, String gold, String answer) {
-    String user = "Question: " + question + "\nGold answer: " + gold + "\nAssistant's answer: " + answer;
+    String user =
+        "Question: " + question + "\nGold answer: " + gold + "\nAssistant's answer: " + answer;
     Reply r = chat.ask(RUBRIC, user, Reply.class, LlmJudge::check);
     return new Verdict(r.correct(), r.reason().strip());
   }
 
   static void check(Reply r) {
-    if (r.correct() == null) throw new JsonChat.InvalidReply("correct must be true or false, was null");
-    if (r.reason() == null || r.reason().isBlank()) throw new JsonChat.InvalidReply("reason must not be empty");
+    if (r.correct() == null)
+      throw new JsonChat.InvalidReply("correct must be true or false, was null");
+    if (r.reason() == null || r.reason().isBlank())
+      throw new JsonChat.InvalidReply("reason must not be empty");
   }
 }

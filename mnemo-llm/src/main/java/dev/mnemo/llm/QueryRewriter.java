@@ -3,14 +3,14 @@ package dev.mnemo.llm;
 import java.util.List;
 
 /**
- * Turns what a caller is about to recall for (the latest message, and optionally the task or question
- * in focus) into the text to search with, plus the names it is about. A function applied before
- * {@code Mnemo.recall}: the caller puts {@link Rewrite#query()} into the recall request.
+ * Turns what a caller is about to recall for (the latest message, and optionally the task or
+ * question in focus) into the text to search with, plus the names it is about. A function applied
+ * before {@code Mnemo.recall}: the caller puts {@link Rewrite#query()} into the recall request.
  *
- * <p>Why: the whole latest message as a query is dominated by incidental words ("Thanks! By the way,
- * could you also...") and misses the decision at hand. Implementations are thread-safe and never
- * fail a recall: when they cannot rewrite, they return the text as it was ({@link Rewrite#rewritten()}
- * false).
+ * <p>Why: the whole latest message as a query is dominated by incidental words ("Thanks! By the
+ * way, could you also...") and misses the decision at hand. Implementations are thread-safe and
+ * never fail a recall: when they cannot rewrite, they return the text as it was ({@link
+ * Rewrite#rewritten()} false).
  */
 public interface QueryRewriter {
 
@@ -27,7 +27,8 @@ public interface QueryRewriter {
    */
   record Rewrite(String query, List<String> entities, boolean rewritten) {
     public Rewrite {
-      if (query == null || query.isBlank()) throw new IllegalArgumentException("query must not be blank");
+      if (query == null || query.isBlank())
+        throw new IllegalArgumentException("query must not be blank");
       entities = List.copyOf(entities);
     }
   }

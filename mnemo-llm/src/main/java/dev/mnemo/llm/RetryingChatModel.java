@@ -19,11 +19,12 @@ import javax.net.ssl.SSLException;
 /**
  * A {@link ChatModel} that retries another with exponential back-off, on rate limits (429), server
  * errors (5xx), time-outs and connections dropped before a response only; any other failure (a bad
- * key, a bad request, an unknown model, a refused connection) is raised at once. After the last retry the failure is an {@link LlmException} marked retriable.
+ * key, a bad request, an unknown model, a refused connection) is raised at once. After the last
+ * retry the failure is an {@link LlmException} marked retriable.
  *
- * <p>The providers' own retry loops are switched off ({@link ChatModels} builds them with
- * {@code maxRetries(0)}) so that this one policy, tested with the scripted fake model, applies to
- * every provider. Thread-safe when the delegate is.
+ * <p>The providers' own retry loops are switched off ({@link ChatModels} builds them with {@code
+ * maxRetries(0)}) so that this one policy, tested with the scripted fake model, applies to every
+ * provider. Thread-safe when the delegate is.
  */
 public final class RetryingChatModel implements ChatModel {
 
@@ -42,7 +43,8 @@ public final class RetryingChatModel implements ChatModel {
 
   public RetryingChatModel(ChatModel delegate, int maxRetries, Duration backoff, Sleeper sleeper) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
-    if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must be >= 0, was " + maxRetries);
+    if (maxRetries < 0)
+      throw new IllegalArgumentException("maxRetries must be >= 0, was " + maxRetries);
     this.maxRetries = maxRetries;
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
@@ -60,7 +62,10 @@ public final class RetryingChatModel implements ChatModel {
       } catch (RuntimeException e) {
         boolean retriable = isRetriable(e);
         if (!retriable || attempt >= maxRetries) {
-          String what = retriable ? "still failing after " + (attempt + 1) + " attempts" : "failed (not retried)";
+          String what =
+              retriable
+                  ? "still failing after " + (attempt + 1) + " attempts"
+                  : "failed (not retried)";
           throw new LlmException("language model call " + what + ": " + describe(e), retriable, e);
         }
         try {
@@ -79,12 +84,17 @@ public final class RetryingChatModel implements ChatModel {
     return Duration.ofMillis(Math.min(ms, MAX_BACKOFF.toMillis()));
   }
 
-  /** Rate limits, 5xx, time-outs and dropped connections, wherever in the cause chain LangChain4j or the HTTP client put them. */
+  /**
+   * Rate limits, 5xx, time-outs and dropped connections, wherever in the cause chain LangChain4j or
+   * the HTTP client put them.
+   */
   static boolean isRetriable(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof RetriableException) return true;
       if (t instanceof HttpException h) return h.statusCode() == 429 || h.statusCode() >= 500;
-      if (t instanceof HttpTimeoutException || t instanceof SocketTimeoutException || t instanceof TimeoutException) {
+      if (t instanceof HttpTimeoutException
+          || t instanceof SocketTimeoutException
+          || t instanceof TimeoutException) {
         return true;
       }
       if (t instanceof IOException io) return droppedConnection(io);
@@ -93,18 +103,21 @@ public final class RetryingChatModel implements ChatModel {
   }
 
   /**
-   * A connection that broke before a response (reset, closed by the server while the client reused it:
-   * "header parser received no bytes", EOF) is retried like a time-out: nothing was answered. A
-   * connection that could not be made (refused, unknown host, no route) or a TLS failure is not: the
-   * endpoint or its configuration is wrong, and waiting will not fix it.
+   * A connection that broke before a response (reset, closed by the server while the client reused
+   * it: "header parser received no bytes", EOF) is retried like a time-out: nothing was answered. A
+   * connection that could not be made (refused, unknown host, no route) or a TLS failure is not:
+   * the endpoint or its configuration is wrong, and waiting will not fix it.
    */
   static boolean droppedConnection(IOException e) {
-    return !(e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
+    return !(e instanceof ConnectException
+        || e instanceof UnknownHostException
+        || e instanceof NoRouteToHostException
         || e instanceof SSLException);
   }
 
   private static String describe(Throwable e) {
     String m = e.getMessage();
-    return e.getClass().getSimpleName() + (m == null ? "" : ": " + (m.length() > 300 ? m.substring(0, 300) + "..." : m));
+    return e.getClass().getSimpleName()
+        + (m == null ? "" : ": " + (m.length() > 300 ? m.substring(0, 300) + "..." : m));
   }
 }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real LangChain4j providers, built by {@link ChatModels}, against stub servers on loopback: the
- * wire format, the key, JSON mode, and the retry policy on real HTTP 429, 5xx and time-outs.
+ * The real LangChain4j providers, built by {@link ChatModels}, against stub servers on loopback:
+ * the wire format, the key, JSON mode, and the retry policy on real HTTP 429, 5xx and time-outs.
  */
 class ProvidersOverHttpTest {
 
@@ -28,7 +28,8 @@ class ProvidersOverHttpTest {
   record Answer(int status, String body, long delayMs) {}
 
   private HttpServer server;
-  private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+  private final java.util.concurrent.ExecutorService pool =
+      java.util.concurrent.Executors.newCachedThreadPool();
   private final Deque<Answer> answers = new ArrayDeque<>();
   private final List<String> requests = new ArrayList<>();
   private final List<String> authorizations = new ArrayList<>();
@@ -73,7 +74,9 @@ class ProvidersOverHttpTest {
 
   static String openAiReply(String content) {
     return "{\"id\": \"c1\", \"object\": \"chat.completion\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, "
-        + "\"message\": {\"role\": \"assistant\", \"content\": " + quote(content) + "}, \"finish_reason\": \"stop\"}], "
+        + "\"message\": {\"role\": \"assistant\", \"content\": "
+        + quote(content)
+        + "}, \"finish_reason\": \"stop\"}], "
         + "\"usage\": {\"prompt_tokens\": 3, \"completion_tokens\": 2, \"total_tokens\": 5}}";
   }
 
@@ -82,18 +85,26 @@ class ProvidersOverHttpTest {
   }
 
   @Test
-  void openAiCompatible_rateLimitedThenAnswered_isRetriedAndSendsKeyAndJsonMode() throws IOException {
+  void openAiCompatible_rateLimitedThenAnswered_isRetriedAndSendsKeyAndJsonMode()
+      throws IOException {
     String url = start("/v1/chat/completions") + "/v1";
-    answers.add(new Answer(429, "{\"error\": {\"message\": \"slow down\", \"type\": \"rate_limit\"}}", 0));
+    answers.add(
+        new Answer(429, "{\"error\": {\"message\": \"slow down\", \"type\": \"rate_limit\"}}", 0));
     answers.add(new Answer(503, "{\"error\": {\"message\": \"overloaded\"}}", 0));
     answers.add(new Answer(200, openAiReply("{\"query\": \"editor\", \"entities\": []}"), 0));
-    ChatModel model = ChatModels.create(new LlmConfig("openai", url, "gpt-test", "sk-test", Duration.ofSeconds(5), 3,
-        Duration.ZERO, 0));
-    QueryRewriter.Rewrite r = new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null);
+    ChatModel model =
+        ChatModels.create(
+            new LlmConfig(
+                "openai", url, "gpt-test", "sk-test", Duration.ofSeconds(5), 3, Duration.ZERO, 0));
+    QueryRewriter.Rewrite r =
+        new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null);
     assertThat(r.rewritten()).isTrue();
     assertThat(r.query()).isEqualTo("editor");
     assertThat(requests).hasSize(3);
-    assertThat(requests.get(0)).contains("\"gpt-test\"").contains("json_object").contains("which editor?");
+    assertThat(requests.get(0))
+        .contains("\"gpt-test\"")
+        .contains("json_object")
+        .contains("which editor?");
     assertThat(authorizations.get(0)).isEqualTo("Bearer sk-test");
   }
 
@@ -102,9 +113,12 @@ class ProvidersOverHttpTest {
     String url = start("/v1/chat/completions") + "/v1";
     answers.add(new Answer(200, openAiReply("{\"query\": \"late\", \"entities\": []}"), 1_500));
     answers.add(new Answer(200, openAiReply("{\"query\": \"editor\", \"entities\": []}"), 0));
-    ChatModel model = ChatModels.create(new LlmConfig("openai", url, "gpt-test", null, Duration.ofMillis(400), 1,
-        Duration.ZERO, 0));
-    assertThat(new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null).query()).isEqualTo("editor");
+    ChatModel model =
+        ChatModels.create(
+            new LlmConfig(
+                "openai", url, "gpt-test", null, Duration.ofMillis(400), 1, Duration.ZERO, 0));
+    assertThat(new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null).query())
+        .isEqualTo("editor");
     assertThat(requests).hasSize(2);
   }
 
@@ -113,9 +127,12 @@ class ProvidersOverHttpTest {
     String url = start("/v1/chat/completions") + "/v1";
     answers.add(new Answer(0, "", 0));
     answers.add(new Answer(200, openAiReply("{\"query\": \"editor\", \"entities\": []}"), 0));
-    ChatModel model = ChatModels.create(new LlmConfig("openai", url, "gpt-test", null, Duration.ofSeconds(5), 2,
-        Duration.ZERO, 0));
-    assertThat(new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null).query()).isEqualTo("editor");
+    ChatModel model =
+        ChatModels.create(
+            new LlmConfig(
+                "openai", url, "gpt-test", null, Duration.ofSeconds(5), 2, Duration.ZERO, 0));
+    assertThat(new LlmQueryRewriter(new JsonChat(model)).rewrite("which editor?", null).query())
+        .isEqualTo("editor");
     assertThat(requests).hasSize(2);
   }
 
@@ -123,9 +140,21 @@ class ProvidersOverHttpTest {
   void connectionRefused_isNotRetried() throws IOException {
     String url = start("/v1/chat/completions") + "/v1";
     server.stop(0);
-    ChatModel model = ChatModels.create(new LlmConfig("openai", url, "gpt-test", null, Duration.ofSeconds(5), 3,
-        Duration.ofSeconds(30), 0));
-    assertThatThrownBy(() -> new JsonChat(model).ask("s", "u", LlmQueryRewriter.Reply.class, LlmQueryRewriter::check))
+    ChatModel model =
+        ChatModels.create(
+            new LlmConfig(
+                "openai",
+                url,
+                "gpt-test",
+                null,
+                Duration.ofSeconds(5),
+                3,
+                Duration.ofSeconds(30),
+                0));
+    assertThatThrownBy(
+            () ->
+                new JsonChat(model)
+                    .ask("s", "u", LlmQueryRewriter.Reply.class, LlmQueryRewriter::check))
         .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.retriable()).isFalse());
   }
 
@@ -133,9 +162,14 @@ class ProvidersOverHttpTest {
   void openAiCompatible_badKey_isNotRetried() throws IOException {
     String url = start("/v1/chat/completions") + "/v1";
     answers.add(new Answer(401, "{\"error\": {\"message\": \"bad key\"}}", 0));
-    ChatModel model = ChatModels.create(new LlmConfig("openai", url, "gpt-test", "wrong", Duration.ofSeconds(5), 3,
-        Duration.ZERO, 0));
-    assertThatThrownBy(() -> new JsonChat(model).ask("s", "u", LlmQueryRewriter.Reply.class, LlmQueryRewriter::check))
+    ChatModel model =
+        ChatModels.create(
+            new LlmConfig(
+                "openai", url, "gpt-test", "wrong", Duration.ofSeconds(5), 3, Duration.ZERO, 0));
+    assertThatThrownBy(
+            () ->
+                new JsonChat(model)
+                    .ask("s", "u", LlmQueryRewriter.Reply.class, LlmQueryRewriter::check))
         .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.retriable()).isFalse());
     assertThat(requests).hasSize(1);
   }
@@ -144,12 +178,20 @@ class ProvidersOverHttpTest {
   void ollama_serverErrorThenAnswered_isRetriedAndAsksForJson() throws IOException {
     String url = start("/api/chat");
     answers.add(new Answer(500, "{\"error\": \"model loading\"}", 0));
-    answers.add(new Answer(200, "{\"model\": \"qwen\", \"created_at\": \"2026-01-01T00:00:00Z\", \"message\": {\"role\": "
-        + "\"assistant\", \"content\": " + quote("{\"correct\": true, \"reason\": \"same city\"}") + "}, \"done\": true, "
-        + "\"prompt_eval_count\": 3, \"eval_count\": 2}", 0));
-    ChatModel model = ChatModels.create(new LlmConfig("ollama", url, "qwen", null, Duration.ofSeconds(5), 2,
-        Duration.ZERO, 0));
-    LlmJudge.Verdict v = new LlmJudge(new JsonChat(model)).judge("Where does Maya live?", "Berlin", "In Berlin.");
+    answers.add(
+        new Answer(
+            200,
+            "{\"model\": \"qwen\", \"created_at\": \"2026-01-01T00:00:00Z\", \"message\": {\"role\": "
+                + "\"assistant\", \"content\": "
+                + quote("{\"correct\": true, \"reason\": \"same city\"}")
+                + "}, \"done\": true, "
+                + "\"prompt_eval_count\": 3, \"eval_count\": 2}",
+            0));
+    ChatModel model =
+        ChatModels.create(
+            new LlmConfig("ollama", url, "qwen", null, Duration.ofSeconds(5), 2, Duration.ZERO, 0));
+    LlmJudge.Verdict v =
+        new LlmJudge(new JsonChat(model)).judge("Where does Maya live?", "Berlin", "In Berlin.");
     assertThat(v).isEqualTo(new LlmJudge.Verdict(true, "same city"));
     assertThat(requests).hasSize(2);
     assertThat(requests.get(1)).contains("\"qwen\"").containsPattern("\"format\"\\s*:\\s*\"json\"");

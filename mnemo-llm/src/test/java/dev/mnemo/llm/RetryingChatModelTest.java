@@ -18,10 +18,12 @@ class RetryingChatModelTest {
 
   @Test
   void rateLimitsServerErrorsAndTimeouts_areRetriedWithDoublingBackoff() {
-    ScriptedChatModel m = new ScriptedChatModel().rateLimited().httpError(503).timeout().reply("ok");
+    ScriptedChatModel m =
+        new ScriptedChatModel().rateLimited().httpError(503).timeout().reply("ok");
     assertThat(retrying(m, 3).chat("hi")).isEqualTo("ok");
     assertThat(m.calls()).hasSize(4);
-    assertThat(waits).containsExactly(Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(2000));
+    assertThat(waits)
+        .containsExactly(Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(2000));
   }
 
   @Test

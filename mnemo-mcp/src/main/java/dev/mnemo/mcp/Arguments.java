@@ -16,14 +16,15 @@ import java.util.Map;
  * in the words of the shared {@link FieldReader} (unknown field, required, wrong type), so a tool
  * call and a REST request name a bad field alike.
  *
- * <p>Understands the subset of JSON Schema that {@code tools.json} uses: {@code required},
- * {@code additionalProperties: false} (or a schema for the values of free keys), and per property
- * {@code type} (string, integer, number, boolean, array of strings with {@code minItems}/{@code
- * maxItems} and a string rule for its items), {@code enum}, {@code minLength}/{@code maxLength},
- * {@code minimum}/{@code exclusiveMinimum}/{@code maximum}. Every broken rule of a call is reported at once, each naming the
- * field and showing the value. A JSON null counts as absent; an integral number written as
- * {@code 5.0} counts as the integer 5. What needs Mnemo's own rules (dates, time modes, fact-key
- * ordering) is left to the codecs of mnemo-json and the engine, which report in the same form.
+ * <p>Understands the subset of JSON Schema that {@code tools.json} uses: {@code required}, {@code
+ * additionalProperties: false} (or a schema for the values of free keys), and per property {@code
+ * type} (string, integer, number, boolean, array of strings with {@code minItems}/{@code maxItems}
+ * and a string rule for its items), {@code enum}, {@code minLength}/{@code maxLength}, {@code
+ * minimum}/{@code exclusiveMinimum}/{@code maximum}. Every broken rule of a call is reported at
+ * once, each naming the field and showing the value. A JSON null counts as absent; an integral
+ * number written as {@code 5.0} counts as the integer 5. What needs Mnemo's own rules (dates, time
+ * modes, fact-key ordering) is left to the codecs of mnemo-json and the engine, which report in the
+ * same form.
  *
  * <p>The SDK can validate inputs too; its messages name JSON pointers rather than fields and fixes,
  * so the server turns it off and relies on this class alone.
@@ -31,7 +32,10 @@ import java.util.Map;
 final class Arguments {
   private Arguments() {}
 
-  /** The arguments as a JSON object without nulls, or an {@link InvalidRequestException} listing every violation. */
+  /**
+   * The arguments as a JSON object without nulls, or an {@link InvalidRequestException} listing
+   * every violation.
+   */
   static ObjectNode check(ObjectNode schema, Map<String, Object> arguments) {
     List<Violation> v = new ArrayList<>();
     JsonNode given = JsonCodec.tree(arguments == null ? Map.of() : arguments);
@@ -40,8 +44,12 @@ final class Arguments {
     return args;
   }
 
-  /** The fields of an object that obey the schema's properties; violations named {@code prefix + field}. */
-  private static ObjectNode object(String prefix, JsonNode schema, JsonNode given, List<Violation> v) {
+  /**
+   * The fields of an object that obey the schema's properties; violations named {@code prefix +
+   * field}.
+   */
+  private static ObjectNode object(
+      String prefix, JsonNode schema, JsonNode given, List<Violation> v) {
     ObjectNode args = JsonCodec.object();
     JsonNode props = schema.get("properties");
     for (Map.Entry<String, JsonNode> e : given.properties()) {
@@ -49,7 +57,8 @@ final class Arguments {
       JsonNode value = e.getValue();
       JsonNode rule = props.get(e.getKey());
       // An object of free keys (per category or fact kind) names the rule of its values.
-      if (rule == null && schema.path("additionalProperties").isObject()) rule = schema.get("additionalProperties");
+      if (rule == null && schema.path("additionalProperties").isObject())
+        rule = schema.get("additionalProperties");
       if (rule == null) {
         List<String> known = new ArrayList<>();
         props.fieldNames().forEachRemaining(known::add);
@@ -80,8 +89,15 @@ final class Arguments {
         if (min > 0 && s.isBlank()) {
           v.add(new Violation(field, s, field + " must not be blank, was " + value));
         } else if (rule.has("maxLength") && s.length() > rule.get("maxLength").asInt()) {
-          v.add(new Violation(field, s.length(), field + " must be at most " + rule.get("maxLength").asInt()
-              + " characters, was " + s.length()));
+          v.add(
+              new Violation(
+                  field,
+                  s.length(),
+                  field
+                      + " must be at most "
+                      + rule.get("maxLength").asInt()
+                      + " characters, was "
+                      + s.length()));
         }
         enumeration(field, value, rule, v);
       }
@@ -91,7 +107,8 @@ final class Arguments {
         if (!value.isIntegralNumber() && (d != Math.rint(d) || Double.isInfinite(d))) {
           return wrongType(field, value, "an integer", v);
         }
-        if (!value.isIntegralNumber()) value = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.numberNode((long) d);
+        if (!value.isIntegralNumber())
+          value = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.numberNode((long) d);
         range(field, value, rule, v);
       }
       case "number" -> {
@@ -107,8 +124,15 @@ final class Arguments {
         int minItems = rule.path("minItems").asInt(0);
         int maxItems = rule.path("maxItems").asInt(Integer.MAX_VALUE);
         if (value.size() < minItems || value.size() > maxItems) {
-          v.add(new Violation(field, value.size(), field + " must have " + (value.size() < minItems
-              ? "at least " + minItems : "at most " + maxItems) + " items, had " + value.size()));
+          v.add(
+              new Violation(
+                  field,
+                  value.size(),
+                  field
+                      + " must have "
+                      + (value.size() < minItems ? "at least " + minItems : "at most " + maxItems)
+                      + " items, had "
+                      + value.size()));
         }
         for (int i = 0; i < value.size(); i++) {
           JsonNode item = value.get(i);
@@ -121,14 +145,17 @@ final class Arguments {
         if (!value.isObject()) return wrongType(field, value, "an object", v);
         value = object(field + ".", rule, value, v);
       }
-      default -> throw new IllegalStateException("tools.json: property " + field + " has unsupported type '" + type + "'");
+      default ->
+          throw new IllegalStateException(
+              "tools.json: property " + field + " has unsupported type '" + type + "'");
     }
     return v.size() == before ? value : null;
   }
 
   private static final JsonNode STRING = JsonCodec.object().put("type", "string");
 
-  private static JsonNode wrongType(String field, JsonNode value, String expected, List<Violation> v) {
+  private static JsonNode wrongType(
+      String field, JsonNode value, String expected, List<Violation> v) {
     v.add(FieldReader.wrongType(field, value, expected));
     return null;
   }
@@ -138,7 +165,9 @@ final class Arguments {
     List<String> allowed = new ArrayList<>();
     for (JsonNode a : (ArrayNode) rule.get("enum")) allowed.add(a.asText());
     if (!allowed.contains(value.asText())) {
-      v.add(new Violation(field, value.asText(), field + " must be one of " + allowed + ", was " + value));
+      v.add(
+          new Violation(
+              field, value.asText(), field + " must be one of " + allowed + ", was " + value));
     }
   }
 
@@ -148,13 +177,21 @@ final class Arguments {
     JsonNode max = rule.get("maximum");
     JsonNode above = rule.get("exclusiveMinimum");
     if (above != null && !(d > above.asDouble())) {
-      v.add(new Violation(field, value.numberValue(), field + " must be > " + above + ", was " + value));
+      v.add(
+          new Violation(
+              field, value.numberValue(), field + " must be > " + above + ", was " + value));
       return;
     }
-    if ((min != null && d < min.asDouble()) || (max != null && d > max.asDouble()) || Double.isNaN(d)) {
-      String bounds = min != null && max != null ? "between " + min + " and " + max
-          : min != null ? ">= " + min : "<= " + max;
-      v.add(new Violation(field, value.numberValue(), field + " must be " + bounds + ", was " + value));
+    if ((min != null && d < min.asDouble())
+        || (max != null && d > max.asDouble())
+        || Double.isNaN(d)) {
+      String bounds =
+          min != null && max != null
+              ? "between " + min + " and " + max
+              : min != null ? ">= " + min : "<= " + max;
+      v.add(
+          new Violation(
+              field, value.numberValue(), field + " must be " + bounds + ", was " + value));
     }
   }
 }

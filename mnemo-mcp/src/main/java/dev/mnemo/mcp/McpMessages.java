@@ -48,12 +48,18 @@ final class McpMessages {
       return new Refusal(PARSE_ERROR, "Parse error: " + e.getMessage(), null);
     }
     if (!n.isObject()) {
-      return new Refusal(INVALID_REQUEST, "Invalid request: a message must be one JSON object, was " + kind(n), null);
+      return new Refusal(
+          INVALID_REQUEST,
+          "Invalid request: a message must be one JSON object, was " + kind(n),
+          null);
     }
     JsonNode id = n.get("id");
     JsonNode safeId = id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null;
     if (id != null && safeId == null) {
-      return new Refusal(INVALID_REQUEST, "Invalid request: id must be a string or an integer, was " + kind(id), null);
+      return new Refusal(
+          INVALID_REQUEST,
+          "Invalid request: id must be a string or an integer, was " + kind(id),
+          null);
     }
     JsonNode version = n.get("jsonrpc");
     if (version == null || !version.isTextual() || !version.asText().equals("2.0")) {
@@ -65,25 +71,35 @@ final class McpMessages {
       return new Refusal(INVALID_REQUEST, "Invalid request: method is missing", safeId);
     }
     if (!method.isTextual()) {
-      return new Refusal(INVALID_REQUEST, "Invalid request: method must be a string, was " + kind(method), safeId);
+      return new Refusal(
+          INVALID_REQUEST, "Invalid request: method must be a string, was " + kind(method), safeId);
     }
     JsonNode params = n.get("params");
     if (params != null && !params.isNull() && !params.isObject()) {
-      return new Refusal(INVALID_PARAMS, "Invalid params: params must be an object, was " + kind(params), safeId);
+      return new Refusal(
+          INVALID_PARAMS, "Invalid params: params must be an object, was " + kind(params), safeId);
     }
     if (method.asText().equals("tools/call")) {
       if (params == null || !params.isObject()) {
-        return new Refusal(INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}", safeId);
+        return new Refusal(
+            INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}", safeId);
       }
       JsonNode name = params.get("name");
       if (name == null || !name.isTextual()) {
-        return new Refusal(INVALID_PARAMS, "Invalid params: name must be the tool's name (a string), was "
-            + (name == null ? "missing" : kind(name)), safeId);
+        return new Refusal(
+            INVALID_PARAMS,
+            "Invalid params: name must be the tool's name (a string), was "
+                + (name == null ? "missing" : kind(name)),
+            safeId);
       }
       JsonNode args = params.get("arguments");
       if (args != null && !args.isNull() && !args.isObject()) {
-        return new Refusal(INVALID_PARAMS, "Invalid params: arguments must be an object of the tool's arguments, was "
-            + kind(args) + (args.isTextual() ? " (send the object itself, not a JSON string of it)" : ""), safeId);
+        return new Refusal(
+            INVALID_PARAMS,
+            "Invalid params: arguments must be an object of the tool's arguments, was "
+                + kind(args)
+                + (args.isTextual() ? " (send the object itself, not a JSON string of it)" : ""),
+            safeId);
       }
     }
     return null;

@@ -15,9 +15,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The MCP server on stdio: one local caller (an MCP client that started this process) speaking
- * newline-delimited JSON-RPC on stdin and stdout. Malformed lines (not JSON, not one JSON-RPC message,
- * arguments of the wrong type, longer than {@link #MAX_LINE_BYTES}) get a JSON-RPC error and the
- * server reads on; no stack trace reaches stdout.
+ * newline-delimited JSON-RPC on stdin and stdout. Malformed lines (not JSON, not one JSON-RPC
+ * message, arguments of the wrong type, longer than {@link #MAX_LINE_BYTES}) get a JSON-RPC error
+ * and the server reads on; no stack trace reaches stdout.
  *
  * <p>Contract: {@link #serve} blocks until the input ends (the client closed it or exited), then
  * closes the session and waits up to five seconds for tool calls still running, so that the caller
@@ -42,7 +42,10 @@ public final class McpStdio {
     return protocol;
   }
 
-  /** The longest message line taken (as the HTTP transport's body limit); a longer one is refused unread. */
+  /**
+   * The longest message line taken (as the HTTP transport's body limit); a longer one is refused
+   * unread.
+   */
   static final int MAX_LINE_BYTES = 1 << 20;
 
   /**
@@ -54,13 +57,18 @@ public final class McpStdio {
    * @param access the engine and owners this server exposes
    * @param defaultOwner the owner of calls that name none, or null to make {@code owner} required
    */
-  public static void serve(MemoryAccess access, String defaultOwner, InputStream in, OutputStream out) {
+  public static void serve(
+      MemoryAccess access, String defaultOwner, InputStream in, OutputStream out) {
     Objects.requireNonNull(access, "access");
     CountDownLatch ended = new CountDownLatch(1);
     LineOutput lines = new LineOutput(Objects.requireNonNull(out, "out"));
-    var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
-        new CheckedLines(Objects.requireNonNull(in, "in"), lines, ended), lines);
-    MemoryTools.Served served = MemoryTools.serve(McpServer.sync(transport), new ToolCatalog(defaultOwner), ctx -> access);
+    var transport =
+        new StdioServerTransportProvider(
+            McpJsonDefaults.getMapper(),
+            new CheckedLines(Objects.requireNonNull(in, "in"), lines, ended),
+            lines);
+    MemoryTools.Served served =
+        MemoryTools.serve(McpServer.sync(transport), new ToolCatalog(defaultOwner), ctx -> access);
     try {
       ended.await();
     } catch (InterruptedException e) {
@@ -191,14 +199,22 @@ public final class McpStdio {
       }
       if (c == -1) eof = true;
       if (tooLong) {
-        replies.line(new McpMessages.Refusal(McpMessages.INVALID_REQUEST, "Invalid request: a message may hold at most "
-            + MAX_LINE_BYTES + " bytes; this line was longer and was not read", null).body());
+        replies.line(
+            new McpMessages.Refusal(
+                    McpMessages.INVALID_REQUEST,
+                    "Invalid request: a message may hold at most "
+                        + MAX_LINE_BYTES
+                        + " bytes; this line was longer and was not read",
+                    null)
+                .body());
         return;
       }
       byte[] bytes = buf.toByteArray();
       int end = bytes.length;
       if (end > 0 && bytes[end - 1] == '\r') end--;
-      if (end == 0 || new String(bytes, 0, end, java.nio.charset.StandardCharsets.ISO_8859_1).isBlank()) return;
+      if (end == 0
+          || new String(bytes, 0, end, java.nio.charset.StandardCharsets.ISO_8859_1).isBlank())
+        return;
       byte[] message = java.util.Arrays.copyOf(bytes, end);
       McpMessages.Refusal refusal = McpMessages.check(message);
       if (refusal != null) {

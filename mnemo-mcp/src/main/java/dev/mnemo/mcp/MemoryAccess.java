@@ -20,14 +20,16 @@ public interface MemoryAccess {
   /** The engine that holds this caller's memories. */
   Mnemo mnemo();
 
-  /** The owner id stored in the engine for the owner the caller named; the same string by default. */
+  /**
+   * The owner id stored in the engine for the owner the caller named; the same string by default.
+   */
   default String storedOwner(String owner) {
     return owner;
   }
 
   /**
-   * The caller's principals ({@code team:..}, {@code role:..}, {@code person:..}), which every recall
-   * runs with: a record with access labels is recalled only when one of them is here (see
+   * The caller's principals ({@code team:..}, {@code role:..}, {@code person:..}), which every
+   * recall runs with: a record with access labels is recalled only when one of them is here (see
    * {@link dev.mnemo.Access}). They come from whoever made this access, never from a tool's
    * arguments: a model does not choose whose access it has. None by default: only records without
    * labels.

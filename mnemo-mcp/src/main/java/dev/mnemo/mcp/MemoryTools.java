@@ -36,10 +36,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tool handlers, shared by both transports: check the arguments, find the caller's
- * {@link MemoryAccess}, call the engine, answer in JSON. Every failure becomes a tool result with
- * {@code isError: true} (never a protocol error), so that the model reads the message and can fix
- * its call; this is the one place where Mnemo's exceptions map to MCP.
+ * The tool handlers, shared by both transports: check the arguments, find the caller's {@link
+ * MemoryAccess}, call the engine, answer in JSON. Every failure becomes a tool result with {@code
+ * isError: true} (never a protocol error), so that the model reads the message and can fix its
+ * call; this is the one place where Mnemo's exceptions map to MCP.
  *
  * <p>Results carry the JSON twice, as the MCP specification asks of tools with structured output:
  * as {@code structuredContent} and serialized in one text content block. Thread-safe.
@@ -49,11 +49,22 @@ final class MemoryTools {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   /** Fields of a selected record that a recall returns: enough to cite, date and forget it. */
-  private static final List<String> RECALLED_FIELDS = List.of("id", "text", "score", "category", "scope", "fact_key",
-      "valid_from", "valid_to", "recorded_at", "conflicts_with");
+  private static final List<String> RECALLED_FIELDS =
+      List.of(
+          "id",
+          "text",
+          "score",
+          "category",
+          "scope",
+          "fact_key",
+          "valid_from",
+          "valid_to",
+          "recorded_at",
+          "conflicts_with");
 
-  static final String EMPTY_RECALL_NOTE = "No stored memory is relevant to this query. That is a valid answer: "
-      + "reply without memories and do not invent any.";
+  static final String EMPTY_RECALL_NOTE =
+      "No stored memory is relevant to this query. That is a valid answer: "
+          + "reply without memories and do not invent any.";
 
   private final ToolCatalog catalog;
   private final Function<McpTransportContext, MemoryAccess> accessFor;
@@ -62,6 +73,7 @@ final class MemoryTools {
   /** Thrown when the caller has no memory access; its detail is logged, never shown. */
   static final class NoAccess extends RuntimeException {
     private static final long serialVersionUID = 1L;
+
     NoAccess(String message) {
       super(message);
     }
@@ -73,35 +85,40 @@ final class MemoryTools {
   }
 
   /**
-   * Builds the server on a transport's specification: the tools of the catalog, the instructions, and no
-   * SDK input validation (see {@link Arguments}).
+   * Builds the server on a transport's specification: the tools of the catalog, the instructions,
+   * and no SDK input validation (see {@link Arguments}).
    *
-   * @param accessFor the caller's access from the transport context of the request; throws
-   *     {@link NoAccess} (or returns null) when there is none
+   * @param accessFor the caller's access from the transport context of the request; throws {@link
+   *     NoAccess} (or returns null) when there is none
    */
-  static Served serve(McpServer.SyncSpecification<?> spec, ToolCatalog catalog,
+  static Served serve(
+      McpServer.SyncSpecification<?> spec,
+      ToolCatalog catalog,
       Function<McpTransportContext, MemoryAccess> accessFor) {
     MemoryTools tools = new MemoryTools(catalog, accessFor);
     List<SyncToolSpecification> specs = new ArrayList<>();
     for (McpSchema.Tool tool : catalog.tools()) {
-      specs.add(SyncToolSpecification.builder()
-          .tool(tool)
-          .callHandler((exchange, request) -> tools.call(tool.name(), exchange, request))
-          .build());
+      specs.add(
+          SyncToolSpecification.builder()
+              .tool(tool)
+              .callHandler((exchange, request) -> tools.call(tool.name(), exchange, request))
+              .build());
     }
-    McpSyncServer server = spec
-        .serverInfo("mnemo", ToolCatalog.version())
-        .instructions(catalog.instructions())
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-        .validateToolInputs(false)
-        .tools(specs)
-        .build();
+    McpSyncServer server =
+        spec.serverInfo("mnemo", ToolCatalog.version())
+            .instructions(catalog.instructions())
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+            .validateToolInputs(false)
+            .tools(specs)
+            .build();
     return new Served(server, tools);
   }
 
   /** A built server and its tools, to wait for running calls before the engine closes. */
   record Served(McpSyncServer server, MemoryTools tools) {
-    /** Closes the server's sessions, then waits up to {@code grace} for tool calls still running. */
+    /**
+     * Closes the server's sessions, then waits up to {@code grace} for tool calls still running.
+     */
     void close(Duration grace) {
       server.closeGracefully();
       tools.awaitIdle(grace);
@@ -120,7 +137,8 @@ final class MemoryTools {
     }
   }
 
-  private CallToolResult call(String tool, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+  private CallToolResult call(
+      String tool, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
     running.incrementAndGet();
     try {
       ObjectNode args = catalog.check(tool, request.arguments());
@@ -128,14 +146,15 @@ final class MemoryTools {
       String owner = args.get("owner").asText();
       args.put("owner", access.storedOwner(owner));
       Mnemo mnemo = access.mnemo();
-      ObjectNode out = switch (tool) {
-        case ToolCatalog.REMEMBER -> remember(mnemo, args, owner);
-        case ToolCatalog.RECALL -> recall(mnemo, args, owner, access.principals());
-        case ToolCatalog.HISTORY -> history(mnemo, args, owner);
-        case ToolCatalog.FORGET -> forget(mnemo, args, owner);
-        case ToolCatalog.MARK_USED -> markUsed(mnemo, args, owner);
-        default -> throw new IllegalStateException("no handler for tool " + tool);
-      };
+      ObjectNode out =
+          switch (tool) {
+            case ToolCatalog.REMEMBER -> remember(mnemo, args, owner);
+            case ToolCatalog.RECALL -> recall(mnemo, args, owner, access.principals());
+            case ToolCatalog.HISTORY -> history(mnemo, args, owner);
+            case ToolCatalog.FORGET -> forget(mnemo, args, owner);
+            case ToolCatalog.MARK_USED -> markUsed(mnemo, args, owner);
+            default -> throw new IllegalStateException("no handler for tool " + tool);
+          };
       return success(out);
     } catch (InvalidRequestException e) {
       return invalid(e);
@@ -151,7 +170,9 @@ final class MemoryTools {
       return failure("failed", "Failed: " + e.getMessage());
     } catch (RuntimeException e) {
       LOG.error("MCP {} failed unexpectedly", tool, e);
-      return failure("internal", "Internal error (" + e.getClass().getSimpleName() + "); the server log has the details.");
+      return failure(
+          "internal",
+          "Internal error (" + e.getClass().getSimpleName() + "); the server log has the details.");
     } finally {
       running.decrementAndGet();
     }
@@ -178,8 +199,8 @@ final class MemoryTools {
   }
 
   /**
-   * The recall request of the tool's arguments. Without a {@code focus} argument, the focus is built
-   * from the query by rule ({@link Focus#fromMessage}): a model often passes the user's whole
+   * The recall request of the tool's arguments. Without a {@code focus} argument, the focus is
+   * built from the query by rule ({@link Focus#fromMessage}): a model often passes the user's whole
    * message, whose chatter would otherwise steer the search.
    */
   static RecallRequest recallRequest(ObjectNode args) {
@@ -188,7 +209,8 @@ final class MemoryTools {
     return request.toBuilder().focus(Focus.fromMessage(request.query())).build();
   }
 
-  private static ObjectNode recall(Mnemo mnemo, ObjectNode args, String owner, java.util.Set<String> principals) {
+  private static ObjectNode recall(
+      Mnemo mnemo, ObjectNode args, String owner, java.util.Set<String> principals) {
     RecallResult r = mnemo.recall(recallRequest(args).toBuilder().principals(principals).build());
     ObjectNode full = ResultJson.write(r);
     ObjectNode out = JsonCodec.object();
@@ -216,7 +238,8 @@ final class MemoryTools {
     out.put("fact_key", factKey);
     ArrayNode a = out.putArray("versions");
     for (MemoryRecord r : versions) a.add(shown(RecordJson.write(r, false), owner));
-    if (versions.isEmpty()) out.put("note", "No memory of this owner was stored under fact_key '" + factKey + "'.");
+    if (versions.isEmpty())
+      out.put("note", "No memory of this owner was stored under fact_key '" + factKey + "'.");
     return out;
   }
 
@@ -225,12 +248,20 @@ final class MemoryTools {
     JsonNode confirm = args.get("confirm_all");
     boolean all = confirm != null && confirm.asBoolean();
     if (id != null && all) {
-      throw new InvalidRequestException("confirm_all", true, "give either id (to delete one memory) or "
-          + "confirm_all=true (to delete every memory of the owner), not both");
+      throw new InvalidRequestException(
+          "confirm_all",
+          true,
+          "give either id (to delete one memory) or "
+              + "confirm_all=true (to delete every memory of the owner), not both");
     }
     if (id == null && !all) {
-      throw new InvalidRequestException("confirm_all", confirm == null ? null : false, "confirm_all must be true to "
-          + "delete every memory of owner '" + owner + "' (irreversible); to delete one memory, give its id instead");
+      throw new InvalidRequestException(
+          "confirm_all",
+          confirm == null ? null : false,
+          "confirm_all must be true to "
+              + "delete every memory of owner '"
+              + owner
+              + "' (irreversible); to delete one memory, give its id instead");
     }
     String stored = args.get("owner").asText();
     int deleted = id != null ? mnemo.forget(stored, id) : mnemo.forget(stored);
@@ -251,9 +282,17 @@ final class MemoryTools {
     args.get("ids").forEach(i -> ids.add(i.asText()));
     List<String> used = ids;
     if (args.has("answer")) {
-      List<MemoryRecord> records = ids.stream().distinct().map(id -> mnemo.get(stored, id)).flatMap(java.util.Optional::stream)
-          .toList();
-      used = UsedRecords.in(args.has("query") ? args.get("query").asText() : null, args.get("answer").asText(), records);
+      List<MemoryRecord> records =
+          ids.stream()
+              .distinct()
+              .map(id -> mnemo.get(stored, id))
+              .flatMap(java.util.Optional::stream)
+              .toList();
+      used =
+          UsedRecords.in(
+              args.has("query") ? args.get("query").asText() : null,
+              args.get("answer").asText(),
+              records);
     }
     int updated = used.isEmpty() ? 0 : mnemo.markUsed(stored, used);
     ObjectNode out = JsonCodec.object();

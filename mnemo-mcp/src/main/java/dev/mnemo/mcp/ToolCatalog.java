@@ -14,11 +14,11 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The tools as the model sees them, read from {@code tools.json}: names, descriptions,
- * annotations and input schemas, plus the server's instructions and version.
+ * The tools as the model sees them, read from {@code tools.json}: names, descriptions, annotations
+ * and input schemas, plus the server's instructions and version.
  *
- * <p>{@code {"$shared": "owner"}} in a schema stands for the one owner property defined at the top of
- * the file, so that every tool explains {@code owner} in the same words. With a default owner (a
+ * <p>{@code {"$shared": "owner"}} in a schema stands for the one owner property defined at the top
+ * of the file, so that every tool explains {@code owner} in the same words. With a default owner (a
  * single-user stdio server) {@code owner} becomes optional and its description says so. Immutable.
  */
 final class ToolCatalog {
@@ -35,18 +35,25 @@ final class ToolCatalog {
   private final Map<String, ObjectNode> schemas = new LinkedHashMap<>();
   private final Map<String, McpSchema.Tool> tools = new LinkedHashMap<>();
 
-  /** @param defaultOwner the owner used when a call names none, or null to require one */
+  /**
+   * @param defaultOwner the owner used when a call names none, or null to require one
+   */
   ToolCatalog(String defaultOwner) {
     if (defaultOwner != null && defaultOwner.isBlank()) {
-      throw new IllegalArgumentException("default owner must not be blank, was '" + defaultOwner + "'");
+      throw new IllegalArgumentException(
+          "default owner must not be blank, was '" + defaultOwner + "'");
     }
     this.defaultOwner = defaultOwner;
     JsonNode root = read("tools.json");
     this.instructions = root.get("instructions").asText();
     ObjectNode owner = ((ObjectNode) root.get("owner")).deepCopy();
     if (defaultOwner != null) {
-      owner.put("description", owner.get("description").asText()
-          + " Optional on this server: defaults to \"" + defaultOwner + "\".");
+      owner.put(
+          "description",
+          owner.get("description").asText()
+              + " Optional on this server: defaults to \""
+              + defaultOwner
+              + "\".");
     }
     for (JsonNode t : root.get("tools")) {
       String name = t.get("name").asText();
@@ -62,15 +69,22 @@ final class ToolCatalog {
         }
       }
       JsonNode a = t.get("annotations");
-      McpSchema.ToolAnnotations annotations = new McpSchema.ToolAnnotations(t.get("title").asText(),
-          a.get("readOnlyHint").asBoolean(), a.get("destructiveHint").asBoolean(),
-          a.get("idempotentHint").asBoolean(), a.get("openWorldHint").asBoolean(), null);
+      McpSchema.ToolAnnotations annotations =
+          new McpSchema.ToolAnnotations(
+              t.get("title").asText(),
+              a.get("readOnlyHint").asBoolean(),
+              a.get("destructiveHint").asBoolean(),
+              a.get("idempotentHint").asBoolean(),
+              a.get("openWorldHint").asBoolean(),
+              null);
       schemas.put(name, schema);
-      tools.put(name, McpSchema.Tool.builder(name, JsonCodec.convert(schema, MAP))
-          .title(t.get("title").asText())
-          .description(t.get("description").asText())
-          .annotations(annotations)
-          .build());
+      tools.put(
+          name,
+          McpSchema.Tool.builder(name, JsonCodec.convert(schema, MAP))
+              .title(t.get("title").asText())
+              .description(t.get("description").asText())
+              .annotations(annotations)
+              .build());
     }
   }
 
@@ -106,7 +120,8 @@ final class ToolCatalog {
 
   private static JsonNode read(String resource) {
     try (InputStream in = ToolCatalog.class.getResourceAsStream(resource)) {
-      if (in == null) throw new IllegalStateException(resource + " is missing from the mnemo-mcp jar");
+      if (in == null)
+        throw new IllegalStateException(resource + " is missing from the mnemo-mcp jar");
       return JsonCodec.READER.readTree(in);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + resource, e);

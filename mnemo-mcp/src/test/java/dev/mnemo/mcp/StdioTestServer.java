@@ -18,8 +18,11 @@ public final class StdioTestServer {
     PrintStream protocol = McpStdio.claimStdout();
     // A library printing to stdout must not corrupt the protocol: this line goes to stderr.
     System.out.println("stray output that must not reach the MCP client");
-    try (Mnemo mnemo = Mnemo.builder().store(LuceneMemoryStore.open(Path.of(args[0])))
-        .embedder(new HashingEmbedder()).build()) {
+    try (Mnemo mnemo =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(Path.of(args[0])))
+            .embedder(new HashingEmbedder())
+            .build()) {
       McpStdio.serve(MemoryAccess.of(mnemo), args.length > 1 ? args[1] : null, System.in, protocol);
     }
     System.exit(0);

@@ -17,8 +17,10 @@ final class ToolScenario {
   private ToolScenario() {}
 
   /** The tool's structured result, after checking it is (or is not) an error. */
-  static JsonNode call(McpSyncClient client, String tool, Map<String, Object> args, boolean expectError) {
-    CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(args).build());
+  static JsonNode call(
+      McpSyncClient client, String tool, Map<String, Object> args, boolean expectError) {
+    CallToolResult r =
+        client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(args).build());
     String text = ((McpSchema.TextContent) r.content().get(0)).text();
     assertThat(r.isError()).as("%s %s -> %s", tool, args, text).isEqualTo(expectError);
     JsonNode structured = JsonCodec.tree(r.structuredContent());
@@ -46,41 +48,93 @@ final class ToolScenario {
 
   static void listsTheToolsWithSchemas(McpSyncClient client) {
     List<McpSchema.Tool> tools = client.listTools().tools();
-    assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("remember", "recall", "history", "forget",
-        "mark_used");
+    assertThat(tools)
+        .extracting(McpSchema.Tool::name)
+        .containsExactly("remember", "recall", "history", "forget", "mark_used");
     for (McpSchema.Tool t : tools) {
       assertThat(t.description()).as(t.name()).hasSizeGreaterThan(100);
       Map<String, Object> schema = t.inputSchema();
-      assertThat(schema).as(t.name()).containsEntry("type", "object").containsEntry("additionalProperties", false);
+      assertThat(schema)
+          .as(t.name())
+          .containsEntry("type", "object")
+          .containsEntry("additionalProperties", false);
       @SuppressWarnings("unchecked")
       Map<String, Object> props = (Map<String, Object>) schema.get("properties");
       assertThat(props).as(t.name()).containsKey("owner");
-      assertThat(schema.get("required")).as(t.name()).asInstanceOf(InstanceOfAssertFactories.LIST).contains("owner");
+      assertThat(schema.get("required"))
+          .as(t.name())
+          .asInstanceOf(InstanceOfAssertFactories.LIST)
+          .contains("owner");
     }
     assertThat(tools.get(1).annotations().readOnlyHint()).isTrue();
     assertThat(tools.get(3).annotations().destructiveHint()).isTrue();
   }
 
-  /** remember, recall (now and in the past), history, forget one, forget all: the full lifecycle. */
+  /**
+   * remember, recall (now and in the past), history, forget one, forget all: the full lifecycle.
+   */
   static void lifecycle(McpSyncClient client, String owner) {
-    JsonNode lisbon = ok(client, "remember", Map.of("owner", owner, "text", "Alice lives in Lisbon.",
-        "fact_key", "home_city", "valid_from", "2024-01-01"));
+    JsonNode lisbon =
+        ok(
+            client,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "Alice lives in Lisbon.",
+                "fact_key",
+                "home_city",
+                "valid_from",
+                "2024-01-01"));
     assertThat(lisbon.get("owner").asText()).isEqualTo(owner);
     assertThat(lisbon.get("version").asInt()).isEqualTo(1);
-    JsonNode porto = ok(client, "remember", Map.of("owner", owner, "text", "Alice lives in Porto.",
-        "fact_key", "home_city", "valid_from", "2025-03-01", "importance", 0.8));
+    JsonNode porto =
+        ok(
+            client,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "Alice lives in Porto.",
+                "fact_key",
+                "home_city",
+                "valid_from",
+                "2025-03-01",
+                "importance",
+                0.8));
     assertThat(porto.get("version").asInt()).isEqualTo(2);
     String portoId = porto.get("id").asText();
 
     JsonNode now = ok(client, "recall", Map.of("owner", owner, "query", "Where does Alice live?"));
-    assertThat(now.get("block").asText()).contains("Alice lives in Porto.").doesNotContain("Lisbon");
+    assertThat(now.get("block").asText())
+        .contains("Alice lives in Porto.")
+        .doesNotContain("Lisbon");
     assertThat(ids(now)).first().isEqualTo(portoId);
     assertThat(now.get("records").get(0).get("text").asText()).isEqualTo("Alice lives in Porto.");
     assertThat(now.has("trace")).isFalse();
 
-    JsonNode then = ok(client, "recall", Map.of("owner", owner, "query", "Where did Alice live?",
-        "mode", "valid_at", "at", "2024-06-01", "explain", true, "k", 3));
-    assertThat(then.get("block").asText()).contains("Alice lives in Lisbon.").doesNotContain("Porto");
+    JsonNode then =
+        ok(
+            client,
+            "recall",
+            Map.of(
+                "owner",
+                owner,
+                "query",
+                "Where did Alice live?",
+                "mode",
+                "valid_at",
+                "at",
+                "2024-06-01",
+                "explain",
+                true,
+                "k",
+                3));
+    assertThat(then.get("block").asText())
+        .contains("Alice lives in Lisbon.")
+        .doesNotContain("Porto");
     assertThat(then.get("trace").get("mode").asText()).isEqualTo("valid_at");
     assertThat(then.get("trace").get("owner").asText()).isEqualTo(owner);
 
@@ -93,10 +147,12 @@ final class ToolScenario {
 
     JsonNode forgotOne = ok(client, "forget", Map.of("owner", owner, "id", portoId));
     assertThat(forgotOne.get("deleted").asInt()).isEqualTo(1);
-    JsonNode afterForget = ok(client, "recall", Map.of("owner", owner, "query", "Where does Alice live?"));
+    JsonNode afterForget =
+        ok(client, "recall", Map.of("owner", owner, "query", "Where does Alice live?"));
     assertThat(afterForget.get("block").asText()).doesNotContain("Porto");
 
-    assertThat(error(client, "forget", Map.of("owner", owner))).contains("confirm_all must be true");
+    assertThat(error(client, "forget", Map.of("owner", owner)))
+        .contains("confirm_all must be true");
     assertThat(error(client, "forget", Map.of("owner", owner, "id", portoId, "confirm_all", true)))
         .contains("not both");
     JsonNode forgotAll = ok(client, "forget", Map.of("owner", owner, "confirm_all", true));
@@ -113,32 +169,105 @@ final class ToolScenario {
    */
   static void backfillAndAuthority(McpSyncClient client, String owner) {
     java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
-    JsonNode vegetarian = ok(client, "remember", Map.of("owner", owner, "text", "Lena is vegetarian.",
-        "fact_key", "diet"));
-    JsonNode vegan = ok(client, "remember", Map.of("owner", owner, "text", "Lena became vegan.",
-        "fact_key", "diet", "valid_from", today.minusDays(60).toString()));
+    JsonNode vegetarian =
+        ok(
+            client,
+            "remember",
+            Map.of("owner", owner, "text", "Lena is vegetarian.", "fact_key", "diet"));
+    JsonNode vegan =
+        ok(
+            client,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "Lena became vegan.",
+                "fact_key",
+                "diet",
+                "valid_from",
+                today.minusDays(60).toString()));
     assertThat(vegan.get("valid_to").asText()).isEqualTo(vegetarian.get("valid_from").asText());
     assertThat(vegan.get("metadata").get("resolution").asText())
         .startsWith("backfill: starts before current version " + vegetarian.get("id").asText());
-    assertThat(ok(client, "recall", Map.of("owner", owner, "query", "Is Lena vegetarian or vegan?")).get("block").asText())
-        .contains("Lena is vegetarian.").doesNotContain("vegan.");
-    assertThat(ok(client, "recall", Map.of("owner", owner, "query", "Is Lena vegetarian or vegan?", "mode", "valid_at",
-        "at", today.minusDays(30).toString())).get("block").asText())
-        .contains("Lena became vegan.").doesNotContain("Lena is vegetarian.");
+    assertThat(
+            ok(client, "recall", Map.of("owner", owner, "query", "Is Lena vegetarian or vegan?"))
+                .get("block")
+                .asText())
+        .contains("Lena is vegetarian.")
+        .doesNotContain("vegan.");
+    assertThat(
+            ok(
+                    client,
+                    "recall",
+                    Map.of(
+                        "owner",
+                        owner,
+                        "query",
+                        "Is Lena vegetarian or vegan?",
+                        "mode",
+                        "valid_at",
+                        "at",
+                        today.minusDays(30).toString()))
+                .get("block")
+                .asText())
+        .contains("Lena became vegan.")
+        .doesNotContain("Lena is vegetarian.");
 
-    JsonNode verified = ok(client, "remember", Map.of("owner", owner, "text", "Lena is allergic to peanuts.",
-        "fact_key", "allergy", "authority", "verified"));
-    JsonNode derived = ok(client, "remember", Map.of("owner", owner, "text", "Lena is allergic to cashews.",
-        "fact_key", "allergy", "authority", "derived"));
+    JsonNode verified =
+        ok(
+            client,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "Lena is allergic to peanuts.",
+                "fact_key",
+                "allergy",
+                "authority",
+                "verified"));
+    JsonNode derived =
+        ok(
+            client,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "Lena is allergic to cashews.",
+                "fact_key",
+                "allergy",
+                "authority",
+                "derived"));
     assertThat(derived.get("conflict_policy").asText()).isEqualTo("keep_both");
-    assertThat(derived.get("metadata").get("resolution").asText()).startsWith("authority: derived does not supersede verified");
-    JsonNode both = ok(client, "recall", Map.of("owner", owner, "query", "What is Lena allergic to?"));
-    assertThat(both.get("block").asText()).contains("peanuts").contains("cashews").contains("this one verified");
+    assertThat(derived.get("metadata").get("resolution").asText())
+        .startsWith("authority: derived does not supersede verified");
+    JsonNode both =
+        ok(client, "recall", Map.of("owner", owner, "query", "What is Lena allergic to?"));
+    assertThat(both.get("block").asText())
+        .contains("peanuts")
+        .contains("cashews")
+        .contains("this one verified");
     assertThat(ids(both)).contains(verified.get("id").asText(), derived.get("id").asText());
-    assertThat(error(client, "remember", Map.of("owner", owner, "text", "Lena is allergic to nothing.",
-        "fact_key", "allergy", "authority", "explicit", "lower_authority", "refuse")))
+    assertThat(
+            error(
+                client,
+                "remember",
+                Map.of(
+                    "owner",
+                    owner,
+                    "text",
+                    "Lena is allergic to nothing.",
+                    "fact_key",
+                    "allergy",
+                    "authority",
+                    "explicit",
+                    "lower_authority",
+                    "refuse")))
         .contains("explicit does not supersede verified version " + verified.get("id").asText());
-    assertThat(ok(client, "history", Map.of("owner", owner, "fact_key", "allergy")).get("versions")).hasSize(2);
+    assertThat(ok(client, "history", Map.of("owner", owner, "fact_key", "allergy")).get("versions"))
+        .hasSize(2);
   }
 
   /**
@@ -146,21 +275,52 @@ final class ToolScenario {
    * used (a shared name); with ids alone it marks those. The text of the memory marked twice.
    */
   static String usageFeedback(McpSyncClient client, String owner) {
-    String tea = ok(client, "remember", Map.of("owner", owner, "text", "Omar drinks oolong tea from Taiwan.")).get("id").asText();
-    String bike = ok(client, "remember", Map.of("owner", owner, "text", "Omar rides a red bicycle to work.")).get("id").asText();
-    JsonNode recalled = ok(client, "recall", Map.of("owner", owner, "query", "What does Omar like to drink and ride?"));
+    String tea =
+        ok(
+                client,
+                "remember",
+                Map.of("owner", owner, "text", "Omar drinks oolong tea from Taiwan."))
+            .get("id")
+            .asText();
+    String bike =
+        ok(client, "remember", Map.of("owner", owner, "text", "Omar rides a red bicycle to work."))
+            .get("id")
+            .asText();
+    JsonNode recalled =
+        ok(
+            client,
+            "recall",
+            Map.of("owner", owner, "query", "What does Omar like to drink and ride?"));
     assertThat(ids(recalled)).contains(tea, bike);
-    JsonNode heuristic = ok(client, "mark_used", Map.of("owner", owner, "ids", ids(recalled),
-        "query", "What does Omar like to drink and ride?", "answer", "Get him a tin of oolong from Taiwan."));
+    JsonNode heuristic =
+        ok(
+            client,
+            "mark_used",
+            Map.of(
+                "owner",
+                owner,
+                "ids",
+                ids(recalled),
+                "query",
+                "What does Omar like to drink and ride?",
+                "answer",
+                "Get him a tin of oolong from Taiwan."));
     assertThat(heuristic.get("used")).extracting(JsonNode::asText).containsExactly(tea);
     assertThat(heuristic.get("updated").asInt()).isEqualTo(1);
-    JsonNode explicit = ok(client, "mark_used", Map.of("owner", owner, "ids", List.of(tea, "no-such-id")));
+    JsonNode explicit =
+        ok(client, "mark_used", Map.of("owner", owner, "ids", List.of(tea, "no-such-id")));
     assertThat(explicit.get("updated").asInt()).as("unknown ids are ignored").isEqualTo(1);
-    JsonNode none = ok(client, "mark_used", Map.of("owner", owner, "ids", List.of(bike), "answer", "No idea, sorry."));
+    JsonNode none =
+        ok(
+            client,
+            "mark_used",
+            Map.of("owner", owner, "ids", List.of(bike), "answer", "No idea, sorry."));
     assertThat(none.get("used")).isEmpty();
     assertThat(none.get("updated").asInt()).isZero();
-    assertThat(error(client, "mark_used", Map.of("owner", owner, "ids", List.of()))).contains("ids must have at least 1 items");
-    assertThat(error(client, "mark_used", Map.of("owner", owner, "ids", List.of(" ")))).contains("ids[0] must not be blank");
+    assertThat(error(client, "mark_used", Map.of("owner", owner, "ids", List.of())))
+        .contains("ids must have at least 1 items");
+    assertThat(error(client, "mark_used", Map.of("owner", owner, "ids", List.of(" "))))
+        .contains("ids[0] must not be blank");
     return "Omar drinks oolong tea from Taiwan.";
   }
 
@@ -172,17 +332,40 @@ final class ToolScenario {
    * @param payments a connection whose principals are {@code team:payments}
    */
   static void accessLabels(McpSyncClient anyone, McpSyncClient payments, String owner) {
-    JsonNode secret = ok(anyone, "remember", Map.of("owner", owner, "text", "The payroll run is on the 25th.",
-        "access", List.of("team:payments")));
+    JsonNode secret =
+        ok(
+            anyone,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "The payroll run is on the 25th.",
+                "access",
+                List.of("team:payments")));
     assertThat(secret.get("access")).extracting(JsonNode::asText).containsExactly("team:payments");
-    ok(anyone, "remember", Map.of("owner", owner, "text", "Payroll questions go to the finance desk."));
-    Map<String, Object> q = Map.of("owner", owner, "query", "When is the payroll run?", "min_relevance", 0);
-    assertThat(ok(anyone, "recall", q).get("block").asText()).contains("finance desk").doesNotContain("25th");
+    ok(
+        anyone,
+        "remember",
+        Map.of("owner", owner, "text", "Payroll questions go to the finance desk."));
+    Map<String, Object> q =
+        Map.of("owner", owner, "query", "When is the payroll run?", "min_relevance", 0);
+    assertThat(ok(anyone, "recall", q).get("block").asText())
+        .contains("finance desk")
+        .doesNotContain("25th");
     assertThat(ids(ok(anyone, "recall", q))).doesNotContain(secret.get("id").asText());
     assertThat(ok(payments, "recall", q).get("block").asText()).contains("25th");
-    assertThat(error(anyone, "recall", Map.of("owner", owner, "query", "payroll", "principals",
-        List.of("team:payments")))).contains("unknown field principals");
-    assertThat(error(anyone, "remember", Map.of("owner", owner, "text", "x", "access", List.of("payments"))))
+    assertThat(
+            error(
+                anyone,
+                "recall",
+                Map.of("owner", owner, "query", "payroll", "principals", List.of("team:payments"))))
+        .contains("unknown field principals");
+    assertThat(
+            error(
+                anyone,
+                "remember",
+                Map.of("owner", owner, "text", "x", "access", List.of("payments"))))
         .contains("access[0]");
   }
 
@@ -191,11 +374,29 @@ final class ToolScenario {
    * fact kind; a record older than its kind's maximum age is not recalled.
    */
   static void freshnessPerRequest(McpSyncClient client, String owner) {
-    ok(client, "remember", Map.of("owner", owner, "text", "Lena is training for the Porto marathon.",
-        "category", "episodic"));
+    ok(
+        client,
+        "remember",
+        Map.of(
+            "owner",
+            owner,
+            "text",
+            "Lena is training for the Porto marathon.",
+            "category",
+            "episodic"));
     String later = java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(40).toString();
-    Map<String, Object> q = Map.of("owner", owner, "query", "What is Lena training for?", "min_relevance", 0,
-        "mode", "valid_at", "at", later);
+    Map<String, Object> q =
+        Map.of(
+            "owner",
+            owner,
+            "query",
+            "What is Lena training for?",
+            "min_relevance",
+            0,
+            "mode",
+            "valid_at",
+            "at",
+            later);
     assertThat(ok(client, "recall", q).get("block").asText()).contains("marathon");
     Map<String, Object> strict = new java.util.HashMap<>(q);
     strict.put("max_ages", Map.of("episodic", 30));
@@ -203,13 +404,18 @@ final class ToolScenario {
     strict.put("max_ages", Map.of("episodic", 60));
     strict.put("half_lives", Map.of("episodic", 2.5, "status", 7));
     assertThat(ok(client, "recall", strict).get("block").asText()).contains("marathon");
-    assertThat(error(client, "recall", Map.of("owner", owner, "query", "q", "half_lives", Map.of("status", 0))))
+    assertThat(
+            error(
+                client,
+                "recall",
+                Map.of("owner", owner, "query", "q", "half_lives", Map.of("status", 0))))
         .contains("half_lives.status");
   }
 
   /** An owner with nothing stored gets an empty answer, which is not an error. */
   static void emptyRecallIsAValidAnswer(McpSyncClient client, String owner) {
-    JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What is Zed's favourite colour?"));
+    JsonNode r =
+        ok(client, "recall", Map.of("owner", owner, "query", "What is Zed's favourite colour?"));
     assertThat(r.get("block").asText()).isEmpty();
     assertThat(r.get("ids")).isEmpty();
     assertThat(r.get("note").asText()).contains("valid answer");
@@ -221,24 +427,55 @@ final class ToolScenario {
         .contains("k must be an integer, was \"five\"");
     assertThat(error(client, "recall", Map.of("owner", owner, "query", "anything", "k", 0)))
         .contains("k must be between 1 and 50, was 0");
-    assertThat(error(client, "recall", Map.of("owner", owner, "query", "anything", "mode", "valid_at")))
+    assertThat(
+            error(
+                client, "recall", Map.of("owner", owner, "query", "anything", "mode", "valid_at")))
         .contains("at is required with mode valid_at");
     assertThat(error(client, "recall", Map.of("query", "anything"))).contains("owner is required");
-    assertThat(error(client, "history", Map.of("owner", owner, "fact_key", "  "))).contains("fact_key must not be blank");
+    assertThat(error(client, "history", Map.of("owner", owner, "fact_key", "  ")))
+        .contains("fact_key must not be blank");
 
-    String unknown = error(client, "remember", Map.of("owner", owner, "text", "The sky is green.", "colour", "green"));
+    String unknown =
+        error(
+            client,
+            "remember",
+            Map.of("owner", owner, "text", "The sky is green.", "colour", "green"));
     assertThat(unknown).contains("unknown field colour").contains("fact_key");
-    String badDate = error(client, "remember", Map.of("owner", owner, "text", "The sky is green.",
-        "fact_key", "sky", "valid_from", "last tuesday"));
+    String badDate =
+        error(
+            client,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "The sky is green.",
+                "fact_key",
+                "sky",
+                "valid_from",
+                "last tuesday"));
     assertThat(badDate).contains("valid_from").contains("'last tuesday'");
-    String two = error(client, "remember", Map.of("owner", owner, "text", "The sky is green.",
-        "importance", 7, "category", "gossip"));
-    assertThat(two).contains("importance must be between 0 and 1, was 7")
+    String two =
+        error(
+            client,
+            "remember",
+            Map.of(
+                "owner",
+                owner,
+                "text",
+                "The sky is green.",
+                "importance",
+                7,
+                "category",
+                "gossip"));
+    assertThat(two)
+        .contains("importance must be between 0 and 1, was 7")
         .contains("category must be one of [semantic, episodic, procedural, task], was \"gossip\"");
 
     JsonNode r = ok(client, "recall", Map.of("owner", owner, "query", "What colour is the sky?"));
     assertThat(r.get("ids")).as("nothing was written").isEmpty();
-    assertThat(ok(client, "history", Map.of("owner", owner, "fact_key", "sky")).get("versions")).isEmpty();
+    assertThat(ok(client, "history", Map.of("owner", owner, "fact_key", "sky")).get("versions"))
+        .isEmpty();
   }
 
   static List<String> ids(JsonNode recall) {

@@ -21,13 +21,13 @@ import opennlp.tools.util.Span;
  *
  * <p>Why a POS model and not a named-entity model: OpenNLP's name-finder models are not published
  * to Maven Central; the UD part-of-speech models are. A proper noun is what the write path needs
- * (people, places, products, pets), and the tagger reads context, so a sentence-initial "Maya"
- * is a name while "Which" or "Thanks" is not, and a lower-case "kyoto" in a chat can still be
- * tagged.
+ * (people, places, products, pets), and the tagger reads context, so a sentence-initial "Maya" is a
+ * name while "Which" or "Thanks" is not, and a lower-case "kyoto" in a chat can still be tagged.
  *
  * <p>Output like {@link Entities#extract} (normalized keys, so "Sam", "Sam's" and "SAM" meet), of
- * which it keeps the names the model confirms (see {@link #apply}). Thread-safe: the model is shared, each thread has its own tagger. Loading the
- * model takes a fraction of a second (measured in {@code docs/write-path.md}); load once.
+ * which it keeps the names the model confirms (see {@link #apply}). Thread-safe: the model is
+ * shared, each thread has its own tagger. Loading the model takes a fraction of a second (measured
+ * in {@code docs/write-path.md}); load once.
  */
 public final class OpenNlpEntities implements Function<String, List<String>> {
   private final POSModel model;
@@ -46,13 +46,17 @@ public final class OpenNlpEntities implements Function<String, List<String>> {
       String name = p.getProperty("model.name", "opennlp-en-ud-ewt-pos-1.3-2.5.4.bin");
       try (InputStream in = OpenNlpEntities.class.getResourceAsStream("/" + name)) {
         if (in == null) {
-          throw new IllegalStateException("the OpenNLP part-of-speech model " + name + " is not on the class path "
-              + "(org.apache.opennlp:opennlp-models-pos-en)");
+          throw new IllegalStateException(
+              "the OpenNLP part-of-speech model "
+                  + name
+                  + " is not on the class path "
+                  + "(org.apache.opennlp:opennlp-models-pos-en)");
         }
         return new OpenNlpEntities(new POSModel(in));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the OpenNLP part-of-speech model: " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot read the OpenNLP part-of-speech model: " + e.getMessage(), e);
     }
   }
 

@@ -28,27 +28,38 @@ class OpenNlpEntitiesTest {
   }
 
   /** Sentence, then the names it contains (normalized keys). */
-  static final List<List<String>> FIXTURE = List.of(
-      List.of("Maya moved to Lisbon last spring.", "maya", "lisbon"),
-      List.of("Which editor does Maya use?", "maya"),
-      List.of("Thanks! That sounds great.", ""),
-      List.of("I had lunch with Sam's sister in New York.", "sam", "new york", "new", "york"),
-      List.of("SAM says the deadline moved to Friday.", "sam"),
-      List.of("Honestly I think the new job at Google suits her.", "google"),
-      List.of("Great news, Caroline got the adoption approved!", "caroline"),
-      List.of("We drove from Porto to Madrid in one day.", "porto", "madrid"),
-      List.of("Melanie painted a sunset over Lake Tahoe.", "melanie", "lake tahoe", "lake", "tahoe"),
-      List.of("Yesterday I finally finished reading Dune.", "dune"),
-      List.of("My dog Biscuit hates the vacuum cleaner.", "biscuit"),
-      List.of("Absolutely, let's meet on Monday near the station.", ""),
-      List.of("Omar recommended a Thai place called Baan.", "omar", "baan"),
-      List.of("Wow, Paris in April must have been lovely.", "paris"),
-      List.of("Sounds good, see you soon!", ""),
-      List.of("Jon started a bakery with his friend Gina in Boston.", "jon", "gina", "boston"),
-      List.of("Maybe we could try the hiking trail again.", ""),
-      List.of("Did Priya ever finish the Kyoto trip plan?", "priya", "kyoto"),
-      List.of("Congrats on the marathon, Tom!", "tom"),
-      List.of("Spotify keeps recommending Taylor Swift to me.", "spotify", "taylor swift", "taylor", "swift"));
+  static final List<List<String>> FIXTURE =
+      List.of(
+          List.of("Maya moved to Lisbon last spring.", "maya", "lisbon"),
+          List.of("Which editor does Maya use?", "maya"),
+          List.of("Thanks! That sounds great.", ""),
+          List.of("I had lunch with Sam's sister in New York.", "sam", "new york", "new", "york"),
+          List.of("SAM says the deadline moved to Friday.", "sam"),
+          List.of("Honestly I think the new job at Google suits her.", "google"),
+          List.of("Great news, Caroline got the adoption approved!", "caroline"),
+          List.of("We drove from Porto to Madrid in one day.", "porto", "madrid"),
+          List.of(
+              "Melanie painted a sunset over Lake Tahoe.",
+              "melanie",
+              "lake tahoe",
+              "lake",
+              "tahoe"),
+          List.of("Yesterday I finally finished reading Dune.", "dune"),
+          List.of("My dog Biscuit hates the vacuum cleaner.", "biscuit"),
+          List.of("Absolutely, let's meet on Monday near the station.", ""),
+          List.of("Omar recommended a Thai place called Baan.", "omar", "baan"),
+          List.of("Wow, Paris in April must have been lovely.", "paris"),
+          List.of("Sounds good, see you soon!", ""),
+          List.of("Jon started a bakery with his friend Gina in Boston.", "jon", "gina", "boston"),
+          List.of("Maybe we could try the hiking trail again.", ""),
+          List.of("Did Priya ever finish the Kyoto trip plan?", "priya", "kyoto"),
+          List.of("Congrats on the marathon, Tom!", "tom"),
+          List.of(
+              "Spotify keeps recommending Taylor Swift to me.",
+              "spotify",
+              "taylor swift",
+              "taylor",
+              "swift"));
 
   @Test
   void sam_samsAndSAM_meet_andFunctionWordsAreNotNames() {
@@ -63,10 +74,21 @@ class OpenNlpEntitiesTest {
   void onTheFixture_theModelIsMeasuredAgainstTheHeuristic() {
     double[] model = score(nlp);
     double[] heuristic = score(Entities::extract);
-    System.out.printf(Locale.ROOT, "entity fixture (%d sentences): opennlp P %.3f R %.3f F1 %.3f; heuristic P %.3f R %.3f "
-        + "F1 %.3f; model load %d ms%n", FIXTURE.size(), model[0], model[1], model[2], heuristic[0], heuristic[1],
-        heuristic[2], loadMillis);
-    assertThat(model[2]).as("F1 of the model-confirmed names against the heuristic's").isGreaterThan(heuristic[2]);
+    System.out.printf(
+        Locale.ROOT,
+        "entity fixture (%d sentences): opennlp P %.3f R %.3f F1 %.3f; heuristic P %.3f R %.3f "
+            + "F1 %.3f; model load %d ms%n",
+        FIXTURE.size(),
+        model[0],
+        model[1],
+        model[2],
+        heuristic[0],
+        heuristic[1],
+        heuristic[2],
+        loadMillis);
+    assertThat(model[2])
+        .as("F1 of the model-confirmed names against the heuristic's")
+        .isGreaterThan(heuristic[2]);
   }
 
   private static double[] score(Function<String, List<String>> finder) {
@@ -77,7 +99,9 @@ class OpenNlpEntitiesTest {
       Set<String> gold = new HashSet<>(row.subList(1, row.size()));
       gold.remove("");
       Set<String> got = new HashSet<>(finder.apply(row.get(0)));
-      for (String g : got) if (gold.contains(g)) tp++; else fp++;
+      for (String g : got)
+        if (gold.contains(g)) tp++;
+        else fp++;
       for (String g : gold) if (!got.contains(g)) fn++;
     }
     double p = tp + fp == 0 ? 1 : (double) tp / (tp + fp);

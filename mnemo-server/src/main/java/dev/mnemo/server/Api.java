@@ -20,7 +20,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -63,7 +62,8 @@ final class Api {
     this.config = config;
     this.metrics = metrics;
     try (InputStream in = Api.class.getResourceAsStream("openapi.json")) {
-      if (in == null) throw new IllegalStateException("openapi.json is missing from the server's resources");
+      if (in == null)
+        throw new IllegalStateException("openapi.json is missing from the server's resources");
       this.openApi = in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -84,16 +84,24 @@ final class Api {
     r.post("/v1/memories/validate", this::validate, Access.TENANT);
     r.post("/v1/recall", this::recall, Access.TENANT);
     r.get("/v1/recalls", ctx -> ctx.json(RecallLogRoutes.search(ctx, memory(ctx))), Access.TENANT);
-    r.get("/v1/recalls/stats", ctx -> ctx.json(RecallLogRoutes.stats(ctx, memory(ctx))), Access.TENANT);
-    r.get("/v1/recalls/{id}", ctx -> ctx.json(RecallLogRoutes.get(ctx, memory(ctx))), Access.TENANT);
-    r.post("/v1/recalls/{id}/replay", ctx -> ctx.json(RecallLogRoutes.replay(ctx, memory(ctx), optionalBody(ctx))),
+    r.get(
+        "/v1/recalls/stats",
+        ctx -> ctx.json(RecallLogRoutes.stats(ctx, memory(ctx))),
+        Access.TENANT);
+    r.get(
+        "/v1/recalls/{id}", ctx -> ctx.json(RecallLogRoutes.get(ctx, memory(ctx))), Access.TENANT);
+    r.post(
+        "/v1/recalls/{id}/replay",
+        ctx -> ctx.json(RecallLogRoutes.replay(ctx, memory(ctx), optionalBody(ctx))),
         Access.TENANT);
     r.post("/v1/ingest", this::ingest, Access.TENANT);
     r.get("/v1/ingest/progress", this::ingestProgress, Access.TENANT);
     r.post("/v1/owners/{owner}/turns/{id}/accept", this::acceptTurn, Access.TENANT);
     r.get("/v1/export", this::exportTenant, Access.TENANT);
     r.get("/v1/owners", ctx -> ctx.json(Browse.owners(ctx, memory(ctx))), Access.TENANT);
-    r.get("/v1/owners/{owner}/memories", ctx -> ctx.json(Browse.memories(ctx, memory(ctx), ctx.pathParam("owner"))),
+    r.get(
+        "/v1/owners/{owner}/memories",
+        ctx -> ctx.json(Browse.memories(ctx, memory(ctx), ctx.pathParam("owner"))),
         Access.TENANT);
     r.delete("/v1/owners/{owner}", this::forgetOwner, Access.TENANT);
     r.get("/v1/owners/{owner}/memories/{id}", this::get, Access.TENANT);
@@ -113,22 +121,34 @@ final class Api {
     r.delete("/v1/tenants/{tenant}/keys/{key_id}", this::revokeKey, Access.ADMIN);
   }
 
-  /** Runs before every matched route: authenticates unless the route is public, and checks the role. */
+  /**
+   * Runs before every matched route: authenticates unless the route is public, and checks the role.
+   */
   void authorize(Context ctx) {
     Set<RouteRole> roles = ctx.routeRoles();
     if (roles.contains(Access.METRICS)) {
       if (config.metricsPublic()) return;
       KeyStore.Principal p = server.authenticate(ctx.header("Authorization"), ctx.ip());
       ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
-      if (!p.admin()) throw ProblemException.forbidden("/metrics needs the admin key (or metrics.public: true)");
+      if (!p.admin())
+        throw ProblemException.forbidden("/metrics needs the admin key (or metrics.public: true)");
       return;
     }
     if (roles.contains(Access.PUBLIC)) return;
     long declared = ctx.req().getContentLengthLong();
     if (declared > config.maxRequestBytes()) {
       // Refuse before reading (or authenticating) a body that will be refused anyway.
-      throw ProblemException.field(413, "too-large", "Content too large", "body", declared, "the request body has "
-          + declared + " bytes; at most " + config.maxRequestBytes() + " (limits.max_request_bytes)");
+      throw ProblemException.field(
+          413,
+          "too-large",
+          "Content too large",
+          "body",
+          declared,
+          "the request body has "
+              + declared
+              + " bytes; at most "
+              + config.maxRequestBytes()
+              + " (limits.max_request_bytes)");
     }
     KeyStore.Principal p = server.authenticate(ctx.header("Authorization"), ctx.ip());
     ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
@@ -136,8 +156,9 @@ final class Api {
       throw ProblemException.forbidden("this route needs the admin key");
     }
     if (roles.contains(Access.TENANT) && p.admin()) {
-      throw ProblemException.forbidden("the admin key manages tenants and keys; memories need a tenant's key "
-          + "(POST /v1/tenants/{tenant}/keys issues one)");
+      throw ProblemException.forbidden(
+          "the admin key manages tenants and keys; memories need a tenant's key "
+              + "(POST /v1/tenants/{tenant}/keys issues one)");
     }
   }
 
@@ -154,15 +175,27 @@ final class Api {
    */
   private void ready(Context ctx) {
     if (!server.ready()) {
-      throw ProblemException.of(503, "not-ready", "Not ready", "the server is starting or stopping");
+      throw ProblemException.of(
+          503, "not-ready", "Not ready", "the server is starting or stopping");
     }
     var failures = tenants.failures();
-    ObjectNode o = JsonCodec.object().put("status", "ready").put("tenants_open", tenants.openCount())
-        .put("tenants_failed", failures.size());
+    ObjectNode o =
+        JsonCodec.object()
+            .put("status", "ready")
+            .put("tenants_open", tenants.openCount())
+            .put("tenants_failed", failures.size());
     ArrayNode list = o.putArray("failed_tenants");
-    failures.values().forEach(f -> list.addObject().put("tenant", f.tenant()).put("failure", f.kind())
-        .put("since", f.since().toString()).put("error", f.error()).put("attempts", f.attempts())
-        .put("next_attempt", f.nextAttempt().toString()));
+    failures
+        .values()
+        .forEach(
+            f ->
+                list.addObject()
+                    .put("tenant", f.tenant())
+                    .put("failure", f.kind())
+                    .put("since", f.since().toString())
+                    .put("error", f.error())
+                    .put("attempts", f.attempts())
+                    .put("next_attempt", f.nextAttempt().toString()));
     ctx.json(o);
   }
 
@@ -176,7 +209,9 @@ final class Api {
 
   // ---- tenant ---------------------------------------------------------------------------------
 
-  /** The tenant's memory under the request's lease (taken on first use, closed after the request). */
+  /**
+   * The tenant's memory under the request's lease (taken on first use, closed after the request).
+   */
   private TenantMemory memory(Context ctx) {
     Tenants.Lease lease = ctx.attribute(MnemoServer.LEASE_ATTRIBUTE);
     if (lease == null) {
@@ -201,8 +236,8 @@ final class Api {
   }
 
   /**
-   * Checks records as {@code POST /v1/memories} would, without writing: 200 with every violation
-   * of the engine's checks in {@code errors} (empty when valid). A body that is not a record (bad
+   * Checks records as {@code POST /v1/memories} would, without writing: 200 with every violation of
+   * the engine's checks in {@code errors} (empty when valid). A body that is not a record (bad
    * JSON, a wrong type, an unknown field) is refused as a write would be.
    */
   private void validate(Context ctx) {
@@ -211,7 +246,8 @@ final class Api {
     ObjectNode o = JsonCodec.object();
     ArrayNode errors = o.putArray("errors");
     for (int i = 0; i < m.list().size(); i++) {
-      Problems.addViolations(errors, memory.validate(m.list().get(i), m.single() ? "" : BatchPath.RECORDS.item(i)));
+      Problems.addViolations(
+          errors, memory.validate(m.list().get(i), m.single() ? "" : BatchPath.RECORDS.item(i)));
     }
     o.put("valid", errors.isEmpty());
     ctx.json(o);
@@ -230,7 +266,8 @@ final class Api {
     String owner = ctx.pathParam("owner");
     String id = ctx.pathParam("id");
     TenantMemory m = memory(ctx);
-    if (m.turn(owner, id).isEmpty()) throw ProblemException.notFound("no turn '" + id + "' of owner '" + owner + "'");
+    if (m.turn(owner, id).isEmpty())
+      throw ProblemException.notFound("no turn '" + id + "' of owner '" + owner + "'");
     ctx.json(IngestJson.receipt(m.accept(owner, id)));
   }
 
@@ -260,8 +297,10 @@ final class Api {
   private MemoryRecord find(Context ctx) {
     String owner = ctx.pathParam("owner");
     String id = ctx.pathParam("id");
-    return memory(ctx).get(owner, id).orElseThrow(() -> ProblemException.notFound(
-        "no memory '" + id + "' of owner '" + owner + "'"));
+    return memory(ctx)
+        .get(owner, id)
+        .orElseThrow(
+            () -> ProblemException.notFound("no memory '" + id + "' of owner '" + owner + "'"));
   }
 
   private void forgetRecord(Context ctx) {
@@ -282,7 +321,8 @@ final class Api {
     String owner = ctx.pathParam("owner");
     for (String q : ctx.queryParamMap().keySet()) {
       if (!q.equals("fact_key")) {
-        throw new InvalidRequestException(q, q, "unknown query parameter " + q + "; expected fact_key");
+        throw new InvalidRequestException(
+            q, q, "unknown query parameter " + q + "; expected fact_key");
       }
     }
     String factKey = ctx.queryParam("fact_key");
@@ -293,7 +333,8 @@ final class Api {
     o.put("owner", owner);
     o.put("fact_key", factKey);
     ArrayNode versions = o.putArray("versions");
-    for (MemoryRecord r : memory(ctx).history(owner, factKey)) versions.add(RecordJson.write(r, false));
+    for (MemoryRecord r : memory(ctx).history(owner, factKey))
+      versions.add(RecordJson.write(r, false));
     ctx.json(o);
   }
 
@@ -301,8 +342,17 @@ final class Api {
   private void summarize(Context ctx) {
     String owner = ctx.pathParam("owner");
     String episode = ctx.pathParam("episode");
-    MemoryRecord r = memory(ctx).summarize(owner, episode).orElseThrow(() -> ProblemException.notFound(
-        "episode '" + episode + "' of owner '" + owner + "' has no current records: nothing to summarize"));
+    MemoryRecord r =
+        memory(ctx)
+            .summarize(owner, episode)
+            .orElseThrow(
+                () ->
+                    ProblemException.notFound(
+                        "episode '"
+                            + episode
+                            + "' of owner '"
+                            + owner
+                            + "' has no current records: nothing to summarize"));
     ctx.status(201).json(RecordJson.write(r, false));
   }
 
@@ -310,17 +360,22 @@ final class Api {
   private void recategorize(Context ctx) {
     JsonNode b = body(ctx);
     if (!b.isObject() || !b.path("category").isTextual()) {
-      throw new InvalidRequestException("category", b.path("category").toString(),
+      throw new InvalidRequestException(
+          "category",
+          b.path("category").toString(),
           "category is required: {\"category\": \"semantic|episodic|procedural|task\"}");
     }
     for (var it = b.fieldNames(); it.hasNext(); ) {
       String f = it.next();
-      if (!f.equals("category")) throw new InvalidRequestException(f, f, "unknown field " + f + "; expected [category]");
+      if (!f.equals("category"))
+        throw new InvalidRequestException(f, f, "unknown field " + f + "; expected [category]");
     }
-    dev.mnemo.Category category = dev.mnemo.Category.fromCode("category", b.get("category").asText());
+    dev.mnemo.Category category =
+        dev.mnemo.Category.fromCode("category", b.get("category").asText());
     String owner = ctx.pathParam("owner");
     String id = ctx.pathParam("id");
-    if (memory(ctx).get(owner, id).isEmpty()) throw ProblemException.notFound("no memory '" + id + "' of owner '" + owner + "'");
+    if (memory(ctx).get(owner, id).isEmpty())
+      throw ProblemException.notFound("no memory '" + id + "' of owner '" + owner + "'");
     ctx.status(201).json(RecordJson.write(memory(ctx).recategorize(owner, id, category), false));
   }
 
@@ -330,8 +385,12 @@ final class Api {
     List<String> ids = report.ids();
     if (report.answer() != null) { // the caller gave its answer: mark only the records it used
       TenantMemory m = memory(ctx);
-      List<dev.mnemo.MemoryRecord> records = ids.stream().distinct().map(id -> m.get(owner, id))
-          .flatMap(java.util.Optional::stream).toList();
+      List<dev.mnemo.MemoryRecord> records =
+          ids.stream()
+              .distinct()
+              .map(id -> m.get(owner, id))
+              .flatMap(java.util.Optional::stream)
+              .toList();
       ids = dev.mnemo.UsedRecords.in(report.query(), report.answer(), records);
     }
     int n = ids.isEmpty() ? 0 : memory(ctx).markUsed(owner, ids);
@@ -357,7 +416,8 @@ final class Api {
   private void export(Context ctx, String owner) {
     String e = ctx.queryParam("embeddings");
     if (e != null && !e.equals("true") && !e.equals("false")) {
-      throw new InvalidRequestException("embeddings", e, "embeddings must be true or false, was '" + e + "'");
+      throw new InvalidRequestException(
+          "embeddings", e, "embeddings must be true or false, was '" + e + "'");
     }
     boolean withEmbeddings = "true".equals(e);
     TenantMemory m = memory(ctx);
@@ -367,14 +427,16 @@ final class Api {
     }
     ctx.contentType(NDJSON);
     try (OutputStream out = new BufferedOutputStream(ctx.outputStream(), 64 * 1024)) {
-      m.export(owner, r -> {
-        try {
-          out.write(JsonCodec.WRITER.writeValueAsBytes(RecordJson.write(r, withEmbeddings)));
-          out.write('\n');
-        } catch (IOException x) {
-          throw new UncheckedIOException(x);
-        }
-      });
+      m.export(
+          owner,
+          r -> {
+            try {
+              out.write(JsonCodec.WRITER.writeValueAsBytes(RecordJson.write(r, withEmbeddings)));
+              out.write('\n');
+            } catch (IOException x) {
+              throw new UncheckedIOException(x);
+            }
+          });
     } catch (IOException x) {
       throw new UncheckedIOException(x);
     }
@@ -385,8 +447,13 @@ final class Api {
   private static String tenant(Context ctx) {
     String t = ctx.pathParam("tenant");
     if (!KeyStore.TENANT.matcher(t).matches()) {
-      throw new InvalidRequestException("tenant", t, "tenant must be 1 to 63 of [a-z0-9_-], starting with a letter or "
-          + "digit, was '" + t + "'");
+      throw new InvalidRequestException(
+          "tenant",
+          t,
+          "tenant must be 1 to 63 of [a-z0-9_-], starting with a letter or "
+              + "digit, was '"
+              + t
+              + "'");
     }
     return t;
   }
@@ -422,7 +489,8 @@ final class Api {
   private void revokeKey(Context ctx) {
     String tenant = tenant(ctx);
     String id = ctx.pathParam("key_id");
-    if (!keys.revoke(tenant, id)) throw ProblemException.notFound("tenant '" + tenant + "' has no key '" + id + "'");
+    if (!keys.revoke(tenant, id))
+      throw ProblemException.notFound("tenant '" + tenant + "' has no key '" + id + "'");
     ctx.json(JsonCodec.object().put("tenant", tenant).put("key_id", id).put("revoked", true));
   }
 
@@ -432,7 +500,10 @@ final class Api {
     ObjectNode o = JsonCodec.object();
     ArrayNode arr = o.putArray("tenants");
     for (String t : names) {
-      arr.addObject().put("tenant", t).put("keys", keys.list(t).size()).put("store", tenants.onDisk().contains(t));
+      arr.addObject()
+          .put("tenant", t)
+          .put("keys", keys.list(t).size())
+          .put("store", tenants.onDisk().contains(t));
     }
     ctx.json(o);
   }
@@ -442,21 +513,31 @@ final class Api {
     int revoked = keys.revokeAll(tenant); // first: no new request of the tenant gets in
     boolean deleted = tenants.delete(tenant);
     if (revoked == 0 && !deleted) throw ProblemException.notFound("no tenant '" + tenant + "'");
-    ctx.json(JsonCodec.object().put("tenant", tenant).put("keys_revoked", revoked)
-        .put("store_deleted", deleted));
+    ctx.json(
+        JsonCodec.object()
+            .put("tenant", tenant)
+            .put("keys_revoked", revoked)
+            .put("store_deleted", deleted));
   }
 
-  /** Closes the tenant's store and opens it again now (after fixing what broke it); 503 when it still cannot open. */
+  /**
+   * Closes the tenant's store and opens it again now (after fixing what broke it); 503 when it
+   * still cannot open.
+   */
   private void reopenTenant(Context ctx) {
     String tenant = tenant(ctx);
-    if (!tenants.known(tenant)) throw ProblemException.notFound("no store of tenant '" + tenant + "'");
+    if (!tenants.known(tenant))
+      throw ProblemException.notFound("no store of tenant '" + tenant + "'");
     tenants.reopen(tenant);
     ctx.json(JsonCodec.object().put("tenant", tenant).put("status", "open"));
   }
 
   // ---- helpers --------------------------------------------------------------------------------
 
-  /** The body as JSON, or null when the request has none (read once, within the same limits as {@link #body}). */
+  /**
+   * The body as JSON, or null when the request has none (read once, within the same limits as
+   * {@link #body}).
+   */
   private JsonNode optionalBody(Context ctx) {
     byte[] bytes = readBody(ctx);
     if (bytes.length == 0) return null;
@@ -467,7 +548,12 @@ final class Api {
   private void checkJsonType(Context ctx) {
     String ct = ctx.contentType();
     if (ct != null && !isJson(ct)) {
-      throw ProblemException.field(415, "unsupported-media-type", "Unsupported media type", "Content-Type", ct,
+      throw ProblemException.field(
+          415,
+          "unsupported-media-type",
+          "Unsupported media type",
+          "Content-Type",
+          ct,
           "the body must be application/json (charset utf-8 if one is named), was '" + ct + "'");
     }
   }
@@ -493,22 +579,39 @@ final class Api {
         out.write(buf, 0, n);
         if (out.size() > max) {
           ctx.header("Connection", "close");
-          throw ProblemException.field(413, "too-large", "Content too large", "body", out.size(), "the request body has "
-              + "more than " + max + " bytes (limits.max_request_bytes)");
+          throw ProblemException.field(
+              413,
+              "too-large",
+              "Content too large",
+              "body",
+              out.size(),
+              "the request body has " + "more than " + max + " bytes (limits.max_request_bytes)");
         }
         if (System.nanoTime() > deadline) {
           ctx.header("Connection", "close");
-          throw ProblemException.of(408, "timeout", "Request timeout", "the request body did not arrive within "
-              + config.readTimeout().toMillis() + " ms (limits.read_timeout_ms)");
+          throw ProblemException.of(
+              408,
+              "timeout",
+              "Request timeout",
+              "the request body did not arrive within "
+                  + config.readTimeout().toMillis()
+                  + " ms (limits.read_timeout_ms)");
         }
       }
     } catch (IOException e) {
-      throw ProblemException.of(400, "bad-request", "Bad request", "the request body could not be read: " + e.getMessage());
+      throw ProblemException.of(
+          400,
+          "bad-request",
+          "Bad request",
+          "the request body could not be read: " + e.getMessage());
     }
     return out.toByteArray();
   }
 
-  /** Exactly {@code application/json}, with at most a {@code charset=utf-8} parameter (not {@code application/jsonx}). */
+  /**
+   * Exactly {@code application/json}, with at most a {@code charset=utf-8} parameter (not {@code
+   * application/jsonx}).
+   */
   static boolean isJson(String contentType) {
     String[] parts = contentType.toLowerCase(java.util.Locale.ROOT).split(";");
     if (!parts[0].trim().equals("application/json")) return false;

@@ -3,14 +3,14 @@ package dev.mnemo.server;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Limits failed key checks per client (its IP address): a token bucket of {@code perMinute}
- * tokens refilled at {@code perMinute} a minute; each failed check takes one. A client with an
- * empty bucket gets 429 before its key is even looked at, so guessing keys costs a minute per
- * {@code perMinute} guesses. Successful checks take nothing.
+ * Limits failed key checks per client (its IP address): a token bucket of {@code perMinute} tokens
+ * refilled at {@code perMinute} a minute; each failed check takes one. A client with an empty
+ * bucket gets 429 before its key is even looked at, so guessing keys costs a minute per {@code
+ * perMinute} guesses. Successful checks take nothing.
  *
- * <p>Bounded: at most {@link #MAX_CLIENTS} clients are tracked; when full, clients whose bucket
- * has refilled completely are dropped (they hold no information), then the oldest half if that is
- * not enough. Hand-written rather than a rate-limiter library because it is a dozen lines and the
+ * <p>Bounded: at most {@link #MAX_CLIENTS} clients are tracked; when full, clients whose bucket has
+ * refilled completely are dropped (they hold no information), then the oldest half if that is not
+ * enough. Hand-written rather than a rate-limiter library because it is a dozen lines and the
  * server has no other use for one. Thread-safe.
  */
 final class AuthThrottle {

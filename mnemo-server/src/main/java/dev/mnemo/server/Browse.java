@@ -18,23 +18,27 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The browsing side of the API, for the inspector and for operators: the owners of a tenant and
- * an owner's records, filtered by a text and paged.
+ * The browsing side of the API, for the inspector and for operators: the owners of a tenant and an
+ * owner's records, filtered by a text and paged.
  *
  * <p>Both answers are computed from one {@link Mnemo#export} scan of the tenant's (or the owner's)
- * records: the engine's interface has no owner index, and adding one to every store for a page
- * an operator opens now and then costs more than it gives. A scan reads every stored version, so
- * it costs time linear in the records scanned (owners: the whole tenant, kept until the tenant's
- * next write; records: the owner); fine for inspection, and recall, which is bounded by k and the
+ * records: the engine's interface has no owner index, and adding one to every store for a page an
+ * operator opens now and then costs more than it gives. A scan reads every stored version, so it
+ * costs time linear in the records scanned (owners: the whole tenant, kept until the tenant's next
+ * write; records: the owner); fine for inspection, and recall, which is bounded by k and the
  * budget, never uses it. The owner statistics are immutable once computed (shared by requests).
  */
 final class Browse {
   /** Default and largest page size. */
   static final int DEFAULT_LIMIT = 50;
+
   static final int MAX_LIMIT = 1000;
 
-  private static final Comparator<MemoryRecord> NEWEST_FIRST = Comparator.comparing(MemoryRecord::recordedAt)
-      .thenComparing(MemoryRecord::version).reversed().thenComparing(MemoryRecord::id);
+  private static final Comparator<MemoryRecord> NEWEST_FIRST =
+      Comparator.comparing(MemoryRecord::recordedAt)
+          .thenComparing(MemoryRecord::version)
+          .reversed()
+          .thenComparing(MemoryRecord::id);
 
   private Browse() {}
 
@@ -54,25 +58,34 @@ final class Browse {
   static ObjectNode owners(Context ctx, TenantMemory memory) {
     Paging p = Paging.of(ctx, Set.of());
     Map<String, OwnerStats> all = memory.untilNextWrite(() -> ownerStats(memory));
-    List<Map.Entry<String, OwnerStats>> matching = all.entrySet().stream().filter(e -> p.matches(e.getKey())).toList();
+    List<Map.Entry<String, OwnerStats>> matching =
+        all.entrySet().stream().filter(e -> p.matches(e.getKey())).toList();
     ObjectNode o = p.envelope(matching.size());
     ArrayNode arr = o.putArray("owners");
-    matching.stream().skip(p.offset).limit(p.limit).forEach(e -> arr.addObject()
-        .put("owner", e.getKey())
-        .put("records", e.getValue().records)
-        .put("current", e.getValue().current)
-        .put("last_recorded_at", e.getValue().lastRecordedAt.toString()));
+    matching.stream()
+        .skip(p.offset)
+        .limit(p.limit)
+        .forEach(
+            e ->
+                arr.addObject()
+                    .put("owner", e.getKey())
+                    .put("records", e.getValue().records)
+                    .put("current", e.getValue().current)
+                    .put("last_recorded_at", e.getValue().lastRecordedAt.toString()));
     return o;
   }
 
   private static Map<String, OwnerStats> ownerStats(Mnemo memory) {
     Map<String, OwnerStats> stats = new TreeMap<>();
-    memory.export(null, r -> {
-      OwnerStats s = stats.computeIfAbsent(r.owner(), o -> new OwnerStats());
-      s.records++;
-      if (r.expiredAt() == null) s.current++;
-      if (s.lastRecordedAt == null || r.recordedAt().isAfter(s.lastRecordedAt)) s.lastRecordedAt = r.recordedAt();
-    });
+    memory.export(
+        null,
+        r -> {
+          OwnerStats s = stats.computeIfAbsent(r.owner(), o -> new OwnerStats());
+          s.records++;
+          if (r.expiredAt() == null) s.current++;
+          if (s.lastRecordedAt == null || r.recordedAt().isAfter(s.lastRecordedAt))
+            s.lastRecordedAt = r.recordedAt();
+        });
     return java.util.Collections.unmodifiableMap(stats);
   }
 
@@ -86,12 +99,17 @@ final class Browse {
     boolean currentOnly = bool(ctx, "current_only");
     memory.get(owner, "-"); // the engine's checks of the owner (blank, too long) before the scan
     List<MemoryRecord> found = new ArrayList<>();
-    memory.export(owner, r -> {
-      if (currentOnly && r.expiredAt() != null) return;
-      if (p.matches(r.text()) || p.matches(r.factKey()) || p.matches(r.id()) || p.matches(r.category().code())) {
-        found.add(r);
-      }
-    });
+    memory.export(
+        owner,
+        r -> {
+          if (currentOnly && r.expiredAt() != null) return;
+          if (p.matches(r.text())
+              || p.matches(r.factKey())
+              || p.matches(r.id())
+              || p.matches(r.category().code())) {
+            found.add(r);
+          }
+        });
     found.sort(NEWEST_FIRST);
     ObjectNode o = p.envelope(found.size());
     o.put("owner", owner);
@@ -116,12 +134,15 @@ final class Browse {
         if (!Set.of("q", "offset", "limit").contains(name) && !extra.contains(name)) {
           List<String> known = new ArrayList<>(List.of("q", "offset", "limit"));
           known.addAll(extra);
-          throw new InvalidRequestException(name, name, "unknown query parameter " + name + "; expected one of " + known);
+          throw new InvalidRequestException(
+              name, name, "unknown query parameter " + name + "; expected one of " + known);
         }
       }
       String q = ctx.queryParam("q");
-      return new Paging(q == null || q.isBlank() ? null : q.strip().toLowerCase(Locale.ROOT),
-          integer(ctx, "offset", 0, 0, Integer.MAX_VALUE), integer(ctx, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
+      return new Paging(
+          q == null || q.isBlank() ? null : q.strip().toLowerCase(Locale.ROOT),
+          integer(ctx, "offset", 0, 0, Integer.MAX_VALUE),
+          integer(ctx, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
     }
 
     private static int integer(Context ctx, String name, int dflt, int min, int max) {
@@ -133,7 +154,10 @@ final class Browse {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw new InvalidRequestException(name, v, name + " must be a whole number from " + min + " to " + max + ", was '" + v + "'");
+      throw new InvalidRequestException(
+          name,
+          v,
+          name + " must be a whole number from " + min + " to " + max + ", was '" + v + "'");
     }
 
     boolean matches(String s) {

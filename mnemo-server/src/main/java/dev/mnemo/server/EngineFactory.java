@@ -18,7 +18,8 @@ public interface EngineFactory {
   /**
    * @param tenant the tenant's name (already validated: {@code [a-z0-9][a-z0-9_-]{0,62}})
    * @param directory the tenant's own store directory (may not exist yet)
-   * @param maxTextChars the server's limit on a record's text, for {@link Mnemo.Builder#maxTextChars}
+   * @param maxTextChars the server's limit on a record's text, for {@link
+   *     Mnemo.Builder#maxTextChars}
    */
   Mnemo open(String tenant, Path directory, int maxTextChars);
 

@@ -1,7 +1,6 @@
 package dev.mnemo.server;
 
 import dev.mnemo.InvalidRequestException;
-import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
@@ -20,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Group commit for one tenant's engine: concurrent write requests share one {@link
  * Mnemo#rememberAll} call, so one fsync serves them all.
  *
- * <p>One committer thread takes whatever is queued when the previous commit has finished (at
- * most {@code maxRecords} records, optionally lingering {@code maxWait} for more), commits it as one
+ * <p>One committer thread takes whatever is queued when the previous commit has finished (at most
+ * {@code maxRecords} records, optionally lingering {@code maxWait} for more), commits it as one
  * batch and only then completes each request: a request is acknowledged exactly when the commit
  * holding it is durable. No request waits for a timer under load: the batch forms while the
  * previous commit runs.
@@ -41,7 +40,8 @@ final class GroupCommitter implements AutoCloseable {
     void committed(int requests, int records, long nanos);
   }
 
-  private record Pending(List<NewMemory> memories, boolean single, CompletableFuture<List<MemoryRecord>> done) {}
+  private record Pending(
+      List<NewMemory> memories, boolean single, CompletableFuture<List<MemoryRecord>> done) {}
 
   private static final Pending STOP = new Pending(List.of(), false, null);
 
@@ -63,15 +63,16 @@ final class GroupCommitter implements AutoCloseable {
   }
 
   /**
-   * Queues already-validated memories and blocks until their commit is durable; returns the
-   * stored records in order. {@code single}: name violations as one record ({@code text}) rather
-   * than as items of a batch ({@code records[0].text}).
+   * Queues already-validated memories and blocks until their commit is durable; returns the stored
+   * records in order. {@code single}: name violations as one record ({@code text}) rather than as
+   * items of a batch ({@code records[0].text}).
    */
   List<MemoryRecord> write(List<NewMemory> memories, boolean single) {
     if (memories.isEmpty()) return List.of();
     CompletableFuture<List<MemoryRecord>> done = new CompletableFuture<>();
     synchronized (this) {
-      if (closed) throw new MnemoException("the server is shutting down; nothing was written", true);
+      if (closed)
+        throw new MnemoException("the server is shutting down; nothing was written", true);
       queuedRequests.incrementAndGet();
       queue.add(new Pending(List.copyOf(memories), single, done));
     }
@@ -80,7 +81,8 @@ final class GroupCommitter implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       // Too late to withdraw: the write may still commit. The caller does not acknowledge it.
-      throw new MnemoException("interrupted while waiting for the commit; the write may or may not be durable", true, e);
+      throw new MnemoException(
+          "interrupted while waiting for the commit; the write may or may not be durable", true, e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException re) throw re;
       throw new MnemoException("commit failed: " + e.getCause(), false, e.getCause());
@@ -128,9 +130,11 @@ final class GroupCommitter implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      MnemoException stopped = new MnemoException("the committer was interrupted; nothing was written", true);
+      MnemoException stopped =
+          new MnemoException("the committer was interrupted; nothing was written", true);
       if (carry != null && carry != STOP) carry.done().completeExceptionally(stopped);
-      for (Pending p; (p = queue.poll()) != null; ) if (p != STOP) p.done().completeExceptionally(stopped);
+      for (Pending p; (p = queue.poll()) != null; )
+        if (p != STOP) p.done().completeExceptionally(stopped);
     }
   }
 
@@ -171,9 +175,14 @@ final class GroupCommitter implements AutoCloseable {
     }
   }
 
-  /** The engine names batch items {@code memories[i].}; the wire calls them {@code records[i].} (a single write: {@code text}). */
+  /**
+   * The engine names batch items {@code memories[i].}; the wire calls them {@code records[i].} (a
+   * single write: {@code text}).
+   */
   static InvalidRequestException renamed(InvalidRequestException e, boolean single) {
-    return single ? BatchPath.MEMORIES.unbatched(e) : BatchPath.MEMORIES.renamed(e, BatchPath.RECORDS);
+    return single
+        ? BatchPath.MEMORIES.unbatched(e)
+        : BatchPath.MEMORIES.renamed(e, BatchPath.RECORDS);
   }
 
   @Override

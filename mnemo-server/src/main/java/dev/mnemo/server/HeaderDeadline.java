@@ -19,15 +19,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Closes a connection whose request line and headers have not all arrived within {@code
- * limits.read_timeout_ms} of its first byte: a client trickling headers a byte a second is cut
- * off, not only one that falls silent for the idle timeout.
+ * limits.read_timeout_ms} of its first byte: a client trickling headers a byte a second is cut off,
+ * not only one that falls silent for the idle timeout.
  *
- * <p>Written here because Jetty 12 has no such deadline: its idle timeout counts from the last
- * byte (each trickled byte resets it) and its header-size limit (8 KB) allows hours at a byte a
- * second. A sweep on Jetty's scheduler looks at each HTTP/1 connection's parser every quarter of
- * the timeout (at most every second): a connection seen in the middle of the same request's
- * headers for the whole timeout is closed. The body has its own deadline (the bounded reader of
- * {@link Api}). Runs as a bean of the Jetty server, started and stopped with it.
+ * <p>Written here because Jetty 12 has no such deadline: its idle timeout counts from the last byte
+ * (each trickled byte resets it) and its header-size limit (8 KB) allows hours at a byte a second.
+ * A sweep on Jetty's scheduler looks at each HTTP/1 connection's parser every quarter of the
+ * timeout (at most every second): a connection seen in the middle of the same request's headers for
+ * the whole timeout is closed. The body has its own deadline (the bounded reader of {@link Api}).
+ * Runs as a bean of the Jetty server, started and stopped with it.
  */
 final class HeaderDeadline extends AbstractLifeCycle {
   private static final Logger LOG = LoggerFactory.getLogger(HeaderDeadline.class);
@@ -60,7 +60,11 @@ final class HeaderDeadline extends AbstractLifeCycle {
   }
 
   private void schedule() {
-    if (isRunning() || isStarting()) task = server.getScheduler().schedule(this::sweepAndReschedule, periodMillis, TimeUnit.MILLISECONDS);
+    if (isRunning() || isStarting())
+      task =
+          server
+              .getScheduler()
+              .schedule(this::sweepAndReschedule, periodMillis, TimeUnit.MILLISECONDS);
   }
 
   private void sweepAndReschedule() {
@@ -80,17 +84,25 @@ final class HeaderDeadline extends AbstractLifeCycle {
       for (EndPoint ep : connector.getConnectedEndPoints()) {
         if (!(ep.getConnection() instanceof HttpConnection http)) continue;
         HttpParser parser = http.getParser();
-        // between START (nothing of a request yet: the idle timeout's case) and the end of the headers
+        // between START (nothing of a request yet: the idle timeout's case) and the end of the
+        // headers
         if (!parser.inHeaderState() || parser.isStart()) continue;
         live.add(ep);
         long messages = http.getMessagesIn();
-        Seen seen = reading.compute(ep, (k, s) -> s != null && s.messages() == messages ? s : new Seen(messages, now));
+        Seen seen =
+            reading.compute(
+                ep, (k, s) -> s != null && s.messages() == messages ? s : new Seen(messages, now));
         if (now - seen.sinceNanos() >= timeoutNanos) {
           reading.remove(ep);
-          LOG.debug("closing a connection from {}: its request headers took longer than {} ms", ep.getRemoteSocketAddress(),
+          LOG.debug(
+              "closing a connection from {}: its request headers took longer than {} ms",
+              ep.getRemoteSocketAddress(),
               TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
-          ep.close(new TimeoutException("request headers not received within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
-              + " ms (limits.read_timeout_ms)"));
+          ep.close(
+              new TimeoutException(
+                  "request headers not received within "
+                      + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+                      + " ms (limits.read_timeout_ms)"));
         }
       }
     }

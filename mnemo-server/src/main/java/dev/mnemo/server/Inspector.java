@@ -19,10 +19,11 @@ import java.util.Map;
  */
 final class Inspector {
   private static final String DIR = "inspector/";
-  private static final Map<String, String> ASSETS = Map.of(
-      "index.html", "text/html; charset=utf-8",
-      "inspector.css", "text/css; charset=utf-8",
-      "inspector.js", "text/javascript; charset=utf-8");
+  private static final Map<String, String> ASSETS =
+      Map.of(
+          "index.html", "text/html; charset=utf-8",
+          "inspector.css", "text/css; charset=utf-8",
+          "inspector.js", "text/javascript; charset=utf-8");
 
   private final Map<String, byte[]> bytes;
 
@@ -30,7 +31,8 @@ final class Inspector {
     var m = new java.util.HashMap<String, byte[]>();
     for (String name : ASSETS.keySet()) {
       try (InputStream in = Inspector.class.getResourceAsStream(DIR + name)) {
-        if (in == null) throw new IllegalStateException(DIR + name + " is missing from the server's resources");
+        if (in == null)
+          throw new IllegalStateException(DIR + name + " is missing from the server's resources");
         m.put(name, in.readAllBytes());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -48,14 +50,17 @@ final class Inspector {
   void asset(Context ctx) {
     String name = ctx.pathParam("asset");
     if (!ASSETS.containsKey(name)) {
-      throw ProblemException.notFound("the inspector has no file '" + name + "'; it serves " + ASSETS.keySet());
+      throw ProblemException.notFound(
+          "the inspector has no file '" + name + "'; it serves " + ASSETS.keySet());
     }
     send(ctx, name);
   }
 
   private void send(Context ctx, String name) {
-    ctx.header("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; "
-        + "connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
+    ctx.header(
+        "Content-Security-Policy",
+        "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
     ctx.header("X-Content-Type-Options", "nosniff");
     ctx.header("Referrer-Policy", "no-referrer");
     ctx.header("Cache-Control", "no-cache");

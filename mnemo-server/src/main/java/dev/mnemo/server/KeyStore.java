@@ -37,11 +37,11 @@ import java.util.regex.Pattern;
  * <p>A key reads {@code mnemo_<id>_<secret>}: a 12-character public id (what logs and listings
  * show) and 256 random bits. Authentication finds the entry by id and compares the SHA-256 of the
  * whole presented key with {@link MessageDigest#isEqual}, so the time taken does not depend on how
- * many leading bytes match. SHA-256 without salt or stretching is enough here because every key
- * the server issues has 256 bits of entropy: there is no dictionary to try, and a slow password
- * hash (bcrypt, Argon2) would only add milliseconds to every request. The admin key from
- * {@code MNEMO_ADMIN_KEY} is chosen by the operator and may be weaker: it is never stored, only
- * its hash is kept in memory.
+ * many leading bytes match. SHA-256 without salt or stretching is enough here because every key the
+ * server issues has 256 bits of entropy: there is no dictionary to try, and a slow password hash
+ * (bcrypt, Argon2) would only add milliseconds to every request. The admin key from {@code
+ * MNEMO_ADMIN_KEY} is chosen by the operator and may be weaker: it is never stored, only its hash
+ * is kept in memory.
  *
  * <p>Durability: every change is written to a temporary file, forced to disk, atomically renamed
  * over {@code keys.json} and the directory forced, before it takes effect or is acknowledged.
@@ -50,6 +50,7 @@ import java.util.regex.Pattern;
 final class KeyStore {
   /** Tenant names: also directory names, so a strict alphabet. */
   static final Pattern TENANT = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
+
   private static final Pattern KEY = Pattern.compile("mnemo_([a-z0-9]{12})_([A-Za-z0-9_-]{43})");
   private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
   private static final int FORMAT = 1;
@@ -105,7 +106,8 @@ final class KeyStore {
    * {@code MNEMO_ADMIN_KEY} is unset: setting it replaces a lost generated key.
    */
   Optional<Principal> authenticate(String presented) {
-    if (presented == null || presented.isEmpty() || presented.length() > 512) return Optional.empty();
+    if (presented == null || presented.isEmpty() || presented.length() > 512)
+      return Optional.empty();
     byte[] h = sha256(presented);
     if (envAdminHash != null && MessageDigest.isEqual(h, envAdminHash)) {
       return Optional.of(new Principal("env-admin", null));
@@ -129,8 +131,15 @@ final class KeyStore {
       } while (byId.containsKey(id));
       byte[] secret = new byte[32];
       random.nextBytes(secret);
-      String key = "mnemo_" + id + "_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-      Entry e = new Entry(id, tenant, sha256(key), Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS), label);
+      String key =
+          "mnemo_" + id + "_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+      Entry e =
+          new Entry(
+              id,
+              tenant,
+              sha256(key),
+              Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+              label);
       Map<String, Entry> next = new LinkedHashMap<>(byId);
       next.put(id, e);
       persist(next);
@@ -141,13 +150,20 @@ final class KeyStore {
 
   /** The tenant's keys, oldest first (never their text: it is not kept). */
   List<Entry> list(String tenant) {
-    return byId.values().stream().filter(e -> tenant.equals(e.tenant()))
-        .sorted(Comparator.comparing(Entry::createdAt).thenComparing(Entry::id)).toList();
+    return byId.values().stream()
+        .filter(e -> tenant.equals(e.tenant()))
+        .sorted(Comparator.comparing(Entry::createdAt).thenComparing(Entry::id))
+        .toList();
   }
 
   /** Tenants that have at least one key. */
   List<String> tenants() {
-    return byId.values().stream().map(Entry::tenant).filter(t -> t != null).distinct().sorted().toList();
+    return byId.values().stream()
+        .map(Entry::tenant)
+        .filter(t -> t != null)
+        .distinct()
+        .sorted()
+        .toList();
   }
 
   /** Revokes one key of the tenant; false when the tenant has no such key. */
@@ -193,18 +209,28 @@ final class KeyStore {
     try {
       JsonNode root = JsonCodec.READER.readTree(Files.readAllBytes(file));
       if (root == null || root.path("format").asInt() != FORMAT || !root.path("keys").isArray()) {
-        throw new MnemoException("the key store " + file + " is not a format-" + FORMAT + " key file", false);
+        throw new MnemoException(
+            "the key store " + file + " is not a format-" + FORMAT + " key file", false);
       }
       for (JsonNode k : root.get("keys")) {
-        String tenant = k.path("tenant").isNull() || k.path("tenant").isMissingNode() ? null : k.get("tenant").asText();
-        Entry e = new Entry(k.path("id").asText(), tenant, HexFormat.of().parseHex(k.path("sha256").asText()),
-            Instant.parse(k.path("created_at").asText()), k.path("label").isTextual() ? k.get("label").asText() : null);
+        String tenant =
+            k.path("tenant").isNull() || k.path("tenant").isMissingNode()
+                ? null
+                : k.get("tenant").asText();
+        Entry e =
+            new Entry(
+                k.path("id").asText(),
+                tenant,
+                HexFormat.of().parseHex(k.path("sha256").asText()),
+                Instant.parse(k.path("created_at").asText()),
+                k.path("label").isTextual() ? k.get("label").asText() : null);
         out.put(e.id(), e);
       }
       return out;
     } catch (IOException | RuntimeException e) {
       if (e instanceof MnemoException me) throw me;
-      throw new MnemoException("cannot read the key store " + file + ": " + e.getMessage(), false, e);
+      throw new MnemoException(
+          "cannot read the key store " + file + ": " + e.getMessage(), false, e);
     }
   }
 
@@ -226,8 +252,12 @@ final class KeyStore {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
       byte[] bytes = JsonCodec.PRETTY.writeValueAsBytes(root);
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel ch =
+          FileChannel.open(
+              tmp,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.TRUNCATE_EXISTING)) {
         ch.write(ByteBuffer.wrap(bytes));
         ch.force(true);
       }
@@ -239,11 +269,15 @@ final class KeyStore {
       try {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
-        throw new MnemoException("the file system of " + file + " cannot rename atomically; the key store needs it", false, e);
+        throw new MnemoException(
+            "the file system of " + file + " cannot rename atomically; the key store needs it",
+            false,
+            e);
       }
       forceDirectory(file.toAbsolutePath().getParent());
     } catch (IOException e) {
-      throw new MnemoException("cannot write the key store " + file + ": " + e.getMessage(), true, e);
+      throw new MnemoException(
+          "cannot write the key store " + file + ": " + e.getMessage(), true, e);
     }
   }
 

@@ -26,12 +26,13 @@ import java.util.function.Supplier;
  *       rank, pack, render, total) as the engine timed them;
  *   <li>{@code mnemo_group_commit_*}: commits, requests and records per commit, commit latency, and
  *       {@code mnemo_group_commit_queue_depth} (requests waiting);
- *   <li>{@code mnemo_index_bytes} (the data directory on disk), {@code mnemo_tenants_open},
- *       {@code mnemo_tenants_failed} (stores that refused a write or cannot be opened; {@code /health/ready} lists them);
+ *   <li>{@code mnemo_index_bytes} (the data directory on disk), {@code mnemo_tenants_open}, {@code
+ *       mnemo_tenants_failed} (stores that refused a write or cannot be opened; {@code
+ *       /health/ready} lists them);
  *   <li>{@code mnemo_recall_log_*{tenant}}: the retrieval log's runtime rates per tenant, computed
- *       from each open tenant's log at scrape time: {@code recalls}, {@code fetch_rate},
- *       {@code abstention_rate}, {@code mean_injected_tokens}, {@code use_rate} (with usage
- *       feedback) and {@code dropped} (entries the logger dropped under overload);
+ *       from each open tenant's log at scrape time: {@code recalls}, {@code fetch_rate}, {@code
+ *       abstention_rate}, {@code mean_injected_tokens}, {@code use_rate} (with usage feedback) and
+ *       {@code dropped} (entries the logger dropped under overload);
  *   <li>the JVM's memory, GC, threads, CPU and uptime.
  * </ul>
  *
@@ -41,18 +42,35 @@ import java.util.function.Supplier;
  */
 final class Metrics {
   /** Latency buckets: fine below 10 ms, where recalls and commits live, coarse above. */
-  private static final Duration[] BUCKETS = {Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1),
-      Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
-      Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
-      Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+  private static final Duration[] BUCKETS = {
+    Duration.ofNanos(250_000),
+    Duration.ofNanos(500_000),
+    Duration.ofMillis(1),
+    Duration.ofMillis(2),
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofMillis(2500),
+    Duration.ofSeconds(5),
+    Duration.ofSeconds(10)
+  };
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Counter commits;
   private final DistributionSummary commitRequests;
   private final DistributionSummary commitRecords;
   private final Timer commitTime;
 
-  Metrics(Supplier<Number> queueDepth, Supplier<Number> indexBytes, Supplier<Number> tenantsOpen,
+  Metrics(
+      Supplier<Number> queueDepth,
+      Supplier<Number> indexBytes,
+      Supplier<Number> tenantsOpen,
       Supplier<Number> tenantsFailed) {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -62,26 +80,43 @@ final class Metrics {
     JvmGcMetrics gc = new JvmGcMetrics();
     gc.bindTo(registry);
     Gauge.builder("mnemo.group_commit.queue_depth", () -> queueDepth.get())
-        .description("write requests waiting for a commit").register(registry);
-    Gauge.builder("mnemo.index.bytes", () -> indexBytes.get())
-        .description("bytes of the tenants' stores on disk").baseUnit("bytes").register(registry);
-    Gauge.builder("mnemo.tenants.open", () -> tenantsOpen.get())
-        .description("tenant stores open").register(registry);
-    Gauge.builder("mnemo.tenants.failed", () -> tenantsFailed.get())
-        .description("tenant stores that refused a write and have not taken one since").register(registry);
-    commits = Counter.builder("mnemo.group_commit.commits").description("durable commits of remember requests")
+        .description("write requests waiting for a commit")
         .register(registry);
-    commitRequests = DistributionSummary.builder("mnemo.group_commit.requests")
-        .description("write requests sharing one commit").publishPercentiles(0.5, 0.99).register(registry);
-    commitRecords = DistributionSummary.builder("mnemo.group_commit.records")
-        .description("records in one commit").publishPercentiles(0.5, 0.99).register(registry);
-    commitTime = Timer.builder("mnemo.group_commit.latency").description("time of one shared commit (embed + fsync)")
-        .serviceLevelObjectives(BUCKETS).register(registry);
+    Gauge.builder("mnemo.index.bytes", () -> indexBytes.get())
+        .description("bytes of the tenants' stores on disk")
+        .baseUnit("bytes")
+        .register(registry);
+    Gauge.builder("mnemo.tenants.open", () -> tenantsOpen.get())
+        .description("tenant stores open")
+        .register(registry);
+    Gauge.builder("mnemo.tenants.failed", () -> tenantsFailed.get())
+        .description("tenant stores that refused a write and have not taken one since")
+        .register(registry);
+    commits =
+        Counter.builder("mnemo.group_commit.commits")
+            .description("durable commits of remember requests")
+            .register(registry);
+    commitRequests =
+        DistributionSummary.builder("mnemo.group_commit.requests")
+            .description("write requests sharing one commit")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
+    commitRecords =
+        DistributionSummary.builder("mnemo.group_commit.records")
+            .description("records in one commit")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
+    commitTime =
+        Timer.builder("mnemo.group_commit.latency")
+            .description("time of one shared commit (embed + fsync)")
+            .serviceLevelObjectives(BUCKETS)
+            .register(registry);
   }
 
   /** The methods that get their own label; anything else a client sends is {@code OTHER}. */
-  static final java.util.Set<String> METHODS = java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH",
-      "OPTIONS", "TRACE", "CONNECT");
+  static final java.util.Set<String> METHODS =
+      java.util.Set.of(
+          "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
 
   /**
    * Counts a request. Every label is bounded whatever a client sends: the method is one of {@link
@@ -92,14 +127,23 @@ final class Metrics {
   void request(String method, String route, int status, long nanos) {
     String m = method != null && METHODS.contains(method) ? method : "OTHER";
     String st = status >= 100 && status <= 599 ? Integer.toString(status) : "other";
-    Timer.builder("mnemo.http.requests").description("HTTP requests by route")
+    Timer.builder("mnemo.http.requests")
+        .description("HTTP requests by route")
         .tags("method", m, "route", route == null ? "unmatched" : route, "status", st)
-        .serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   void stages(Map<String, Long> stageNanos) {
-    stageNanos.forEach((stage, nanos) -> Timer.builder("mnemo.recall.stage").description("read-path stage time")
-        .tag("stage", stage).serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS));
+    stageNanos.forEach(
+        (stage, nanos) ->
+            Timer.builder("mnemo.recall.stage")
+                .description("read-path stage time")
+                .tag("stage", stage)
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS));
   }
 
   void committed(int requests, int records, long nanos) {
@@ -110,19 +154,31 @@ final class Metrics {
   }
 
   private volatile Supplier<Map<String, dev.mnemo.RecallStats>> recallRates;
-  private final Map<String, io.micrometer.core.instrument.MultiGauge> rateGauges = new java.util.LinkedHashMap<>();
+  private final Map<String, io.micrometer.core.instrument.MultiGauge> rateGauges =
+      new java.util.LinkedHashMap<>();
 
-  /** Per-tenant gauges of the retrieval log's rates, refreshed from {@code rates} at every scrape. */
+  /**
+   * Per-tenant gauges of the retrieval log's rates, refreshed from {@code rates} at every scrape.
+   */
   void recallRates(Supplier<Map<String, dev.mnemo.RecallStats>> rates) {
     this.recallRates = rates;
-    for (String[] g : new String[][] {{"recalls", "recalls in the retrieval log"},
-        {"fetch_rate", "share of logged recalls that selected something"},
-        {"abstention_rate", "share of logged recalls that selected nothing"},
-        {"mean_injected_tokens", "mean tokens of the rendered block, over recalls that selected something"},
-        {"use_rate", "share of selected records the caller reported used"},
-        {"dropped", "recalls not logged because the logger's queue was full"}}) {
-      rateGauges.put(g[0], io.micrometer.core.instrument.MultiGauge.builder("mnemo.recall_log." + g[0])
-          .description(g[1]).register(registry));
+    for (String[] g :
+        new String[][] {
+          {"recalls", "recalls in the retrieval log"},
+          {"fetch_rate", "share of logged recalls that selected something"},
+          {"abstention_rate", "share of logged recalls that selected nothing"},
+          {
+            "mean_injected_tokens",
+            "mean tokens of the rendered block, over recalls that selected something"
+          },
+          {"use_rate", "share of selected records the caller reported used"},
+          {"dropped", "recalls not logged because the logger's queue was full"}
+        }) {
+      rateGauges.put(
+          g[0],
+          io.micrometer.core.instrument.MultiGauge.builder("mnemo.recall_log." + g[0])
+              .description(g[1])
+              .register(registry));
     }
   }
 
@@ -131,19 +187,24 @@ final class Metrics {
     if (f == null) return;
     Map<String, dev.mnemo.RecallStats> stats = f.get();
     for (var g : rateGauges.entrySet()) {
-      java.util.List<io.micrometer.core.instrument.MultiGauge.Row<?>> rows = new java.util.ArrayList<>();
-      stats.forEach((tenant, s) -> {
-        double v = switch (g.getKey()) {
-          case "recalls" -> s.recalls();
-          case "fetch_rate" -> s.fetchRate();
-          case "abstention_rate" -> s.abstentionRate();
-          case "mean_injected_tokens" -> s.meanInjectedTokens();
-          case "use_rate" -> s.useRate();
-          default -> s.dropped();
-        };
-        if (!Double.isNaN(v)) rows.add(io.micrometer.core.instrument.MultiGauge.Row.of(
-            io.micrometer.core.instrument.Tags.of("tenant", tenant), v));
-      });
+      java.util.List<io.micrometer.core.instrument.MultiGauge.Row<?>> rows =
+          new java.util.ArrayList<>();
+      stats.forEach(
+          (tenant, s) -> {
+            double v =
+                switch (g.getKey()) {
+                  case "recalls" -> s.recalls();
+                  case "fetch_rate" -> s.fetchRate();
+                  case "abstention_rate" -> s.abstentionRate();
+                  case "mean_injected_tokens" -> s.meanInjectedTokens();
+                  case "use_rate" -> s.useRate();
+                  default -> s.dropped();
+                };
+            if (!Double.isNaN(v))
+              rows.add(
+                  io.micrometer.core.instrument.MultiGauge.Row.of(
+                      io.micrometer.core.instrument.Tags.of("tenant", tenant), v));
+          });
       g.getValue().register(rows, true);
     }
   }

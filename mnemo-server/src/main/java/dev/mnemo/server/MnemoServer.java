@@ -36,14 +36,13 @@ import org.slf4j.LoggerFactory;
  * group commit, health and Prometheus metrics, on one Javalin (Jetty) server with virtual threads.
  *
  * <p>Lifecycle: {@link #builder} then {@link Builder#build()} opens the key store (tenant stores
- * open on first use and close when idle, see {@link Tenants}); {@link #start()} listens;
- * {@link #close()} stops listening, commits what is queued and closes the stores.
+ * open on first use and close when idle, see {@link Tenants}); {@link #start()} listens; {@link
+ * #close()} stops listening, commits what is queued and closes the stores.
  *
  * <p>Tenancy: a key belongs to one tenant, a tenant has its own store (its own directory, its own
- * engine), owners live inside a tenant's store. The tenant of a request comes from its key and
- * from nothing the request says, so no owner string can reach another tenant's records; another
- * tenant's ids and owners are simply not found (404), never forbidden, so their existence does
- * not leak.
+ * engine), owners live inside a tenant's store. The tenant of a request comes from its key and from
+ * nothing the request says, so no owner string can reach another tenant's records; another tenant's
+ * ids and owners are simply not found (404), never forbidden, so their existence does not leak.
  *
  * <p>Other transports (the MCP server's streamable HTTP servlet) share the port and the keys
  * through {@link Builder#mount}: requests under the mounted path are authenticated like the REST
@@ -56,23 +55,32 @@ public final class MnemoServer implements AutoCloseable {
   private static final Logger ACCESS = LoggerFactory.getLogger("mnemo.access");
   private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
-  /** Request attribute of an authenticated request under a mounted path: the tenant's name (a String). */
-  public static final String TENANT_ATTRIBUTE = "mnemo.tenant"; // the MCP endpoint reads the same name
+  /**
+   * Request attribute of an authenticated request under a mounted path: the tenant's name (a
+   * String).
+   */
+  public static final String TENANT_ATTRIBUTE =
+      "mnemo.tenant"; // the MCP endpoint reads the same name
 
   /**
    * Request attribute of an authenticated request under a mounted path: the tenant's memory (a
    * {@link Mnemo} whose {@code close()} does nothing; writes use the tenant's group commit).
    */
   public static final String MEMORY_ATTRIBUTE = "dev.mnemo.server.memory";
-  /** The request's lease on its tenant's store ({@link Tenants.Lease}), closed when the request ends. */
+
+  /**
+   * The request's lease on its tenant's store ({@link Tenants.Lease}), closed when the request
+   * ends.
+   */
   static final String LEASE_ATTRIBUTE = "dev.mnemo.server.lease";
 
   /**
    * Request attribute of an authenticated request under a mounted path: the caller's principals (a
-   * {@code Set<String>}) from the {@value #PRINCIPALS_HEADER} header; the MCP endpoint's recalls run
-   * with them.
+   * {@code Set<String>}) from the {@value #PRINCIPALS_HEADER} header; the MCP endpoint's recalls
+   * run with them.
    */
-  public static final String PRINCIPALS_ATTRIBUTE = "mnemo.principals"; // the MCP endpoint reads the same name
+  public static final String PRINCIPALS_ATTRIBUTE =
+      "mnemo.principals"; // the MCP endpoint reads the same name
 
   /**
    * The header in which the tenant's application states its user's principals for a mounted path
@@ -80,7 +88,10 @@ public final class MnemoServer implements AutoCloseable {
    */
   public static final String PRINCIPALS_HEADER = "Mnemo-Principals";
 
-  /** Request attribute of an authenticated request under a mounted path: the key's public id (the MCP endpoint binds sessions to it). */
+  /**
+   * Request attribute of an authenticated request under a mounted path: the key's public id (the
+   * MCP endpoint binds sessions to it).
+   */
   public static final String KEY_ID_ATTRIBUTE = "mnemo.key_id";
 
   /** Request attribute: the request id (also sent back as {@code X-Request-Id}). */
@@ -110,72 +121,100 @@ public final class MnemoServer implements AutoCloseable {
     // The gauges read the tenants, which need the metrics for their committers: a one-slot holder
     // breaks the cycle (the gauges are first read after the constructor, by a scrape).
     Tenants[] t = new Tenants[1];
-    this.metrics = new Metrics(() -> t[0].queueDepth(), () -> t[0].diskBytes(), () -> t[0].openCount(),
-        () -> t[0].failures().size());
-    this.tenants = new Tenants(data.resolve("tenants"), b.engines, config, metrics, b.reopenBackoff);
+    this.metrics =
+        new Metrics(
+            () -> t[0].queueDepth(),
+            () -> t[0].diskBytes(),
+            () -> t[0].openCount(),
+            () -> t[0].failures().size());
+    this.tenants =
+        new Tenants(data.resolve("tenants"), b.engines, config, metrics, b.reopenBackoff);
     t[0] = tenants;
     metrics.recallRates(tenants::recallStats);
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
     Api api = new Api(this, keys, tenants, config, metrics);
     Map<String, Servlet> mounts = Map.copyOf(b.mounts);
-    this.app = Javalin.create(cfg -> {
-      cfg.startup.showJavalinBanner = false;
-      cfg.startup.showOldJavalinVersionWarning = false;
-      cfg.concurrency.useVirtualThreads = true;
-      cfg.http.maxRequestSize = config.maxRequestBytes();
-      cfg.http.prefer405over404 = true;
-      // Owners are opaque ids and may hold '/', sent as %2F inside one path segment.
-      cfg.jetty.modifyHttpConfiguration(h -> h.setUriCompliance(
-          UriCompliance.DEFAULT.with("mnemo-owners", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
-              UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
-      cfg.jetty.modifyServer(server -> {
-        server.setErrorHandler(new ProblemErrorHandler());
-        server.addBean(new HeaderDeadline(server, config.readTimeout()));
-      });
-      cfg.jetty.modifyHttpConfiguration(h -> h.setIdleTimeout(config.readTimeout().toMillis()));
-      cfg.jetty.modifyServletContextHandler(h -> {
-        h.setErrorHandler(new ProblemErrorHandler.Servlet());
-        h.getServletHandler().setDecodeAmbiguousURIs(true);
-        mounts.forEach((path, servlet) -> {
-          ServletHolder holder = new ServletHolder(servlet);
-          holder.setAsyncSupported(true);
-          h.addServlet(holder, path + "/*");
-          FilterHolder filter = new FilterHolder(new MountFilter(this, path));
-          filter.setAsyncSupported(true);
-          h.addFilter(filter, path + "/*", EnumSet.of(DispatcherType.REQUEST));
-        });
-      });
-      cfg.events.handlerAdded(meta -> {
-        if (meta.getHttpMethod().isHttpMethod()) routes.add(meta.getHttpMethod().name() + " " + meta.getPath());
-      });
-      cfg.requestLogger.http((ctx, ms) -> logged(ctx, ms));
-      cfg.routes.before(ctx -> {
-        String id = requestId(ctx.header("X-Request-Id"));
-        ctx.attribute(REQUEST_ID_ATTRIBUTE, id);
-        ctx.header("X-Request-Id", id);
-        TenantMemory.REQUEST_ID.set(id);
-      });
-      cfg.routes.after(ctx -> {
-        TenantMemory.REQUEST_ID.remove();
-        Tenants.Lease lease = ctx.attribute(LEASE_ATTRIBUTE);
-        if (lease != null) lease.close(); // the tenant's store may close idle from now on
-      });
-      cfg.routes.beforeMatched(api::authorize);
-      cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, e));
-      // Javalin answers its own HttpResponseExceptions (a chunked body over the limit: 413) in
-      // plain text unless they are mapped by their own class.
-      cfg.routes.exception(io.javalin.http.HttpResponseException.class, (e, ctx) -> problem(ctx, e));
-      // Javalin answers unmatched routes and methods itself; give those the problem form too,
-      // unless a handler already wrote one (a resource that was not found).
-      for (int status : new int[] {404, 405}) {
-        cfg.routes.error(status, ctx -> {
-          if (!Problems.CONTENT_TYPE.equals(ctx.res().getContentType())) {
-            problem(ctx, new io.javalin.http.HttpResponseException(status, status == 404 ? "Not found" : "Method not allowed"));
-          }
-        });
-      }
-      api.register(cfg.routes);
-    });
+    this.app =
+        Javalin.create(
+            cfg -> {
+              cfg.startup.showJavalinBanner = false;
+              cfg.startup.showOldJavalinVersionWarning = false;
+              cfg.concurrency.useVirtualThreads = true;
+              cfg.http.maxRequestSize = config.maxRequestBytes();
+              cfg.http.prefer405over404 = true;
+              // Owners are opaque ids and may hold '/', sent as %2F inside one path segment.
+              cfg.jetty.modifyHttpConfiguration(
+                  h ->
+                      h.setUriCompliance(
+                          UriCompliance.DEFAULT.with(
+                              "mnemo-owners",
+                              UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+                              UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
+              cfg.jetty.modifyServer(
+                  server -> {
+                    server.setErrorHandler(new ProblemErrorHandler());
+                    server.addBean(new HeaderDeadline(server, config.readTimeout()));
+                  });
+              cfg.jetty.modifyHttpConfiguration(
+                  h -> h.setIdleTimeout(config.readTimeout().toMillis()));
+              cfg.jetty.modifyServletContextHandler(
+                  h -> {
+                    h.setErrorHandler(new ProblemErrorHandler.Servlet());
+                    h.getServletHandler().setDecodeAmbiguousURIs(true);
+                    mounts.forEach(
+                        (path, servlet) -> {
+                          ServletHolder holder = new ServletHolder(servlet);
+                          holder.setAsyncSupported(true);
+                          h.addServlet(holder, path + "/*");
+                          FilterHolder filter = new FilterHolder(new MountFilter(this, path));
+                          filter.setAsyncSupported(true);
+                          h.addFilter(filter, path + "/*", EnumSet.of(DispatcherType.REQUEST));
+                        });
+                  });
+              cfg.events.handlerAdded(
+                  meta -> {
+                    if (meta.getHttpMethod().isHttpMethod())
+                      routes.add(meta.getHttpMethod().name() + " " + meta.getPath());
+                  });
+              cfg.requestLogger.http((ctx, ms) -> logged(ctx, ms));
+              cfg.routes.before(
+                  ctx -> {
+                    String id = requestId(ctx.header("X-Request-Id"));
+                    ctx.attribute(REQUEST_ID_ATTRIBUTE, id);
+                    ctx.header("X-Request-Id", id);
+                    TenantMemory.REQUEST_ID.set(id);
+                  });
+              cfg.routes.after(
+                  ctx -> {
+                    TenantMemory.REQUEST_ID.remove();
+                    Tenants.Lease lease = ctx.attribute(LEASE_ATTRIBUTE);
+                    if (lease != null)
+                      lease.close(); // the tenant's store may close idle from now on
+                  });
+              cfg.routes.beforeMatched(api::authorize);
+              cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, e));
+              // Javalin answers its own HttpResponseExceptions (a chunked body over the limit: 413)
+              // in
+              // plain text unless they are mapped by their own class.
+              cfg.routes.exception(
+                  io.javalin.http.HttpResponseException.class, (e, ctx) -> problem(ctx, e));
+              // Javalin answers unmatched routes and methods itself; give those the problem form
+              // too,
+              // unless a handler already wrote one (a resource that was not found).
+              for (int status : new int[] {404, 405}) {
+                cfg.routes.error(
+                    status,
+                    ctx -> {
+                      if (!Problems.CONTENT_TYPE.equals(ctx.res().getContentType())) {
+                        problem(
+                            ctx,
+                            new io.javalin.http.HttpResponseException(
+                                status, status == 404 ? "Not found" : "Method not allowed"));
+                      }
+                    });
+              }
+              api.register(cfg.routes);
+            });
   }
 
   /** Starts a server builder; {@code engines} opens each tenant's engine. */
@@ -187,7 +226,11 @@ public final class MnemoServer implements AutoCloseable {
   public MnemoServer start() {
     app.start(config.host(), config.port());
     started = true;
-    LOG.info("mnemo server listening on http://{}:{} data={} group_commit={}", config.host(), port(), config.data(),
+    LOG.info(
+        "mnemo server listening on http://{}:{} data={} group_commit={}",
+        config.host(),
+        port(),
+        config.data(),
         config.groupCommit());
     return this;
   }
@@ -208,7 +251,8 @@ public final class MnemoServer implements AutoCloseable {
   /** The tenant's memory, for in-process transports; the tenant's store opens on first use. */
   public Mnemo memory(String tenant) {
     if (tenant == null || !KeyStore.TENANT.matcher(tenant).matches()) {
-      throw new IllegalArgumentException("tenant must match " + KeyStore.TENANT.pattern() + ", was '" + tenant + "'");
+      throw new IllegalArgumentException(
+          "tenant must match " + KeyStore.TENANT.pattern() + ", was '" + tenant + "'");
     }
     return tenants.memory(tenant);
   }
@@ -243,15 +287,24 @@ public final class MnemoServer implements AutoCloseable {
 
   /**
    * The principal of an {@code Authorization: Bearer KEY} header; 401 otherwise, and 429 (before
-   * the key is looked at) for a client that failed too many checks lately ({@link AuthThrottle}).
-   * A missing header is not a failed check: it guesses nothing.
+   * the key is looked at) for a client that failed too many checks lately ({@link AuthThrottle}). A
+   * missing header is not a failed check: it guesses nothing.
    */
   KeyStore.Principal authenticate(String authorization, String client) {
     long wait = authThrottle.retryAfterSeconds(client);
     if (wait > 0) {
-      throw new ProblemException(429, "too-many-requests", "Too many failed key checks", "this client sent too many "
-          + "invalid keys; retry in " + wait + " s (limits.auth_failures_per_minute = " + config.authFailuresPerMinute()
-          + ")", List.of(), Map.of("Retry-After", Long.toString(wait)));
+      throw new ProblemException(
+          429,
+          "too-many-requests",
+          "Too many failed key checks",
+          "this client sent too many "
+              + "invalid keys; retry in "
+              + wait
+              + " s (limits.auth_failures_per_minute = "
+              + config.authFailuresPerMinute()
+              + ")",
+          List.of(),
+          Map.of("Retry-After", Long.toString(wait)));
     }
     try {
       return authenticate(authorization);
@@ -267,13 +320,18 @@ public final class MnemoServer implements AutoCloseable {
     }
     String h = authorization.trim();
     if (h.length() < 7 || !h.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
-      throw ProblemException.unauthorized("the Authorization header must use the Bearer scheme: 'Authorization: Bearer KEY'");
+      throw ProblemException.unauthorized(
+          "the Authorization header must use the Bearer scheme: 'Authorization: Bearer KEY'");
     }
     return keys.authenticate(h.substring(7).trim())
-        .orElseThrow(() -> ProblemException.unauthorized("the API key is not valid (unknown or revoked)"));
+        .orElseThrow(
+            () -> ProblemException.unauthorized("the API key is not valid (unknown or revoked)"));
   }
 
-  /** Closes the idle tenant stores now, as the reaper does (for tests: a server whose idle time is under 1 ms has no reaper). */
+  /**
+   * Closes the idle tenant stores now, as the reaper does (for tests: a server whose idle time is
+   * under 1 ms has no reaper).
+   */
   void closeIdleTenants() {
     tenants.closeIdle();
   }
@@ -284,12 +342,18 @@ public final class MnemoServer implements AutoCloseable {
   }
 
   static String requestId(String given) {
-    return given != null && REQUEST_ID.matcher(given).matches() ? given
+    return given != null && REQUEST_ID.matcher(given).matches()
+        ? given
         : UUID.randomUUID().toString().replace("-", "").substring(0, 16);
   }
 
   private void problem(Context ctx, Exception e) {
-    Problems.Problem p = Problems.of(e, ctx.path(), ctx.attribute(REQUEST_ID_ATTRIBUTE), writes(ctx.method().name(), ctx.path()));
+    Problems.Problem p =
+        Problems.of(
+            e,
+            ctx.path(),
+            ctx.attribute(REQUEST_ID_ATTRIBUTE),
+            writes(ctx.method().name(), ctx.path()));
     ctx.status(p.status());
     p.headers().forEach(ctx::header);
     ctx.contentType(Problems.CONTENT_TYPE);
@@ -314,16 +378,38 @@ public final class MnemoServer implements AutoCloseable {
     metrics.request(ctx.method().name(), route, ctx.statusCode(), nanos);
     if (!config.logRequests()) return;
     KeyStore.Principal p = ctx.attribute(PRINCIPAL_ATTRIBUTE);
-    access(ctx.attribute(REQUEST_ID_ATTRIBUTE), ctx.method().name(), ctx.path(), route, ctx.statusCode(), ms, p);
+    access(
+        ctx.attribute(REQUEST_ID_ATTRIBUTE),
+        ctx.method().name(),
+        ctx.path(),
+        route,
+        ctx.statusCode(),
+        ms,
+        p);
   }
 
-  /** One structured (logfmt) line per request. The key itself is never logged: only its public id. */
-  static void access(String requestId, String method, String path, String route, int status, double ms,
+  /**
+   * One structured (logfmt) line per request. The key itself is never logged: only its public id.
+   */
+  static void access(
+      String requestId,
+      String method,
+      String path,
+      String route,
+      int status,
+      double ms,
       KeyStore.Principal p) {
     if (!ACCESS.isInfoEnabled()) return;
-    ACCESS.info("request_id={} method={} path=\"{}\" route=\"{}\" status={} ms={} tenant={} key_id={}", requestId, method,
-        path.replace("\"", "%22"), route, status, String.format(Locale.ROOT, "%.2f", ms),
-        p == null ? "-" : p.tenant() == null ? "(admin)" : p.tenant(), p == null ? "-" : p.keyId());
+    ACCESS.info(
+        "request_id={} method={} path=\"{}\" route=\"{}\" status={} ms={} tenant={} key_id={}",
+        requestId,
+        method,
+        path.replace("\"", "%22"),
+        route,
+        status,
+        String.format(Locale.ROOT, "%.2f", ms),
+        p == null ? "-" : p.tenant() == null ? "(admin)" : p.tenant(),
+        p == null ? "-" : p.keyId());
   }
 
   void countMounted(String method, String route, int status, long nanos) {
@@ -345,18 +431,20 @@ public final class MnemoServer implements AutoCloseable {
     }
   }
 
-  /**
-   * Configures a {@link MnemoServer}. Not thread-safe.
-   */
+  /** Configures a {@link MnemoServer}. Not thread-safe. */
   public static final class Builder {
     private final ServerConfig config;
     private final EngineFactory engines;
     private final Map<String, Servlet> mounts = new LinkedHashMap<>();
     private java.time.Duration reopenBackoff = java.time.Duration.ofSeconds(1);
 
-    /** The wait before a failed tenant store is first reopened (doubling per failed attempt); tests shorten it. */
+    /**
+     * The wait before a failed tenant store is first reopened (doubling per failed attempt); tests
+     * shorten it.
+     */
     Builder reopenBackoff(java.time.Duration v) {
-      if (v == null || v.isNegative()) throw new IllegalArgumentException("reopenBackoff must be >= 0");
+      if (v == null || v.isNegative())
+        throw new IllegalArgumentException("reopenBackoff must be >= 0");
       this.reopenBackoff = v;
       return this;
     }
@@ -369,9 +457,9 @@ public final class MnemoServer implements AutoCloseable {
     /**
      * Serves {@code servlet} at {@code path} and everything under it (e.g. the MCP transport at
      * {@code /mcp}), behind the same Bearer-key authentication as the REST API. Only tenant keys
-     * pass (401 without a valid key, 403 for the admin key); the servlet finds the tenant in
-     * {@link #TENANT_ATTRIBUTE} and its memory in {@link #MEMORY_ATTRIBUTE} (or through {@link
-     * #tenantOf} and {@link #memoryOf}). The servlet runs with async support.
+     * pass (401 without a valid key, 403 for the admin key); the servlet finds the tenant in {@link
+     * #TENANT_ATTRIBUTE} and its memory in {@link #MEMORY_ATTRIBUTE} (or through {@link #tenantOf}
+     * and {@link #memoryOf}). The servlet runs with async support.
      *
      * @param path an absolute path of one or more segments, not under {@code /v1}, {@code /health}
      *     or {@code /metrics}, e.g. {@code "/mcp"}
@@ -379,11 +467,13 @@ public final class MnemoServer implements AutoCloseable {
     public Builder mount(String path, Servlet servlet) {
       Objects.requireNonNull(servlet, "servlet");
       if (path == null || !path.matches("(/[A-Za-z0-9._-]+)+")) {
-        throw new IllegalArgumentException("path must look like /mcp (segments of letters, digits, . _ -), was '" + path + "'");
+        throw new IllegalArgumentException(
+            "path must look like /mcp (segments of letters, digits, . _ -), was '" + path + "'");
       }
       for (String reserved : List.of("/v1", "/health", "/metrics")) {
         if (path.equals(reserved) || path.startsWith(reserved + "/")) {
-          throw new IllegalArgumentException("path " + path + " is under " + reserved + ", which the server serves itself");
+          throw new IllegalArgumentException(
+              "path " + path + " is under " + reserved + ", which the server serves itself");
         }
       }
       if (mounts.putIfAbsent(path, servlet) != null) {

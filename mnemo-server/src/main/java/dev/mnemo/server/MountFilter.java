@@ -30,9 +30,11 @@ final class MountFilter extends HttpFilter {
    */
   static java.util.Set<String> principals(String header) {
     if (header == null || header.isBlank()) return java.util.Set.of();
-    java.util.List<String> labels = java.util.Arrays.stream(header.split(",")).map(String::strip).toList();
+    java.util.List<String> labels =
+        java.util.Arrays.stream(header.split(",")).map(String::strip).toList();
     java.util.List<dev.mnemo.InvalidRequestException.Violation> v = new java.util.ArrayList<>();
-    dev.mnemo.Access.check(MnemoServer.PRINCIPALS_HEADER, labels, dev.mnemo.Access.MAX_PRINCIPALS, v);
+    dev.mnemo.Access.check(
+        MnemoServer.PRINCIPALS_HEADER, labels, dev.mnemo.Access.MAX_PRINCIPALS, v);
     if (!v.isEmpty()) throw new dev.mnemo.InvalidRequestException(v);
     return java.util.Set.copyOf(labels);
   }
@@ -48,14 +50,18 @@ final class MountFilter extends HttpFilter {
     try {
       p = server.authenticate(req.getHeader("Authorization"), req.getRemoteAddr());
       if (p.admin()) {
-        throw ProblemException.forbidden("the admin key manages keys; " + path + " needs a tenant key");
+        throw ProblemException.forbidden(
+            "the admin key manages keys; " + path + " needs a tenant key");
       }
       req.setAttribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
       req.setAttribute(MnemoServer.TENANT_ATTRIBUTE, p.tenant());
       req.setAttribute(MnemoServer.KEY_ID_ATTRIBUTE, p.keyId());
-      // Each call holds its own lease (the servlet may answer asynchronously, after this filter returns).
+      // Each call holds its own lease (the servlet may answer asynchronously, after this filter
+      // returns).
       req.setAttribute(MnemoServer.MEMORY_ATTRIBUTE, server.memory(p.tenant()));
-      req.setAttribute(MnemoServer.PRINCIPALS_ATTRIBUTE, principals(req.getHeader(MnemoServer.PRINCIPALS_HEADER)));
+      req.setAttribute(
+          MnemoServer.PRINCIPALS_ATTRIBUTE,
+          principals(req.getHeader(MnemoServer.PRINCIPALS_HEADER)));
       TenantMemory.REQUEST_ID.set(requestId);
       chain.doFilter(req, res);
     } catch (RuntimeException e) {
@@ -66,7 +72,14 @@ final class MountFilter extends HttpFilter {
       long nanos = System.nanoTime() - t0;
       server.countMounted(req.getMethod(), path + "/*", res.getStatus(), nanos);
       if (server.logRequests()) {
-        MnemoServer.access(requestId, req.getMethod(), req.getRequestURI(), path + "/*", res.getStatus(), nanos / 1e6, p);
+        MnemoServer.access(
+            requestId,
+            req.getMethod(),
+            req.getRequestURI(),
+            path + "/*",
+            res.getStatus(),
+            nanos / 1e6,
+            p);
       }
     }
   }

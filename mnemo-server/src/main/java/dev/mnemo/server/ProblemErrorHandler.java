@@ -9,9 +9,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Jetty's own refusals (a URI too long: 414, headers too large: 431, an ambiguous or encoded
- * {@code ..}, a NUL or an empty segment in a path: 400, a body over the limit while chunked: 413)
- * as {@code application/problem+json}, the shape of every other error of the server, instead of
+ * Jetty's own refusals (a URI too long: 414, headers too large: 431, an ambiguous or encoded {@code
+ * ..}, a NUL or an empty segment in a path: 400, a body over the limit while chunked: 413) as
+ * {@code application/problem+json}, the shape of every other error of the server, instead of
  * Jetty's HTML or plain text. Installed on the server (errors while parsing a request) and on the
  * servlet context (errors before a route runs). Never shows a stack trace or a cause.
  */
@@ -23,19 +23,32 @@ final class ProblemErrorHandler extends org.eclipse.jetty.server.handler.ErrorHa
   }
 
   @Override
-  protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
       Callback callback) {
     writeProblem(request, response, code, message, callback);
   }
 
   @Override
-  protected boolean generateAcceptableResponse(Request request, Response response, Callback callback, String contentType,
-      List<Charset> charsets, int code, String message, Throwable cause) {
+  protected boolean generateAcceptableResponse(
+      Request request,
+      Response response,
+      Callback callback,
+      String contentType,
+      List<Charset> charsets,
+      int code,
+      String message,
+      Throwable cause) {
     writeProblem(request, response, code, message, callback);
     return true;
   }
 
-  static void writeProblem(Request request, Response response, int code, String message, Callback callback) {
+  static void writeProblem(
+      Request request, Response response, int code, String message, Callback callback) {
     Problems.Problem p = Problems.status(code, message, request.getHttpURI().getPath());
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
     p.headers().forEach((k, v) -> response.getHeaders().put(k, v));
@@ -50,14 +63,26 @@ final class ProblemErrorHandler extends org.eclipse.jetty.server.handler.ErrorHa
     }
 
     @Override
-    protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+    protected void generateResponse(
+        Request request,
+        Response response,
+        int code,
+        String message,
+        Throwable cause,
         Callback callback) {
       writeProblem(request, response, code, message, callback);
     }
 
     @Override
-    protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
-        String contentType, List<Charset> charsets, int code, String message, Throwable cause) {
+    protected boolean generateAcceptableResponse(
+        Request request,
+        Response response,
+        Callback callback,
+        String contentType,
+        List<Charset> charsets,
+        int code,
+        String message,
+        Throwable cause) {
       writeProblem(request, response, code, message, callback);
       return true;
     }

@@ -16,21 +16,36 @@ final class ProblemException extends RuntimeException {
   final int status;
   final String type;
   final String title;
-  // Never Java-serialized (rendered as problem+json inside the server), so these fields need not be Serializable.
+
+  // Never Java-serialized (rendered as problem+json inside the server), so these fields need not be
+  // Serializable.
   @SuppressWarnings("serial")
   final List<Violation> violations;
+
   @SuppressWarnings("serial")
   final Map<String, String> headers;
+
   /** Extension members of the problem body beside the standard ones (may be empty). */
   final ObjectNode extensions;
 
-  ProblemException(int status, String type, String title, String detail, List<Violation> violations,
+  ProblemException(
+      int status,
+      String type,
+      String title,
+      String detail,
+      List<Violation> violations,
       Map<String, String> headers) {
     this(status, type, title, detail, violations, headers, null);
   }
 
-  ProblemException(int status, String type, String title, String detail, List<Violation> violations,
-      Map<String, String> headers, ObjectNode extensions) {
+  ProblemException(
+      int status,
+      String type,
+      String title,
+      String detail,
+      List<Violation> violations,
+      Map<String, String> headers,
+      ObjectNode extensions) {
     super(detail, null, false, false);
     this.status = status;
     this.type = type;
@@ -44,8 +59,10 @@ final class ProblemException extends RuntimeException {
     return new ProblemException(status, type, title, detail, List.of(), Map.of());
   }
 
-  static ProblemException field(int status, String type, String title, String field, Object value, String detail) {
-    return new ProblemException(status, type, title, detail, List.of(new Violation(field, value, detail)), Map.of());
+  static ProblemException field(
+      int status, String type, String title, String field, Object value, String detail) {
+    return new ProblemException(
+        status, type, title, detail, List.of(new Violation(field, value, detail)), Map.of());
   }
 
   static ProblemException notFound(String detail) {
@@ -53,7 +70,12 @@ final class ProblemException extends RuntimeException {
   }
 
   static ProblemException unauthorized(String detail) {
-    return new ProblemException(401, "unauthorized", "Unauthorized", detail, List.of(),
+    return new ProblemException(
+        401,
+        "unauthorized",
+        "Unauthorized",
+        detail,
+        List.of(),
         Map.of("WWW-Authenticate", "Bearer realm=\"mnemo\""));
   }
 

@@ -18,9 +18,9 @@ import java.util.Set;
 
 /**
  * The retrieval log's routes, behind the tenant's key (the log is the tenant's, like its store):
- * {@code GET /v1/recalls} (search, newest first), {@code GET /v1/recalls/stats} (rates),
- * {@code GET /v1/recalls/{id}} (one recall whole) and {@code POST /v1/recalls/{id}/replay}.
- * Another tenant's recall ids are simply not found.
+ * {@code GET /v1/recalls} (search, newest first), {@code GET /v1/recalls/stats} (rates), {@code GET
+ * /v1/recalls/{id}} (one recall whole) and {@code POST /v1/recalls/{id}/replay}. Another tenant's
+ * recall ids are simply not found.
  */
 final class RecallLogRoutes {
   private static final Set<String> FILTERS = Set.of("owner", "from", "to", "outcome", "record");
@@ -53,13 +53,16 @@ final class RecallLogRoutes {
   /** {@code GET /v1/recalls/{id}}: the entry whole. */
   static ObjectNode get(Context ctx, TenantMemory m) {
     String id = ctx.pathParam("id");
-    LoggedRecall e = log(m).loggedRecall(id).orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
+    LoggedRecall e =
+        log(m)
+            .loggedRecall(id)
+            .orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
     return RecallLogJson.entry(e);
   }
 
   /**
-   * {@code POST /v1/recalls/{id}/replay}, body optional: {@code {"threshold"?, "weights"?, "explain"?}}
-   * replays with those changed; {@code explain} adds the replay's trace.
+   * {@code POST /v1/recalls/{id}/replay}, body optional: {@code {"threshold"?, "weights"?,
+   * "explain"?}} replays with those changed; {@code explain} adds the replay's trace.
    */
   static ObjectNode replay(Context ctx, TenantMemory m, JsonNode body) {
     String id = ctx.pathParam("id");
@@ -67,44 +70,66 @@ final class RecallLogRoutes {
     Double threshold = null;
     JsonNode weights = null;
     if (body != null && !body.isNull() && !body.isMissingNode()) {
-      if (!body.isObject()) throw new InvalidRequestException("body", body.toString(), "the body must be a JSON object, was " + body);
+      if (!body.isObject())
+        throw new InvalidRequestException(
+            "body", body.toString(), "the body must be a JSON object, was " + body);
       for (var it = body.fieldNames(); it.hasNext(); ) {
         String f = it.next();
         if (!REPLAY_FIELDS.contains(f)) {
-          throw new InvalidRequestException(f, f, "unknown field " + f + "; expected one of [explain, threshold, weights]");
+          throw new InvalidRequestException(
+              f, f, "unknown field " + f + "; expected one of [explain, threshold, weights]");
         }
       }
       JsonNode x = body.get("explain");
       if (x != null && !x.isNull()) {
-        if (!x.isBoolean()) throw new InvalidRequestException("explain", x.toString(), "explain must be true or false, was " + x);
+        if (!x.isBoolean())
+          throw new InvalidRequestException(
+              "explain", x.toString(), "explain must be true or false, was " + x);
         explain = x.asBoolean();
       }
       x = body.get("threshold");
       if (x != null && !x.isNull()) {
-        if (!x.isNumber()) throw new InvalidRequestException("threshold", x.toString(), "threshold must be a number, was " + x);
+        if (!x.isNumber())
+          throw new InvalidRequestException(
+              "threshold", x.toString(), "threshold must be a number, was " + x);
         threshold = x.asDouble();
       }
       weights = body.get("weights");
     }
     Double t = threshold;
     JsonNode w = weights;
-    Replay r = log(m).replay(id, b -> {
-      if (t != null) b.threshold(t);
-      if (w != null && !w.isNull()) {
-        var merged = ((ObjectNode) RequestJson.write(b.build()).get("weights")).deepCopy();
-        if (!w.isObject()) throw new InvalidRequestException("weights", w.toString(), "weights must be an object, was " + w);
-        merged.setAll((ObjectNode) w);
-        b.weights(RequestJson.weights(merged, "weights."));
-      }
-      return b;
-    }).orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
+    Replay r =
+        log(m)
+            .replay(
+                id,
+                b -> {
+                  if (t != null) b.threshold(t);
+                  if (w != null && !w.isNull()) {
+                    var merged =
+                        ((ObjectNode) RequestJson.write(b.build()).get("weights")).deepCopy();
+                    if (!w.isObject())
+                      throw new InvalidRequestException(
+                          "weights", w.toString(), "weights must be an object, was " + w);
+                    merged.setAll((ObjectNode) w);
+                    b.weights(RequestJson.weights(merged, "weights."));
+                  }
+                  return b;
+                })
+            .orElseThrow(() -> ProblemException.notFound("no logged recall '" + id + "'"));
     return RecallLogJson.replay(r, explain);
   }
 
   private static RecallLogQuery query(Context ctx) {
     Browse.Paging p = Browse.Paging.of(ctx, FILTERS);
-    return new RecallLogQuery(ctx.queryParam("owner"), instant(ctx, "from"), instant(ctx, "to"), ctx.queryParam("outcome"),
-        ctx.queryParam("q"), ctx.queryParam("record"), p.offset(), p.limit());
+    return new RecallLogQuery(
+        ctx.queryParam("owner"),
+        instant(ctx, "from"),
+        instant(ctx, "to"),
+        ctx.queryParam("outcome"),
+        ctx.queryParam("q"),
+        ctx.queryParam("record"),
+        p.offset(),
+        p.limit());
   }
 
   private static Instant instant(Context ctx, String name) {
@@ -113,7 +138,13 @@ final class RecallLogRoutes {
 
   /** The tenant's retrieval log; a store without one (SolrCloud) answers 501, saying so. */
   private static RetrievalLog log(TenantMemory m) {
-    return m.retrievalLog().orElseThrow(() -> ProblemException.of(501, "not-implemented", "Not implemented",
-        "this tenant's store keeps no retrieval log"));
+    return m.retrievalLog()
+        .orElseThrow(
+            () ->
+                ProblemException.of(
+                    501,
+                    "not-implemented",
+                    "Not implemented",
+                    "this tenant's store keeps no retrieval log"));
   }
 }

@@ -77,48 +77,93 @@ public record ServerConfig(
   public static final int MIN_ADMIN_KEY_CHARS = 32;
 
   /** Every key the file and the environment may set, in documentation order. */
-  public static final List<String> KEYS = List.of("host", "port", "data", "embedder", "tokenizer",
-      "limits.max_request_bytes", "limits.max_batch_records", "limits.max_text_chars", "group_commit.enabled",
-      "group_commit.max_records", "group_commit.max_wait_ms", "log.requests", "log.trace_tenants", "metrics.public",
-      "limits.auth_failures_per_minute", "limits.read_timeout_ms", "tenants.idle_close_seconds");
+  public static final List<String> KEYS =
+      List.of(
+          "host",
+          "port",
+          "data",
+          "embedder",
+          "tokenizer",
+          "limits.max_request_bytes",
+          "limits.max_batch_records",
+          "limits.max_text_chars",
+          "group_commit.enabled",
+          "group_commit.max_records",
+          "group_commit.max_wait_ms",
+          "log.requests",
+          "log.trace_tenants",
+          "metrics.public",
+          "limits.auth_failures_per_minute",
+          "limits.read_timeout_ms",
+          "tenants.idle_close_seconds");
 
   public ServerConfig {
     if (host == null || host.isBlank()) throw bad("host", host, "must not be blank");
     if (port < 0 || port > 65_535) throw bad("port", port, "must be between 0 and 65535");
     if (data == null) throw bad("data", null, "must be set");
-    if (embedder == null || embedder.isBlank()) throw bad("embedder", embedder, "must not be blank");
-    if (tokenizer == null || tokenizer.isBlank()) throw bad("tokenizer", tokenizer, "must not be blank");
-    if (maxRequestBytes < 1024) throw bad("limits.max_request_bytes", maxRequestBytes, "must be >= 1024");
+    if (embedder == null || embedder.isBlank())
+      throw bad("embedder", embedder, "must not be blank");
+    if (tokenizer == null || tokenizer.isBlank())
+      throw bad("tokenizer", tokenizer, "must not be blank");
+    if (maxRequestBytes < 1024)
+      throw bad("limits.max_request_bytes", maxRequestBytes, "must be >= 1024");
     if (maxBatchRecords < 1) throw bad("limits.max_batch_records", maxBatchRecords, "must be >= 1");
     if (maxTextChars < 1) throw bad("limits.max_text_chars", maxTextChars, "must be >= 1");
-    if (groupCommitMaxRecords < 1) throw bad("group_commit.max_records", groupCommitMaxRecords, "must be >= 1");
+    if (groupCommitMaxRecords < 1)
+      throw bad("group_commit.max_records", groupCommitMaxRecords, "must be >= 1");
     if (groupCommitMaxWait == null || groupCommitMaxWait.isNegative()) {
       throw bad("group_commit.max_wait_ms", groupCommitMaxWait, "must be >= 0");
     }
     traceTenants = traceTenants == null ? Set.of() : Set.copyOf(traceTenants);
     adminKey = adminKey == null || adminKey.isBlank() ? null : adminKey;
     if (adminKey != null && adminKey.length() < MIN_ADMIN_KEY_CHARS) {
-      throw new IllegalArgumentException("MNEMO_ADMIN_KEY must be at least " + MIN_ADMIN_KEY_CHARS + " characters, was "
-          + adminKey.length() + "; generate one with: openssl rand -hex 32");
+      throw new IllegalArgumentException(
+          "MNEMO_ADMIN_KEY must be at least "
+              + MIN_ADMIN_KEY_CHARS
+              + " characters, was "
+              + adminKey.length()
+              + "; generate one with: openssl rand -hex 32");
     }
-    if (authFailuresPerMinute < 1) throw bad("limits.auth_failures_per_minute", authFailuresPerMinute, "must be >= 1");
-    if (readTimeout == null || readTimeout.toMillis() < 100) throw bad("limits.read_timeout_ms", readTimeout, "must be >= 100");
-    if (tenantIdle == null || tenantIdle.isNegative()) throw bad("tenants.idle_close_seconds", tenantIdle, "must be >= 0");
+    if (authFailuresPerMinute < 1)
+      throw bad("limits.auth_failures_per_minute", authFailuresPerMinute, "must be >= 1");
+    if (readTimeout == null || readTimeout.toMillis() < 100)
+      throw bad("limits.read_timeout_ms", readTimeout, "must be >= 100");
+    if (tenantIdle == null || tenantIdle.isNegative())
+      throw bad("tenants.idle_close_seconds", tenantIdle, "must be >= 0");
   }
 
   /** Every default, no admin key. */
   public static ServerConfig defaults() {
-    return new ServerConfig("127.0.0.1", 8080, Path.of(".mnemo/server"), "e5-small-v2-q", "cl100k_base", 1_048_576, 256,
-        8_000, true, 1_024, Duration.ZERO, true, Set.of(), null, false, 60, Duration.ofSeconds(30), Duration.ofMinutes(10));
+    return new ServerConfig(
+        "127.0.0.1",
+        8080,
+        Path.of(".mnemo/server"),
+        "e5-small-v2-q",
+        "cl100k_base",
+        1_048_576,
+        256,
+        8_000,
+        true,
+        1_024,
+        Duration.ZERO,
+        true,
+        Set.of(),
+        null,
+        false,
+        60,
+        Duration.ofSeconds(30),
+        Duration.ofMinutes(10));
   }
 
   /**
-   * Defaults, then {@code file} (YAML; may be null), then {@code env} ({@code MNEMO_*}, plus
-   * {@code MNEMO_ADMIN_KEY}), then {@code overrides} (dotted keys, e.g. from flags).
+   * Defaults, then {@code file} (YAML; may be null), then {@code env} ({@code MNEMO_*}, plus {@code
+   * MNEMO_ADMIN_KEY}), then {@code overrides} (dotted keys, e.g. from flags).
    *
-   * @throws IllegalArgumentException naming the key, the value and the source when anything is invalid
+   * @throws IllegalArgumentException naming the key, the value and the source when anything is
+   *     invalid
    */
-  public static ServerConfig load(Path file, Map<String, String> env, Map<String, String> overrides) {
+  public static ServerConfig load(
+      Path file, Map<String, String> env, Map<String, String> overrides) {
     Map<String, String> values = new LinkedHashMap<>();
     Map<String, String> sourceOf = new LinkedHashMap<>();
     if (file != null) {
@@ -132,13 +177,16 @@ public record ServerConfig(
         sourceOf.put(key, "environment variable " + name);
       }
     }
-    overrides.forEach((k, v) -> {
-      if (!KEYS.contains(k)) throw new IllegalArgumentException("unknown setting '" + k + "'; expected one of " + KEYS);
-      if (v != null) {
-        values.put(k, v);
-        sourceOf.put(k, "command line");
-      }
-    });
+    overrides.forEach(
+        (k, v) -> {
+          if (!KEYS.contains(k))
+            throw new IllegalArgumentException(
+                "unknown setting '" + k + "'; expected one of " + KEYS);
+          if (v != null) {
+            values.put(k, v);
+            sourceOf.put(k, "command line");
+          }
+        });
     ServerConfig d = defaults();
     Reader r = new Reader(values, sourceOf);
     return new ServerConfig(
@@ -168,73 +216,285 @@ public record ServerConfig(
   }
 
   public ServerConfig withPort(int v) {
-    return new ServerConfig(host, v, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        v,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withData(Path v) {
-    return new ServerConfig(host, port, v, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        v,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withAdminKey(String v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, v, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        v,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withGroupCommit(boolean v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        v, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        v,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withLimits(long requestBytes, int batchRecords, int textChars) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, requestBytes, batchRecords, textChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        requestBytes,
+        batchRecords,
+        textChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withTraceTenants(Set<String> v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, v, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        v,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withLogRequests(boolean v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, v, traceTenants, adminKey, metricsPublic, authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        v,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withMetricsPublic(boolean v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, v,
-        authFailuresPerMinute, readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        v,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withAuthFailuresPerMinute(int v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic, v,
-        readTimeout, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        v,
+        readTimeout,
+        tenantIdle);
   }
 
   public ServerConfig withReadTimeout(Duration v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic,
-        authFailuresPerMinute, v, tenantIdle);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        v,
+        tenantIdle);
   }
 
   public ServerConfig withTenantIdle(Duration v) {
-    return new ServerConfig(host, port, data, embedder, tokenizer, maxRequestBytes, maxBatchRecords, maxTextChars,
-        groupCommit, groupCommitMaxRecords, groupCommitMaxWait, logRequests, traceTenants, adminKey, metricsPublic,
-        authFailuresPerMinute, readTimeout, v);
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        v);
   }
 
   @Override
   public String toString() {
-    return "ServerConfig[host=" + host + ", port=" + port + ", data=" + data + ", embedder=" + embedder + ", tokenizer="
-        + tokenizer + ", max_request_bytes=" + maxRequestBytes + ", max_batch_records=" + maxBatchRecords
-        + ", max_text_chars=" + maxTextChars + ", group_commit=" + groupCommit + ", group_commit_max_records="
-        + groupCommitMaxRecords + ", group_commit_max_wait=" + groupCommitMaxWait.toMillis() + "ms, log_requests="
-        + logRequests + ", trace_tenants=" + new TreeSet<>(traceTenants) + ", admin_key="
-        + (adminKey == null ? "(unset)" : "(set)") + ", metrics_public=" + metricsPublic + ", auth_failures_per_minute="
-        + authFailuresPerMinute + ", read_timeout=" + readTimeout.toMillis() + "ms, tenant_idle=" + tenantIdle.toSeconds()
+    return "ServerConfig[host="
+        + host
+        + ", port="
+        + port
+        + ", data="
+        + data
+        + ", embedder="
+        + embedder
+        + ", tokenizer="
+        + tokenizer
+        + ", max_request_bytes="
+        + maxRequestBytes
+        + ", max_batch_records="
+        + maxBatchRecords
+        + ", max_text_chars="
+        + maxTextChars
+        + ", group_commit="
+        + groupCommit
+        + ", group_commit_max_records="
+        + groupCommitMaxRecords
+        + ", group_commit_max_wait="
+        + groupCommitMaxWait.toMillis()
+        + "ms, log_requests="
+        + logRequests
+        + ", trace_tenants="
+        + new TreeSet<>(traceTenants)
+        + ", admin_key="
+        + (adminKey == null ? "(unset)" : "(set)")
+        + ", metrics_public="
+        + metricsPublic
+        + ", auth_failures_per_minute="
+        + authFailuresPerMinute
+        + ", read_timeout="
+        + readTimeout.toMillis()
+        + "ms, tenant_idle="
+        + tenantIdle.toSeconds()
         + "s]";
   }
 
@@ -242,33 +502,43 @@ public record ServerConfig(
     return new IllegalArgumentException(key + " " + rule + ", was " + value);
   }
 
-  private static void readYaml(Path file, Map<String, String> values, Map<String, String> sourceOf) {
+  private static void readYaml(
+      Path file, Map<String, String> values, Map<String, String> sourceOf) {
     JsonNode root;
     try {
       root = new YAMLMapper().readTree(Files.readAllBytes(file));
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the config file " + file + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot read the config file " + file + ": " + e.getMessage(), e);
     }
     if (root == null || root.isNull() || root.isMissingNode()) return;
-    if (!root.isObject()) throw new IllegalArgumentException("the config file " + file + " must hold a YAML mapping");
+    if (!root.isObject())
+      throw new IllegalArgumentException("the config file " + file + " must hold a YAML mapping");
     flatten(root, "", file, values, sourceOf);
   }
 
-  private static void flatten(JsonNode node, String prefix, Path file, Map<String, String> values,
+  private static void flatten(
+      JsonNode node,
+      String prefix,
+      Path file,
+      Map<String, String> values,
       Map<String, String> sourceOf) {
     for (var e : node.properties()) {
       String key = prefix + e.getKey();
       JsonNode v = e.getValue();
       if ("admin_key".equals(key)) {
-        throw new IllegalArgumentException("admin_key is not read from " + file
-            + ": a secret does not belong in a config file; set MNEMO_ADMIN_KEY");
+        throw new IllegalArgumentException(
+            "admin_key is not read from "
+                + file
+                + ": a secret does not belong in a config file; set MNEMO_ADMIN_KEY");
       }
       if (v.isObject()) {
         flatten(v, key + ".", file, values, sourceOf);
         continue;
       }
       if (!KEYS.contains(key)) {
-        throw new IllegalArgumentException("unknown setting '" + key + "' in " + file + "; expected one of " + KEYS);
+        throw new IllegalArgumentException(
+            "unknown setting '" + key + "' in " + file + "; expected one of " + KEYS);
       }
       String s;
       if (v.isArray()) {
@@ -297,14 +567,16 @@ public record ServerConfig(
       try {
         return Long.parseLong(v.trim().replace("_", ""));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(key + " must be an integer, was '" + v + "' (from " + sourceOf.get(key) + ")");
+        throw new IllegalArgumentException(
+            key + " must be an integer, was '" + v + "' (from " + sourceOf.get(key) + ")");
       }
     }
 
     int integer(String key, int dflt) {
       long v = longValue(key, dflt);
       if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(key + " is out of range, was " + v + " (from " + sourceOf.get(key) + ")");
+        throw new IllegalArgumentException(
+            key + " is out of range, was " + v + " (from " + sourceOf.get(key) + ")");
       }
       return (int) v;
     }
@@ -315,8 +587,9 @@ public record ServerConfig(
       return switch (v.trim().toLowerCase(Locale.ROOT)) {
         case "true", "yes", "on", "1" -> true;
         case "false", "no", "off", "0" -> false;
-        default -> throw new IllegalArgumentException(
-            key + " must be true or false, was '" + v + "' (from " + sourceOf.get(key) + ")");
+        default ->
+            throw new IllegalArgumentException(
+                key + " must be true or false, was '" + v + "' (from " + sourceOf.get(key) + ")");
       };
     }
 

@@ -9,7 +9,6 @@ import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
 import dev.mnemo.json.BatchPath;
-import dev.mnemo.json.JsonCodec;
 import dev.mnemo.json.TraceJson;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,13 +42,17 @@ final class TenantMemory implements Mnemo {
   private final Metrics metrics;
   private final boolean traceLogged;
   private final WriteHealth health = new WriteHealth();
+
   /** Writes finished (or failed) so far: what a cache of the store's content is tagged with. */
-  private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong writes =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private volatile Cached<?> cached;
 
   private record Cached<T>(long writes, T value) {}
 
-  TenantMemory(String tenant, Mnemo engine, GroupCommitter committer, Metrics metrics, boolean traceLogged) {
+  TenantMemory(
+      String tenant, Mnemo engine, GroupCommitter committer, Metrics metrics, boolean traceLogged) {
     this.tenant = tenant;
     this.engine = engine;
     this.committer = committer;
@@ -67,8 +70,8 @@ final class TenantMemory implements Mnemo {
   }
 
   /**
-   * Runs one write, recording its outcome in {@link #health}. A call that changed nothing (forget or
-   * mark-used of ids that do not exist) may not have reached the store, so it proves nothing.
+   * Runs one write, recording its outcome in {@link #health}. A call that changed nothing (forget
+   * or mark-used of ids that do not exist) may not have reached the store, so it proves nothing.
    */
   private <T> T tracked(Supplier<T> write, Predicate<T> changed) {
     long ticket = health.begin();
@@ -79,16 +82,17 @@ final class TenantMemory implements Mnemo {
       health.failed(e);
       throw e;
     } finally {
-      writes.incrementAndGet(); // after the write is visible (or failed, which may have changed something)
+      writes.incrementAndGet(); // after the write is visible (or failed, which may have changed
+      // something)
     }
     if (changed.test(out)) health.succeeded(ticket);
     return out;
   }
 
   /**
-   * Validates every memory (all violations at once, nothing written when any), then writes them
-   * as one atomic batch, durably. {@code single}: fields are named as one record ({@code text})
-   * rather than batch items ({@code records[2].text}).
+   * Validates every memory (all violations at once, nothing written when any), then writes them as
+   * one atomic batch, durably. {@code single}: fields are named as one record ({@code text}) rather
+   * than batch items ({@code records[2].text}).
    */
   List<MemoryRecord> write(List<NewMemory> memories, boolean single) {
     List<Violation> v = new ArrayList<>();
@@ -97,14 +101,16 @@ final class TenantMemory implements Mnemo {
     }
     if (!v.isEmpty()) throw new InvalidRequestException(v);
     if (memories.isEmpty()) return List.of();
-    return tracked(() -> {
-      if (committer != null) return committer.write(memories, single);
-      try {
-        return engine.rememberAll(memories);
-      } catch (InvalidRequestException e) {
-        throw GroupCommitter.renamed(e, single);
-      }
-    }, stored -> true);
+    return tracked(
+        () -> {
+          if (committer != null) return committer.write(memories, single);
+          try {
+            return engine.rememberAll(memories);
+          } catch (InvalidRequestException e) {
+            throw GroupCommitter.renamed(e, single);
+          }
+        },
+        stored -> true);
   }
 
   @Override
@@ -114,7 +120,8 @@ final class TenantMemory implements Mnemo {
 
   @Override
   public List<MemoryRecord> rememberAll(List<NewMemory> memories) {
-    if (memories == null) throw new InvalidRequestException("records", null, "records must not be null");
+    if (memories == null)
+      throw new InvalidRequestException("records", null, "records must not be null");
     return write(memories, false);
   }
 
@@ -138,7 +145,10 @@ final class TenantMemory implements Mnemo {
     return engine.sources(owner, recordId);
   }
 
-  /** The turn as the tenant's turn log holds it (empty also when the engine cannot read its log whole). */
+  /**
+   * The turn as the tenant's turn log holds it (empty also when the engine cannot read its log
+   * whole).
+   */
   Optional<dev.mnemo.StoredTurn> turn(String owner, String id) {
     return engine.maintenance().flatMap(m -> m.turn(owner, id));
   }
@@ -161,34 +171,42 @@ final class TenantMemory implements Mnemo {
   /** The engine's maintenance, with its writes tracked like every other write of the tenant. */
   @Override
   public Optional<Maintenance> maintenance() {
-    return engine.maintenance().map(m -> new Maintenance() {
-      @Override
-      public Optional<dev.mnemo.StoredTurn> turn(String owner, String id) {
-        return m.turn(owner, id);
-      }
+    return engine
+        .maintenance()
+        .map(
+            m ->
+                new Maintenance() {
+                  @Override
+                  public Optional<dev.mnemo.StoredTurn> turn(String owner, String id) {
+                    return m.turn(owner, id);
+                  }
 
-      @Override
-      public void exportTurns(String owner, Consumer<dev.mnemo.StoredTurn> sink) {
-        m.exportTurns(owner, sink);
-      }
+                  @Override
+                  public void exportTurns(String owner, Consumer<dev.mnemo.StoredTurn> sink) {
+                    m.exportTurns(owner, sink);
+                  }
 
-      @Override
-      public int importTurns(List<dev.mnemo.StoredTurn> turns) {
-        return tracked(() -> m.importTurns(turns), n -> n > 0);
-      }
+                  @Override
+                  public int importTurns(List<dev.mnemo.StoredTurn> turns) {
+                    return tracked(() -> m.importTurns(turns), n -> n > 0);
+                  }
 
-      @Override
-      public int restore(List<MemoryRecord> records) {
-        return tracked(() -> m.restore(records), n -> n > 0);
-      }
+                  @Override
+                  public int restore(List<MemoryRecord> records) {
+                    return tracked(() -> m.restore(records), n -> n > 0);
+                  }
 
-      @Override
-      public dev.mnemo.RetentionReport retain(String owner,
-          java.util.Map<dev.mnemo.Category, dev.mnemo.RetentionPolicy> p, java.time.Duration turnMaxAge,
-          java.time.Instant now) {
-        return tracked(() -> m.retain(owner, p, turnMaxAge, now), r -> r.expired() + r.turnsDeleted() > 0);
-      }
-    });
+                  @Override
+                  public dev.mnemo.RetentionReport retain(
+                      String owner,
+                      java.util.Map<dev.mnemo.Category, dev.mnemo.RetentionPolicy> p,
+                      java.time.Duration turnMaxAge,
+                      java.time.Instant now) {
+                    return tracked(
+                        () -> m.retain(owner, p, turnMaxAge, now),
+                        r -> r.expired() + r.turnsDeleted() > 0);
+                  }
+                });
   }
 
   @Override
@@ -203,14 +221,21 @@ final class TenantMemory implements Mnemo {
 
   @Override
   public RecallResult recall(RecallRequest request) {
-    RecallResult r = engine.recall(request.explain() ? request : request.toBuilder().explain(true).build());
+    RecallResult r =
+        engine.recall(request.explain() ? request : request.toBuilder().explain(true).build());
     if (r.trace() != null) {
       metrics.stages(r.trace().stageNanos());
       if (traceLogged && TRACE.isInfoEnabled()) {
-        TRACE.info("trace tenant={} request_id={} {}", tenant, REQUEST_ID.get(), TraceJson.write(r.trace()));
+        TRACE.info(
+            "trace tenant={} request_id={} {}",
+            tenant,
+            REQUEST_ID.get(),
+            TraceJson.write(r.trace()));
       }
     }
-    return request.explain() ? r : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
+    return request.explain()
+        ? r
+        : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
   }
 
   @Override
@@ -248,7 +273,9 @@ final class TenantMemory implements Mnemo {
     return engine.diagnostics();
   }
 
-  /** Every record of the owner, or of the whole tenant when {@code owner} is null (its own store). */
+  /**
+   * Every record of the owner, or of the whole tenant when {@code owner} is null (its own store).
+   */
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
     engine.export(owner, sink);

@@ -20,18 +20,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tenants' engines: one store per tenant in {@code <data>/tenants/<name>/}, opened on first
- * use and closed again once unused for {@code tenants.idle_close_seconds} (default 10 minutes)
- * with nothing queued for a commit and nothing waiting for extraction. So a server holds file
- * handles and memory for the tenants in use, not for every tenant on disk: ten thousand tenants
- * do not exhaust the process's file handles (measured in docs/security.md).
+ * The tenants' engines: one store per tenant in {@code <data>/tenants/<name>/}, opened on first use
+ * and closed again once unused for {@code tenants.idle_close_seconds} (default 10 minutes) with
+ * nothing queued for a commit and nothing waiting for extraction. So a server holds file handles
+ * and memory for the tenants in use, not for every tenant on disk: ten thousand tenants do not
+ * exhaust the process's file handles (measured in docs/security.md).
  *
  * <p>One tenant's broken store concerns that tenant only ({@link #failures()}, which readiness
- * lists). A store that refused a write keeps serving reads from its last commit and is reopened
- * by the first request after a back-off; a store that cannot be opened answers 503 until the
- * back-off has passed and the next request tries again. The back-off starts at {@code
- * reopenBackoff} (1 s by default) and doubles with each failed attempt, up to {@link
- * #MAX_REOPEN_BACKOFF}; {@link #reopen} tries at once.
+ * lists). A store that refused a write keeps serving reads from its last commit and is reopened by
+ * the first request after a back-off; a store that cannot be opened answers 503 until the back-off
+ * has passed and the next request tries again. The back-off starts at {@code reopenBackoff} (1 s by
+ * default) and doubles with each failed attempt, up to {@link #MAX_REOPEN_BACKOFF}; {@link #reopen}
+ * tries at once.
  *
  * <p>Opening and closing: each tenant has a {@link Slot} with a lock of its own, taken outside the
  * map's lock, so a store that takes seconds to open delays that tenant's first requests only, and
@@ -48,8 +48,14 @@ final class Tenants implements AutoCloseable {
    * One open tenant; {@code lastUsed} is {@link System#nanoTime()} of its latest request; {@code
    * reopens} counts the reopenings since its store last took a write (the back-off grows with it).
    */
-  record Tenant(String name, Mnemo engine, GroupCommitter committer, TenantMemory memory, AtomicLong lastUsed,
-      AtomicInteger reopens, AtomicInteger leases) {
+  record Tenant(
+      String name,
+      Mnemo engine,
+      GroupCommitter committer,
+      TenantMemory memory,
+      AtomicLong lastUsed,
+      AtomicInteger reopens,
+      AtomicInteger leases) {
     boolean idle(long now, long idleNanos) {
       if (leases.get() > 0 || now - lastUsed.get() < idleNanos) return false;
       if (committer != null && committer.depth() > 0) return false;
@@ -87,7 +93,8 @@ final class Tenants implements AutoCloseable {
    */
   final class Lease implements AutoCloseable {
     private final Tenant tenant;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean closed =
+        new java.util.concurrent.atomic.AtomicBoolean();
 
     private Lease(Tenant tenant) {
       this.tenant = tenant;
@@ -108,10 +115,11 @@ final class Tenants implements AutoCloseable {
 
   /**
    * A tenant whose store is unusable: {@code kind} {@code "open"} (it could not be opened) or
-   * {@code "write"} (it refused a write and keeps its last commit until reopened); the next
-   * attempt to reopen it is due at {@code nextAttempt}.
+   * {@code "write"} (it refused a write and keeps its last commit until reopened); the next attempt
+   * to reopen it is due at {@code nextAttempt}.
    */
-  record Trouble(String tenant, String kind, Instant since, String error, int attempts, Instant nextAttempt) {}
+  record Trouble(
+      String tenant, String kind, Instant since, String error, int attempts, Instant nextAttempt) {}
 
   /** The longest wait between two attempts to reopen a failed tenant store. */
   static final Duration MAX_REOPEN_BACKOFF = Duration.ofMinutes(5);
@@ -120,10 +128,13 @@ final class Tenants implements AutoCloseable {
   private final EngineFactory factory;
   private final ServerConfig config;
   private final Metrics metrics;
+
   /** Every tenant whose store is open or being opened (a closed tenant's slot leaves the map). */
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
+
   /** Tenants whose store could not be opened, until it opens. */
   private final ConcurrentHashMap<String, Trouble> unopened = new ConcurrentHashMap<>();
+
   private final Duration reopenBackoff;
   private volatile boolean closed;
   private final java.util.concurrent.ScheduledExecutorService reaper;
@@ -132,7 +143,12 @@ final class Tenants implements AutoCloseable {
    * @param reopenBackoff the wait before the first attempt to reopen a failed store; it doubles
    *     with each failed attempt, up to {@link #MAX_REOPEN_BACKOFF}
    */
-  Tenants(Path root, EngineFactory factory, ServerConfig config, Metrics metrics, Duration reopenBackoff) {
+  Tenants(
+      Path root,
+      EngineFactory factory,
+      ServerConfig config,
+      Metrics metrics,
+      Duration reopenBackoff) {
     this.root = root;
     this.reopenBackoff = reopenBackoff;
     this.factory = factory;
@@ -140,10 +156,12 @@ final class Tenants implements AutoCloseable {
     this.metrics = metrics;
     long idle = config.tenantIdle().toMillis();
     if (idle > 0) {
-      reaper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          r -> Thread.ofPlatform().daemon().name("mnemo-tenant-reaper").unstarted(r));
+      reaper =
+          java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+              r -> Thread.ofPlatform().daemon().name("mnemo-tenant-reaper").unstarted(r));
       long period = Math.max(50, Math.min(30_000, idle / 4));
-      reaper.scheduleWithFixedDelay(this::closeIdle, period, period, java.util.concurrent.TimeUnit.MILLISECONDS);
+      reaper.scheduleWithFixedDelay(
+          this::closeIdle, period, period, java.util.concurrent.TimeUnit.MILLISECONDS);
     } else {
       reaper = null;
     }
@@ -182,22 +200,26 @@ final class Tenants implements AutoCloseable {
    * in between (the in-process transports of {@link MnemoServer#memory}).
    */
   Mnemo memory(String tenant) {
-    lease(tenant).close(); // opens it now: a store that cannot open fails here, not on the first call
-    return (Mnemo) java.lang.reflect.Proxy.newProxyInstance(Mnemo.class.getClassLoader(), new Class<?>[] {Mnemo.class},
-        (proxy, method, args) -> {
-          if (method.getDeclaringClass() == Object.class) {
-            return switch (method.getName()) {
-              case "equals" -> proxy == args[0];
-              case "hashCode" -> System.identityHashCode(proxy);
-              default -> "Mnemo of tenant " + tenant;
-            };
-          }
-          try (Lease l = lease(tenant)) {
-            return method.invoke(l.memory(), args);
-          } catch (java.lang.reflect.InvocationTargetException x) {
-            throw x.getCause();
-          }
-        });
+    lease(tenant)
+        .close(); // opens it now: a store that cannot open fails here, not on the first call
+    return (Mnemo)
+        java.lang.reflect.Proxy.newProxyInstance(
+            Mnemo.class.getClassLoader(),
+            new Class<?>[] {Mnemo.class},
+            (proxy, method, args) -> {
+              if (method.getDeclaringClass() == Object.class) {
+                return switch (method.getName()) {
+                  case "equals" -> proxy == args[0];
+                  case "hashCode" -> System.identityHashCode(proxy);
+                  default -> "Mnemo of tenant " + tenant;
+                };
+              }
+              try (Lease l = lease(tenant)) {
+                return method.invoke(l.memory(), args);
+              } catch (java.lang.reflect.InvocationTargetException x) {
+                throw x.getCause();
+              }
+            });
   }
 
   /**
@@ -208,19 +230,26 @@ final class Tenants implements AutoCloseable {
     return new Lease(get(tenant));
   }
 
-  /** Takes the tenant's slot's lock, opens the store when needed and counts a lease, which the caller closes. */
+  /**
+   * Takes the tenant's slot's lock, opens the store when needed and counts a lease, which the
+   * caller closes.
+   */
   private Tenant get(String tenant) {
     while (true) {
       if (closed) throw new MnemoException("the server is shutting down", true);
-      Slot slot = slots.computeIfAbsent(tenant, k -> new Slot()); // cheap: the store opens below, outside the map's lock
+      Slot slot =
+          slots.computeIfAbsent(
+              tenant, k -> new Slot()); // cheap: the store opens below, outside the map's lock
       slot.lock.lock();
       try {
-        if (slot.retired) continue; // closed idle or deleted since it was looked up: take the current slot
+        if (slot.retired)
+          continue; // closed idle or deleted since it was looked up: take the current slot
         Tenant got;
         try {
           got = use(tenant, slot);
         } catch (RuntimeException e) {
-          if (slot.tenant == null) { // nothing open: the slot leaves the map (the failure is in unopened)
+          if (slot.tenant
+              == null) { // nothing open: the slot leaves the map (the failure is in unopened)
             slot.retired = true;
             slots.remove(tenant, slot);
           }
@@ -235,7 +264,9 @@ final class Tenants implements AutoCloseable {
     }
   }
 
-  /** The slot's open tenant, opening or reopening its store as needed; called under the slot's lock. */
+  /**
+   * The slot's open tenant, opening or reopening its store as needed; called under the slot's lock.
+   */
   private Tenant use(String k, Slot slot) {
     Instant now = Instant.now();
     Tenant t = slot.tenant;
@@ -265,25 +296,44 @@ final class Tenants implements AutoCloseable {
   private Tenant openOrRecord(String name, int openAttempts, int reopens) {
     try {
       Tenant t = openTenant(name, reopens);
-      if (unopened.remove(name) != null || reopens > 0) LOG.info("reopened the store of tenant {}", name);
+      if (unopened.remove(name) != null || reopens > 0)
+        LOG.info("reopened the store of tenant {}", name);
       return t;
     } catch (RuntimeException e) {
       Instant now = Instant.now();
       Trouble before = unopened.get(name);
-      Trouble trouble = new Trouble(name, "open", before == null ? now : before.since(), String.valueOf(e.getMessage()),
-          openAttempts + 1, now.plus(backoff(openAttempts)));
+      Trouble trouble =
+          new Trouble(
+              name,
+              "open",
+              before == null ? now : before.since(),
+              String.valueOf(e.getMessage()),
+              openAttempts + 1,
+              now.plus(backoff(openAttempts)));
       unopened.put(name, trouble);
-      LOG.warn("cannot open the store of tenant {} (attempt {}; next after {}): {}", name, trouble.attempts(),
-          trouble.nextAttempt(), e.toString());
+      LOG.warn(
+          "cannot open the store of tenant {} (attempt {}; next after {}): {}",
+          name,
+          trouble.attempts(),
+          trouble.nextAttempt(),
+          e.toString());
       throw unavailable(trouble, now);
     }
   }
 
   private static MnemoException unavailable(Trouble t, Instant now) {
     long wait = Math.max(1, Duration.between(now, t.nextAttempt()).toSeconds());
-    return new MnemoException("the store of tenant '" + t.tenant() + "' cannot be opened (" + t.error()
-        + "); it is tried again on a request after " + wait + " s, or at once by POST /v1/tenants/" + t.tenant()
-        + "/reopen", true);
+    return new MnemoException(
+        "the store of tenant '"
+            + t.tenant()
+            + "' cannot be opened ("
+            + t.error()
+            + "); it is tried again on a request after "
+            + wait
+            + " s, or at once by POST /v1/tenants/"
+            + t.tenant()
+            + "/reopen",
+        true);
   }
 
   Duration backoff(int attempts) {
@@ -334,18 +384,33 @@ final class Tenants implements AutoCloseable {
 
   /** Whether the tenant is open, has a store directory or failed to open. */
   boolean known(String tenant) {
-    return slots.containsKey(tenant) || unopened.containsKey(tenant) || Files.isDirectory(root.resolve(tenant));
+    return slots.containsKey(tenant)
+        || unopened.containsKey(tenant)
+        || Files.isDirectory(root.resolve(tenant));
   }
 
   private Tenant openTenant(String name, int reopens) {
     Path dir = root.resolve(name);
     Mnemo engine = factory.open(name, dir, config.maxTextChars());
-    GroupCommitter committer = config.groupCommit()
-        ? new GroupCommitter(name, engine, config.groupCommitMaxRecords(), config.groupCommitMaxWait(), metrics::committed)
-        : null;
-    TenantMemory memory = new TenantMemory(name, engine, committer, metrics, config.traceTenants().contains(name));
+    GroupCommitter committer =
+        config.groupCommit()
+            ? new GroupCommitter(
+                name,
+                engine,
+                config.groupCommitMaxRecords(),
+                config.groupCommitMaxWait(),
+                metrics::committed)
+            : null;
+    TenantMemory memory =
+        new TenantMemory(name, engine, committer, metrics, config.traceTenants().contains(name));
     LOG.info("opened tenant store tenant={} dir={}", name, dir);
-    return new Tenant(name, engine, committer, memory, new AtomicLong(System.nanoTime()), new AtomicInteger(reopens),
+    return new Tenant(
+        name,
+        engine,
+        committer,
+        memory,
+        new AtomicLong(System.nanoTime()),
+        new AtomicInteger(reopens),
         new AtomicInteger());
   }
 
@@ -368,12 +433,15 @@ final class Tenants implements AutoCloseable {
     }
     Path dir = root.resolve(tenant);
     if (!Files.exists(dir)) return t != null;
-    factory.purge(tenant, dir); // data kept elsewhere (Solr) first: a failure keeps the directory, and the tenant
+    factory.purge(
+        tenant,
+        dir); // data kept elsewhere (Solr) first: a failure keeps the directory, and the tenant
 
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
     } catch (IOException e) {
-      throw new MnemoException("cannot delete the store of tenant '" + tenant + "': " + e.getMessage(), true, e);
+      throw new MnemoException(
+          "cannot delete the store of tenant '" + tenant + "': " + e.getMessage(), true, e);
     }
     return true;
   }
@@ -383,8 +451,10 @@ final class Tenants implements AutoCloseable {
     java.util.Set<String> out = new java.util.TreeSet<>();
     if (!Files.isDirectory(root)) return out;
     try (Stream<Path> dirs = Files.list(root)) {
-      dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString())
-          .filter(n -> KeyStore.TENANT.matcher(n).matches()).forEach(out::add);
+      dirs.filter(Files::isDirectory)
+          .map(d -> d.getFileName().toString())
+          .filter(n -> KeyStore.TENANT.matcher(n).matches())
+          .forEach(out::add);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the tenant stores in " + root, e);
     }
@@ -398,8 +468,20 @@ final class Tenants implements AutoCloseable {
   java.util.SortedMap<String, Trouble> failures() {
     java.util.SortedMap<String, Trouble> out = new java.util.TreeMap<>(unopened);
     for (Tenant t : openTenants()) {
-      t.memory().health().failure().ifPresent(f -> out.put(t.name(), new Trouble(t.name(), "write", f.at(),
-          f.message(), t.reopens().get(), f.at().plus(backoff(t.reopens().get())))));
+      t.memory()
+          .health()
+          .failure()
+          .ifPresent(
+              f ->
+                  out.put(
+                      t.name(),
+                      new Trouble(
+                          t.name(),
+                          "write",
+                          f.at(),
+                          f.message(),
+                          t.reopens().get(),
+                          f.at().plus(backoff(t.reopens().get())))));
     }
     return out;
   }
@@ -418,15 +500,20 @@ final class Tenants implements AutoCloseable {
     return openTenants().size();
   }
 
-  /** The retrieval log's rates of each open tenant (tenants whose store keeps no log are left out). */
+  /**
+   * The retrieval log's rates of each open tenant (tenants whose store keeps no log are left out).
+   */
   java.util.SortedMap<String, dev.mnemo.RecallStats> recallStats() {
     java.util.SortedMap<String, dev.mnemo.RecallStats> out = new java.util.TreeMap<>();
     for (Tenant t : openTenants()) {
       try {
         // a store without a retrieval log (SolrCloud): no rates
-        t.memory().retrievalLog().ifPresent(log -> out.put(t.name(), log.recallStats(dev.mnemo.RecallLogQuery.all(1))));
+        t.memory()
+            .retrievalLog()
+            .ifPresent(log -> out.put(t.name(), log.recallStats(dev.mnemo.RecallLogQuery.all(1))));
       } catch (RuntimeException e) {
-        // a scrape must not fail for one tenant's unreadable log; its rates are missing from this scrape
+        // a scrape must not fail for one tenant's unreadable log; its rates are missing from this
+        // scrape
       }
     }
     return out;
@@ -442,13 +529,16 @@ final class Tenants implements AutoCloseable {
   long diskBytes() {
     if (!Files.isDirectory(root)) return 0;
     try (Stream<Path> walk = Files.walk(root)) {
-      return walk.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return Files.size(p);
-        } catch (IOException e) {
-          return 0; // a Lucene file merged away between listing and sizing
-        }
-      }).sum();
+      return walk.filter(Files::isRegularFile)
+          .mapToLong(
+              p -> {
+                try {
+                  return Files.size(p);
+                } catch (IOException e) {
+                  return 0; // a Lucene file merged away between listing and sizing
+                }
+              })
+          .sum();
     } catch (IOException | UncheckedIOException e) {
       return -1;
     }

@@ -48,7 +48,8 @@ final class Wire {
   /** An ingest request: {@code {"turns": [turn, ...]}} (see {@link TurnJson#read}). */
   static List<dev.mnemo.Turn> turns(JsonNode n, int maxBatch) {
     if (!n.isObject() || !n.has("turns")) {
-      throw new InvalidRequestException("turns", null, "an ingest request is {\"turns\": [...]}; turns is missing");
+      throw new InvalidRequestException(
+          "turns", null, "an ingest request is {\"turns\": [...]}; turns is missing");
     }
     List<Violation> v = new ArrayList<>();
     FieldReader.of(n, "", "request", v).only(Set.of(BatchPath.TURNS.array()));
@@ -70,17 +71,33 @@ final class Wire {
     String name = path.array();
     JsonNode arr = n.get(name);
     if (!arr.isArray()) {
-      throw new InvalidRequestException(List.of(FieldReader.wrongType(name, arr, "an array of " + items)));
+      throw new InvalidRequestException(
+          List.of(FieldReader.wrongType(name, arr, "an array of " + items)));
     }
     if (arr.isEmpty()) throw new InvalidRequestException(name, 0, name + " must not be empty");
     if (arr.size() > maxBatch) {
-      throw ProblemException.field(413, "too-large", "Content too large", name, arr.size(), name + " holds " + arr.size()
-          + " " + items + "; at most " + maxBatch + " per request (limits.max_batch_records): split the batch");
+      throw ProblemException.field(
+          413,
+          "too-large",
+          "Content too large",
+          name,
+          arr.size(),
+          name
+              + " holds "
+              + arr.size()
+              + " "
+              + items
+              + "; at most "
+              + maxBatch
+              + " per request (limits.max_batch_records): split the batch");
     }
     return arr;
   }
 
-  /** What {@code POST /v1/memories} asked to write: one memory, or a batch {@code {"records": [...]}}. */
+  /**
+   * What {@code POST /v1/memories} asked to write: one memory, or a batch {@code {"records":
+   * [...]}}.
+   */
   static Memories memories(JsonNode n, int maxBatch) {
     List<Violation> v = new ArrayList<>();
     if (n.isObject() && n.has(BatchPath.RECORDS.array())) {
@@ -113,12 +130,18 @@ final class Wire {
   private static void memoryChecks(JsonNode n, String p, List<Violation> v) {
     if (n == null || !n.isObject()) return; // the shared reader reports it
     if (n.has("id")) {
-      v.add(new Violation(p + "id", n.get("id").toString(), p + "id is assigned by the server; send your own event ids as "
-          + p + "sources"));
+      v.add(
+          new Violation(
+              p + "id",
+              n.get("id").toString(),
+              p + "id is assigned by the server; send your own event ids as " + p + "sources"));
     }
   }
 
-  /** A recall request: every option of the engine (see the OpenAPI document), read by {@link RequestJson}. */
+  /**
+   * A recall request: every option of the engine (see the OpenAPI document), read by {@link
+   * RequestJson}.
+   */
   static RecallRequest recall(JsonNode n) {
     List<Violation> v = new ArrayList<>();
     RecallRequest r = null;
@@ -129,9 +152,10 @@ final class Wire {
         // The contract calls the question "text" (the shared reader also takes "query").
         if (x.field().equals("query") && !n.has("query")) {
           // rename the field, keep the rule (a missing text, a wrong type, or one too long)
-          String message = x.message().startsWith("query must be at most")
-              ? "text" + x.message().substring("query".length())
-              : "text must be a string (the question), was " + x.value();
+          String message =
+              x.message().startsWith("query must be at most")
+                  ? "text" + x.message().substring("query".length())
+                  : "text must be a string (the question), was " + x.value();
           v.add(new Violation("text", x.value(), message));
         } else {
           v.add(x);
@@ -159,7 +183,9 @@ final class Wire {
   }
 
   private static FieldReader body(JsonNode n, List<Violation> v) {
-    if (!n.isObject()) throw new InvalidRequestException("body", n.getNodeType().toString(), "the body must be a JSON object");
+    if (!n.isObject())
+      throw new InvalidRequestException(
+          "body", n.getNodeType().toString(), "the body must be a JSON object");
     return FieldReader.of(n, "", "body", v);
   }
 
@@ -181,12 +207,18 @@ final class Wire {
     } else if (!arr.isArray()) {
       x.add(FieldReader.wrongType("ids", arr, "an array of record ids"));
     } else if (arr.size() > MAX_IDS) {
-      throw ProblemException.field(413, "too-large", "Content too large", "ids", arr.size(),
+      throw ProblemException.field(
+          413,
+          "too-large",
+          "Content too large",
+          "ids",
+          arr.size(),
           "ids holds " + arr.size() + " ids; at most " + MAX_IDS + " per request");
     } else {
       for (int i = 0; i < arr.size(); i++) {
         JsonNode id = arr.get(i);
-        if (!id.isTextual() || id.asText().isBlank()) x.add(FieldReader.wrongType("ids[" + i + "]", id, "a non-blank string"));
+        if (!id.isTextual() || id.asText().isBlank())
+          x.add(FieldReader.wrongType("ids[" + i + "]", id, "a non-blank string"));
         else out.add(id.asText());
       }
     }
@@ -201,14 +233,18 @@ final class Wire {
     JsonNode l = x.get("label");
     String label = null;
     if (l != null) {
-      if (!l.isTextual() || l.asText().length() > 200) v.add(FieldReader.wrongType("label", l, "a string of at most 200 characters"));
+      if (!l.isTextual() || l.asText().length() > 200)
+        v.add(FieldReader.wrongType("label", l, "a string of at most 200 characters"));
       else label = l.asText();
     }
     throwIfAny(v);
     return label;
   }
 
-  /** The REST shape of a recall: {@code records}, {@code block}, token counts, {@code trace} when asked. */
+  /**
+   * The REST shape of a recall: {@code records}, {@code block}, token counts, {@code trace} when
+   * asked.
+   */
   static ObjectNode recallResponse(RecallResult r) {
     return ResultJson.write(r, ResultJson.Shape.REST);
   }

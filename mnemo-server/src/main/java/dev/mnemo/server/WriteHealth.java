@@ -12,12 +12,12 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A write that fails with a store failure (a {@link MnemoException} that is not retriable and
  * not an {@link InvalidRequestException}, which the server answers with 500 {@code store-failure})
- * marks the store failed. The Lucene store refuses every later write once a commit failed (it
- * rolls back to its last commit and asks to be reopened), so the mark stays until {@link Tenants}
- * reopens the store (on a request after a back-off, or by the admin's reopen call). A store whose failures pass clears the mark with its next
- * successful write, but only with a write that <em>started</em> after the failure was recorded:
- * a write that was already under way may have committed before the failure and proves nothing.
- * That ordering is kept with one ticket counter, lock-free.
+ * marks the store failed. The Lucene store refuses every later write once a commit failed (it rolls
+ * back to its last commit and asks to be reopened), so the mark stays until {@link Tenants} reopens
+ * the store (on a request after a back-off, or by the admin's reopen call). A store whose failures
+ * pass clears the mark with its next successful write, but only with a write that <em>started</em>
+ * after the failure was recorded: a write that was already under way may have committed before the
+ * failure and proves nothing. That ordering is kept with one ticket counter, lock-free.
  *
  * <p>Validation errors, retriable errors (time-outs, shutting down) and reads do not count.
  * Thread-safe.
@@ -36,7 +36,9 @@ final class WriteHealth {
     return tickets.incrementAndGet();
   }
 
-  /** The write that took {@code ticket} was durable: clears a failure recorded before it started. */
+  /**
+   * The write that took {@code ticket} was durable: clears a failure recorded before it started.
+   */
   void succeeded(long ticket) {
     tookAWrite = true;
     if (failure.get() == null) return;
@@ -46,7 +48,8 @@ final class WriteHealth {
   /** The write failed with {@code e}; records it when it is a store failure. */
   void failed(RuntimeException e) {
     if (isStoreFailure(e)) {
-      failure.set(new Failure(tickets.incrementAndGet(), Instant.now(), String.valueOf(e.getMessage())));
+      failure.set(
+          new Failure(tickets.incrementAndGet(), Instant.now(), String.valueOf(e.getMessage())));
     }
   }
 
@@ -61,6 +64,8 @@ final class WriteHealth {
   }
 
   static boolean isStoreFailure(Throwable e) {
-    return e instanceof MnemoException m && !m.retriable() && !(e instanceof InvalidRequestException);
+    return e instanceof MnemoException m
+        && !m.retriable()
+        && !(e instanceof InvalidRequestException);
   }
 }

@@ -18,9 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Several tenants with several keys each, the same owner names in every tenant, and a seeded random
  * mix of every call, aimed as often at another tenant's ids and owners as at its own. No response
  * ever shows another tenant's record, another tenant's id is always 404, and at the end every
- * tenant's store holds exactly what that tenant wrote and did not delete, and lists exactly its
- * own owners and their records. A failure names its seed
- * (rerun with -Dmnemo.seed=N).
+ * tenant's store holds exactly what that tenant wrote and did not delete, and lists exactly its own
+ * owners and their records. A failure names its seed (rerun with -Dmnemo.seed=N).
  */
 class CrossTenantIT {
   @TempDir Path dir;
@@ -53,9 +52,20 @@ class CrossTenantIT {
         String owner = owners[rnd.nextInt(owners.length)];
         int kind = rnd.nextInt(10);
         if (kind < 4 || allIds.isEmpty()) {
-          String text = "[" + t + "] " + owner + " likes topic" + rnd.nextInt(5) + " and shared words";
-          TestServer.Response r = s.send("POST", "/v1/memories", key,
-              "{\"owner\":\"" + owner + "\",\"text\":\"" + text + "\",\"fact_key\":\"pref" + op + "\"}");
+          String text =
+              "[" + t + "] " + owner + " likes topic" + rnd.nextInt(5) + " and shared words";
+          TestServer.Response r =
+              s.send(
+                  "POST",
+                  "/v1/memories",
+                  key,
+                  "{\"owner\":\""
+                      + owner
+                      + "\",\"text\":\""
+                      + text
+                      + "\",\"fact_key\":\"pref"
+                      + op
+                      + "\"}");
           assertThat(r.status()).as(why + " " + r).isEqualTo(201);
           String id = r.json().get("ids").get(0).asText();
           model.get(t).get(owner).add(id);
@@ -70,36 +80,52 @@ class CrossTenantIT {
         String pathOwner = idOwner != null && rnd.nextBoolean() ? idOwner : owner;
         switch (kind) {
           case 4 -> { // recall: only own tenant's records, only the asked owner's
-            TestServer.Response r = s.send("POST", "/v1/recall", key,
-                "{\"owner\":\"" + owner + "\",\"text\":\"likes topic shared words\",\"k\":20,\"threshold\":0,\"budget_tokens\":2000}");
+            TestServer.Response r =
+                s.send(
+                    "POST",
+                    "/v1/recall",
+                    key,
+                    "{\"owner\":\""
+                        + owner
+                        + "\",\"text\":\"likes topic shared words\",\"k\":20,\"threshold\":0,\"budget_tokens\":2000}");
             assertThat(r.status()).as(why).isEqualTo(200);
             for (JsonNode rec : r.json().get("records")) {
               assertThat(rec.get("text").asText()).as(why).startsWith("[" + t + "] " + owner + " ");
               assertThat(model.get(t).get(owner)).as(why).contains(rec.get("id").asText());
             }
-            assertThat(r.json().get("block").asText()).as(why).doesNotContain("[tenant" + other(t, tenantCount) + "]");
+            assertThat(r.json().get("block").asText())
+                .as(why)
+                .doesNotContain("[tenant" + other(t, tenantCount) + "]");
           }
           case 5 -> { // get by id
-            TestServer.Response r = s.send("GET", "/v1/owners/" + pathOwner + "/memories/" + id, key, null);
+            TestServer.Response r =
+                s.send("GET", "/v1/owners/" + pathOwner + "/memories/" + id, key, null);
             if (mine && pathOwner.equals(idOwner)) {
               assertThat(r.status()).as(why).isEqualTo(200);
               assertThat(r.json().get("text").asText()).as(why).startsWith("[" + t + "]");
             } else {
-              assertThat(r.status()).as(why + " get of " + idTenant + "'s id by " + t).isEqualTo(404);
+              assertThat(r.status())
+                  .as(why + " get of " + idTenant + "'s id by " + t)
+                  .isEqualTo(404);
               assertThat(r.body()).as(why).doesNotContain("[" + idTenant + "]");
             }
           }
           case 6 -> { // delete by id
-            TestServer.Response r = s.send("DELETE", "/v1/owners/" + pathOwner + "/memories/" + id, key, null);
+            TestServer.Response r =
+                s.send("DELETE", "/v1/owners/" + pathOwner + "/memories/" + id, key, null);
             if (mine && pathOwner.equals(idOwner)) {
               assertThat(r.status()).as(why).isEqualTo(200);
               model.get(t).get(idOwner).remove(id);
             } else {
-              assertThat(r.status()).as(why + " delete of " + idTenant + "'s id by " + t).isEqualTo(404);
+              assertThat(r.status())
+                  .as(why + " delete of " + idTenant + "'s id by " + t)
+                  .isEqualTo(404);
             }
           }
           case 7 -> { // mark used: another tenant's ids are unknown ids
-            TestServer.Response r = s.send("POST", "/v1/owners/" + pathOwner + "/used", key, "{\"ids\":[\"" + id + "\"]}");
+            TestServer.Response r =
+                s.send(
+                    "POST", "/v1/owners/" + pathOwner + "/used", key, "{\"ids\":[\"" + id + "\"]}");
             assertThat(r.status()).as(why).isEqualTo(200);
             int expected = mine && pathOwner.equals(idOwner) ? 1 : 0;
             assertThat(r.json().get("updated").asInt()).as(why).isEqualTo(expected);
@@ -119,7 +145,9 @@ class CrossTenantIT {
             if (rnd.nextInt(4) != 0) continue;
             TestServer.Response r = s.send("DELETE", "/v1/owners/" + owner, key, null);
             assertThat(r.status()).as(why).isEqualTo(200);
-            assertThat(r.json().get("deleted").asInt()).as(why).isEqualTo(model.get(t).get(owner).size());
+            assertThat(r.json().get("deleted").asInt())
+                .as(why)
+                .isEqualTo(model.get(t).get(owner).size());
             model.get(t).get(owner).clear();
           }
         }
@@ -138,14 +166,23 @@ class CrossTenantIT {
         assertThat(ids).as(why + " final store of " + t).isEqualTo(expected);
         // the browsing routes (the inspector's): the tenant's own owners and records, nobody else's
         Set<String> listed = new HashSet<>();
-        s.send("GET", "/v1/owners?limit=1000", keysOf.get(t).get(1), null).json().get("owners")
+        s.send("GET", "/v1/owners?limit=1000", keysOf.get(t).get(1), null)
+            .json()
+            .get("owners")
             .forEach(o -> listed.add(o.get("owner").asText()));
         Set<String> live = new HashSet<>();
-        model.get(t).forEach((o, set) -> { if (!set.isEmpty()) live.add(o); });
+        model
+            .get(t)
+            .forEach(
+                (o, set) -> {
+                  if (!set.isEmpty()) live.add(o);
+                });
         assertThat(listed).as(why + " owners of " + t).isEqualTo(live);
         for (String o : owners) {
           Set<String> page = new HashSet<>();
-          s.send("GET", "/v1/owners/" + o + "/memories?limit=1000", keysOf.get(t).get(0), null).json().get("memories")
+          s.send("GET", "/v1/owners/" + o + "/memories?limit=1000", keysOf.get(t).get(0), null)
+              .json()
+              .get("memories")
               .forEach(rec -> page.add(rec.get("id").asText()));
           assertThat(page).as(why + " records of " + t + "/" + o).isEqualTo(model.get(t).get(o));
         }

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The inspector end to end in a real browser: a server on a random port with two tenants, and
  * {@code src/test/e2e/inspector.e2e.mjs} driving Debian's headless Chromium through
- * playwright-core: load, log in with a key, write through the API, see the record and its
- * versions, recall and see the trace, forget a record and an owner with confirmations, and
- * another tenant's key seeing none of the first tenant's owners. The screenshot is kept as
- * {@code target/inspector-e2e/inspector.png}.
+ * playwright-core: load, log in with a key, write through the API, see the record and its versions,
+ * recall and see the trace, forget a record and an owner with confirmations, and another tenant's
+ * key seeing none of the first tenant's owners. The screenshot is kept as {@code
+ * target/inspector-e2e/inspector.png}.
  *
  * <p>What it needs (Node.js, playwright-core pinned in {@code src/test/e2e/package-lock.json},
  * {@code /usr/bin/chromium}) is installed by {@code bin/e2e-setup}, which {@code bin/test} runs
@@ -47,11 +47,17 @@ class InspectorBrowserIT {
       missing = missing(chromium);
     }
     if (!missing.isEmpty()) {
-      String what = "the inspector's browser test cannot run; missing: " + String.join("; ", missing)
-          + ". Run bin/e2e-setup (as root to install chromium with apt-get), or see docs/inspector.md.";
-      assumeTrue(mode.equals("required"), what + " Skipped (MNEMO_BROWSER_TEST=required makes this a failure).");
-      fail("the inspector's browser test cannot run; missing: " + String.join("; ", missing)
-          + ". Run bin/e2e-setup (as root to install chromium with apt-get), or see docs/inspector.md.");
+      String what =
+          "the inspector's browser test cannot run; missing: "
+              + String.join("; ", missing)
+              + ". Run bin/e2e-setup (as root to install chromium with apt-get), or see docs/inspector.md.";
+      assumeTrue(
+          mode.equals("required"),
+          what + " Skipped (MNEMO_BROWSER_TEST=required makes this a failure).");
+      fail(
+          "the inspector's browser test cannot run; missing: "
+              + String.join("; ", missing)
+              + ". Run bin/e2e-setup (as root to install chromium with apt-get), or see docs/inspector.md.");
     }
     Path shot = Path.of("target", "inspector-e2e", "inspector.png").toAbsolutePath();
     Files.deleteIfExists(shot);
@@ -61,7 +67,8 @@ class InspectorBrowserIT {
       pb.environment().put("KEY_A", s.key("acme"));
       pb.environment().put("KEY_B", s.key("globex"));
       pb.environment().put("SCREENSHOT", shot.toString());
-      pb.environment().put("PROFILE_DIR", Files.createDirectories(dir.resolve("chromium-profile")).toString());
+      pb.environment()
+          .put("PROFILE_DIR", Files.createDirectories(dir.resolve("chromium-profile")).toString());
       pb.environment().put("CHROMIUM", chromium);
       Result r = run(pb, 120);
       System.out.println(r.output());
@@ -77,7 +84,8 @@ class InspectorBrowserIT {
     if (!Files.isRegularFile(E2E.resolve("node_modules/playwright-core/package.json"))) {
       out.add("playwright-core (cd mnemo-server/src/test/e2e && npm ci)");
     }
-    if (!Files.isExecutable(Path.of(chromium))) out.add("Debian's chromium at " + chromium + " (apt-get install chromium)");
+    if (!Files.isExecutable(Path.of(chromium)))
+      out.add("Debian's chromium at " + chromium + " (apt-get install chromium)");
     return out;
   }
 
@@ -90,18 +98,25 @@ class InspectorBrowserIT {
 
   private record Result(int exit, String output) {}
 
-  private static Result run(List<String> command, Path workDir, int timeoutSeconds) throws IOException, InterruptedException {
+  private static Result run(List<String> command, Path workDir, int timeoutSeconds)
+      throws IOException, InterruptedException {
     return run(new ProcessBuilder(command).directory(workDir.toFile()), timeoutSeconds);
   }
 
-  private static Result run(ProcessBuilder pb, int timeoutSeconds) throws IOException, InterruptedException {
+  private static Result run(ProcessBuilder pb, int timeoutSeconds)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("mnemo-e2e", ".log");
     try {
       Process p = pb.redirectErrorStream(true).redirectOutput(out.toFile()).start();
       if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly); // the browser too
         p.destroyForcibly().waitFor();
-        return new Result(-1, Files.readString(out, StandardCharsets.UTF_8) + "\n(killed after " + timeoutSeconds + " s)");
+        return new Result(
+            -1,
+            Files.readString(out, StandardCharsets.UTF_8)
+                + "\n(killed after "
+                + timeoutSeconds
+                + " s)");
       }
       return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
     } finally {

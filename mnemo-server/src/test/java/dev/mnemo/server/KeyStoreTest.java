@@ -16,12 +16,18 @@ class KeyStoreTest {
     KeyStore ks = KeyStore.open(file, "env-admin-key-long-enough-0123456789");
     KeyStore.Issued a = ks.issue("acme", "bot");
     String stored = Files.readString(file);
-    assertThat(stored).doesNotContain(a.key()).doesNotContain(a.key().substring(19)).contains(a.entry().id());
-    assertThat(Files.getPosixFilePermissions(file).toString()).isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    assertThat(stored)
+        .doesNotContain(a.key())
+        .doesNotContain(a.key().substring(19))
+        .contains(a.entry().id());
+    assertThat(Files.getPosixFilePermissions(file).toString())
+        .isEqualTo("[OWNER_READ, OWNER_WRITE]");
     assertThat(Files.exists(dir.resolve("keys.json.tmp"))).isFalse();
     KeyStore again = KeyStore.open(file, "env-admin-key-long-enough-0123456789");
-    assertThat(again.authenticate(a.key())).hasValueSatisfying(p -> assertThat(p.tenant()).isEqualTo("acme"));
-    assertThat(again.authenticate("env-admin-key-long-enough-0123456789")).hasValueSatisfying(p -> assertThat(p.admin()).isTrue());
+    assertThat(again.authenticate(a.key()))
+        .hasValueSatisfying(p -> assertThat(p.tenant()).isEqualTo("acme"));
+    assertThat(again.authenticate("env-admin-key-long-enough-0123456789"))
+        .hasValueSatisfying(p -> assertThat(p.admin()).isTrue());
   }
 
   @Test
@@ -29,7 +35,8 @@ class KeyStoreTest {
     KeyStore ks = KeyStore.open(dir.resolve("keys.json"), "admin-key-0123456789-0123456789");
     String k = ks.issue("acme", null).key();
     char last = k.charAt(k.length() - 1);
-    assertThat(ks.authenticate(k.substring(0, k.length() - 1) + (last == 'A' ? 'B' : 'A'))).isEmpty();
+    assertThat(ks.authenticate(k.substring(0, k.length() - 1) + (last == 'A' ? 'B' : 'A')))
+        .isEmpty();
     assertThat(ks.authenticate(k + "x")).isEmpty();
     assertThat(ks.authenticate("")).isEmpty();
     assertThat(ks.authenticate(null)).isEmpty();
@@ -45,7 +52,8 @@ class KeyStoreTest {
     Path file = dir.resolve("keys.json");
     KeyStore first = KeyStore.open(file, null);
     String generated = first.generatedAdminKey().orElseThrow();
-    assertThat(first.authenticate(generated)).hasValueSatisfying(p -> assertThat(p.admin()).isTrue());
+    assertThat(first.authenticate(generated))
+        .hasValueSatisfying(p -> assertThat(p.admin()).isTrue());
     KeyStore second = KeyStore.open(file, null);
     assertThat(second.generatedAdminKey()).isEmpty();
     assertThat(second.authenticate(generated)).isPresent();

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Ten thousand tenants on one server: stores open on first use and close when idle, extraction
- * runs on a shared pool, so file handles and threads stay bounded however many tenants exist.
- * Prints what it measured (the numbers in docs/security.md).
+ * Ten thousand tenants on one server: stores open on first use and close when idle, extraction runs
+ * on a shared pool, so file handles and threads stay bounded however many tenants exist. Prints
+ * what it measured (the numbers in docs/security.md).
  */
 class ManyTenantsIT {
   static final int TENANTS = Integer.getInteger("mnemo.tenants", 10_000);
@@ -56,44 +56,60 @@ class ManyTenantsIT {
     }
     long c0 = System.nanoTime();
     // two threads (the machine has two cores): setup, not what is measured
-    java.util.stream.IntStream.range(0, TENANTS).parallel().forEach(i -> {
-      try {
-        copy(template, dir.resolve("data/tenants/t" + i));
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    java.util.stream.IntStream.range(0, TENANTS)
+        .parallel()
+        .forEach(
+            i -> {
+              try {
+                copy(template, dir.resolve("data/tenants/t" + i));
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
     long files;
     try (Stream<Path> walk = Files.walk(template)) {
       files = walk.filter(Files::isRegularFile).count();
     }
-    System.out.printf("many tenants: %d stores of %d files linked in %.1f s%n", TENANTS, files, (System.nanoTime() - c0) / 1e9);
-    ServerConfig c = ServerConfig.defaults().withPort(0).withData(dir.resolve("data")).withAdminKey(TestServer.ADMIN)
-        .withLogRequests(false).withTenantIdle(Duration.ofMillis(200));
-    try (TestServer s = new TestServer(MnemoServer.builder(c, TestServer::engine).build().start())) {
+    System.out.printf(
+        "many tenants: %d stores of %d files linked in %.1f s%n",
+        TENANTS, files, (System.nanoTime() - c0) / 1e9);
+    ServerConfig c =
+        ServerConfig.defaults()
+            .withPort(0)
+            .withData(dir.resolve("data"))
+            .withAdminKey(TestServer.ADMIN)
+            .withLogRequests(false)
+            .withTenantIdle(Duration.ofMillis(200));
+    try (TestServer s =
+        new TestServer(MnemoServer.builder(c, TestServer::engine).build().start())) {
       long files0 = openFiles();
       int threads0 = threads();
       long t0 = System.nanoTime();
       int peakThreads = 0;
       long peakFiles = 0;
       // two clients at once (the machine has two cores), each tenant used once
-      java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-      java.util.concurrent.atomic.AtomicInteger peakT = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger next =
+          new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger peakT =
+          new java.util.concurrent.atomic.AtomicInteger();
       java.util.concurrent.atomic.AtomicLong peakF = new java.util.concurrent.atomic.AtomicLong();
-      Runnable client = () -> {
-        for (int i = next.getAndIncrement(); i < TENANTS; i = next.getAndIncrement()) {
-          Mnemo m = s.server.memory("t" + i);
-          if (i % 1000 == 0) {
-            m.remember(NewMemory.builder("o", "tenant " + i + " keeps one more memory").build()); // a few write
-          } else {
-            m.get("o", "none"); // most only read
-          }
-          if (i % 250 == 0) {
-            peakT.accumulateAndGet(threads(), Math::max);
-            peakF.accumulateAndGet(openFiles(), Math::max);
-          }
-        }
-      };
+      Runnable client =
+          () -> {
+            for (int i = next.getAndIncrement(); i < TENANTS; i = next.getAndIncrement()) {
+              Mnemo m = s.server.memory("t" + i);
+              if (i % 1000 == 0) {
+                m.remember(
+                    NewMemory.builder("o", "tenant " + i + " keeps one more memory")
+                        .build()); // a few write
+              } else {
+                m.get("o", "none"); // most only read
+              }
+              if (i % 250 == 0) {
+                peakT.accumulateAndGet(threads(), Math::max);
+                peakF.accumulateAndGet(openFiles(), Math::max);
+              }
+            }
+          };
       Thread a = Thread.ofPlatform().start(client);
       Thread b = Thread.ofPlatform().start(client);
       a.join();
@@ -103,23 +119,35 @@ class ManyTenantsIT {
       double seconds = (System.nanoTime() - t0) / 1e9;
       long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
       long w0 = System.nanoTime();
-      // readiness reports the open count cheaply (a /metrics scrape walks every tenant's files for the index size)
+      // readiness reports the open count cheaply (a /metrics scrape walks every tenant's files for
+      // the index size)
       while (s.send("GET", "/health/ready", null, null).json().get("tenants_open").asInt() > 0
           && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
       long w1 = System.nanoTime();
       String metrics = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
-      System.out.printf("many tenants: idle close waited %.1f s, one /metrics scrape %.1f s%n", (w1 - w0) / 1e9,
-          (System.nanoTime() - w1) / 1e9);
+      System.out.printf(
+          "many tenants: idle close waited %.1f s, one /metrics scrape %.1f s%n",
+          (w1 - w0) / 1e9, (System.nanoTime() - w1) / 1e9);
       long files1 = openFiles();
       int threads1 = threads();
       Runtime rt = Runtime.getRuntime();
       System.gc();
       long heapMb = (rt.totalMemory() - rt.freeMemory()) >> 20;
-      System.out.printf("many tenants: %d tenants in %.1f s (%.2f ms each); open files %d -> peak %d -> %d after idle close; "
-          + "threads %d -> peak %d -> %d; heap used %d MB%n", TENANTS, seconds, seconds * 1000 / TENANTS, files0,
-          peakFiles, files1, threads0, peakThreads, threads1, heapMb);
+      System.out.printf(
+          "many tenants: %d tenants in %.1f s (%.2f ms each); open files %d -> peak %d -> %d after idle close; "
+              + "threads %d -> peak %d -> %d; heap used %d MB%n",
+          TENANTS,
+          seconds,
+          seconds * 1000 / TENANTS,
+          files0,
+          peakFiles,
+          files1,
+          threads0,
+          peakThreads,
+          threads1,
+          heapMb);
 
       assertThat(metrics).contains("mnemo_tenants_open 0.0");
       assertThat(threads1).as("no thread per tenant").isLessThan(threads0 + 32);
@@ -130,7 +158,11 @@ class ManyTenantsIT {
       }
       // a closed tenant reopens on its next request, with its data
       Mnemo again = s.server.memory("t0");
-      assertThat(again.recall(dev.mnemo.RecallRequest.builder("o", "tenant memory").threshold(0).build()).ids())
+      assertThat(
+              again
+                  .recall(
+                      dev.mnemo.RecallRequest.builder("o", "tenant memory").threshold(0).build())
+                  .ids())
           .hasSize(2);
     }
     // the clean-up of 10,000 stores, on two threads too (JUnit's would walk them on one)

@@ -13,7 +13,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A servlet mounted beside the REST API (as the MCP transport will be) gets the same auth and the tenant. */
+/**
+ * A servlet mounted beside the REST API (as the MCP transport will be) gets the same auth and the
+ * tenant.
+ */
 class MountIT {
   @TempDir Path dir;
 
@@ -23,9 +26,19 @@ class MountIT {
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
       Mnemo memory = MnemoServer.memoryOf(req);
-      String id = memory.remember(NewMemory.builder("alice", "written through " + req.getRequestURI()).build()).id();
+      String id =
+          memory
+              .remember(
+                  NewMemory.builder("alice", "written through " + req.getRequestURI()).build())
+              .id();
       res.setContentType("text/plain");
-      res.getWriter().write(MnemoServer.tenantOf(req) + " " + id + " " + req.getAttribute(MnemoServer.REQUEST_ID_ATTRIBUTE));
+      res.getWriter()
+          .write(
+              MnemoServer.tenantOf(req)
+                  + " "
+                  + id
+                  + " "
+                  + req.getAttribute(MnemoServer.REQUEST_ID_ATTRIBUTE));
     }
   }
 
@@ -38,13 +51,17 @@ class MountIT {
       assertThat(r.status()).as(r.toString()).isEqualTo(200);
       assertThat(r.body()).startsWith("acme ");
       assertThat(s.send("GET", "/mcp/sub/path", beta, null).body()).startsWith("beta ");
-      assertThat(s.send("GET", "/v1/owners/alice/export", acme, null).body()).contains("written through /mcp");
-      assertThat(s.send("GET", "/v1/owners/alice/export", beta, null).body()).contains("/mcp/sub/path").doesNotContain("through /mcp\"");
+      assertThat(s.send("GET", "/v1/owners/alice/export", acme, null).body())
+          .contains("written through /mcp");
+      assertThat(s.send("GET", "/v1/owners/alice/export", beta, null).body())
+          .contains("/mcp/sub/path")
+          .doesNotContain("through /mcp\"");
       TestServer.Response none = s.send("POST", "/mcp", null, "{}");
       assertThat(none.status()).isEqualTo(401);
       assertThat(none.contentType()).startsWith("application/problem+json");
       assertThat(s.send("POST", "/mcp", TestServer.ADMIN, "{}").status()).isEqualTo(403);
-      assertThat(s.send("GET", "/metrics", TestServer.ADMIN, null).body()).contains("route=\"/mcp/*\"");
+      assertThat(s.send("GET", "/metrics", TestServer.ADMIN, null).body())
+          .contains("route=\"/mcp/*\"");
     }
   }
 

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -66,11 +65,14 @@ class OpenApiIT {
       boolean secured = !o.has("security");
       for (var r : o.get("responses").properties()) {
         if (r.getKey().startsWith("4") || r.getKey().startsWith("5")) {
-          assertThat(r.getValue().get("content").has("application/problem+json")).as(op + " " + r.getKey()).isTrue();
+          assertThat(r.getValue().get("content").has("application/problem+json"))
+              .as(op + " " + r.getKey())
+              .isTrue();
         }
       }
       if (secured) assertThat(o.get("responses").has("401")).as(op + " documents 401").isTrue();
-      if (o.has("requestBody")) assertThat(o.get("responses").has("422")).as(op + " documents 422").isTrue();
+      if (o.has("requestBody"))
+        assertThat(o.get("responses").has("422")).as(op + " documents 422").isTrue();
     }
   }
 
@@ -78,16 +80,42 @@ class OpenApiIT {
   void examplesValidate_andEveryOperationAnswersAsDocumented() {
     String tenant = "docs";
     String key = s.key(tenant);
-    String spareKeyId = s.send("POST", "/v1/tenants/" + tenant + "/keys", TestServer.ADMIN, null).json().get("key_id").asText();
-    String id = s.send("POST", "/v1/memories", key,
-        "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\",\"fact_key\":\"diet\",\"sources\":[\"s1\"]}").json()
-        .get("ids").get(0).asText();
-    // a record no example supersedes, for POST .../memories/{id}/category and .../episodes/{episode}/summary
-    String chess = s.send("POST", "/v1/memories", key, "{\"owner\":\"alice\",\"text\":\"Alice plays chess\",\"episode\":\"s1\"}").json()
-        .get("ids").get(0).asText();
+    String spareKeyId =
+        s.send("POST", "/v1/tenants/" + tenant + "/keys", TestServer.ADMIN, null)
+            .json()
+            .get("key_id")
+            .asText();
+    String id =
+        s.send(
+                "POST",
+                "/v1/memories",
+                key,
+                "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\",\"fact_key\":\"diet\",\"sources\":[\"s1\"]}")
+            .json()
+            .get("ids")
+            .get(0)
+            .asText();
+    // a record no example supersedes, for POST .../memories/{id}/category and
+    // .../episodes/{episode}/summary
+    String chess =
+        s.send(
+                "POST",
+                "/v1/memories",
+                key,
+                "{\"owner\":\"alice\",\"text\":\"Alice plays chess\",\"episode\":\"s1\"}")
+            .json()
+            .get("ids")
+            .get(0)
+            .asText();
     // a failed attempt under the same id, for POST .../turns/{id}/accept
-    s.send("POST", "/v1/ingest", key, "{\"turns\":[{\"id\":\"" + id + "\",\"owner\":\"alice\",\"role\":\"assistant\","
-        + "\"text\":\"Alice orders the vegetarian menu\",\"status\":\"failed\"}]}");
+    s.send(
+        "POST",
+        "/v1/ingest",
+        key,
+        "{\"turns\":[{\"id\":\""
+            + id
+            + "\",\"owner\":\"alice\",\"role\":\"assistant\","
+            + "\"text\":\"Alice orders the vegetarian menu\",\"status\":\"failed\"}]}");
     // a logged recall, for the /v1/recalls/{id} routes (logging is asynchronous: wait for it)
     s.send("POST", "/v1/recall", key, "{\"owner\":\"alice\",\"text\":\"Is Alice vegetarian?\"}");
     String recallId = null;
@@ -99,19 +127,33 @@ class OpenApiIT {
     assertThat(recallId).as("the recall was logged").isNotNull();
     List<String> ops = new ArrayList<>(documented());
     // Deletions last, the tenant's deletion at the very end.
-    ops.sort(Comparator.comparing((String op) -> op.startsWith("DELETE")).thenComparing(op -> op.equals("DELETE /v1/tenants/{tenant}"))
-        .thenComparing(op -> op.contains("{owner}") && !op.contains("{id}")).thenComparing(op -> op));
+    ops.sort(
+        Comparator.comparing((String op) -> op.startsWith("DELETE"))
+            .thenComparing(op -> op.equals("DELETE /v1/tenants/{tenant}"))
+            .thenComparing(op -> op.contains("{owner}") && !op.contains("{id}"))
+            .thenComparing(op -> op));
     for (String op : ops) {
       JsonNode o = operation(op);
       String method = op.substring(0, op.indexOf(' '));
-      String path = op.substring(op.indexOf(' ') + 1).replace("{owner}", "alice")
-          .replace("{id}", op.contains("/v1/recalls/") ? recallId : op.endsWith("/category") ? chess : id)
-          .replace("{tenant}", tenant).replace("{key_id}", spareKeyId).replace("{asset}", "inspector.css").replace("{episode}", "s1");
+      String path =
+          op.substring(op.indexOf(' ') + 1)
+              .replace("{owner}", "alice")
+              .replace(
+                  "{id}",
+                  op.contains("/v1/recalls/") ? recallId : op.endsWith("/category") ? chess : id)
+              .replace("{tenant}", tenant)
+              .replace("{key_id}", spareKeyId)
+              .replace("{asset}", "inspector.css")
+              .replace("{episode}", "s1");
       String query = "";
       if (o.has("parameters")) {
         for (JsonNode p : o.get("parameters")) {
           if (p.get("in").asText().equals("query") && p.path("required").asBoolean()) {
-            query += (query.isEmpty() ? "?" : "&") + p.get("name").asText() + "=" + URLEncoder.encode("diet", StandardCharsets.UTF_8);
+            query +=
+                (query.isEmpty() ? "?" : "&")
+                    + p.get("name").asText()
+                    + "="
+                    + URLEncoder.encode("diet", StandardCharsets.UTF_8);
           }
         }
       }
@@ -142,7 +184,8 @@ class OpenApiIT {
           validate(r.json(), schema, "$", errors);
         } else if (ctype.equals("application/x-ndjson")) {
           for (String line : r.body().split("\n")) {
-            if (!line.isBlank()) validate(new TestServer.Response(200, "", line, null).json(), schema, "$", errors);
+            if (!line.isBlank())
+              validate(new TestServer.Response(200, "", line, null).json(), schema, "$", errors);
           }
         }
         assertThat(errors).as(op + " response " + r.body()).isEmpty();
@@ -173,8 +216,13 @@ class OpenApiIT {
   void theSchemaCheck_catchesWhatItShould() throws Exception {
     JsonNode newMemory = spec.get("components").get("schemas").get("NewMemory");
     List<String> errors = new ArrayList<>();
-    validate(JsonCodec.READER.readTree("{\"owner\":5,\"colour\":\"red\",\"importance\":2}"), newMemory, "$", errors);
-    assertThat(errors).hasSize(4); // owner's type, unknown colour, importance's maximum, missing text
+    validate(
+        JsonCodec.READER.readTree("{\"owner\":5,\"colour\":\"red\",\"importance\":2}"),
+        newMemory,
+        "$",
+        errors);
+    assertThat(errors)
+        .hasSize(4); // owner's type, unknown colour, importance's maximum, missing text
   }
 
   private static JsonNode operation(String op) {
@@ -207,7 +255,8 @@ class OpenApiIT {
       return;
     }
     if (schema.has("allOf")) for (JsonNode s : schema.get("allOf")) validate(v, s, at, errors);
-    if (schema.has("anyOf") && !matchesAny(v, schema.get("anyOf"), at)) errors.add(at + ": matches none of anyOf");
+    if (schema.has("anyOf") && !matchesAny(v, schema.get("anyOf"), at))
+      errors.add(at + ": matches none of anyOf");
     if (schema.has("oneOf")) {
       int n = 0;
       for (JsonNode s : schema.get("oneOf")) {
@@ -217,7 +266,8 @@ class OpenApiIT {
       }
       if (n != 1) errors.add(at + ": matches " + n + " of oneOf");
     }
-    if (schema.has("const") && !schema.get("const").equals(v)) errors.add(at + ": not " + schema.get("const"));
+    if (schema.has("const") && !schema.get("const").equals(v))
+      errors.add(at + ": not " + schema.get("const"));
     if (schema.has("enum")) {
       boolean in = false;
       for (JsonNode e : schema.get("enum")) in |= e.equals(v);
@@ -234,24 +284,34 @@ class OpenApiIT {
     }
     if (v.isTextual()) {
       String s = v.asText();
-      if (schema.has("minLength") && s.length() < schema.get("minLength").asInt()) errors.add(at + ": too short");
-      if (schema.has("maxLength") && s.length() > schema.get("maxLength").asInt()) errors.add(at + ": too long");
-      if (schema.has("pattern") && !Pattern.compile(schema.get("pattern").asText()).matcher(s).find()) {
+      if (schema.has("minLength") && s.length() < schema.get("minLength").asInt())
+        errors.add(at + ": too short");
+      if (schema.has("maxLength") && s.length() > schema.get("maxLength").asInt())
+        errors.add(at + ": too long");
+      if (schema.has("pattern")
+          && !Pattern.compile(schema.get("pattern").asText()).matcher(s).find()) {
         errors.add(at + ": '" + s + "' does not match " + schema.get("pattern"));
       }
     }
     if (v.isNumber()) {
-      if (schema.has("minimum") && v.asDouble() < schema.get("minimum").asDouble()) errors.add(at + ": below minimum");
-      if (schema.has("maximum") && v.asDouble() > schema.get("maximum").asDouble()) errors.add(at + ": above maximum");
+      if (schema.has("minimum") && v.asDouble() < schema.get("minimum").asDouble())
+        errors.add(at + ": below minimum");
+      if (schema.has("maximum") && v.asDouble() > schema.get("maximum").asDouble())
+        errors.add(at + ": above maximum");
     }
     if (v.isArray()) {
-      if (schema.has("minItems") && v.size() < schema.get("minItems").asInt()) errors.add(at + ": too few items");
-      if (schema.has("maxItems") && v.size() > schema.get("maxItems").asInt()) errors.add(at + ": too many items");
-      if (schema.has("items")) for (int i = 0; i < v.size(); i++) validate(v.get(i), schema.get("items"), at + "[" + i + "]", errors);
+      if (schema.has("minItems") && v.size() < schema.get("minItems").asInt())
+        errors.add(at + ": too few items");
+      if (schema.has("maxItems") && v.size() > schema.get("maxItems").asInt())
+        errors.add(at + ": too many items");
+      if (schema.has("items"))
+        for (int i = 0; i < v.size(); i++)
+          validate(v.get(i), schema.get("items"), at + "[" + i + "]", errors);
     }
     if (v.isObject()) {
       if (schema.has("required")) {
-        for (JsonNode r : schema.get("required")) if (!v.has(r.asText())) errors.add(at + ": missing " + r.asText());
+        for (JsonNode r : schema.get("required"))
+          if (!v.has(r.asText())) errors.add(at + ": missing " + r.asText());
       }
       JsonNode props = schema.path("properties");
       for (var f : v.properties()) {
@@ -259,7 +319,8 @@ class OpenApiIT {
           validate(f.getValue(), props.get(f.getKey()), at + "." + f.getKey(), errors);
         } else if (schema.has("additionalProperties")) {
           JsonNode ap = schema.get("additionalProperties");
-          if (ap.isBoolean() && !ap.asBoolean()) errors.add(at + ": unknown property " + f.getKey());
+          if (ap.isBoolean() && !ap.asBoolean())
+            errors.add(at + ": unknown property " + f.getKey());
           else if (ap.isObject()) validate(f.getValue(), ap, at + "." + f.getKey(), errors);
         }
       }
@@ -280,7 +341,8 @@ class OpenApiIT {
       case "object" -> v.isObject();
       case "array" -> v.isArray();
       case "string" -> v.isTextual();
-      case "integer" -> v.isIntegralNumber() || (v.isNumber() && v.asDouble() == Math.rint(v.asDouble()));
+      case "integer" ->
+          v.isIntegralNumber() || (v.isNumber() && v.asDouble() == Math.rint(v.asDouble()));
       case "number" -> v.isNumber();
       case "boolean" -> v.isBoolean();
       case "null" -> v.isNull();

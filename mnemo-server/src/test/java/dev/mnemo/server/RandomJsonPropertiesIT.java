@@ -40,13 +40,38 @@ class RandomJsonPropertiesIT {
   static void stop() throws IOException {
     if (server != null) server.close();
     try (var walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList())
+        Files.deleteIfExists(p);
     }
   }
 
-  private static final List<String> FIELDS = List.of("owner", "text", "records", "turns", "valid_from", "valid_to",
-      "recorded_at", "fact_key", "category", "importance", "scope", "metadata", "sources", "entities", "seq", "episode",
-      "mode", "at", "asked_at", "k", "budget_tokens", "ids", "id", "role", "x");
+  private static final List<String> FIELDS =
+      List.of(
+          "owner",
+          "text",
+          "records",
+          "turns",
+          "valid_from",
+          "valid_to",
+          "recorded_at",
+          "fact_key",
+          "category",
+          "importance",
+          "scope",
+          "metadata",
+          "sources",
+          "entities",
+          "seq",
+          "episode",
+          "mode",
+          "at",
+          "asked_at",
+          "k",
+          "budget_tokens",
+          "ids",
+          "id",
+          "role",
+          "x");
 
   @Provide
   Arbitrary<JsonNode> bodies() {
@@ -55,33 +80,63 @@ class RandomJsonPropertiesIT {
 
   private Arbitrary<JsonNode> value(int depth) {
     JsonNodeFactory f = JsonNodeFactory.instance;
-    Arbitrary<JsonNode> strings = Arbitraries.oneOf(
-        Arbitraries.strings().ofMaxLength(20).map(f::textNode),
-        Arbitraries.strings().withCharRange('\u0000', '\u2FFF').ofMaxLength(12).map(f::textNode),
-        Arbitraries.of("o", "maya", "", " ", "a\u202Eb", "2026-01-01T00:00:00Z", "-999999999-01-01T00:00:00Z",
-            "+999999999-12-31T23:59:59Z", "9999-12-31T23:59:59Z", "0000-01-01T00:00:00Z", "current", "valid_at",
-            "known_at", "user", "semantic").map(f::textNode),
-        Arbitraries.strings().ofLength(9000).map(f::textNode));
-    Arbitrary<JsonNode> scalars = Arbitraries.oneOf(strings,
-        Arbitraries.integers().map(f::numberNode),
-        Arbitraries.longs().map(f::numberNode),
-        Arbitraries.doubles().map(f::numberNode),
-        Arbitraries.of(true, false).map(f::booleanNode),
-        Arbitraries.just(f.nullNode()));
+    Arbitrary<JsonNode> strings =
+        Arbitraries.oneOf(
+            Arbitraries.strings().ofMaxLength(20).map(f::textNode),
+            Arbitraries.strings()
+                .withCharRange('\u0000', '\u2FFF')
+                .ofMaxLength(12)
+                .map(f::textNode),
+            Arbitraries.of(
+                    "o",
+                    "maya",
+                    "",
+                    " ",
+                    "a\u202Eb",
+                    "2026-01-01T00:00:00Z",
+                    "-999999999-01-01T00:00:00Z",
+                    "+999999999-12-31T23:59:59Z",
+                    "9999-12-31T23:59:59Z",
+                    "0000-01-01T00:00:00Z",
+                    "current",
+                    "valid_at",
+                    "known_at",
+                    "user",
+                    "semantic")
+                .map(f::textNode),
+            Arbitraries.strings().ofLength(9000).map(f::textNode));
+    Arbitrary<JsonNode> scalars =
+        Arbitraries.oneOf(
+            strings,
+            Arbitraries.integers().map(f::numberNode),
+            Arbitraries.longs().map(f::numberNode),
+            Arbitraries.doubles().map(f::numberNode),
+            Arbitraries.of(true, false).map(f::booleanNode),
+            Arbitraries.just(f.nullNode()));
     if (depth == 0) return scalars;
-    Arbitrary<JsonNode> objects = Arbitraries.maps(Arbitraries.of(FIELDS), Arbitraries.lazy(() -> value(depth - 1)))
-        .ofMaxSize(6).map(m -> {
-          ObjectNode o = f.objectNode();
-          m.forEach(o::set);
-          return o;
-        });
-    Arbitrary<JsonNode> arrays = Arbitraries.lazy(() -> value(depth - 1)).list().ofMaxSize(4).map(l -> {
-      ArrayNode a = f.arrayNode();
-      l.forEach(a::add);
-      return a;
-    });
+    Arbitrary<JsonNode> objects =
+        Arbitraries.maps(Arbitraries.of(FIELDS), Arbitraries.lazy(() -> value(depth - 1)))
+            .ofMaxSize(6)
+            .map(
+                m -> {
+                  ObjectNode o = f.objectNode();
+                  m.forEach(o::set);
+                  return o;
+                });
+    Arbitrary<JsonNode> arrays =
+        Arbitraries.lazy(() -> value(depth - 1))
+            .list()
+            .ofMaxSize(4)
+            .map(
+                l -> {
+                  ArrayNode a = f.arrayNode();
+                  l.forEach(a::add);
+                  return a;
+                });
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(2, scalars), net.jqwik.api.Tuple.of(6, objects), net.jqwik.api.Tuple.of(1, arrays));
+        net.jqwik.api.Tuple.of(2, scalars),
+        net.jqwik.api.Tuple.of(6, objects),
+        net.jqwik.api.Tuple.of(1, arrays));
   }
 
   private static long stored() {
@@ -89,24 +144,29 @@ class RandomJsonPropertiesIT {
   }
 
   @Property(tries = 300)
-  void randomJson_neverA5xx_andWritesAllOrNothing(@ForAll("bodies") JsonNode body,
-      @ForAll("routes") String route) {
+  void randomJson_neverA5xx_andWritesAllOrNothing(
+      @ForAll("bodies") JsonNode body, @ForAll("routes") String route) {
     long before = route.equals("/v1/memories") ? stored() : 0;
     TestServer.Response r = server.send("POST", route, key, body.toString());
     assertThat(r.status()).as(route + " " + body + " -> " + r).isLessThan(500);
     if (route.equals("/v1/memories")) {
       long after = stored();
       if (r.status() == 201) {
-        assertThat(after - before).as("a 201 wrote exactly its records").isGreaterThanOrEqualTo(r.json().get("ids").size());
+        assertThat(after - before)
+            .as("a 201 wrote exactly its records")
+            .isGreaterThanOrEqualTo(r.json().get("ids").size());
       } else {
-        assertThat(after).as("a refused write wrote nothing: " + body + " -> " + r).isEqualTo(before);
+        assertThat(after)
+            .as("a refused write wrote nothing: " + body + " -> " + r)
+            .isEqualTo(before);
       }
     }
   }
 
   @Provide
   Arbitrary<String> routes() {
-    return Arbitraries.of("/v1/memories", "/v1/memories/validate", "/v1/recall", "/v1/ingest", "/v1/owners/o/used");
+    return Arbitraries.of(
+        "/v1/memories", "/v1/memories/validate", "/v1/recall", "/v1/ingest", "/v1/owners/o/used");
   }
 
   static {

@@ -19,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** The README's Server section against the server: its route table, its settings example. */
 class ReadmeTest {
   private static final Path README = Path.of("../README.md");
+
   /** A route in a table cell: `GET /v1/owners?q=&offset=` is GET /v1/owners. */
-  private static final Pattern ROUTE = Pattern.compile("`(GET|POST|PUT|PATCH|DELETE) (/[^`?\\s]*)[^`]*`");
+  private static final Pattern ROUTE =
+      Pattern.compile("`(GET|POST|PUT|PATCH|DELETE) (/[^`?\\s]*)[^`]*`");
 
   @Test
   void theRouteTable_listsExactlyTheRoutesOfTheOpenApiDocument() throws Exception {
@@ -42,7 +44,9 @@ class ReadmeTest {
     }
     Set<String> documented = new TreeSet<>();
     for (Map.Entry<String, JsonNode> path : spec.get("paths").properties()) {
-      path.getValue().fieldNames().forEachRemaining(method -> documented.add(method.toUpperCase() + " " + path.getKey()));
+      path.getValue()
+          .fieldNames()
+          .forEachRemaining(method -> documented.add(method.toUpperCase() + " " + path.getKey()));
     }
     assertThat(readme).isEqualTo(documented);
   }
@@ -51,10 +55,12 @@ class ReadmeTest {
   void theSettingsExample_loadsAsItSays(@TempDir Path dir) throws Exception {
     List<String> lines = section("Server");
     int start = -1;
-    for (int i = 0; i < lines.size() && start < 0; i++) if (lines.get(i).startsWith("```yaml")) start = i;
+    for (int i = 0; i < lines.size() && start < 0; i++)
+      if (lines.get(i).startsWith("```yaml")) start = i;
     assertThat(start).isNotNegative();
     StringBuilder yaml = new StringBuilder();
-    for (int i = start + 1; !lines.get(i).startsWith("```"); i++) yaml.append(lines.get(i)).append('\n');
+    for (int i = start + 1; !lines.get(i).startsWith("```"); i++)
+      yaml.append(lines.get(i)).append('\n');
     Path file = Files.writeString(dir.resolve("mnemo.yaml"), yaml);
     ServerConfig c = ServerConfig.load(file, Map.of(), Map.of());
     assertThat(c.port()).isEqualTo(8080);

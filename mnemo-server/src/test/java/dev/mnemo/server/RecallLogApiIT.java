@@ -26,7 +26,10 @@ class RecallLogApiIT {
     throw new AssertionError("not logged: " + found);
   }
 
-  /** Usage feedback is logged behind the recall, asynchronously: polls /metrics until it shows {@code line}. */
+  /**
+   * Usage feedback is logged behind the recall, asynchronously: polls /metrics until it shows
+   * {@code line}.
+   */
   private static String awaitMetric(TestServer s, String line) {
     String metrics = "";
     for (int i = 0; i < 400; i++) {
@@ -46,12 +49,36 @@ class RecallLogApiIT {
     try (TestServer s = new TestServer(dir)) {
       String acme = s.key("acme");
       String other = s.key("other");
-      String id = s.send("POST", "/v1/memories", acme, "{\"owner\":\"maya\",\"text\":\"Maya switched from Vim to Emacs.\"}")
-          .json().get("ids").get(0).asText();
-      s.send("POST", "/v1/memories", acme, "{\"owner\":\"maya\",\"text\":\"Maya's cat is called Pixel.\"}");
-      s.send("POST", "/v1/recall", acme, "{\"owner\":\"maya\",\"text\":\"Which editor, Vim or Emacs?\"}");
-      s.send("POST", "/v1/recall", acme, "{\"owner\":\"maya\",\"text\":\"not this one\",\"log\":false}");
-      s.send("POST", "/v1/recall", other, "{\"owner\":\"maya\",\"text\":\"Which editor, Vim or Emacs?\"}");
+      String id =
+          s.send(
+                  "POST",
+                  "/v1/memories",
+                  acme,
+                  "{\"owner\":\"maya\",\"text\":\"Maya switched from Vim to Emacs.\"}")
+              .json()
+              .get("ids")
+              .get(0)
+              .asText();
+      s.send(
+          "POST",
+          "/v1/memories",
+          acme,
+          "{\"owner\":\"maya\",\"text\":\"Maya's cat is called Pixel.\"}");
+      s.send(
+          "POST",
+          "/v1/recall",
+          acme,
+          "{\"owner\":\"maya\",\"text\":\"Which editor, Vim or Emacs?\"}");
+      s.send(
+          "POST",
+          "/v1/recall",
+          acme,
+          "{\"owner\":\"maya\",\"text\":\"not this one\",\"log\":false}");
+      s.send(
+          "POST",
+          "/v1/recall",
+          other,
+          "{\"owner\":\"maya\",\"text\":\"Which editor, Vim or Emacs?\"}");
 
       JsonNode list = awaitLogged(s, acme, "maya", 1);
       assertThat(list.get("total").asInt()).as("log: false is not logged").isEqualTo(1);
@@ -60,39 +87,59 @@ class RecallLogApiIT {
       assertThat(summary.get("selected").get(0).asText()).isEqualTo(id);
       String recallId = summary.get("id").asText();
 
-      assertThat(s.send("GET", "/v1/recalls?record=" + id + "&outcome=selected", acme, null).json().get("total").asInt())
+      assertThat(
+              s.send("GET", "/v1/recalls?record=" + id + "&outcome=selected", acme, null)
+                  .json()
+                  .get("total")
+                  .asInt())
           .isEqualTo(1);
-      assertThat(s.send("GET", "/v1/recalls?q=cat", acme, null).json().get("total").asInt()).isZero();
+      assertThat(s.send("GET", "/v1/recalls?q=cat", acme, null).json().get("total").asInt())
+          .isZero();
       assertThat(s.send("GET", "/v1/recalls?outcome=sideways", acme, null).status()).isEqualTo(422);
       assertThat(s.send("GET", "/v1/recalls?colour=red", acme, null).status()).isEqualTo(422);
 
       JsonNode whole = s.send("GET", "/v1/recalls/" + recallId, acme, null).json();
       assertThat(whole.get("trace").get("candidates").size()).isPositive();
       assertThat(whole.get("request").get("owner").asText()).isEqualTo("maya");
-      assertThat(s.send("GET", "/v1/recalls/" + recallId, other, null).status()).as("another tenant's recall").isEqualTo(404);
+      assertThat(s.send("GET", "/v1/recalls/" + recallId, other, null).status())
+          .as("another tenant's recall")
+          .isEqualTo(404);
 
       JsonNode replay = s.send("POST", "/v1/recalls/" + recallId + "/replay", acme, null).json();
       assertThat(replay.get("identical").asBoolean()).isTrue();
-      JsonNode stricter = s.send("POST", "/v1/recalls/" + recallId + "/replay", acme, "{\"threshold\":1.0}").json();
+      JsonNode stricter =
+          s.send("POST", "/v1/recalls/" + recallId + "/replay", acme, "{\"threshold\":1.0}").json();
       assertThat(stricter.get("identical").asBoolean()).isFalse();
       assertThat(stricter.get("removed").get(0).asText()).isEqualTo(id);
-      assertThat(s.send("POST", "/v1/recalls/" + recallId + "/replay", other, null).status()).isEqualTo(404);
+      assertThat(s.send("POST", "/v1/recalls/" + recallId + "/replay", other, null).status())
+          .isEqualTo(404);
 
       JsonNode stats = s.send("GET", "/v1/recalls/stats", acme, null).json();
       assertThat(stats.get("recalls").asInt()).isEqualTo(1);
       assertThat(stats.get("fetch_rate").asDouble()).isEqualTo(1.0);
-      // usage feedback over REST: the answer used the Vim/Emacs record, so the tenant's use rate is 1
-      JsonNode used = s.send("POST", "/v1/owners/maya/used", acme,
-          "{\"ids\":[\"" + id + "\"],\"query\":\"Which editor?\",\"answer\":\"You switched to Emacs.\"}").json();
+      // usage feedback over REST: the answer used the Vim/Emacs record, so the tenant's use rate is
+      // 1
+      JsonNode used =
+          s.send(
+                  "POST",
+                  "/v1/owners/maya/used",
+                  acme,
+                  "{\"ids\":[\""
+                      + id
+                      + "\"],\"query\":\"Which editor?\",\"answer\":\"You switched to Emacs.\"}")
+              .json();
       assertThat(used.get("updated").asInt()).isEqualTo(1);
       String metrics = awaitMetric(s, "mnemo_recall_log_use_rate{tenant=\"acme\"} 1.0");
-      assertThat(metrics).contains("mnemo_recall_log_fetch_rate{tenant=\"acme\"} 1.0")
+      assertThat(metrics)
+          .contains("mnemo_recall_log_fetch_rate{tenant=\"acme\"} 1.0")
           .contains("mnemo_recall_log_recalls{tenant=\"other\"}");
 
       assertThat(s.send("DELETE", "/v1/owners/maya", acme, null).status()).isEqualTo(200);
       assertThat(s.send("GET", "/v1/recalls", acme, null).json().get("total").asInt()).isZero();
       assertThat(s.send("GET", "/v1/recalls/" + recallId, acme, null).status()).isEqualTo(404);
-      assertThat(awaitLogged(s, other, "maya", 1).get("total").asInt()).as("the other tenant's log is untouched").isEqualTo(1);
+      assertThat(awaitLogged(s, other, "maya", 1).get("total").asInt())
+          .as("the other tenant's log is untouched")
+          .isEqualTo(1);
     }
   }
 }

@@ -17,7 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every endpoint's happy path, and malformed inputs answered with problem+json and nothing written. */
+/**
+ * Every endpoint's happy path, and malformed inputs answered with problem+json and nothing written.
+ */
 class RestApiIT {
   @TempDir static Path dir;
   static TestServer s;
@@ -78,7 +80,8 @@ class RestApiIT {
     TestServer.Response recall = post("/v1/recall", "{\"owner\":\"alice\",\"text\":\"q\",\"k\":0}");
     assertProblem(recall, 422, "k");
     assertThat(recall.json().get("detail").asText()).doesNotContain("written");
-    TestServer.Response write = post("/v1/memories", "{\"owner\":\"alice\",\"text\":\"t\",\"importance\":1.5}");
+    TestServer.Response write =
+        post("/v1/memories", "{\"owner\":\"alice\",\"text\":\"t\",\"importance\":1.5}");
     assertProblem(write, 422, "importance");
     assertThat(write.json().get("detail").asText()).endsWith("; nothing was written");
   }
@@ -104,8 +107,10 @@ class RestApiIT {
 
   @Test
   void remember_one_thenGetSourcesAndExport() {
-    String id = remember("{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\",\"fact_key\":\"diet\",\"sources\":[\"chat-1:4\"],"
-        + "\"importance\":0.8,\"metadata\":{\"app\":\"x\"}}");
+    String id =
+        remember(
+            "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\",\"fact_key\":\"diet\",\"sources\":[\"chat-1:4\"],"
+                + "\"importance\":0.8,\"metadata\":{\"app\":\"x\"}}");
     TestServer.Response r = get("/v1/owners/alice/memories/" + id);
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.json().get("text").asText()).isEqualTo("Alice is vegetarian");
@@ -119,19 +124,26 @@ class RestApiIT {
 
   @Test
   void remember_batch_answers201WithIdsInOrder() {
-    TestServer.Response r = post("/v1/memories", "{\"records\":[{\"owner\":\"bob\",\"text\":\"Bob likes tea\"},"
-        + "{\"owner\":\"bob\",\"text\":\"Bob met Carol in Porto\",\"category\":\"episodic\",\"episode\":\"e1\",\"seq\":2}]}");
+    TestServer.Response r =
+        post(
+            "/v1/memories",
+            "{\"records\":[{\"owner\":\"bob\",\"text\":\"Bob likes tea\"},"
+                + "{\"owner\":\"bob\",\"text\":\"Bob met Carol in Porto\",\"category\":\"episodic\",\"episode\":\"e1\",\"seq\":2}]}");
     assertThat(r.status()).isEqualTo(201);
     assertThat(r.json().get("ids")).hasSize(2);
     String second = r.json().get("ids").get(1).asText();
-    assertThat(get("/v1/owners/bob/memories/" + second).json().get("text").asText()).isEqualTo("Bob met Carol in Porto");
+    assertThat(get("/v1/owners/bob/memories/" + second).json().get("text").asText())
+        .isEqualTo("Bob met Carol in Porto");
   }
 
   @Test
   void recall_returnsRecordsBlockAndTraceOnlyWhenAsked() {
     String id = remember("{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\"}");
     remember("{\"owner\":\"alice\",\"text\":\"The weather in Oslo was cold\"}");
-    TestServer.Response r = post("/v1/recall", "{\"owner\":\"alice\",\"text\":\"is Alice vegetarian?\",\"k\":1,\"budget_tokens\":100}");
+    TestServer.Response r =
+        post(
+            "/v1/recall",
+            "{\"owner\":\"alice\",\"text\":\"is Alice vegetarian?\",\"k\":1,\"budget_tokens\":100}");
     assertThat(r.status()).as(r.toString()).isEqualTo(200);
     JsonNode j = r.json();
     assertThat(j.get("records")).hasSize(1);
@@ -139,20 +151,34 @@ class RestApiIT {
     assertThat(j.get("records").get(0).has("score")).isTrue();
     assertThat(j.get("block").asText()).contains("Alice is vegetarian");
     assertThat(j.has("trace")).isFalse();
-    JsonNode t = post("/v1/recall", "{\"owner\":\"alice\",\"query\":\"is Alice vegetarian?\",\"explain\":true}").json();
+    JsonNode t =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"alice\",\"query\":\"is Alice vegetarian?\",\"explain\":true}")
+            .json();
     assertThat(t.get("trace").get("candidates").size()).isGreaterThanOrEqualTo(1);
     assertThat(t.get("trace").get("stage_ms").has("total")).isTrue();
   }
 
   @Test
   void recall_validAt_seesTheVersionTrueThen() {
-    remember("{\"owner\":\"alice\",\"text\":\"Alice lives in Lisbon\",\"fact_key\":\"city\",\"valid_from\":\"2020-01-01\"}");
-    remember("{\"owner\":\"alice\",\"text\":\"Alice lives in Berlin\",\"fact_key\":\"city\",\"valid_from\":\"2024-01-01\"}");
-    JsonNode now = post("/v1/recall", "{\"owner\":\"alice\",\"text\":\"where does Alice live\",\"threshold\":0}").json();
+    remember(
+        "{\"owner\":\"alice\",\"text\":\"Alice lives in Lisbon\",\"fact_key\":\"city\",\"valid_from\":\"2020-01-01\"}");
+    remember(
+        "{\"owner\":\"alice\",\"text\":\"Alice lives in Berlin\",\"fact_key\":\"city\",\"valid_from\":\"2024-01-01\"}");
+    JsonNode now =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"alice\",\"text\":\"where does Alice live\",\"threshold\":0}")
+            .json();
     assertThat(now.get("block").asText()).contains("Berlin").doesNotContain("Lisbon");
-    JsonNode then = post("/v1/recall", "{\"owner\":\"alice\",\"text\":\"where does Alice live\",\"mode\":\"valid_at\","
-        + "\"at\":\"2022-06-01\",\"threshold\":0,\"half_lives\":{\"semantic\":\"P3650D\"},\"fusion\":\"rrf\","
-        + "\"weights\":{\"bm25\":1.0},\"packing\":\"coverage\",\"time_filter\":\"off\",\"candidates\":20}").json();
+    JsonNode then =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"alice\",\"text\":\"where does Alice live\",\"mode\":\"valid_at\","
+                    + "\"at\":\"2022-06-01\",\"threshold\":0,\"half_lives\":{\"semantic\":\"P3650D\"},\"fusion\":\"rrf\","
+                    + "\"weights\":{\"bm25\":1.0},\"packing\":\"coverage\",\"time_filter\":\"off\",\"candidates\":20}")
+            .json();
     assertThat(then.get("block").asText()).contains("Lisbon").doesNotContain("Berlin");
     JsonNode h = get("/v1/owners/alice/history?fact_key=city").json();
     // Lisbon (now expired), its clipped copy for 2020-2024, Berlin
@@ -161,75 +187,114 @@ class RestApiIT {
 
   @Test
   void remember_backfill_endsWhereTheCurrentVersionBegins_andSaysWhichRuleDecided() {
-    TestServer.Response emacs = post("/v1/memories", "{\"owner\":\"maya\",\"text\":\"Maya switched from Vim to Emacs.\","
-        + "\"fact_key\":\"editor\"}");
+    TestServer.Response emacs =
+        post(
+            "/v1/memories",
+            "{\"owner\":\"maya\",\"text\":\"Maya switched from Vim to Emacs.\","
+                + "\"fact_key\":\"editor\"}");
     assertThat(emacs.status()).as(emacs.toString()).isEqualTo(201);
     JsonNode current = emacs.json().get("records").get(0);
-    TestServer.Response vim = post("/v1/memories", "{\"owner\":\"maya\",\"text\":\"Maya writes all her code in Vim.\","
-        + "\"fact_key\":\"editor\",\"valid_from\":\"2025-01-01\"}");
+    TestServer.Response vim =
+        post(
+            "/v1/memories",
+            "{\"owner\":\"maya\",\"text\":\"Maya writes all her code in Vim.\","
+                + "\"fact_key\":\"editor\",\"valid_from\":\"2025-01-01\"}");
     assertThat(vim.status()).as(vim.toString()).isEqualTo(201);
     JsonNode older = vim.json().get("records").get(0);
     assertThat(older.get("valid_to").asText()).isEqualTo(current.get("valid_from").asText());
     assertThat(older.get("metadata").get("resolution").asText())
         .startsWith("backfill: starts before current version " + current.get("id").asText());
-    JsonNode now = post("/v1/recall", "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0}").json();
+    JsonNode now =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0}")
+            .json();
     assertThat(now.get("block").asText()).contains("Emacs").doesNotContain("all her code in Vim");
-    JsonNode then = post("/v1/recall", "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0,"
-        + "\"mode\":\"valid_at\",\"at\":\"2025-06-01\"}").json();
+    JsonNode then =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"maya\",\"text\":\"Which editor does Maya use?\",\"threshold\":0,"
+                    + "\"mode\":\"valid_at\",\"at\":\"2025-06-01\"}")
+            .json();
     assertThat(then.get("block").asText()).contains("all her code in Vim").doesNotContain("Emacs");
   }
 
   @Test
   void accessLabels_recallSeesALabelledRecordOnlyWithOneOfItsPrincipals_andBadLabelsAre422() {
-    String pay = remember("{\"owner\":\"acme\",\"text\":\"The payroll run is on the 25th.\","
-        + "\"access\":[\"team:payments\",\"role:cfo\"]}");
+    String pay =
+        remember(
+            "{\"owner\":\"acme\",\"text\":\"The payroll run is on the 25th.\","
+                + "\"access\":[\"team:payments\",\"role:cfo\"]}");
     remember("{\"owner\":\"acme\",\"text\":\"Payroll questions go to the finance desk.\"}");
     JsonNode stored = get("/v1/owners/acme/memories/" + pay).json();
-    assertThat(stored.get("access")).extracting(JsonNode::asText).containsExactly("role:cfo", "team:payments");
+    assertThat(stored.get("access"))
+        .extracting(JsonNode::asText)
+        .containsExactly("role:cfo", "team:payments");
 
-    String q = "{\"owner\":\"acme\",\"text\":\"payroll\",\"threshold\":0,\"relative_threshold\":0,"
-        + "\"min_relevance\":0,\"explain\":true";
+    String q =
+        "{\"owner\":\"acme\",\"text\":\"payroll\",\"threshold\":0,\"relative_threshold\":0,"
+            + "\"min_relevance\":0,\"explain\":true";
     JsonNode anyone = post("/v1/recall", q + "}").json();
     assertThat(anyone.get("block").asText()).contains("finance desk").doesNotContain("25th");
-    assertThat(anyone.get("trace").get("candidates")).allSatisfy(c -> assertThat(c.get("id").asText()).isNotEqualTo(pay));
+    assertThat(anyone.get("trace").get("candidates"))
+        .allSatisfy(c -> assertThat(c.get("id").asText()).isNotEqualTo(pay));
     JsonNode cfo = post("/v1/recall", q + ",\"principals\":[\"role:cfo\"]}").json();
     assertThat(cfo.get("block").asText()).contains("25th");
     JsonNode sales = post("/v1/recall", q + ",\"principals\":[\"team:sales\"]}").json();
     assertThat(sales.get("block").asText()).doesNotContain("25th");
 
     assertProblem(post("/v1/recall", q + ",\"principals\":[\"cfo\"]}"), 422, "principals[0]");
-    assertProblem(post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":[\"group:x\"]}"), 422,
+    assertProblem(
+        post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":[\"group:x\"]}"),
+        422,
         "access[0]");
-    assertProblem(post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":\"team:x\"}"), 422,
+    assertProblem(
+        post("/v1/memories", "{\"owner\":\"acme\",\"text\":\"x\",\"access\":\"team:x\"}"),
+        422,
         "access");
   }
 
   @Test
   void recall_blockCarriesRelevanceAndAUsageNote_withinTheBudget_aBadNoteIs422() {
     remember("{\"owner\":\"lee\",\"text\":\"Lee prefers short weekly status reports.\"}");
-    JsonNode r = post("/v1/recall", "{\"owner\":\"lee\",\"text\":\"How does Lee like status reports?\",\"min_relevance\":0,"
-        + "\"block_relevance\":true,\"usage_note\":true,\"budget_tokens\":60}").json();
+    JsonNode r =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"lee\",\"text\":\"How does Lee like status reports?\",\"min_relevance\":0,"
+                    + "\"block_relevance\":true,\"usage_note\":true,\"budget_tokens\":60}")
+            .json();
     String block = r.get("block").asText();
     assertThat(block.lines().toList().get(1)).isEqualTo(dev.mnemo.RecallRequest.USAGE_NOTE);
     assertThat(block).containsPattern("short weekly status reports\\. \\(relevance 0\\.\\d\\d\\)");
     assertThat(r.get("block_tokens").asInt()).isLessThanOrEqualTo(60);
-    JsonNode own = post("/v1/recall", "{\"owner\":\"lee\",\"text\":\"How does Lee like status reports?\",\"min_relevance\":0,"
-        + "\"usage_note\":\"Cite the date of any line you use.\"}").json();
+    JsonNode own =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"lee\",\"text\":\"How does Lee like status reports?\",\"min_relevance\":0,"
+                    + "\"usage_note\":\"Cite the date of any line you use.\"}")
+            .json();
     assertThat(own.get("block").asText()).contains("\nCite the date of any line you use.\n- [");
-    assertProblem(post("/v1/recall", "{\"owner\":\"lee\",\"text\":\"q\",\"usage_note\":\"two\\nlines\"}"), 422, "usage_note");
+    assertProblem(
+        post("/v1/recall", "{\"owner\":\"lee\",\"text\":\"q\",\"usage_note\":\"two\\nlines\"}"),
+        422,
+        "usage_note");
   }
 
   @Test
   void summaryAndCategoryRoutes_andASummaryFollowsACorrectedSource() {
-    remember("{\"owner\":\"maya\",\"text\":\"Maya lives in Lisbon.\",\"fact_key\":\"home\",\"episode\":\"s1\",\"seq\":1}");
-    String cello = remember("{\"owner\":\"maya\",\"text\":\"Maya plays the cello.\",\"episode\":\"s1\",\"seq\":2}");
+    remember(
+        "{\"owner\":\"maya\",\"text\":\"Maya lives in Lisbon.\",\"fact_key\":\"home\",\"episode\":\"s1\",\"seq\":1}");
+    String cello =
+        remember(
+            "{\"owner\":\"maya\",\"text\":\"Maya plays the cello.\",\"episode\":\"s1\",\"seq\":2}");
     TestServer.Response summary = post("/v1/owners/maya/episodes/s1/summary", "");
     assertThat(summary.status()).as(summary.toString()).isEqualTo(201);
     assertThat(summary.json().get("text").asText()).contains("Lisbon", "cello");
     assertThat(summary.json().get("fact_key").asText()).isEqualTo("summary/s1");
     assertProblem(post("/v1/owners/maya/episodes/nothing/summary", ""), 404, null);
 
-    remember("{\"owner\":\"maya\",\"text\":\"Maya moved to Porto.\",\"fact_key\":\"home\",\"episode\":\"s2\"}");
+    remember(
+        "{\"owner\":\"maya\",\"text\":\"Maya moved to Porto.\",\"fact_key\":\"home\",\"episode\":\"s2\"}");
     JsonNode versions = get("/v1/owners/maya/history?fact_key=summary/s1").json().get("versions");
     assertThat(versions).hasSize(2);
     JsonNode current = versions.get(1);
@@ -237,68 +302,123 @@ class RestApiIT {
     assertThat(current.get("metadata").get("rederived").asText()).startsWith("stale: source");
     assertThat(versions.get(0).get("expired_at").isNull()).isFalse();
 
-    TestServer.Response moved = post("/v1/owners/maya/memories/" + cello + "/category", "{\"category\":\"procedural\"}");
+    TestServer.Response moved =
+        post("/v1/owners/maya/memories/" + cello + "/category", "{\"category\":\"procedural\"}");
     assertThat(moved.status()).as(moved.toString()).isEqualTo(201);
     assertThat(moved.json().get("category").asText()).isEqualTo("procedural");
-    assertProblem(post("/v1/owners/maya/memories/" + cello + "/category", "{\"category\":\"gossip\"}"), 422, "category");
-    assertProblem(post("/v1/owners/maya/memories/nope/category", "{\"category\":\"task\"}"), 404, null);
+    assertProblem(
+        post("/v1/owners/maya/memories/" + cello + "/category", "{\"category\":\"gossip\"}"),
+        422,
+        "category");
+    assertProblem(
+        post("/v1/owners/maya/memories/nope/category", "{\"category\":\"task\"}"), 404, null);
   }
 
   @Test
   void remember_lowerAuthority_keptAsAConflict_orRefusedWithTheReasonAnd422() {
-    String verified = remember("{\"owner\":\"alex\",\"text\":\"Alex is allergic to peanuts.\",\"fact_key\":\"allergy\","
-        + "\"authority\":\"verified\"}");
-    TestServer.Response refused = post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
-        + "\"fact_key\":\"allergy\",\"authority\":\"derived\",\"lower_authority\":\"refuse\"}");
+    String verified =
+        remember(
+            "{\"owner\":\"alex\",\"text\":\"Alex is allergic to peanuts.\",\"fact_key\":\"allergy\","
+                + "\"authority\":\"verified\"}");
+    TestServer.Response refused =
+        post(
+            "/v1/memories",
+            "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
+                + "\"fact_key\":\"allergy\",\"authority\":\"derived\",\"lower_authority\":\"refuse\"}");
     assertProblem(refused, 422, "authority");
-    assertThat(refused.json().get("detail").asText()).contains("derived does not supersede verified version " + verified);
-    assertProblem(post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"x\",\"lower_authority\":\"sometimes\"}"), 422,
+    assertThat(refused.json().get("detail").asText())
+        .contains("derived does not supersede verified version " + verified);
+    assertProblem(
+        post(
+            "/v1/memories",
+            "{\"owner\":\"alex\",\"text\":\"x\",\"lower_authority\":\"sometimes\"}"),
+        422,
         "lower_authority");
     assertThat(get("/v1/owners/alex/history?fact_key=allergy").json().get("versions")).hasSize(1);
 
-    TestServer.Response kept = post("/v1/memories", "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
-        + "\"fact_key\":\"allergy\",\"authority\":\"derived\"}");
+    TestServer.Response kept =
+        post(
+            "/v1/memories",
+            "{\"owner\":\"alex\",\"text\":\"Alex is allergic to cashews.\","
+                + "\"fact_key\":\"allergy\",\"authority\":\"derived\"}");
     assertThat(kept.status()).as(kept.toString()).isEqualTo(201);
-    assertThat(kept.json().get("records").get(0).get("conflict_policy").asText()).isEqualTo("keep_both");
-    JsonNode both = post("/v1/recall", "{\"owner\":\"alex\",\"text\":\"What is Alex allergic to?\",\"explain\":true}").json();
-    assertThat(both.get("block").asText()).contains("peanuts").contains("cashews").contains("this one verified")
+    assertThat(kept.json().get("records").get(0).get("conflict_policy").asText())
+        .isEqualTo("keep_both");
+    JsonNode both =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"alex\",\"text\":\"What is Alex allergic to?\",\"explain\":true}")
+            .json();
+    assertThat(both.get("block").asText())
+        .contains("peanuts")
+        .contains("cashews")
+        .contains("this one verified")
         .contains("this one derived");
   }
 
   @Test
   void recall_freshnessPerKind_maxAgeDropsAStaleStatus_andARequestCanChangeIt() {
-    remember("{\"owner\":\"pm\",\"text\":\"The Apollo project status is blocked.\",\"metadata\":{\"kind\":\"status\"},"
-        + "\"recorded_at\":\"2020-01-01T00:00:00Z\"}");
-    JsonNode stale = post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
-        + "\"explain\":true}").json();
+    remember(
+        "{\"owner\":\"pm\",\"text\":\"The Apollo project status is blocked.\",\"metadata\":{\"kind\":\"status\"},"
+            + "\"recorded_at\":\"2020-01-01T00:00:00Z\"}");
+    JsonNode stale =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
+                    + "\"explain\":true}")
+            .json();
     assertThat(stale.get("records")).isEmpty();
-    assertThat(stale.get("trace").get("candidates").get(0).get("outcome").asText()).isEqualTo("too_old");
-    JsonNode kept = post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
-        + "\"half_lives\":{\"status\":\"P7D\",\"semantic\":30},\"max_ages\":{\"status\":\"P36500D\"}}").json();
+    assertThat(stale.get("trace").get("candidates").get(0).get("outcome").asText())
+        .isEqualTo("too_old");
+    JsonNode kept =
+        post(
+                "/v1/recall",
+                "{\"owner\":\"pm\",\"text\":\"status of the Apollo project\",\"threshold\":0,"
+                    + "\"half_lives\":{\"status\":\"P7D\",\"semantic\":30},\"max_ages\":{\"status\":\"P36500D\"}}")
+            .json();
     assertThat(kept.get("records")).hasSize(1);
-    assertProblem(post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"soon\"}}"), 422,
+    assertProblem(
+        post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"soon\"}}"),
+        422,
         "max_ages.status");
-    assertProblem(post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"-P1D\"}}"), 422,
+    assertProblem(
+        post("/v1/recall", "{\"owner\":\"pm\",\"text\":\"x\",\"max_ages\":{\"status\":\"-P1D\"}}"),
+        422,
         "freshness.max_ages.status");
   }
 
   @Test
   void markUsed_countsAndForgetRecord_removesIt() {
     String id = remember("{\"owner\":\"alice\",\"text\":\"Alice plays chess\"}");
-    TestServer.Response u = post("/v1/owners/alice/used", "{\"ids\":[\"" + id + "\",\"unknown-id\"]}");
+    TestServer.Response u =
+        post("/v1/owners/alice/used", "{\"ids\":[\"" + id + "\",\"unknown-id\"]}");
     assertThat(u.status()).isEqualTo(200);
     assertThat(u.json().get("updated").asInt()).isEqualTo(1);
-    assertThat(get("/v1/owners/alice/memories/" + id).json().get("access_count").asInt()).isEqualTo(1);
+    assertThat(get("/v1/owners/alice/memories/" + id).json().get("access_count").asInt())
+        .isEqualTo(1);
     // with the answer, only the records it used are marked (UsedRecords: here a shared name)
     String tea = remember("{\"owner\":\"alice\",\"text\":\"Alice drinks oolong from Taiwan\"}");
-    TestServer.Response h = post("/v1/owners/alice/used", "{\"ids\":[\"" + id + "\",\"" + tea + "\"],"
-        + "\"query\":\"What should I bring Alice?\",\"answer\":\"Some oolong from Taiwan.\"}");
+    TestServer.Response h =
+        post(
+            "/v1/owners/alice/used",
+            "{\"ids\":[\""
+                + id
+                + "\",\""
+                + tea
+                + "\"],"
+                + "\"query\":\"What should I bring Alice?\",\"answer\":\"Some oolong from Taiwan.\"}");
     assertThat(h.json().get("updated").asInt()).isEqualTo(1);
     assertThat(h.json().get("used")).extracting(JsonNode::asText).containsExactly(tea);
-    assertThat(get("/v1/owners/alice/memories/" + id).json().get("access_count").asInt()).isEqualTo(1);
-    assertThat(get("/v1/owners/alice/memories/" + tea).json().get("last_accessed_at").isTextual()).isTrue();
-    assertProblem(post("/v1/owners/alice/used", "{\"ids\":[\"" + tea + "\"],\"answer\":\" \"}"), 422, "answer");
-    assertProblem(post("/v1/owners/alice/used", "{\"ids\":[\"" + tea + "\"],\"answr\":\"x\"}"), 422, "answr");
+    assertThat(get("/v1/owners/alice/memories/" + id).json().get("access_count").asInt())
+        .isEqualTo(1);
+    assertThat(get("/v1/owners/alice/memories/" + tea).json().get("last_accessed_at").isTextual())
+        .isTrue();
+    assertProblem(
+        post("/v1/owners/alice/used", "{\"ids\":[\"" + tea + "\"],\"answer\":\" \"}"),
+        422,
+        "answer");
+    assertProblem(
+        post("/v1/owners/alice/used", "{\"ids\":[\"" + tea + "\"],\"answr\":\"x\"}"), 422, "answr");
     TestServer.Response d = s.send("DELETE", "/v1/owners/alice/memories/" + id, key, null);
     assertThat(d.json().get("deleted").asInt()).isEqualTo(1);
     assertProblem(get("/v1/owners/alice/memories/" + id), 404, null);
@@ -336,7 +456,8 @@ class RestApiIT {
 
   @Test
   void keys_createListRevoke() {
-    TestServer.Response c = s.send("POST", "/v1/tenants/" + tenant + "/keys", TestServer.ADMIN, "{\"label\":\"bot\"}");
+    TestServer.Response c =
+        s.send("POST", "/v1/tenants/" + tenant + "/keys", TestServer.ADMIN, "{\"label\":\"bot\"}");
     assertThat(c.status()).isEqualTo(201);
     String second = c.json().get("key").asText();
     assertThat(second).matches("mnemo_[a-z0-9]{12}_[A-Za-z0-9_-]{43}");
@@ -345,10 +466,16 @@ class RestApiIT {
     assertThat(list.toString()).doesNotContain(second);
     assertThat(s.send("GET", "/v1/export", second, null).status()).isEqualTo(200);
     String id = c.json().get("key_id").asText();
-    assertThat(s.send("DELETE", "/v1/tenants/" + tenant + "/keys/" + id, TestServer.ADMIN, null).status()).isEqualTo(200);
+    assertThat(
+            s.send("DELETE", "/v1/tenants/" + tenant + "/keys/" + id, TestServer.ADMIN, null)
+                .status())
+        .isEqualTo(200);
     assertProblem(s.send("GET", "/v1/export", second, null), 401, null);
     assertThat(s.send("GET", "/v1/export", key, null).status()).isEqualTo(200);
-    assertProblem(s.send("DELETE", "/v1/tenants/" + tenant + "/keys/" + id, TestServer.ADMIN, null), 404, null);
+    assertProblem(
+        s.send("DELETE", "/v1/tenants/" + tenant + "/keys/" + id, TestServer.ADMIN, null),
+        404,
+        null);
   }
 
   @Test
@@ -368,14 +495,21 @@ class RestApiIT {
   @Test
   void health_metrics_openApi_andRequestIds() {
     assertThat(s.send("GET", "/health/live", null, null).status()).isEqualTo(200);
-    assertThat(s.send("GET", "/health/ready", null, null).json().get("status").asText()).isEqualTo("ready");
+    assertThat(s.send("GET", "/health/ready", null, null).json().get("status").asText())
+        .isEqualTo("ready");
     remember("{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\"}");
     post("/v1/recall", "{\"owner\":\"alice\",\"text\":\"vegetarian\"}");
     String m = s.send("GET", "/metrics", TestServer.ADMIN, null).body();
-    assertThat(m).contains("mnemo_http_requests_seconds_count{method=\"POST\",route=\"/v1/recall\",status=\"200\"}")
-        .contains("mnemo_recall_stage_seconds_count{stage=\"candidates\"}").contains("mnemo_group_commit_commits_total")
-        .contains("mnemo_group_commit_queue_depth").contains("mnemo_index_bytes").doesNotContain(key);
-    assertThat(s.send("GET", "/v1/openapi.json", null, null).json().get("openapi").asText()).startsWith("3.");
+    assertThat(m)
+        .contains(
+            "mnemo_http_requests_seconds_count{method=\"POST\",route=\"/v1/recall\",status=\"200\"}")
+        .contains("mnemo_recall_stage_seconds_count{stage=\"candidates\"}")
+        .contains("mnemo_group_commit_commits_total")
+        .contains("mnemo_group_commit_queue_depth")
+        .contains("mnemo_index_bytes")
+        .doesNotContain(key);
+    assertThat(s.send("GET", "/v1/openapi.json", null, null).json().get("openapi").asText())
+        .startsWith("3.");
     TestServer.Response r = s.send("GET", "/v1/export", key, null);
     assertThat(r.headers().firstValue("X-Request-Id")).isPresent();
   }
@@ -390,28 +524,50 @@ class RestApiIT {
         Arguments.of("{\"owner\":\"a\",\"text\":\"dup\",\"text\":\"dup\"}", 400, null),
         Arguments.of("{} {}", 400, null),
         Arguments.of("{\"owner\":\"alice\",\"text\":5}", 422, "text"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"importance\":\"high\"}", 422, "importance"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"t\",\"importance\":\"high\"}", 422, "importance"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"importance\":1.5}", 422, "importance"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"episode\":\"e\",\"seq\":1.5}", 422, "seq"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"t\",\"episode\":\"e\",\"seq\":1.5}", 422, "seq"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"sources\":\"s\"}", 422, "sources"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"metadata\":{\"k\":1}}", 422, "metadata.k"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"t\",\"metadata\":{\"k\":1}}", 422, "metadata.k"),
         Arguments.of("{\"text\":\"no owner\"}", 422, "owner"),
         Arguments.of("{\"owner\":\"  \",\"text\":\"blank owner\"}", 422, "owner"),
         Arguments.of("{\"owner\":\"alice\"}", 422, "text"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"" + big + "\"}", 422, "text"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"valid_from\":\"2024-13-45\"}", 422, "valid_from"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"recorded_at\":\"yesterday\"}", 422, "recorded_at"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"valid_from\":\"2024-02-01\",\"valid_to\":\"2024-01-01\"}", 422, "valid_to"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"t\",\"valid_from\":\"2024-13-45\"}",
+            422,
+            "valid_from"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"t\",\"recorded_at\":\"yesterday\"}",
+            422,
+            "recorded_at"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"t\",\"valid_from\":\"2024-02-01\",\"valid_to\":\"2024-01-01\"}",
+            422,
+            "valid_to"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"colour\":\"red\"}", 422, "colour"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"category\":\"dream\"}", 422, "category"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"t\",\"category\":\"dream\"}", 422, "category"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"t\",\"id\":\"mine\"}", 422, "id"),
         Arguments.of("[{\"owner\":\"alice\",\"text\":\"t\"}]", 422, "memory"),
-        Arguments.of("{\"records\":[{\"owner\":\"alice\",\"text\":\"fine\"},{\"owner\":\"alice\"}]}", 422, "records[1].text"),
-        Arguments.of("{\"records\":[{\"owner\":\"alice\",\"text\":\"fine\"},{\"owner\":\"alice\",\"text\":\"t\","
-            + "\"valid_to\":\"2001-01-01\"}]}", 422, "records[1].valid_to"),
+        Arguments.of(
+            "{\"records\":[{\"owner\":\"alice\",\"text\":\"fine\"},{\"owner\":\"alice\"}]}",
+            422,
+            "records[1].text"),
+        Arguments.of(
+            "{\"records\":[{\"owner\":\"alice\",\"text\":\"fine\"},{\"owner\":\"alice\",\"text\":\"t\","
+                + "\"valid_to\":\"2001-01-01\"}]}",
+            422,
+            "records[1].valid_to"),
         Arguments.of("{\"records\":[]}", 422, "records"),
         Arguments.of("{\"records\":{}}", 422, "records"),
-        Arguments.of("{\"records\":[{\"owner\":\"alice\",\"text\":\"fine\"}],\"owner\":\"x\"}", 422, "owner"));
+        Arguments.of(
+            "{\"records\":[{\"owner\":\"alice\",\"text\":\"fine\"}],\"owner\":\"x\"}",
+            422,
+            "owner"));
   }
 
   @ParameterizedTest
@@ -424,7 +580,12 @@ class RestApiIT {
   @Test
   void remember_overLimits_is413AndWritesNothing() {
     StringBuilder batch = new StringBuilder("{\"records\":[");
-    for (int i = 0; i < 257; i++) batch.append(i == 0 ? "" : ",").append("{\"owner\":\"a\",\"text\":\"t").append(i).append("\"}");
+    for (int i = 0; i < 257; i++)
+      batch
+          .append(i == 0 ? "" : ",")
+          .append("{\"owner\":\"a\",\"text\":\"t")
+          .append(i)
+          .append("\"}");
     batch.append("]}");
     assertProblem(post("/v1/memories", batch.toString()), 413, "records");
     String huge = "{\"owner\":\"alice\",\"text\":\"" + "y".repeat(1_100_000) + "\"}";
@@ -434,7 +595,10 @@ class RestApiIT {
 
   @Test
   void remember_wrongContentType_is415() {
-    assertProblem(s.send("POST", "/v1/memories", key, "{\"owner\":\"a\",\"text\":\"t\"}", "text/plain"), 415, "Content-Type");
+    assertProblem(
+        s.send("POST", "/v1/memories", key, "{\"owner\":\"a\",\"text\":\"t\"}", "text/plain"),
+        415,
+        "Content-Type");
     assertThat(export()).isEmpty();
   }
 
@@ -446,15 +610,26 @@ class RestApiIT {
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"k\":0}", 422, "k"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"k\":\"5\"}", 422, "k"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"k\":2.5}", 422, "k"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"budget_tokens\":-1}", 422, "budget_tokens"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"q\",\"budget_tokens\":-1}", 422, "budget_tokens"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"explain\":\"yes\"}", 422, "explain"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"mode\":\"someday\"}", 422, "mode"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"mode\":\"valid_at\"}", 422, "at"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"mode\":\"known_at\",\"at\":\"2024-02-30\"}", 422, "at"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"q\",\"mode\":\"known_at\",\"at\":\"2024-02-30\"}",
+            422,
+            "at"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"threshold\":2}", 422, "threshold"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"weights\":{\"dense\":-1}}", 422, "weights.dense"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"half_lives\":{\"episodic\":\"a week\"}}", 422, "half_lives.episodic"),
-        Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"categories\":[\"dream\"]}", 422, "categories"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"q\",\"weights\":{\"dense\":-1}}",
+            422,
+            "weights.dense"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"q\",\"half_lives\":{\"episodic\":\"a week\"}}",
+            422,
+            "half_lives.episodic"),
+        Arguments.of(
+            "{\"owner\":\"alice\",\"text\":\"q\",\"categories\":[\"dream\"]}", 422, "categories"),
         Arguments.of("{\"owner\":\"alice\",\"text\":\"q\",\"limit\":3}", 422, "limit"));
   }
 
@@ -474,8 +649,10 @@ class RestApiIT {
     assertProblem(post("/v1/owners/alice/used", "{\"ids\":[],\"x\":1}"), 422, "x");
     assertProblem(post("/v1/owners/alice/used", "nope"), 400, null);
     assertProblem(get("/v1/owners/%20/memories/" + id), 422, "owner");
-    assertProblem(s.send("POST", "/v1/tenants/Bad.Name/keys", TestServer.ADMIN, null), 422, "tenant");
-    assertProblem(s.send("POST", "/v1/tenants/ok/keys", TestServer.ADMIN, "{\"label\":5}"), 422, "label");
+    assertProblem(
+        s.send("POST", "/v1/tenants/Bad.Name/keys", TestServer.ADMIN, null), 422, "tenant");
+    assertProblem(
+        s.send("POST", "/v1/tenants/ok/keys", TestServer.ADMIN, "{\"label\":5}"), 422, "label");
     assertThat(get("/v1/owners/alice/memories/" + id).json().get("access_count").asInt()).isZero();
     assertThat(export()).hasSize(1);
   }
@@ -485,7 +662,8 @@ class RestApiIT {
     TestServer.Response none = s.send("GET", "/v1/export", null, null);
     assertProblem(none, 401, null);
     assertThat(none.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"mnemo\"");
-    assertProblem(s.send("GET", "/v1/export", "mnemo_aaaaaaaaaaaa_" + "A".repeat(43), null), 401, null);
+    assertProblem(
+        s.send("GET", "/v1/export", "mnemo_aaaaaaaaaaaa_" + "A".repeat(43), null), 401, null);
     assertProblem(s.send("GET", "/v1/export", TestServer.ADMIN, null), 403, null);
     assertProblem(s.send("GET", "/v1/tenants", key, null), 403, null);
     assertProblem(s.send("POST", "/v1/tenants/" + tenant + "/keys", key, null), 403, null);
@@ -501,7 +679,10 @@ class RestApiIT {
 
   @Test
   void ingestTurnsKeepsMessagesAsMemoriesAndToolEventsOut() {
-    TestServer.Response r = post("/v1/ingest", """
+    TestServer.Response r =
+        post(
+            "/v1/ingest",
+            """
         {"turns": [
           {"id": "t1", "owner": "ana", "episode": "s1", "role": "user", "speaker": "Ana",
            "text": "I adopted a greyhound called Pixel.", "at": "2026-05-01T10:00:00Z"},
@@ -513,10 +694,15 @@ class RestApiIT {
     assertThat(r.json().get("accepted")).hasSize(4);
     assertThat(r.json().get("queued").asInt()).isEqualTo(1); // extraction runs in the background
     awaitExtraction();
-    TestServer.Response recall = post("/v1/recall", """
+    TestServer.Response recall =
+        post(
+            "/v1/recall",
+            """
         {"owner": "ana", "query": "greyhound", "threshold": 0, "relative_threshold": 0}""");
     assertThat(recall.status()).as(recall.toString()).isEqualTo(200);
-    assertThat(recall.body()).contains("Ana: I adopted a greyhound called Pixel.").doesNotContain("races")
+    assertThat(recall.body())
+        .contains("Ana: I adopted a greyhound called Pixel.")
+        .doesNotContain("races")
         .doesNotContain("Half-written");
   }
 
@@ -533,7 +719,9 @@ class RestApiIT {
 
   @Test
   void aFailedAttempt_becomesAMemoryOnlyOnceAccepted_andSourcesReturnTheTurns() {
-    post("/v1/ingest", """
+    post(
+        "/v1/ingest",
+        """
         {"turns": [{"id": "f1", "owner": "ana", "role": "assistant", "text": "Your dentist appointment is on Friday at 3pm",
                     "status": "partial", "at": "2026-05-01T10:00:00Z"}]}""");
     awaitExtraction();
@@ -544,14 +732,19 @@ class RestApiIT {
     awaitExtraction();
     List<JsonNode> records = export();
     assertThat(records).hasSize(1);
-    TestServer.Response sources = get("/v1/owners/ana/memories/" + records.get(0).get("id").asText() + "/sources");
-    assertThat(sources.json().get("turns").get(0).get("text").asText()).contains("dentist appointment");
+    TestServer.Response sources =
+        get("/v1/owners/ana/memories/" + records.get(0).get("id").asText() + "/sources");
+    assertThat(sources.json().get("turns").get(0).get("text").asText())
+        .contains("dentist appointment");
     assertThat(post("/v1/owners/ana/turns/nope/accept", null).status()).isEqualTo(404);
   }
 
   @Test
   void ingestRefusesTheWholeBatchWhenOneTurnIsInvalid() {
-    TestServer.Response r = post("/v1/ingest", """
+    TestServer.Response r =
+        post(
+            "/v1/ingest",
+            """
         {"turns": [
           {"id": "t1", "owner": "ana", "text": "I like tea."},
           {"id": "t2", "owner": "ana", "role": "narrator", "text": "x", "attempt": 0}
@@ -562,7 +755,10 @@ class RestApiIT {
 
   @Test
   void ingestNamesEveryProblemOfTheBatch_typeErrorsAndMissingFieldsAlike() {
-    TestServer.Response r = post("/v1/ingest", """
+    TestServer.Response r =
+        post(
+            "/v1/ingest",
+            """
         {"turns": [
           {"id": "t1", "owner": "ana", "role": "narrator", "text": "I like tea."},
           {"id": "t2", "text": "I like coffee."},
@@ -571,14 +767,19 @@ class RestApiIT {
     assertProblem(r, 422, "turns[0].role");
     List<String> fields = new ArrayList<>();
     r.json().get("errors").forEach(e -> fields.add(e.get("field").asText()));
-    assertThat(fields).containsExactlyInAnyOrder("turns[0].role", "turns[1].owner", "turns[2].text", "turns[2].attempt");
+    assertThat(fields)
+        .containsExactlyInAnyOrder(
+            "turns[0].role", "turns[1].owner", "turns[2].text", "turns[2].attempt");
     assertThat(export()).isEmpty();
   }
 
   @Test
   void remember_answersTheStoredRecords_asGetReadsThem() {
-    TestServer.Response r = post("/v1/memories", "{\"records\": [{\"owner\":\"alice\",\"text\":\"Alice lives in Lisbon\","
-        + "\"fact_key\":\"city\"}, {\"owner\":\"alice\",\"text\":\"Alice has a cat\"}]}");
+    TestServer.Response r =
+        post(
+            "/v1/memories",
+            "{\"records\": [{\"owner\":\"alice\",\"text\":\"Alice lives in Lisbon\","
+                + "\"fact_key\":\"city\"}, {\"owner\":\"alice\",\"text\":\"Alice has a cat\"}]}");
     assertThat(r.status()).as(r.toString()).isEqualTo(201);
     JsonNode records = r.json().get("records");
     assertThat(records).hasSize(2);
@@ -592,17 +793,26 @@ class RestApiIT {
 
   @Test
   void validate_reportsTheEnginesViolations_andWritesNothing() {
-    TestServer.Response bad = post("/v1/memories/validate", "{\"records\": [{\"owner\":\"alice\",\"text\":\"ok\"},"
-        + " {\"owner\":\" \",\"text\":\"x\",\"importance\":2}]}");
+    TestServer.Response bad =
+        post(
+            "/v1/memories/validate",
+            "{\"records\": [{\"owner\":\"alice\",\"text\":\"ok\"},"
+                + " {\"owner\":\" \",\"text\":\"x\",\"importance\":2}]}");
     assertThat(bad.status()).as(bad.toString()).isEqualTo(200);
     assertThat(bad.json().get("valid").asBoolean()).isFalse();
     List<String> fields = new ArrayList<>();
     bad.json().get("errors").forEach(e -> fields.add(e.get("field").asText()));
-    assertThat(fields).contains("records[1].owner", "records[1].importance").noneMatch(f -> f.startsWith("records[0]"));
-    TestServer.Response good = post("/v1/memories/validate", "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\"}");
+    assertThat(fields)
+        .contains("records[1].owner", "records[1].importance")
+        .noneMatch(f -> f.startsWith("records[0]"));
+    TestServer.Response good =
+        post("/v1/memories/validate", "{\"owner\":\"alice\",\"text\":\"Alice is vegetarian\"}");
     assertThat(good.json().get("valid").asBoolean()).isTrue();
     assertThat(good.json().get("errors")).isEmpty();
-    assertProblem(post("/v1/memories/validate", "{\"owner\":\"alice\",\"text\":\"x\",\"colour\":\"red\"}"), 422, "colour");
+    assertProblem(
+        post("/v1/memories/validate", "{\"owner\":\"alice\",\"text\":\"x\",\"colour\":\"red\"}"),
+        422,
+        "colour");
     assertThat(export()).isEmpty();
   }
 }

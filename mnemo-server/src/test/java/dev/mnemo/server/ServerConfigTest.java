@@ -27,7 +27,9 @@ class ServerConfigTest {
   @Test
   void file_thenEnvironment_thenOverrides_laterWins() throws Exception {
     Path f = dir.resolve("mnemo.yaml");
-    Files.writeString(f, """
+    Files.writeString(
+        f,
+        """
         port: 9000
         data: /srv/mnemo
         limits:
@@ -37,8 +39,17 @@ class ServerConfigTest {
         log:
           trace_tenants: [acme, beta]
         """);
-    ServerConfig c = ServerConfig.load(f, Map.of("MNEMO_PORT", "9100", "MNEMO_LIMITS_MAX_TEXT_CHARS", "4000",
-        "MNEMO_ADMIN_KEY", "s3cret-admin-key-0123456789abcdef"), Map.of("port", "9200"));
+    ServerConfig c =
+        ServerConfig.load(
+            f,
+            Map.of(
+                "MNEMO_PORT",
+                "9100",
+                "MNEMO_LIMITS_MAX_TEXT_CHARS",
+                "4000",
+                "MNEMO_ADMIN_KEY",
+                "s3cret-admin-key-0123456789abcdef"),
+            Map.of("port", "9200"));
     assertThat(c.port()).isEqualTo(9200);
     assertThat(c.data()).isEqualTo(Path.of("/srv/mnemo"));
     assertThat(c.maxBatchRecords()).isEqualTo(64);
@@ -52,26 +63,34 @@ class ServerConfigTest {
   @Test
   void aShortAdminKey_isRefused_naming_theMinimum() {
     assertThatThrownBy(() -> ServerConfig.load(null, Map.of("MNEMO_ADMIN_KEY", "x"), Map.of()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 32 characters");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 32 characters");
   }
 
   @Test
   void unknownKeys_badValues_andSecretsInTheFile_areRefusedByName() throws Exception {
     Path f = dir.resolve("bad.yaml");
     Files.writeString(f, "limits:\n  max_batch: 5\n");
-    assertThatThrownBy(() -> ServerConfig.load(f, Map.of(), Map.of())).hasMessageContaining("limits.max_batch");
+    assertThatThrownBy(() -> ServerConfig.load(f, Map.of(), Map.of()))
+        .hasMessageContaining("limits.max_batch");
     Files.writeString(f, "admin_key: x\n");
-    assertThatThrownBy(() -> ServerConfig.load(f, Map.of(), Map.of())).hasMessageContaining("MNEMO_ADMIN_KEY");
+    assertThatThrownBy(() -> ServerConfig.load(f, Map.of(), Map.of()))
+        .hasMessageContaining("MNEMO_ADMIN_KEY");
     assertThatThrownBy(() -> ServerConfig.load(null, Map.of("MNEMO_PORT", "eighty"), Map.of()))
-        .hasMessageContaining("port").hasMessageContaining("eighty").hasMessageContaining("MNEMO_PORT");
-    assertThatThrownBy(() -> ServerConfig.load(null, Map.of("MNEMO_GROUP_COMMIT_ENABLED", "maybe"), Map.of()))
+        .hasMessageContaining("port")
+        .hasMessageContaining("eighty")
+        .hasMessageContaining("MNEMO_PORT");
+    assertThatThrownBy(
+            () -> ServerConfig.load(null, Map.of("MNEMO_GROUP_COMMIT_ENABLED", "maybe"), Map.of()))
         .hasMessageContaining("group_commit.enabled");
-    assertThatThrownBy(() -> ServerConfig.load(null, Map.of(), Map.of("port", "70000"))).hasMessageContaining("port");
+    assertThatThrownBy(() -> ServerConfig.load(null, Map.of(), Map.of("port", "70000")))
+        .hasMessageContaining("port");
   }
 
   @Test
   void everyKeyHasAnEnvironmentVariable() {
     for (String k : ServerConfig.KEYS) assertThat(ServerConfig.envName(k)).matches("MNEMO_[A-Z_]+");
-    assertThat(ServerConfig.envName("limits.max_request_bytes")).isEqualTo("MNEMO_LIMITS_MAX_REQUEST_BYTES");
+    assertThat(ServerConfig.envName("limits.max_request_bytes"))
+        .isEqualTo("MNEMO_LIMITS_MAX_REQUEST_BYTES");
   }
 }

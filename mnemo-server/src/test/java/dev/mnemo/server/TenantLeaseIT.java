@@ -19,11 +19,19 @@ class TenantLeaseIT {
   void requestsOfEveryOutcome_releaseTheirLease_soTheIdleCloseClosesTheTenant() {
     try (TestServer s = new TestServer(dir, c -> c.withTenantIdle(Duration.ofNanos(1)), b -> b)) {
       String key = s.key("t");
-      assertThat(s.send("POST", "/v1/memories", key, "{\"owner\":\"o\",\"text\":\"Maya's dog is called Biscuit.\"}").status())
+      assertThat(
+              s.send(
+                      "POST",
+                      "/v1/memories",
+                      key,
+                      "{\"owner\":\"o\",\"text\":\"Maya's dog is called Biscuit.\"}")
+                  .status())
           .isEqualTo(201);
       assertThat(s.send("POST", "/v1/memories", key, "{\"owner\":\"o\"}").status()).isEqualTo(422);
-      assertThat(s.send("GET", "/v1/owners/o/memories/no-such-id", key, null).status()).isEqualTo(404);
-      assertThat(s.send("POST", "/v1/recall", key, "{\"owner\":\"o\",\"query\":\"dog\"}").status()).isEqualTo(200);
+      assertThat(s.send("GET", "/v1/owners/o/memories/no-such-id", key, null).status())
+          .isEqualTo(404);
+      assertThat(s.send("POST", "/v1/recall", key, "{\"owner\":\"o\",\"query\":\"dog\"}").status())
+          .isEqualTo(200);
       assertThat(s.send("GET", "/v1/export", key, null).status()).isEqualTo(200);
       assertThat(openTenants(s)).isEqualTo(1);
 

@@ -40,64 +40,82 @@ class TenantsTest {
   }
 
   @Test
-  void concurrentFirstRequests_openTheStoreOnce_whileAnotherTenantOpensUnhindered() throws Exception {
+  void concurrentFirstRequests_openTheStoreOnce_whileAnotherTenantOpensUnhindered()
+      throws Exception {
     CountDownLatch slowEntered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    EngineFactory factory = (tenant, d, max) -> {
-      if (tenant.equals("slow")) {
-        slowEntered.countDown();
-        try {
-          if (!release.await(60, TimeUnit.SECONDS)) throw new AssertionError("never released");
-        } catch (InterruptedException e) {
-          throw new AssertionError(e);
-        }
-      }
-      return counted(tenant, d, max);
-    };
+    EngineFactory factory =
+        (tenant, d, max) -> {
+          if (tenant.equals("slow")) {
+            slowEntered.countDown();
+            try {
+              if (!release.await(60, TimeUnit.SECONDS)) throw new AssertionError("never released");
+            } catch (InterruptedException e) {
+              throw new AssertionError(e);
+            }
+          }
+          return counted(tenant, d, max);
+        };
     // idle 0: no reaper
     try (Tenants t = tenants(factory, Duration.ZERO)) {
       List<CompletableFuture<TenantMemory>> first = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        first.add(CompletableFuture.supplyAsync(() -> {
-          try (Tenants.Lease l = t.lease("slow")) {
-            return l.memory();
-          }
-        }, runnable -> Thread.ofPlatform().start(runnable)));
+        first.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try (Tenants.Lease l = t.lease("slow")) {
+                    return l.memory();
+                  }
+                },
+                runnable -> Thread.ofPlatform().start(runnable)));
       }
       assertThat(slowEntered.await(60, TimeUnit.SECONDS)).isTrue();
-      // the slow store is still opening (its factory waits for release): another tenant opens meanwhile
-      TenantMemory fast = CompletableFuture.supplyAsync(() -> {
-        try (Tenants.Lease l = t.lease("fast")) {
-          return l.memory();
-        }
-      }, runnable -> Thread.ofPlatform().start(runnable)).get(60, TimeUnit.SECONDS);
+      // the slow store is still opening (its factory waits for release): another tenant opens
+      // meanwhile
+      TenantMemory fast =
+          CompletableFuture.supplyAsync(
+                  () -> {
+                    try (Tenants.Lease l = t.lease("fast")) {
+                      return l.memory();
+                    }
+                  },
+                  runnable -> Thread.ofPlatform().start(runnable))
+              .get(60, TimeUnit.SECONDS);
       assertThat(fast.tenant()).isEqualTo("fast");
       assertThat(release.getCount()).as("the slow open was still under way").isEqualTo(1);
       release.countDown();
       List<TenantMemory> got = new ArrayList<>();
       for (CompletableFuture<TenantMemory> f : first) got.add(f.get(60, TimeUnit.SECONDS));
       assertThat(got).allSatisfy(m -> assertThat(m).isSameAs(got.get(0)));
-      assertThat(opens.get("slow").get()).as("one store opened for eight first requests").isEqualTo(1);
+      assertThat(opens.get("slow").get())
+          .as("one store opened for eight first requests")
+          .isEqualTo(1);
       assertThat(t.openCount()).isEqualTo(2);
     }
   }
 
   @Test
   void idleClose_leavesAStoreInUse_andAClosedTenantReopensOnItsNextCall() throws Exception {
-    // idle 1 ns: every store without a lease is idle; no reaper thread (under a millisecond), closeIdle() is called here
+    // idle 1 ns: every store without a lease is idle; no reaper thread (under a millisecond),
+    // closeIdle() is called here
     try (Tenants t = tenants(this::counted, Duration.ofNanos(1))) {
       MemoryRecord kept;
       try (Tenants.Lease lease = t.lease("a")) {
-        kept = lease.memory().remember(NewMemory.builder("o", "Maya's dog is called Biscuit.").build());
+        kept =
+            lease
+                .memory()
+                .remember(NewMemory.builder("o", "Maya's dog is called Biscuit.").build());
         t.closeIdle();
         assertThat(t.openCount()).as("leased: not closed").isEqualTo(1);
-        assertThat(lease.memory().get("o", kept.id())).isPresent(); // the store under the lease still answers
+        assertThat(lease.memory().get("o", kept.id()))
+            .isPresent(); // the store under the lease still answers
       }
       t.closeIdle();
       assertThat(t.openCount()).as("lease closed: closed idle").isZero();
       assertThat(opens.get("a").get()).isEqualTo(1);
 
-      // an in-process caller keeps its Mnemo across idle closes: each call leases (and reopens) the store
+      // an in-process caller keeps its Mnemo across idle closes: each call leases (and reopens) the
+      // store
       Mnemo m = t.memory("a");
       assertThat(opens.get("a").get()).isEqualTo(2);
       t.closeIdle();
@@ -107,10 +125,12 @@ class TenantsTest {
 
       // a call in flight holds its lease: the idle close inside it leaves the store open
       List<String> exported = new ArrayList<>();
-      m.export("o", r -> {
-        t.closeIdle();
-        exported.add(r.id() + " open=" + t.openCount());
-      });
+      m.export(
+          "o",
+          r -> {
+            t.closeIdle();
+            exported.add(r.id() + " open=" + t.openCount());
+          });
       assertThat(exported).containsExactly(kept.id() + " open=1");
       t.closeIdle();
       assertThat(t.openCount()).isZero();

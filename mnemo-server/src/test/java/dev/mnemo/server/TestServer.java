@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 
-/** A real server on port 0 over Lucene stores with the hashing embedder, and a small HTTP client. */
+/**
+ * A real server on port 0 over Lucene stores with the hashing embedder, and a small HTTP client.
+ */
 final class TestServer implements AutoCloseable {
   static final String ADMIN = "test-admin-key-0123456789abcdef0123456789";
 
@@ -26,10 +28,21 @@ final class TestServer implements AutoCloseable {
     this(dir, c -> c, b -> b);
   }
 
-  TestServer(Path dir, UnaryOperator<ServerConfig> config, UnaryOperator<MnemoServer.Builder> builder) {
-    this(builder.apply(MnemoServer.builder(
-        config.apply(ServerConfig.defaults().withPort(0).withData(dir).withAdminKey(ADMIN).withLogRequests(false)),
-        TestServer::engine)).build().start());
+  TestServer(
+      Path dir, UnaryOperator<ServerConfig> config, UnaryOperator<MnemoServer.Builder> builder) {
+    this(
+        builder
+            .apply(
+                MnemoServer.builder(
+                    config.apply(
+                        ServerConfig.defaults()
+                            .withPort(0)
+                            .withData(dir)
+                            .withAdminKey(ADMIN)
+                            .withLogRequests(false)),
+                    TestServer::engine))
+            .build()
+            .start());
   }
 
   /** A client of a server in another process; {@link #server} is null. */
@@ -45,7 +58,10 @@ final class TestServer implements AutoCloseable {
   }
 
   static Mnemo engine(String tenant, Path dir, int maxTextChars) {
-    return Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder()).maxTextChars(maxTextChars)
+    return Mnemo.builder()
+        .store(LuceneMemoryStore.open(dir))
+        .embedder(new HashingEmbedder())
+        .maxTextChars(maxTextChars)
         .build();
   }
 
@@ -76,13 +92,19 @@ final class TestServer implements AutoCloseable {
   }
 
   Response send(String method, String path, String key, String body, String contentType) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
     if (key != null) b.header("Authorization", "Bearer " + key);
     if (body != null && contentType != null) b.header("Content-Type", contentType);
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     try {
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      return new Response(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body(), r.headers());
+      return new Response(
+          r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body(), r.headers());
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     } catch (InterruptedException e) {

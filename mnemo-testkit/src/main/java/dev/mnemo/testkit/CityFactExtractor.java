@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * itself, in the turn's episode. Deterministic and thread-safe.
  */
 public final class CityFactExtractor implements Extractor {
-  private static final Pattern LIVE = Pattern.compile("(?i)\\bI (?:live|moved) (?:in|to) ([A-Z][a-z]+)");
+  private static final Pattern LIVE =
+      Pattern.compile("(?i)\\bI (?:live|moved) (?:in|to) ([A-Z][a-z]+)");
 
   @Override
   public String id() {
@@ -28,9 +29,12 @@ public final class CityFactExtractor implements Extractor {
     List<NewMemory> out = new ArrayList<>();
     for (Turn t : batch.turns()) {
       Matcher m = LIVE.matcher(t.text());
-      NewMemory.Builder b = t.role() == Turn.Role.USER && m.find()
-          ? NewMemory.builder(t.owner(), "The user's home city is " + m.group(1) + ".").factKey("city").category(Category.SEMANTIC)
-          : NewMemory.builder(t.owner(), t.text()).category(Category.EPISODIC);
+      NewMemory.Builder b =
+          t.role() == Turn.Role.USER && m.find()
+              ? NewMemory.builder(t.owner(), "The user's home city is " + m.group(1) + ".")
+                  .factKey("city")
+                  .category(Category.SEMANTIC)
+              : NewMemory.builder(t.owner(), t.text()).category(Category.EPISODIC);
       if (t.episode() != null) b.episode(t.episode(), out.size());
       out.add(b.source(t.id()).recordedAt(t.at()).validFrom(t.at()).build());
     }

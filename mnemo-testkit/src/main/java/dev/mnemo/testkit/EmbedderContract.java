@@ -13,12 +13,12 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
- * The behaviour every {@link Embedder} must show: vectors of {@link Embedder#dimension()} components,
- * L2-normalized, the same for the same text, in input order, safe to compute from several threads,
- * and (for real models) closer for related texts than for unrelated ones.
+ * The behaviour every {@link Embedder} must show: vectors of {@link Embedder#dimension()}
+ * components, L2-normalized, the same for the same text, in input order, safe to compute from
+ * several threads, and (for real models) closer for related texts than for unrelated ones.
  *
- * <p>Extend it and implement {@link #embedder()}; it may return the same instance every time (load a
- * model once per class) and the contract never closes it. Override {@link #semantic()} to return
+ * <p>Extend it and implement {@link #embedder()}; it may return the same instance every time (load
+ * a model once per class) and the contract never closes it. Override {@link #semantic()} to return
  * false for a fake or a stub whose vectors carry no meaning, which skips the relatedness check.
  */
 public abstract class EmbedderContract {
@@ -34,25 +34,29 @@ public abstract class EmbedderContract {
   /** How far a vector's norm may be from 1; float rounding alone stays far below. */
   protected static final double NORM_TOLERANCE = 1e-3;
 
-  private static final List<String> TEXTS = List.of(
-      "The cat is sleeping on the sofa.",
-      "Our flight to Rome leaves at seven in the morning.",
-      "She takes her coffee with oat milk and no sugar.",
-      "The quarterly report is due next Friday.",
-      "Remember to water the tomatoes every evening.");
+  private static final List<String> TEXTS =
+      List.of(
+          "The cat is sleeping on the sofa.",
+          "Our flight to Rome leaves at seven in the morning.",
+          "She takes her coffee with oat milk and no sugar.",
+          "The quarterly report is due next Friday.",
+          "Remember to water the tomatoes every evening.");
 
   @Test
   void everyVectorHasTheDeclaredDimension() {
     Embedder e = embedder();
     assertThat(e.dimension()).isPositive();
     assertThat(e.embedQuery("where does the cat sleep?")).hasSize(e.dimension());
-    assertThat(e.embedPassages(TEXTS)).hasSize(TEXTS.size()).allSatisfy(v -> assertThat(v).hasSize(e.dimension()));
+    assertThat(e.embedPassages(TEXTS))
+        .hasSize(TEXTS.size())
+        .allSatisfy(v -> assertThat(v).hasSize(e.dimension()));
   }
 
   @Test
   void vectorsAreNormalized() {
     Embedder e = embedder();
-    assertThat(norm(e.embedQuery("where does the cat sleep?"))).isCloseTo(1.0, Offset.offset(NORM_TOLERANCE));
+    assertThat(norm(e.embedQuery("where does the cat sleep?")))
+        .isCloseTo(1.0, Offset.offset(NORM_TOLERANCE));
     for (float[] v : e.embedPassages(TEXTS)) {
       assertThat(norm(v)).isCloseTo(1.0, Offset.offset(NORM_TOLERANCE));
     }
@@ -61,7 +65,8 @@ public abstract class EmbedderContract {
   @Test
   void theSameTextGivesTheSameVector() {
     Embedder e = embedder();
-    assertThat(e.embedQuery("when is the report due?")).containsExactly(e.embedQuery("when is the report due?"));
+    assertThat(e.embedQuery("when is the report due?"))
+        .containsExactly(e.embedQuery("when is the report due?"));
     List<float[]> first = e.embedPassages(TEXTS);
     List<float[]> second = e.embedPassages(TEXTS);
     for (int i = 0; i < TEXTS.size(); i++) {
@@ -77,9 +82,12 @@ public abstract class EmbedderContract {
     List<float[]> backwards = e.embedPassages(reversed);
     for (int i = 0; i < TEXTS.size(); i++) {
       float[] alone = e.embedPassages(List.of(TEXTS.get(i))).get(0);
-      // Nearest, rather than equal, so that an embedder may batch (which can move vectors slightly).
+      // Nearest, rather than equal, so that an embedder may batch (which can move vectors
+      // slightly).
       assertThat(nearest(alone, batch)).as("passage %d in a batch", i).isEqualTo(i);
-      assertThat(nearest(alone, backwards)).as("passage %d in a reversed batch", i).isEqualTo(TEXTS.size() - 1 - i);
+      assertThat(nearest(alone, backwards))
+          .as("passage %d in a reversed batch", i)
+          .isEqualTo(TEXTS.size() - 1 - i);
     }
   }
 
@@ -103,7 +111,8 @@ public abstract class EmbedderContract {
       float[] query = e.embedQuery(TEXTS.get(0));
       for (Future<List<float[]>> f : passages) {
         List<float[]> got = f.get();
-        for (int i = 0; i < TEXTS.size(); i++) assertThat(got.get(i)).containsExactly(expected.get(i));
+        for (int i = 0; i < TEXTS.size(); i++)
+          assertThat(got.get(i)).containsExactly(expected.get(i));
       }
       for (Future<float[]> f : queries) assertThat(f.get()).containsExactly(query);
     } finally {
@@ -116,21 +125,29 @@ public abstract class EmbedderContract {
     assumeTrue(semantic(), "this embedder's vectors carry no meaning");
     Embedder e = embedder();
     String[][] cases = {
-        // query, a related passage (few shared words), an unrelated passage
-        {"How do I bake bread at home?",
-            "Mix flour, water, yeast and salt, let the dough rise, then put the loaf in a hot oven.",
-            "The quarterly tax return has to be filed before the end of April."},
-        {"What pets does Anna have?",
-            "Anna owns two cats and a small dog that she walks every morning.",
-            "The train to the airport leaves every twenty minutes from platform four."},
-        {"Is it going to rain tomorrow?",
-            "The forecast says showers and thunderstorms are expected on Saturday.",
-            "My grandmother taught me how to knit scarves."},
+      // query, a related passage (few shared words), an unrelated passage
+      {
+        "How do I bake bread at home?",
+        "Mix flour, water, yeast and salt, let the dough rise, then put the loaf in a hot oven.",
+        "The quarterly tax return has to be filed before the end of April."
+      },
+      {
+        "What pets does Anna have?",
+        "Anna owns two cats and a small dog that she walks every morning.",
+        "The train to the airport leaves every twenty minutes from platform four."
+      },
+      {
+        "Is it going to rain tomorrow?",
+        "The forecast says showers and thunderstorms are expected on Saturday.",
+        "My grandmother taught me how to knit scarves."
+      },
     };
     for (String[] c : cases) {
       float[] q = e.embedQuery(c[0]);
       List<float[]> p = e.embedPassages(List.of(c[1], c[2]));
-      assertThat(dot(q, p.get(0))).as("'%s' vs related vs unrelated", c[0]).isGreaterThan(dot(q, p.get(1)));
+      assertThat(dot(q, p.get(0)))
+          .as("'%s' vs related vs unrelated", c[0])
+          .isGreaterThan(dot(q, p.get(1)));
     }
     assertThat(e.unrelatedSimilarity()).isBetween(0.0, 0.99);
   }

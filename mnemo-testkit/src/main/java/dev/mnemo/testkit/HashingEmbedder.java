@@ -19,7 +19,8 @@ public final class HashingEmbedder implements Embedder {
   }
 
   public HashingEmbedder(int dimension) {
-    if (dimension < 2) throw new IllegalArgumentException("dimension must be >= 2, was " + dimension);
+    if (dimension < 2)
+      throw new IllegalArgumentException("dimension must be >= 2, was " + dimension);
     this.dimension = dimension;
   }
 

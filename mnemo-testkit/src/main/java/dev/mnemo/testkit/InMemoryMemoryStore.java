@@ -23,19 +23,19 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The reference {@link MemoryStore}: every record in a map, every search a scan. It passes
- * {@link MemoryStoreContract} like the Lucene and Solr stores, so the engine's read path, write path
- * and ingest pipeline can be tested in milliseconds without disk, index or model, and a new store's
+ * The reference {@link MemoryStore}: every record in a map, every search a scan. It passes {@link
+ * MemoryStoreContract} like the Lucene and Solr stores, so the engine's read path, write path and
+ * ingest pipeline can be tested in milliseconds without disk, index or model, and a new store's
  * behaviour can be compared with the simplest one that is right.
  *
- * <p>It follows the Lucene store where the contract leaves room: records in write order (a
- * replaced record moves to the end, as an updated Lucene document does), ties broken by that order,
- * the dense score {@code (1 + dot) / 2}, and BM25 as Lucene computes it ({@code k1 = 1.2},
- * {@code b = 0.75}, {@code idf = ln(1 + (n - df + 0.5) / (df + 0.5))}, per-field statistics over all
- * records, the context field added at the query's context weight). Its text analysis is core's own
- * {@link Words} (lower-cased words, function words dropped, the crude stem) instead of Lucene's
- * English analyzer, so scores differ a little from the embedded store's; written by hand because
- * the point of the reference is to depend on nothing but core.
+ * <p>It follows the Lucene store where the contract leaves room: records in write order (a replaced
+ * record moves to the end, as an updated Lucene document does), ties broken by that order, the
+ * dense score {@code (1 + dot) / 2}, and BM25 as Lucene computes it ({@code k1 = 1.2}, {@code b =
+ * 0.75}, {@code idf = ln(1 + (n - df + 0.5) / (df + 0.5))}, per-field statistics over all records,
+ * the context field added at the query's context weight). Its text analysis is core's own {@link
+ * Words} (lower-cased words, function words dropped, the crude stem) instead of Lucene's English
+ * analyzer, so scores differ a little from the embedded store's; written by hand because the point
+ * of the reference is to depend on nothing but core.
  *
  * <p>Nothing is durable: a new instance is empty, and {@link #apply} is atomic (validated first,
  * then applied under one lock). Thread-safe.
@@ -45,7 +45,11 @@ public final class InMemoryMemoryStore implements MemoryStore {
   static final double B = 0.75;
 
   /** A record with its analyzed text and context. */
-  private record Doc(MemoryRecord record, Map<String, Integer> text, int textLength, Map<String, Integer> context,
+  private record Doc(
+      MemoryRecord record,
+      Map<String, Integer> text,
+      int textLength,
+      Map<String, Integer> context,
       int contextLength) {
     static Doc of(MemoryRecord r) {
       List<String> t = analyze(r.text());
@@ -83,7 +87,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
       docs.add(Doc.of(r));
     }
     for (Doc d : docs) {
-      byId.remove(d.record().id()); // a replaced record moves to the end, like an updated Lucene document
+      byId.remove(
+          d.record().id()); // a replaced record moves to the end, like an updated Lucene document
       byId.put(d.record().id(), d);
       String model = d.record().embeddingModel();
       if (model != null && !model.isEmpty()) embeddingModel = model;
@@ -96,7 +101,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
   public synchronized Optional<MemoryRecord> get(String owner, String id) {
     open();
     Doc d = byId.get(id);
-    return d != null && d.record().owner().equals(owner) ? Optional.of(d.record()) : Optional.empty();
+    return d != null && d.record().owner().equals(owner)
+        ? Optional.of(d.record())
+        : Optional.empty();
   }
 
   @Override
@@ -106,15 +113,22 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
   @Override
   public synchronized List<MemoryRecord> lineage(String owner, String id) {
-    return oldestFirst(r -> r.owner().equals(owner) && (r.id().equals(id) || id.equals(r.origin())));
+    return oldestFirst(
+        r -> r.owner().equals(owner) && (r.id().equals(id) || id.equals(r.origin())));
   }
 
   @Override
   public synchronized List<MemoryRecord> latest(Eligibility eligibility, int limit) {
     open();
-    return byId.values().stream().map(Doc::record).filter(eligibility::admits)
-        .sorted(Comparator.comparing(MemoryRecord::recordedAt).reversed().thenComparing(MemoryRecord::id))
-        .limit(Math.max(1, limit)).toList();
+    return byId.values().stream()
+        .map(Doc::record)
+        .filter(eligibility::admits)
+        .sorted(
+            Comparator.comparing(MemoryRecord::recordedAt)
+                .reversed()
+                .thenComparing(MemoryRecord::id))
+        .limit(Math.max(1, limit))
+        .toList();
   }
 
   @Override
@@ -128,10 +142,14 @@ public final class InMemoryMemoryStore implements MemoryStore {
     open();
     List<Doc> eligible = new ArrayList<>();
     for (Doc d : byId.values()) if (q.eligibility().admits(d.record())) eligible.add(d);
-    Map<Doc, int[]> ranks = new LinkedHashMap<>(); // {dense, bm25, entity, time}, in the order found
+    Map<Doc, int[]> ranks =
+        new LinkedHashMap<>(); // {dense, bm25, entity, time}, in the order found
     if (q.vector() != null) {
       List<Doc> withVector = eligible.stream().filter(d -> sameLength(d, q.vector())).toList();
-      rank(ranks, top(withVector, d -> (1 + dot(q.vector(), d.record().embedding())) / 2, q.perSignal()), 0);
+      rank(
+          ranks,
+          top(withVector, d -> (1 + dot(q.vector(), d.record().embedding())) / 2, q.perSignal()),
+          0);
     }
     List<String> terms = analyze(q.text());
     Bm25 bm25 = terms.isEmpty() ? null : new Bm25(terms, q.contextWeight());
@@ -140,15 +158,25 @@ public final class InMemoryMemoryStore implements MemoryStore {
       rank(ranks, top(matching, bm25::score, q.perSignal()), 1);
     }
     if (!q.entities().isEmpty()) {
-      List<Doc> naming = eligible.stream().filter(d -> d.record().entities().stream().anyMatch(q.entities()::contains))
-          .limit(q.perSignal()).toList();
+      List<Doc> naming =
+          eligible.stream()
+              .filter(d -> d.record().entities().stream().anyMatch(q.entities()::contains))
+              .limit(q.perSignal())
+              .toList();
       rank(ranks, naming, 2);
     }
     if (q.timeRange() != null) {
-      List<Doc> inRange = eligible.stream()
-          .filter(d -> !d.record().validFrom().isBefore(q.timeRange().from()) && d.record().validFrom().isBefore(q.timeRange().to()))
-          .sorted(Comparator.comparing((Doc d) -> d.record().recordedAt()).reversed()) // stable: ties in write order
-          .limit(q.perSignal()).toList();
+      List<Doc> inRange =
+          eligible.stream()
+              .filter(
+                  d ->
+                      !d.record().validFrom().isBefore(q.timeRange().from())
+                          && d.record().validFrom().isBefore(q.timeRange().to()))
+              .sorted(
+                  Comparator.comparing((Doc d) -> d.record().recordedAt())
+                      .reversed()) // stable: ties in write order
+              .limit(q.perSignal())
+              .toList();
       rank(ranks, inRange, 3);
     }
     if (ranks.isEmpty()) return CandidateSet.empty();
@@ -156,16 +184,26 @@ public final class InMemoryMemoryStore implements MemoryStore {
     for (var e : ranks.entrySet()) {
       Doc d = e.getKey();
       int[] r = e.getValue();
-      double cosine = q.vector() != null && sameLength(d, q.vector()) ? dot(q.vector(), d.record().embedding()) : Double.NaN;
-      out.add(new Candidate(d.record(), cosine, bm25 == null ? 0 : bm25.score(d), r[0], r[1], r[2], r[3]));
+      double cosine =
+          q.vector() != null && sameLength(d, q.vector())
+              ? dot(q.vector(), d.record().embedding())
+              : Double.NaN;
+      out.add(
+          new Candidate(
+              d.record(), cosine, bm25 == null ? 0 : bm25.score(d), r[0], r[1], r[2], r[3]));
     }
     Map<String, Long> entityFrequencies = new TreeMap<>();
     Set<String> named = new TreeSet<>();
-    for (Candidate c : out) for (String en : c.record().entities()) if (q.entities().contains(en)) named.add(en);
+    for (Candidate c : out)
+      for (String en : c.record().entities()) if (q.entities().contains(en)) named.add(en);
     for (String en : named) {
-      entityFrequencies.put(en, eligible.stream().filter(d -> d.record().entities().contains(en)).count());
+      entityFrequencies.put(
+          en, eligible.stream().filter(d -> d.record().entities().contains(en)).count());
     }
-    return new CandidateSet(out, bm25 == null ? 0 : bm25.max(), entityFrequencies.isEmpty() ? 0 : eligible.size(),
+    return new CandidateSet(
+        out,
+        bm25 == null ? 0 : bm25.max(),
+        entityFrequencies.isEmpty() ? 0 : eligible.size(),
         entityFrequencies);
   }
 
@@ -216,8 +254,11 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
   private List<MemoryRecord> oldestFirst(Predicate<MemoryRecord> which) {
     open();
-    return byId.values().stream().map(Doc::record).filter(which)
-        .sorted(Comparator.comparing(MemoryRecord::recordedAt).thenComparing(MemoryRecord::id)).toList();
+    return byId.values().stream()
+        .map(Doc::record)
+        .filter(which)
+        .sorted(Comparator.comparing(MemoryRecord::recordedAt).thenComparing(MemoryRecord::id))
+        .toList();
   }
 
   private static boolean sameLength(Doc d, float[] vector) {
@@ -231,15 +272,19 @@ public final class InMemoryMemoryStore implements MemoryStore {
   }
 
   /** The {@code k} best by {@code score}, highest first; equal scores in write order. */
-  private static List<Doc> top(List<Doc> docs, java.util.function.ToDoubleFunction<Doc> score, int k) {
+  private static List<Doc> top(
+      List<Doc> docs, java.util.function.ToDoubleFunction<Doc> score, int k) {
     return docs.stream().sorted(Comparator.comparingDouble(score).reversed()).limit(k).toList();
   }
 
   private static void rank(Map<Doc, int[]> ranks, List<Doc> list, int signal) {
-    for (int i = 0; i < list.size(); i++) ranks.computeIfAbsent(list.get(i), d -> new int[4])[signal] = i + 1;
+    for (int i = 0; i < list.size(); i++)
+      ranks.computeIfAbsent(list.get(i), d -> new int[4])[signal] = i + 1;
   }
 
-  /** BM25 of one query over the store's text and context fields, with the statistics of all records. */
+  /**
+   * BM25 of one query over the store's text and context fields, with the statistics of all records.
+   */
   private final class Bm25 {
     private final List<String> terms;
     private final double contextWeight;
@@ -255,7 +300,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     boolean matches(Doc d) {
       for (String t : terms) {
-        if (d.text().containsKey(t) || (contextWeight > 0 && d.context().containsKey(t))) return true;
+        if (d.text().containsKey(t) || (contextWeight > 0 && d.context().containsKey(t)))
+          return true;
       }
       return false;
     }
@@ -265,14 +311,20 @@ public final class InMemoryMemoryStore implements MemoryStore {
       return contextWeight > 0 ? s + contextWeight * context.score(d) : s;
     }
 
-    /** The highest score BM25 could give any record: the sum of the query terms' IDF over the text field. */
+    /**
+     * The highest score BM25 could give any record: the sum of the query terms' IDF over the text
+     * field.
+     */
     double max() {
       double max = 0;
       for (String t : terms) max += text.idf(t);
       return max;
     }
 
-    /** Per-field statistics: documents that have the field, their average length, document frequencies. */
+    /**
+     * Per-field statistics: documents that have the field, their average length, document
+     * frequencies.
+     */
     private final class Field {
       private final java.util.function.Function<Doc, Map<String, Integer>> tf;
       private final java.util.function.ToIntFunction<Doc> length;
@@ -280,7 +332,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
       private final double avgLength;
       private final Map<String, Long> df = new HashMap<>();
 
-      Field(java.util.function.Function<Doc, Map<String, Integer>> tf, java.util.function.ToIntFunction<Doc> length) {
+      Field(
+          java.util.function.Function<Doc, Map<String, Integer>> tf,
+          java.util.function.ToIntFunction<Doc> length) {
         this.tf = tf;
         this.length = length;
         long n = 0;
@@ -290,7 +344,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
           if (len == 0) continue;
           n++;
           sum += len;
-          for (String t : new TreeSet<>(terms)) if (tf.apply(d).containsKey(t)) df.merge(t, 1L, Long::sum);
+          for (String t : new TreeSet<>(terms))
+            if (tf.apply(d).containsKey(t)) df.merge(t, 1L, Long::sum);
         }
         docCount = n;
         avgLength = n == 0 ? 1 : (double) sum / n;

@@ -17,14 +17,14 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A scripted LangChain4j {@link ChatModel} for tests: it plays recorded replies in order (valid JSON,
- * malformed JSON, anything), or raises the failures a real provider raises (time-outs, 429 rate
- * limits, 5xx, 4xx), and keeps every request it was sent. No network.
+ * A scripted LangChain4j {@link ChatModel} for tests: it plays recorded replies in order (valid
+ * JSON, malformed JSON, anything), or raises the failures a real provider raises (time-outs, 429
+ * rate limits, 5xx, 4xx), and keeps every request it was sent. No network.
  *
- * <p>Two ways to script it: a fixed sequence ({@link #reply}, {@link #timeout}, {@link #rateLimited},
- * {@link #httpError}), consumed one step per call, after which a call fails with
- * {@link IllegalStateException} ("script exhausted"); or a {@link #responder} that computes the reply
- * from the request (for end-to-end runs with many calls), used once the sequence is empty.
+ * <p>Two ways to script it: a fixed sequence ({@link #reply}, {@link #timeout}, {@link
+ * #rateLimited}, {@link #httpError}), consumed one step per call, after which a call fails with
+ * {@link IllegalStateException} ("script exhausted"); or a {@link #responder} that computes the
+ * reply from the request (for end-to-end runs with many calls), used once the sequence is empty.
  * Thread-safe (calls are serialized).
  */
 public final class ScriptedChatModel implements ChatModel {
@@ -44,32 +44,38 @@ public final class ScriptedChatModel implements ChatModel {
 
   /** The next call times out, as LangChain4j reports a provider time-out. */
   public synchronized ScriptedChatModel timeout() {
-    script.add(c -> {
-      throw new TimeoutException("scripted time-out");
-    });
+    script.add(
+        c -> {
+          throw new TimeoutException("scripted time-out");
+        });
     return this;
   }
 
   /** The next call is refused with 429. */
   public synchronized ScriptedChatModel rateLimited() {
-    script.add(c -> {
-      throw new RateLimitException("scripted 429 Too Many Requests");
-    });
-    return this;
-  }
-
-  /** The next call fails with this HTTP status (500, 503: a server error; 400, 401: a client error). */
-  public synchronized ScriptedChatModel httpError(int status) {
-    script.add(c -> {
-      throw new HttpException(status, "scripted HTTP " + status);
-    });
+    script.add(
+        c -> {
+          throw new RateLimitException("scripted 429 Too Many Requests");
+        });
     return this;
   }
 
   /**
-   * Appends a recorded session: one JSON object per line, {@code {"reply": "..."}} for a model reply
-   * (kept verbatim, malformed or not), {@code {"error": "timeout"}}, {@code {"error": "rate_limit"}} or
-   * {@code {"error": 503}} for a failure; blank lines and lines starting with {@code #} are skipped.
+   * The next call fails with this HTTP status (500, 503: a server error; 400, 401: a client error).
+   */
+  public synchronized ScriptedChatModel httpError(int status) {
+    script.add(
+        c -> {
+          throw new HttpException(status, "scripted HTTP " + status);
+        });
+    return this;
+  }
+
+  /**
+   * Appends a recorded session: one JSON object per line, {@code {"reply": "..."}} for a model
+   * reply (kept verbatim, malformed or not), {@code {"error": "timeout"}}, {@code {"error":
+   * "rate_limit"}} or {@code {"error": 503}} for a failure; blank lines and lines starting with
+   * {@code #} are skipped.
    */
   public synchronized ScriptedChatModel recording(java.nio.file.Path file) {
     List<String> lines;
@@ -78,7 +84,8 @@ public final class ScriptedChatModel implements ChatModel {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot read recording " + file, e);
     }
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();
       if (line.isEmpty() || line.startsWith("#")) continue;
@@ -95,8 +102,12 @@ public final class ScriptedChatModel implements ChatModel {
       else if (error != null && error.isInt()) httpError(error.asInt());
       else if (error != null && "timeout".equals(error.asText())) timeout();
       else if (error != null && "rate_limit".equals(error.asText())) rateLimited();
-      else throw new IllegalArgumentException(where + "expected {\"reply\": \"...\"} or {\"error\": \"timeout\" | "
-          + "\"rate_limit\" | STATUS}, was " + line);
+      else
+        throw new IllegalArgumentException(
+            where
+                + "expected {\"reply\": \"...\"} or {\"error\": \"timeout\" | "
+                + "\"rate_limit\" | STATUS}, was "
+                + line);
     }
     return this;
   }
@@ -130,8 +141,12 @@ public final class ScriptedChatModel implements ChatModel {
     calls.add(call);
     Function<Call, String> step = script.poll();
     if (step == null) step = responder;
-    if (step == null) throw new IllegalStateException("ScriptedChatModel: script exhausted after " + (calls.size() - 1)
-        + " calls; last user message: " + user);
+    if (step == null)
+      throw new IllegalStateException(
+          "ScriptedChatModel: script exhausted after "
+              + (calls.size() - 1)
+              + " calls; last user message: "
+              + user);
     return ChatResponse.builder().aiMessage(AiMessage.from(step.apply(call))).build();
   }
 }

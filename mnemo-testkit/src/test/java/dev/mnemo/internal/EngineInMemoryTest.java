@@ -50,7 +50,10 @@ class EngineInMemoryTest {
   }
 
   private Mnemo.Builder builder() {
-    return Mnemo.builder().store(new InMemoryMemoryStore()).embedder(new HashingEmbedder()).clock(clock);
+    return Mnemo.builder()
+        .store(new InMemoryMemoryStore())
+        .embedder(new HashingEmbedder())
+        .clock(clock);
   }
 
   private static Turn user(String id, String text, String at) {
@@ -58,8 +61,14 @@ class EngineInMemoryTest {
   }
 
   private static RecallResult ask(Mnemo m, String query) {
-    return m.recall(RecallRequest.builder("maya", query).k(5).threshold(0).relativeThreshold(0).minRelevance(0.0)
-        .explain(true).build());
+    return m.recall(
+        RecallRequest.builder("maya", query)
+            .k(5)
+            .threshold(0)
+            .relativeThreshold(0)
+            .minRelevance(0.0)
+            .explain(true)
+            .build());
   }
 
   @Test
@@ -69,28 +78,53 @@ class EngineInMemoryTest {
     m.remember(NewMemory.builder("maya", "Maya plays the cello on Sundays.").source("b").build());
     m.remember(NewMemory.builder("someone-else", "Ana lives in Porto.").source("x").build());
 
-    RecallResult r = m.recall(RecallRequest.builder("maya", "Where does Ana live?").k(1).threshold(0)
-        .relativeThreshold(0).minRelevance(0.0).explain(true).build());
+    RecallResult r =
+        m.recall(
+            RecallRequest.builder("maya", "Where does Ana live?")
+                .k(1)
+                .threshold(0)
+                .relativeThreshold(0)
+                .minRelevance(0.0)
+                .explain(true)
+                .build());
 
     assertThat(r.sourceIds()).containsExactly("a");
     assertThat(r.rendered()).contains("Porto");
     assertThat(r.trace().candidates()).extracting(c -> c.sources().get(0)).doesNotContain("x");
-    assertThat(r.trace().candidates()).anySatisfy(c -> assertThat(c.outcome()).isEqualTo(Outcome.BEYOND_K));
+    assertThat(r.trace().candidates())
+        .anySatisfy(c -> assertThat(c.outcome()).isEqualTo(Outcome.BEYOND_K));
   }
 
   @Test
   void writePath_versionsAFactKey_andTheReadPathAnswersEachTime() {
     Mnemo m = open(builder());
-    m.remember(NewMemory.builder("maya", "Maya lives in Porto.").factKey("city").source("p")
-        .recordedAt(Instant.parse("2026-01-01T00:00:00Z")).build());
-    MemoryRecord lisbon = m.remember(NewMemory.builder("maya", "Maya lives in Lisbon.").factKey("city").source("l")
-        .recordedAt(Instant.parse("2026-03-01T00:00:00Z")).build());
+    m.remember(
+        NewMemory.builder("maya", "Maya lives in Porto.")
+            .factKey("city")
+            .source("p")
+            .recordedAt(Instant.parse("2026-01-01T00:00:00Z"))
+            .build());
+    MemoryRecord lisbon =
+        m.remember(
+            NewMemory.builder("maya", "Maya lives in Lisbon.")
+                .factKey("city")
+                .source("l")
+                .recordedAt(Instant.parse("2026-03-01T00:00:00Z"))
+                .build());
 
     assertThat(lisbon.version()).isEqualTo(2);
-    assertThat(m.history("maya", "city")).hasSize(3); // the original, its clipped copy, the new version
+    assertThat(m.history("maya", "city"))
+        .hasSize(3); // the original, its clipped copy, the new version
     assertThat(ask(m, "Where does Maya live?").sourceIds()).containsExactly("l");
-    assertThat(m.recall(RecallRequest.builder("maya", "Where does Maya live?").threshold(0).relativeThreshold(0)
-        .minRelevance(0.0).mode(TemporalMode.validAt(Instant.parse("2026-02-01T00:00:00Z"))).build()).sourceIds())
+    assertThat(
+            m.recall(
+                    RecallRequest.builder("maya", "Where does Maya live?")
+                        .threshold(0)
+                        .relativeThreshold(0)
+                        .minRelevance(0.0)
+                        .mode(TemporalMode.validAt(Instant.parse("2026-02-01T00:00:00Z")))
+                        .build())
+                .sourceIds())
         .containsExactly("p");
   }
 
@@ -99,39 +133,65 @@ class EngineInMemoryTest {
     Mnemo m = open(builder().extractor(new CityFactExtractor()).synchronousIngest(true));
 
     IngestReceipt first = m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z")));
-    IngestReceipt moved = m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-20T10:00:00Z")));
+    IngestReceipt moved =
+        m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-20T10:00:00Z")));
 
     assertThat(first.accepted()).containsExactly("t1");
-    assertThat(first.records()).extracting(MemoryRecord::text).containsExactly("The user's home city is Porto.");
+    assertThat(first.records())
+        .extracting(MemoryRecord::text)
+        .containsExactly("The user's home city is Porto.");
     assertThat(moved.records()).extracting(MemoryRecord::factKey).containsOnly("city");
-    assertThat(ask(m, "Which city does the user live in?").rendered()).contains("Lisbon").doesNotContain("Porto");
-    assertThat(m.sources("maya", moved.records().get(0).id())).extracting(Turn::id).containsExactly("t2");
+    assertThat(ask(m, "Which city does the user live in?").rendered())
+        .contains("Lisbon")
+        .doesNotContain("Porto");
+    assertThat(m.sources("maya", moved.records().get(0).id()))
+        .extracting(Turn::id)
+        .containsExactly("t2");
     assertThat(m.ingestProgress().extracted()).isEqualTo(2);
   }
 
   @Test
   void ingest_isIdempotentByTurnId_andToolTurnsAreOnlyKept() {
     Mnemo m = open(builder().extractor(new CityFactExtractor()).synchronousIngest(true));
-    Turn tool = new Turn("t2", "maya", null, Turn.Role.TOOL_RESULT, "weather", "Sunny in Lisbon",
-        Instant.parse("2026-04-01T10:00:01Z"), "t2", 1, Turn.Status.COMPLETE, java.util.Map.of());
+    Turn tool =
+        new Turn(
+            "t2",
+            "maya",
+            null,
+            Turn.Role.TOOL_RESULT,
+            "weather",
+            "Sunny in Lisbon",
+            Instant.parse("2026-04-01T10:00:01Z"),
+            "t2",
+            1,
+            Turn.Status.COMPLETE,
+            java.util.Map.of());
 
     m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z"), tool));
     IngestReceipt again = m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z")));
 
     assertThat(again.accepted()).isEmpty();
     assertThat(again.duplicates()).containsExactly("t1");
-    assertThat(m.maintenance().orElseThrow().turn("maya", "t2")).get().extracting(StoredTurn::state).isEqualTo(StoredTurn.State.KEPT);
+    assertThat(m.maintenance().orElseThrow().turn("maya", "t2"))
+        .get()
+        .extracting(StoredTurn::state)
+        .isEqualTo(StoredTurn.State.KEPT);
     List<MemoryRecord> all = new ArrayList<>();
     m.export("maya", all::add);
-    assertThat(all).extracting(MemoryRecord::text).containsExactly("The user's home city is Porto.");
+    assertThat(all)
+        .extracting(MemoryRecord::text)
+        .containsExactly("The user's home city is Porto.");
   }
 
   @Test
   void backgroundIngest_onADurableLog_extractsAfterTheCall_andAwaitSeesItDone() {
     Mnemo m = open(builder().turnLog(new InMemoryTurnLog()).extractor(new CityFactExtractor()));
 
-    IngestReceipt r = m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z"),
-        user("t2", "We adopted a cat called Miso", "2026-04-01T10:01:00Z")));
+    IngestReceipt r =
+        m.ingest(
+            List.of(
+                user("t1", "I live in Porto", "2026-04-01T10:00:00Z"),
+                user("t2", "We adopted a cat called Miso", "2026-04-01T10:01:00Z")));
 
     assertThat(r.queued()).isEqualTo(2);
     assertThat(r.records()).isEmpty();
@@ -145,50 +205,60 @@ class EngineInMemoryTest {
   void aFullQueue_refusesTheNextIngest_retriably_havingStoredNothing() throws Exception {
     CountDownLatch extracting = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Extractor slow = new Extractor() {
-      @Override
-      public String id() {
-        return "slow";
-      }
+    Extractor slow =
+        new Extractor() {
+          @Override
+          public String id() {
+            return "slow";
+          }
 
-      @Override
-      public List<NewMemory> extract(Batch batch) {
-        extracting.countDown();
-        try {
-          release.await(20, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        return new CityFactExtractor().extract(batch);
-      }
-    };
-    Mnemo m = open(builder().turnLog(new InMemoryTurnLog()).extractor(slow).ingestQueue(1, Duration.ofMillis(50)));
+          @Override
+          public List<NewMemory> extract(Batch batch) {
+            extracting.countDown();
+            try {
+              release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return new CityFactExtractor().extract(batch);
+          }
+        };
+    Mnemo m =
+        open(
+            builder()
+                .turnLog(new InMemoryTurnLog())
+                .extractor(slow)
+                .ingestQueue(1, Duration.ofMillis(50)));
 
     m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z")));
     assertThat(extracting.await(20, TimeUnit.SECONDS)).isTrue();
-    assertThatThrownBy(() -> m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-02T10:00:00Z"))))
+    assertThatThrownBy(
+            () -> m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-02T10:00:00Z"))))
         .isInstanceOfSatisfying(MnemoException.class, e -> assertThat(e.retriable()).isTrue())
         .hasMessageContaining("ingest queue full");
     assertThat(m.maintenance().orElseThrow().turn("maya", "t2")).isEmpty();
 
     release.countDown();
     assertThat(m.awaitIngested(Duration.ofSeconds(20))).isTrue();
-    assertThat(m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-02T10:00:00Z"))).accepted()).containsExactly("t2");
+    assertThat(
+            m.ingest(List.of(user("t2", "I moved to Lisbon", "2026-04-02T10:00:00Z"))).accepted())
+        .containsExactly("t2");
   }
 
   @Test
   void aNonRetriableExtractionFailure_keepsTheTurnsAsErrors_andTheQueueMovesOn() {
-    Extractor broken = new Extractor() {
-      @Override
-      public String id() {
-        return "broken";
-      }
+    Extractor broken =
+        new Extractor() {
+          @Override
+          public String id() {
+            return "broken";
+          }
 
-      @Override
-      public List<NewMemory> extract(Batch batch) {
-        throw new ExtractionException("the model refused", false, null);
-      }
-    };
+          @Override
+          public List<NewMemory> extract(Batch batch) {
+            throw new ExtractionException("the model refused", false, null);
+          }
+        };
     Mnemo m = open(builder().extractor(broken).synchronousIngest(true));
 
     IngestReceipt r = m.ingest(List.of(user("t1", "I live in Porto", "2026-04-01T10:00:00Z")));
@@ -216,13 +286,38 @@ class EngineInMemoryTest {
   @Test
   void keptReason_andValidate_areTheIngestRulesForOneTurn() {
     assertThat(IngestPipeline.keptReason(user("t1", "hi", "2026-04-01T10:00:00Z"))).isNull();
-    Turn failed = new Turn("t2", "maya", null, Turn.Role.ASSISTANT, "bot", "partial answer",
-        Instant.parse("2026-04-01T10:00:00Z"), "turn-9", 2, Turn.Status.FAILED, java.util.Map.of());
-    assertThat(IngestPipeline.keptReason(failed)).isEqualTo("failed attempt 2 of turn turn-9: kept as an error artifact; "
-        + "a memory only once accepted");
-    Turn blank = new Turn("", "maya", null, Turn.Role.USER, "Maya", " ", null, "x", 0, Turn.Status.COMPLETE,
-        java.util.Map.of());
-    assertThat(IngestPipeline.validate(blank, "turns[3].", null)).extracting(v -> v.field())
+    Turn failed =
+        new Turn(
+            "t2",
+            "maya",
+            null,
+            Turn.Role.ASSISTANT,
+            "bot",
+            "partial answer",
+            Instant.parse("2026-04-01T10:00:00Z"),
+            "turn-9",
+            2,
+            Turn.Status.FAILED,
+            java.util.Map.of());
+    assertThat(IngestPipeline.keptReason(failed))
+        .isEqualTo(
+            "failed attempt 2 of turn turn-9: kept as an error artifact; "
+                + "a memory only once accepted");
+    Turn blank =
+        new Turn(
+            "",
+            "maya",
+            null,
+            Turn.Role.USER,
+            "Maya",
+            " ",
+            null,
+            "x",
+            0,
+            Turn.Status.COMPLETE,
+            java.util.Map.of());
+    assertThat(IngestPipeline.validate(blank, "turns[3].", null))
+        .extracting(v -> v.field())
         .contains("turns[3].id", "turns[3].text", "turns[3].attempt");
   }
 

@@ -37,71 +37,140 @@ import picocli.CommandLine.Option;
  * cannot turn it against someone else's machine. Measures only; the exit code does not depend on
  * any time (1 only when the server cannot be used at all).
  */
-@Command(name = "load", mixinStandardHelpOptions = true,
+@Command(
+    name = "load",
+    mixinStandardHelpOptions = true,
     description = {
       "Load-test a running 'mnemo serve' on this machine: mixed recalls and writes from N concurrent clients, "
           + "for a fixed time and at most a fixed number of requests; prints throughput, p50/p99/p99.9 latency "
           + "and the error count.",
-      "Needs a tenant key (--key or $MNEMO_KEY), or the admin key (--admin-key or $MNEMO_ADMIN_KEY) to issue one."})
+      "Needs a tenant key (--key or $MNEMO_KEY), or the admin key (--admin-key or $MNEMO_ADMIN_KEY) to issue one."
+    })
 final class BenchLoadCommand implements Callable<Integer> {
 
-  @Option(names = "--url", paramLabel = "URL", description = "Server (loopback only; default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      description = "Server (loopback only; default: ${DEFAULT-VALUE}).",
       defaultValue = "http://127.0.0.1:8080")
   String url;
 
-  @Option(names = "--key", paramLabel = "KEY", description = "A tenant's API key (default: $MNEMO_KEY).",
+  @Option(
+      names = "--key",
+      paramLabel = "KEY",
+      description = "A tenant's API key (default: $MNEMO_KEY).",
       defaultValue = "${env:MNEMO_KEY}")
   String key;
 
-  @Option(names = "--admin-key", paramLabel = "KEY", description = "Admin key, to issue a key for --tenant when --key is not given "
-      + "(default: $MNEMO_ADMIN_KEY).", defaultValue = "${env:MNEMO_ADMIN_KEY}")
+  @Option(
+      names = "--admin-key",
+      paramLabel = "KEY",
+      description =
+          "Admin key, to issue a key for --tenant when --key is not given "
+              + "(default: $MNEMO_ADMIN_KEY).",
+      defaultValue = "${env:MNEMO_ADMIN_KEY}")
   String adminKey;
 
-  @Option(names = "--tenant", paramLabel = "NAME", description = "Tenant to issue a key for (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--tenant",
+      paramLabel = "NAME",
+      description = "Tenant to issue a key for (default: ${DEFAULT-VALUE}).",
       defaultValue = "bench")
   String tenant;
 
-  @Option(names = "--duration", paramLabel = "SECONDS", description = "Measured time, 1 to 600 (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--duration",
+      paramLabel = "SECONDS",
+      description = "Measured time, 1 to 600 (default: ${DEFAULT-VALUE}).",
       defaultValue = "20")
   int duration;
 
-  @Option(names = "--warmup", paramLabel = "SECONDS", description = "Unmeasured time before it, 0 to 120 (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--warmup",
+      paramLabel = "SECONDS",
+      description = "Unmeasured time before it, 0 to 120 (default: ${DEFAULT-VALUE}).",
       defaultValue = "3")
   int warmup;
 
-  @Option(names = "--max-requests", paramLabel = "N", description = "Stop after this many measured requests (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--max-requests",
+      paramLabel = "N",
+      description = "Stop after this many measured requests (default: ${DEFAULT-VALUE}).",
       defaultValue = "1000000")
   long maxRequests;
 
-  @Option(names = "--clients", paramLabel = "N", description = "Concurrent clients, 1 to 512 (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--clients",
+      paramLabel = "N",
+      description = "Concurrent clients, 1 to 512 (default: ${DEFAULT-VALUE}).",
       defaultValue = "16")
   int clients;
 
-  @Option(names = "--read-ratio", paramLabel = "R", description = "Share of recalls, 0 to 1; the rest are writes (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--read-ratio",
+      paramLabel = "R",
+      description = "Share of recalls, 0 to 1; the rest are writes (default: ${DEFAULT-VALUE}).",
       defaultValue = "0.8")
   double readRatio;
 
-  @Option(names = "--owners", paramLabel = "N", description = "Owners the requests spread over (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--owners",
+      paramLabel = "N",
+      description = "Owners the requests spread over (default: ${DEFAULT-VALUE}).",
       defaultValue = "100")
   int owners;
 
-  @Option(names = "--preload", paramLabel = "N", description = "Records written (in batches) before the warm-up (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--preload",
+      paramLabel = "N",
+      description = "Records written (in batches) before the warm-up (default: ${DEFAULT-VALUE}).",
       defaultValue = "2000")
   int preload;
 
-  @Option(names = "--seed", description = "Workload seed (default: ${DEFAULT-VALUE}).", defaultValue = "42")
+  @Option(
+      names = "--seed",
+      description = "Workload seed (default: ${DEFAULT-VALUE}).",
+      defaultValue = "42")
   long seed;
 
   @Option(names = "--json", description = "Print the report as one JSON object.")
   boolean json;
 
-  private static final String[] NAMES = {"Maya", "Ravi", "Lena", "Tomas", "Aiko", "Omar", "Sofia", "Jonas", "Priya", "Marco"};
-  private static final String[] VERBS = {"prefers", "bought", "visited", "cooked", "studied", "repaired", "painted", "booked",
-      "recommended", "cancelled"};
-  private static final String[] THINGS = {"green tea", "a road bike", "the museum", "lentil soup", "Rust", "the boiler",
-      "the kitchen", "a flight to Oslo", "a jazz album", "the gym membership", "sourdough bread", "a tent", "the piano",
-      "a history book", "the garden fence"};
-  private static final String[] WHEN = {"last week", "yesterday", "in May", "on Sunday", "this morning", "in 2024"};
+  private static final String[] NAMES = {
+    "Maya", "Ravi", "Lena", "Tomas", "Aiko", "Omar", "Sofia", "Jonas", "Priya", "Marco"
+  };
+  private static final String[] VERBS = {
+    "prefers",
+    "bought",
+    "visited",
+    "cooked",
+    "studied",
+    "repaired",
+    "painted",
+    "booked",
+    "recommended",
+    "cancelled"
+  };
+  private static final String[] THINGS = {
+    "green tea",
+    "a road bike",
+    "the museum",
+    "lentil soup",
+    "Rust",
+    "the boiler",
+    "the kitchen",
+    "a flight to Oslo",
+    "a jazz album",
+    "the gym membership",
+    "sourdough bread",
+    "a tent",
+    "the piano",
+    "a history book",
+    "the garden fence"
+  };
+  private static final String[] WHEN = {
+    "last week", "yesterday", "in May", "on Sunday", "this morning", "in 2024"
+  };
 
   private HttpClient http;
   private URI base;
@@ -111,7 +180,11 @@ final class BenchLoadCommand implements Callable<Integer> {
     validate();
     base = URI.create(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
     check(base);
-    http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     String k = key != null && !key.isBlank() ? key : issueKey();
     preload(k);
 
@@ -140,13 +213,18 @@ final class BenchLoadCommand implements Callable<Integer> {
   /** Refuses anything but loopback addresses, whatever the name resolves to. */
   static void check(URI u) {
     if (!"http".equals(u.getScheme()) || u.getHost() == null) {
-      throw new IllegalArgumentException("--url must be http://HOST:PORT on this machine, was '" + u + "'");
+      throw new IllegalArgumentException(
+          "--url must be http://HOST:PORT on this machine, was '" + u + "'");
     }
     try {
       for (InetAddress a : InetAddress.getAllByName(u.getHost())) {
         if (!a.isLoopbackAddress()) {
-          throw new IllegalArgumentException("refusing to load " + u.getHost() + " (" + a.getHostAddress()
-              + "): bench load only targets loopback addresses (127.0.0.0/8, ::1, localhost)");
+          throw new IllegalArgumentException(
+              "refusing to load "
+                  + u.getHost()
+                  + " ("
+                  + a.getHostAddress()
+                  + "): bench load only targets loopback addresses (127.0.0.0/8, ::1, localhost)");
         }
       }
     } catch (UnknownHostException e) {
@@ -156,10 +234,14 @@ final class BenchLoadCommand implements Callable<Integer> {
 
   private String issueKey() throws IOException, InterruptedException {
     if (adminKey == null || adminKey.isBlank()) {
-      throw new IllegalArgumentException("give a tenant key (--key or $MNEMO_KEY) or the admin key (--admin-key or $MNEMO_ADMIN_KEY)");
+      throw new IllegalArgumentException(
+          "give a tenant key (--key or $MNEMO_KEY) or the admin key (--admin-key or $MNEMO_ADMIN_KEY)");
     }
-    HttpResponse<String> r = send("POST", "/v1/tenants/" + tenant + "/keys", adminKey, "{\"label\":\"bench load\"}");
-    if (r.statusCode() != 201) throw new IllegalStateException("issuing a key for " + tenant + " failed: " + r.statusCode() + " " + r.body());
+    HttpResponse<String> r =
+        send("POST", "/v1/tenants/" + tenant + "/keys", adminKey, "{\"label\":\"bench load\"}");
+    if (r.statusCode() != 201)
+      throw new IllegalStateException(
+          "issuing a key for " + tenant + " failed: " + r.statusCode() + " " + r.body());
     return JsonCodec.READER.readTree(r.body()).get("key").asText();
   }
 
@@ -173,7 +255,8 @@ final class BenchLoadCommand implements Callable<Integer> {
         records.addObject().put("owner", owner(rnd)).put("text", sentence(rnd));
       }
       HttpResponse<String> r = send("POST", "/v1/memories", k, body.toString());
-      if (r.statusCode() != 201) throw new IllegalStateException("preload failed: " + r.statusCode() + " " + r.body());
+      if (r.statusCode() != 201)
+        throw new IllegalStateException("preload failed: " + r.statusCode() + " " + r.body());
       done += n;
     }
   }
@@ -183,19 +266,36 @@ final class BenchLoadCommand implements Callable<Integer> {
   }
 
   private static String sentence(Random rnd) {
-    return NAMES[rnd.nextInt(NAMES.length)] + " " + VERBS[rnd.nextInt(VERBS.length)] + " " + THINGS[rnd.nextInt(THINGS.length)]
-        + " " + WHEN[rnd.nextInt(WHEN.length)] + ".";
+    return NAMES[rnd.nextInt(NAMES.length)]
+        + " "
+        + VERBS[rnd.nextInt(VERBS.length)]
+        + " "
+        + THINGS[rnd.nextInt(THINGS.length)]
+        + " "
+        + WHEN[rnd.nextInt(WHEN.length)]
+        + ".";
   }
 
   private static String question(Random rnd) {
-    return "What did " + NAMES[rnd.nextInt(NAMES.length)] + " do with " + THINGS[rnd.nextInt(THINGS.length)] + "?";
+    return "What did "
+        + NAMES[rnd.nextInt(NAMES.length)]
+        + " do with "
+        + THINGS[rnd.nextInt(THINGS.length)]
+        + "?";
   }
 
-  private HttpResponse<String> send(String method, String path, String auth, String body) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + auth);
+  private HttpResponse<String> send(String method, String path, String auth, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + auth);
     if (body != null) b.header("Content-Type", "application/json");
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -203,11 +303,15 @@ final class BenchLoadCommand implements Callable<Integer> {
   private Map<String, Double> groupCommit() {
     Map<String, Double> out = new TreeMap<>();
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+              HttpResponse.BodyHandlers.ofString());
       for (String line : r.body().split("\n")) {
-        for (String m : List.of("mnemo_group_commit_commits_total", "mnemo_group_commit_requests_sum")) {
-          if (line.startsWith(m + " ")) out.put(m, Double.parseDouble(line.substring(m.length() + 1).trim()));
+        for (String m :
+            List.of("mnemo_group_commit_commits_total", "mnemo_group_commit_requests_sum")) {
+          if (line.startsWith(m + " "))
+            out.put(m, Double.parseDouble(line.substring(m.length() + 1).trim()));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -245,9 +349,14 @@ final class BenchLoadCommand implements Callable<Integer> {
         boolean measured = t0 >= measureFrom;
         if (measured && budget.decrementAndGet() < 0) return;
         boolean read = rnd.nextDouble() < readRatio;
-        String body = read
-            ? JsonCodec.object().put("owner", owner(rnd)).put("text", question(rnd)).put("k", 5).toString()
-            : JsonCodec.object().put("owner", owner(rnd)).put("text", sentence(rnd)).toString();
+        String body =
+            read
+                ? JsonCodec.object()
+                    .put("owner", owner(rnd))
+                    .put("text", question(rnd))
+                    .put("k", 5)
+                    .toString()
+                : JsonCodec.object().put("owner", owner(rnd)).put("text", sentence(rnd)).toString();
         String error = null;
         try {
           HttpResponse<String> r = send("POST", read ? "/v1/recall" : "/v1/memories", key, body);
@@ -278,7 +387,8 @@ final class BenchLoadCommand implements Callable<Integer> {
     }
   }
 
-  private void report(List<Client> workers, double seconds, Map<String, Double> before, Map<String, Double> after) {
+  private void report(
+      List<Client> workers, double seconds, Map<String, Double> before, Map<String, Double> after) {
     long[] reads = merge(workers, true);
     long[] writes = merge(workers, false);
     Map<String, Long> errors = new TreeMap<>();
@@ -310,22 +420,48 @@ final class BenchLoadCommand implements Callable<Integer> {
       System.out.println(o.toPrettyString());
       return;
     }
-    System.out.printf(Locale.ROOT, "mnemo bench load: %s, %d clients, %.0f%% recalls, %.1f s measured after %d s warm-up, "
-        + "%d owners, %d records preloaded, seed %d%n", base, clients, readRatio * 100, seconds, warmup, owners, preload, seed);
-    System.out.printf(Locale.ROOT, "requests  %d   throughput %.1f req/s   errors %d %s%n", total, total / seconds, errorCount,
+    System.out.printf(
+        Locale.ROOT,
+        "mnemo bench load: %s, %d clients, %.0f%% recalls, %.1f s measured after %d s warm-up, "
+            + "%d owners, %d records preloaded, seed %d%n",
+        base,
+        clients,
+        readRatio * 100,
+        seconds,
+        warmup,
+        owners,
+        preload,
+        seed);
+    System.out.printf(
+        Locale.ROOT,
+        "requests  %d   throughput %.1f req/s   errors %d %s%n",
+        total,
+        total / seconds,
+        errorCount,
         errors.isEmpty() ? "" : errors);
     line("recall", o.get("recall"));
     line("remember", o.get("remember"));
     if (o.has("group_commits")) {
-      System.out.printf(Locale.ROOT, "group commit: %d commits for %.0f write requests (%.2f requests per commit)%n",
-          o.get("group_commits").asLong(), committedRequests, o.get("write_requests_per_commit").asDouble());
+      System.out.printf(
+          Locale.ROOT,
+          "group commit: %d commits for %.0f write requests (%.2f requests per commit)%n",
+          o.get("group_commits").asLong(),
+          committedRequests,
+          o.get("write_requests_per_commit").asDouble());
     }
   }
 
   private static void line(String kind, JsonNode s) {
-    System.out.printf(Locale.ROOT, "%-9s %7d  %8.1f req/s   p50 %7.2f ms   p99 %7.2f ms   p99.9 %7.2f ms   max %7.2f ms%n", kind,
-        s.get("count").asLong(), s.get("rps").asDouble(), s.get("p50_ms").asDouble(), s.get("p99_ms").asDouble(),
-        s.get("p999_ms").asDouble(), s.get("max_ms").asDouble());
+    System.out.printf(
+        Locale.ROOT,
+        "%-9s %7d  %8.1f req/s   p50 %7.2f ms   p99 %7.2f ms   p99.9 %7.2f ms   max %7.2f ms%n",
+        kind,
+        s.get("count").asLong(),
+        s.get("rps").asDouble(),
+        s.get("p50_ms").asDouble(),
+        s.get("p99_ms").asDouble(),
+        s.get("p999_ms").asDouble(),
+        s.get("max_ms").asDouble());
   }
 
   private static long[] merge(List<Client> workers, boolean reads) {
@@ -374,11 +510,16 @@ final class BenchLoadCommand implements Callable<Integer> {
 
   /** Validates the bounds before any request. */
   void validate() {
-    if (duration < 1 || duration > 600) throw new IllegalArgumentException("--duration must be 1 to 600 seconds, was " + duration);
-    if (warmup < 0 || warmup > 120) throw new IllegalArgumentException("--warmup must be 0 to 120 seconds, was " + warmup);
-    if (clients < 1 || clients > 512) throw new IllegalArgumentException("--clients must be 1 to 512, was " + clients);
-    if (!(readRatio >= 0 && readRatio <= 1)) throw new IllegalArgumentException("--read-ratio must be 0 to 1, was " + readRatio);
-    if (maxRequests < 1) throw new IllegalArgumentException("--max-requests must be >= 1, was " + maxRequests);
+    if (duration < 1 || duration > 600)
+      throw new IllegalArgumentException("--duration must be 1 to 600 seconds, was " + duration);
+    if (warmup < 0 || warmup > 120)
+      throw new IllegalArgumentException("--warmup must be 0 to 120 seconds, was " + warmup);
+    if (clients < 1 || clients > 512)
+      throw new IllegalArgumentException("--clients must be 1 to 512, was " + clients);
+    if (!(readRatio >= 0 && readRatio <= 1))
+      throw new IllegalArgumentException("--read-ratio must be 0 to 1, was " + readRatio);
+    if (maxRequests < 1)
+      throw new IllegalArgumentException("--max-requests must be >= 1, was " + maxRequests);
     if (owners < 1) throw new IllegalArgumentException("--owners must be >= 1, was " + owners);
     if (preload < 0) throw new IllegalArgumentException("--preload must be >= 0, was " + preload);
   }

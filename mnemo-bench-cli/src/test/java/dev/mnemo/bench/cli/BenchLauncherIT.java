@@ -24,8 +24,11 @@ class BenchLauncherIT {
     Path out = dir.resolve("out.txt");
     List<String> cmd = new java.util.ArrayList<>(List.of("bash", ROOT.resolve("mnemo").toString()));
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
-        .redirectOutput(out.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(ROOT.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile());
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment().put("MNEMO_NO_BUILD", "1");
     Process p = pb.start();

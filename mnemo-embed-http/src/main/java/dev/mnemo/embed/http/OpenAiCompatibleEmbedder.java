@@ -30,23 +30,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An {@link Embedder} backed by any server that speaks the OpenAI embeddings API ({@code POST
  * {url}/embeddings}): OpenAI itself, or local servers such as Ollama, vLLM, llama.cpp or LM Studio.
  *
- * <p>Contract: config keys {@code url} (base URL, e.g. {@code https://api.openai.com/v1}; required),
- * {@code model} (required; also the {@link #modelId()}), {@code key} (sent as a bearer token),
- * {@code dimension} (when absent it is learned from the first response, and {@link #dimension()}
- * asked first makes one small request), {@code timeout} per request (default 30 s), {@code batch}
- * inputs per request (default 64), {@code queryPrefix} and {@code passagePrefix} (prepended to every
- * text; default none). Vectors come back in input order, whatever order the server lists them in,
- * and L2-normalized. Time-outs, network failures, HTTP 408, 429 and 5xx raise a retriable {@link
- * MnemoException}; other statuses, malformed responses and a wrong number or length of vectors a
- * non-retriable one. Messages quote the status and the start of the body, never the key. No retries
- * of its own (the caller knows its budget); thread-safe.
+ * <p>Contract: config keys {@code url} (base URL, e.g. {@code https://api.openai.com/v1};
+ * required), {@code model} (required; also the {@link #modelId()}), {@code key} (sent as a bearer
+ * token), {@code dimension} (when absent it is learned from the first response, and {@link
+ * #dimension()} asked first makes one small request), {@code timeout} per request (default 30 s),
+ * {@code batch} inputs per request (default 64), {@code queryPrefix} and {@code passagePrefix}
+ * (prepended to every text; default none). Vectors come back in input order, whatever order the
+ * server lists them in, and L2-normalized. Time-outs, network failures, HTTP 408, 429 and 5xx raise
+ * a retriable {@link MnemoException}; other statuses, malformed responses and a wrong number or
+ * length of vectors a non-retriable one. Messages quote the status and the start of the body, never
+ * the key. No retries of its own (the caller knows its budget); thread-safe.
  */
 public final class OpenAiCompatibleEmbedder implements Embedder {
 
   static final int DEFAULT_BATCH = 64;
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
   /** How much of a response body an error message quotes: enough for a provider's error text. */
   private static final int SNIPPET_CHARS = 300;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final URI endpoint;
@@ -68,9 +70,13 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
    * @throws InvalidRequestException if a key is missing or malformed
    */
   public OpenAiCompatibleEmbedder(Map<String, String> config) {
-    this.endpoint = endpoint(ProviderConfig.required(config, "url", "the embeddings server's base URL"));
-    this.where = endpoint.getScheme() + "://" + endpoint.getRawAuthority().replaceFirst("^.*@", "")
-        + endpoint.getRawPath();
+    this.endpoint =
+        endpoint(ProviderConfig.required(config, "url", "the embeddings server's base URL"));
+    this.where =
+        endpoint.getScheme()
+            + "://"
+            + endpoint.getRawAuthority().replaceFirst("^.*@", "")
+            + endpoint.getRawPath();
     this.model = ProviderConfig.required(config, "model", "the embedding model name");
     this.key = ProviderConfig.string(config, "key");
     Integer dim = ProviderConfig.positiveInt(config, "dimension", null);
@@ -80,13 +86,15 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     this.batch = ProviderConfig.positiveInt(config, "batch", DEFAULT_BATCH);
     this.queryPrefix = ProviderConfig.raw(config, "queryPrefix", "");
     this.passagePrefix = ProviderConfig.raw(config, "passagePrefix", "");
-    this.http = HttpClient.newBuilder()
-        .connectTimeout(timeout)
-        // HTTP/1.1: plain-http local servers do not all cope with the h2c upgrade Java offers first.
-        .version(HttpClient.Version.HTTP_1_1)
-        // A redirected POST would be replayed elsewhere with our bearer token; refuse instead.
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(timeout)
+            // HTTP/1.1: plain-http local servers do not all cope with the h2c upgrade Java offers
+            // first.
+            .version(HttpClient.Version.HTTP_1_1)
+            // A redirected POST would be replayed elsewhere with our bearer token; refuse instead.
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
   }
 
   private static URI endpoint(String url) {
@@ -94,12 +102,19 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     try {
       uri = new URI(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
     } catch (URISyntaxException e) {
-      throw new InvalidRequestException("url", url, "url must be an http(s) URL, was '" + url + "'");
+      throw new InvalidRequestException(
+          "url", url, "url must be an http(s) URL, was '" + url + "'");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || uri.getRawQuery() != null) {
-      throw new InvalidRequestException("url", url,
-          "url must be an http(s) base URL without query, such as https://api.openai.com/v1, was '" + url + "'");
+    if (!(scheme.equals("http") || scheme.equals("https"))
+        || uri.getHost() == null
+        || uri.getRawQuery() != null) {
+      throw new InvalidRequestException(
+          "url",
+          url,
+          "url must be an http(s) base URL without query, such as https://api.openai.com/v1, was '"
+              + url
+              + "'");
     }
     // Accept the full endpoint too: people paste either.
     return uri.getRawPath().endsWith("/embeddings") ? uri : URI.create(uri + "/embeddings");
@@ -136,7 +151,9 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     Vectors.requireTexts(texts);
     List<float[]> out = new ArrayList<>(texts.size());
     for (int from = 0; from < texts.size(); from += batch) {
-      out.addAll(Arrays.asList(request(texts.subList(from, Math.min(texts.size(), from + batch)), passagePrefix)));
+      out.addAll(
+          Arrays.asList(
+              request(texts.subList(from, Math.min(texts.size(), from + batch)), passagePrefix)));
     }
     return out;
   }
@@ -148,20 +165,27 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     body.put("model", model);
     ArrayNode input = body.putArray("input");
     for (String t : texts) input.add(prefix + t);
-    HttpRequest.Builder req = HttpRequest.newBuilder(endpoint)
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
+    HttpRequest.Builder req =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
     if (key != null) req.header("Authorization", "Bearer " + key);
 
     HttpResponse<String> response;
     try {
       response = http.send(req.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (HttpTimeoutException e) {
-      throw new MnemoException("embedding request to " + where + " timed out after " + timeout.toMillis() + " ms", true, e);
+      throw new MnemoException(
+          "embedding request to " + where + " timed out after " + timeout.toMillis() + " ms",
+          true,
+          e);
     } catch (IOException e) {
-      throw new MnemoException("embedding request to " + where + " failed: " + redact(String.valueOf(e.getMessage())), true, e);
+      throw new MnemoException(
+          "embedding request to " + where + " failed: " + redact(String.valueOf(e.getMessage())),
+          true,
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new MnemoException("interrupted while waiting for " + where, false, e);
@@ -170,9 +194,21 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
     int status = response.statusCode();
     if (status / 100 != 2) {
       boolean retriable = status == 408 || status == 429 || status >= 500;
-      String retryAfter = response.headers().firstValue("Retry-After").map(v -> " (Retry-After: " + v + ")").orElse("");
-      throw new MnemoException("embedding request to " + where + " failed with HTTP " + status + retryAfter + ": "
-          + snippet(response.body()), retriable);
+      String retryAfter =
+          response
+              .headers()
+              .firstValue("Retry-After")
+              .map(v -> " (Retry-After: " + v + ")")
+              .orElse("");
+      throw new MnemoException(
+          "embedding request to "
+              + where
+              + " failed with HTTP "
+              + status
+              + retryAfter
+              + ": "
+              + snippet(response.body()),
+          retriable);
     }
     return parse(response.body(), texts.size());
   }
@@ -194,7 +230,10 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       JsonNode item = data.get(pos);
       JsonNode index = item.get("index");
       // Servers that omit the index list the vectors in input order.
-      int i = index == null || index.isNull() ? pos : index.isIntegralNumber() && index.canConvertToInt() ? index.intValue() : -1;
+      int i =
+          index == null || index.isNull()
+              ? pos
+              : index.isIntegralNumber() && index.canConvertToInt() ? index.intValue() : -1;
       if (i < 0 || i >= expected || out[i] != null) {
         throw malformed("has a missing, repeated or out-of-range index at data[" + pos + "]", body);
       }
@@ -214,9 +253,18 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
       v[j] = (float) x.doubleValue();
     }
     if (!dimension.compareAndSet(0, v.length) && dimension.get() != v.length) {
-      throw new MnemoException("model " + model + " at " + where + " returned a " + v.length
-          + "-dimensional vector, but " + (dimensionConfigured ? "dimension is configured as " : "earlier ones had ")
-          + dimension.get() + " components", false);
+      throw new MnemoException(
+          "model "
+              + model
+              + " at "
+              + where
+              + " returned a "
+              + v.length
+              + "-dimensional vector, but "
+              + (dimensionConfigured ? "dimension is configured as " : "earlier ones had ")
+              + dimension.get()
+              + " components",
+          false);
     }
     if (!Vectors.normalizeInPlace(v)) {
       throw malformed("has a zero or non-finite vector at data[" + pos + "].embedding", body);
@@ -225,7 +273,8 @@ public final class OpenAiCompatibleEmbedder implements Embedder {
   }
 
   private MnemoException malformed(String what, String body) {
-    return new MnemoException("the response from " + where + " " + what + ": " + snippet(body), false);
+    return new MnemoException(
+        "the response from " + where + " " + what + ": " + snippet(body), false);
   }
 
   /** The start of a body on one line, with the key blanked out in case a server echoes it. */

@@ -7,8 +7,8 @@ import java.util.Map;
 /**
  * Provides {@link OpenAiCompatibleEmbedder} under the name {@code openai}.
  *
- * <p>Config keys: {@code url} and {@code model} (required), {@code key}, {@code dimension},
- * {@code timeout}, {@code batch}, {@code queryPrefix}, {@code passagePrefix}; see {@link
+ * <p>Config keys: {@code url} and {@code model} (required), {@code key}, {@code dimension}, {@code
+ * timeout}, {@code batch}, {@code queryPrefix}, {@code passagePrefix}; see {@link
  * OpenAiCompatibleEmbedder}. Other keys are ignored. Creating the embedder makes no request.
  */
 public final class OpenAiCompatibleEmbedderProvider implements EmbedderProvider {

@@ -41,10 +41,10 @@ import org.springframework.ai.chat.messages.UserMessage;
  *     .call().content();
  * }</pre>
  *
- * <p><b>Owner.</b> The request context's {@link #OWNER} parameter, else Spring AI's
- * {@link ChatMemory#CONVERSATION_ID}, else the builder's {@code defaultOwner}; with none, the call
- * is refused with an {@link IllegalArgumentException} (Mnemo never guesses an owner). The
- * conversation id, when given, is the episode the turns are recorded under.
+ * <p><b>Owner.</b> The request context's {@link #OWNER} parameter, else Spring AI's {@link
+ * ChatMemory#CONVERSATION_ID}, else the builder's {@code defaultOwner}; with none, the call is
+ * refused with an {@link IllegalArgumentException} (Mnemo never guesses an owner). The conversation
+ * id, when given, is the episode the turns are recorded under.
  *
  * <p><b>Focus.</b> What the recall is about, apart from the chatter of the user's message: the
  * context's {@link #FOCUS} parameter (a {@link Focus}, e.g. the task the application knows), else
@@ -73,7 +73,10 @@ public final class MnemoAdvisor implements BaseAdvisor {
   /** Context parameter naming the owner whose memory the call reads and writes. */
   public static final String OWNER = "mnemo_owner";
 
-  /** Context parameter holding this call's {@link Focus} (what the recall is about), instead of the built one. */
+  /**
+   * Context parameter holding this call's {@link Focus} (what the recall is about), instead of the
+   * built one.
+   */
   public static final String FOCUS = "mnemo_focus";
 
   /**
@@ -137,16 +140,28 @@ public final class MnemoAdvisor implements BaseAdvisor {
     String text = user == null || user.getText() == null ? "" : user.getText();
     if (text.isBlank()) return req;
     Turn turn = turn(owner, episode(req.context()), Turn.Role.USER, text, clock.instant());
-    RecallResult recalled = recall(owner, text, req.context().get(FOCUS) instanceof Focus f ? f : focus.apply(text),
-        principals(req.context()));
+    RecallResult recalled =
+        recall(
+            owner,
+            text,
+            req.context().get(FOCUS) instanceof Focus f ? f : focus.apply(text),
+            principals(req.context()));
     String block = recalled == null ? "" : recalled.rendered();
-    List<MemoryRecord> records = recalled == null ? List.of() : recalled.selected().stream().map(Recalled::record).toList();
-    ChatClientRequest.Builder out = req.mutate().context(USER_TURN, turn).context(RECALLED, records);
+    List<MemoryRecord> records =
+        recalled == null ? List.of() : recalled.selected().stream().map(Recalled::record).toList();
+    ChatClientRequest.Builder out =
+        req.mutate().context(USER_TURN, turn).context(RECALLED, records);
     if (!block.isEmpty()) {
-      out.prompt(req.prompt().augmentSystemMessage(s -> {
-        String own = s == null || s.getText() == null || s.getText().isBlank() ? "" : s.getText() + "\n\n";
-        return new SystemMessage(own + preface + block);
-      }));
+      out.prompt(
+          req.prompt()
+              .augmentSystemMessage(
+                  s -> {
+                    String own =
+                        s == null || s.getText() == null || s.getText().isBlank()
+                            ? ""
+                            : s.getText() + "\n\n";
+                    return new SystemMessage(own + preface + block);
+                  }));
     }
     return out.build();
   }
@@ -158,9 +173,18 @@ public final class MnemoAdvisor implements BaseAdvisor {
     if (resp.chatResponse() != null && resp.chatResponse().getResult() != null) {
       AssistantMessage answer = resp.chatResponse().getResult().getOutput();
       if (answer != null && answer.getText() != null && !answer.getText().isBlank()) {
-        turns.add(turn(user.owner(), user.episode(), Turn.Role.ASSISTANT, answer.getText(), clock.instant()));
-        if (usageFeedback && resp.context().get(RECALLED) instanceof List<?> recalled && !recalled.isEmpty()) {
-          feedback(user, answer.getText(), recalled.stream().map(MemoryRecord.class::cast).toList());
+        turns.add(
+            turn(
+                user.owner(),
+                user.episode(),
+                Turn.Role.ASSISTANT,
+                answer.getText(),
+                clock.instant()));
+        if (usageFeedback
+            && resp.context().get(RECALLED) instanceof List<?> recalled
+            && !recalled.isEmpty()) {
+          feedback(
+              user, answer.getText(), recalled.stream().map(MemoryRecord.class::cast).toList());
         }
       }
     }
@@ -176,14 +200,20 @@ public final class MnemoAdvisor implements BaseAdvisor {
     return mnemo.markUsed(owner, ids);
   }
 
-  /** Reports the recalled records the answer used, by overlap; a failure is logged, never thrown. */
+  /**
+   * Reports the recalled records the answer used, by overlap; a failure is logged, never thrown.
+   */
   private void feedback(Turn user, String answer, List<MemoryRecord> recalled) {
     List<String> used = UsedRecords.in(user.text(), answer, recalled);
     if (used.isEmpty()) return;
     try {
       mnemo.markUsed(user.owner(), used);
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "usage feedback for owner {0} failed: {1}", user.owner(), e.getMessage());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "usage feedback for owner {0} failed: {1}",
+          user.owner(),
+          e.getMessage());
     }
   }
 
@@ -192,8 +222,9 @@ public final class MnemoAdvisor implements BaseAdvisor {
     if (o == null) o = context.get(ChatMemory.CONVERSATION_ID);
     if (o == null) o = defaultOwner;
     if (o == null || o.toString().isBlank()) {
-      throw new IllegalArgumentException("no owner for this call: add .advisors(a -> a.param(MnemoAdvisor.OWNER, userId)) "
-          + "(or ChatMemory.CONVERSATION_ID), or set defaultOwner on the advisor");
+      throw new IllegalArgumentException(
+          "no owner for this call: add .advisors(a -> a.param(MnemoAdvisor.OWNER, userId)) "
+              + "(or ChatMemory.CONVERSATION_ID), or set defaultOwner on the advisor");
     }
     return o.toString();
   }
@@ -201,9 +232,14 @@ public final class MnemoAdvisor implements BaseAdvisor {
   private static java.util.Set<String> principals(Map<String, Object> context) {
     Object p = context.get(PRINCIPALS);
     if (p == null) return java.util.Set.of();
-    if (!(p instanceof java.util.Collection<?> c) || c.stream().anyMatch(x -> !(x instanceof String))) {
-      throw new IllegalArgumentException("the context parameter " + PRINCIPALS + " must be a collection of strings "
-          + "(team:NAME, role:NAME, person:NAME), was " + p);
+    if (!(p instanceof java.util.Collection<?> c)
+        || c.stream().anyMatch(x -> !(x instanceof String))) {
+      throw new IllegalArgumentException(
+          "the context parameter "
+              + PRINCIPALS
+              + " must be a collection of strings "
+              + "(team:NAME, role:NAME, person:NAME), was "
+              + p);
     }
     return c.stream().map(String.class::cast).collect(java.util.stream.Collectors.toSet());
   }
@@ -214,44 +250,67 @@ public final class MnemoAdvisor implements BaseAdvisor {
   }
 
   /** The recall, or null after a retriable failure (with a warning). */
-  private RecallResult recall(String owner, String query, Focus focus, java.util.Set<String> principals) {
+  private RecallResult recall(
+      String owner, String query, Focus focus, java.util.Set<String> principals) {
     try {
-      return mnemo.recall(request.apply(RecallRequest.builder(owner, query).budgetTokens(budgetTokens).k(k).focus(focus)
-              .principals(principals))
+      return mnemo.recall(
+          request
+              .apply(
+                  RecallRequest.builder(owner, query)
+                      .budgetTokens(budgetTokens)
+                      .k(k)
+                      .focus(focus)
+                      .principals(principals))
               .build());
     } catch (MnemoException e) {
       if (!e.retriable()) throw e;
-      LOG.log(System.Logger.Level.WARNING, "recall for owner {0} failed, answering without long-term memory: {1}",
-          owner, e.getMessage());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "recall for owner {0} failed, answering without long-term memory: {1}",
+          owner,
+          e.getMessage());
       return null;
     }
   }
 
-  /** Sends the owner's earlier unsent turns with these, in order; keeps them all when that fails retriably. */
+  /**
+   * Sends the owner's earlier unsent turns with these, in order; keeps them all when that fails
+   * retriably.
+   */
   private void ingest(String owner, List<Turn> turns) {
     List<Turn> batch = new ArrayList<>();
-    pending.compute(owner, (o, earlier) -> {
-      if (earlier != null) batch.addAll(earlier);
-      batch.addAll(turns);
-      return null;
-    });
+    pending.compute(
+        owner,
+        (o, earlier) -> {
+          if (earlier != null) batch.addAll(earlier);
+          batch.addAll(turns);
+          return null;
+        });
     try {
       mnemo.ingest(batch);
     } catch (MnemoException e) {
       if (!e.retriable()) throw e;
-      pending.merge(owner, batch, (later, mine) -> {
-        List<Turn> all = new ArrayList<>(mine);
-        all.addAll(later);
-        return all;
-      });
-      LOG.log(System.Logger.Level.WARNING, "ingest of {0} turns of owner {1} failed; kept for the next exchange: {2}",
-          batch.size(), owner, e.getMessage());
+      pending.merge(
+          owner,
+          batch,
+          (later, mine) -> {
+            List<Turn> all = new ArrayList<>(mine);
+            all.addAll(later);
+            return all;
+          });
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "ingest of {0} turns of owner {1} failed; kept for the next exchange: {2}",
+          batch.size(),
+          owner,
+          e.getMessage());
     }
   }
 
   private static Turn turn(String owner, String episode, Turn.Role role, String text, Instant at) {
     String id = UUID.randomUUID().toString();
-    return new Turn(id, owner, episode, role, null, text, at, id, 1, Turn.Status.COMPLETE, Map.of());
+    return new Turn(
+        id, owner, episode, role, null, text, at, id, 1, Turn.Status.COMPLETE, Map.of());
   }
 
   /**
@@ -279,36 +338,66 @@ public final class MnemoAdvisor implements BaseAdvisor {
      * The focus of a recall for the user's message when the call's context has no {@link #FOCUS};
      * default {@link Focus#fromMessage}. {@code m -> Focus.NONE} searches with the whole message.
      */
-    public Builder focus(Function<String, Focus> v) { this.focus = Objects.requireNonNull(v, "focus"); return this; }
+    public Builder focus(Function<String, Focus> v) {
+      this.focus = Objects.requireNonNull(v, "focus");
+      return this;
+    }
 
     /** The owner of calls that name none (a single-user application). */
-    public Builder defaultOwner(String v) { this.defaultOwner = v; return this; }
+    public Builder defaultOwner(String v) {
+      this.defaultOwner = v;
+      return this;
+    }
 
     /** The token budget of the recalled block. */
-    public Builder budgetTokens(int v) { this.budgetTokens = v; return this; }
+    public Builder budgetTokens(int v) {
+      this.budgetTokens = v;
+      return this;
+    }
 
-    public Builder k(int v) { this.k = v; return this; }
+    public Builder k(int v) {
+      this.k = v;
+      return this;
+    }
 
     /** Any other recall option (mode, scope, categories, weights, ...). */
-    public Builder request(UnaryOperator<RecallRequest.Builder> v) { this.request = Objects.requireNonNull(v, "request"); return this; }
+    public Builder request(UnaryOperator<RecallRequest.Builder> v) {
+      this.request = Objects.requireNonNull(v, "request");
+      return this;
+    }
 
     /** A line put before the recalled block. */
-    public Builder preface(String v) { this.preface = Objects.requireNonNull(v, "preface"); return this; }
+    public Builder preface(String v) {
+      this.preface = Objects.requireNonNull(v, "preface");
+      return this;
+    }
 
     /** The clock that dates ingested turns. */
-    public Builder clock(InstantSource v) { this.clock = Objects.requireNonNull(v, "clock"); return this; }
+    public Builder clock(InstantSource v) {
+      this.clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
 
     /**
      * Whether the answer is compared with the records recalled for it and the ones it used are
      * reported ({@link UsedRecords}, {@link Mnemo#markUsed}); default true.
      */
-    public Builder usageFeedback(boolean v) { this.usageFeedback = v; return this; }
+    public Builder usageFeedback(boolean v) {
+      this.usageFeedback = v;
+      return this;
+    }
 
     /** The advisor's order in the chain. */
-    public Builder order(int v) { this.order = v; return this; }
+    public Builder order(int v) {
+      this.order = v;
+      return this;
+    }
 
     public MnemoAdvisor build() {
-      RecallRequest.builder("check", "").budgetTokens(budgetTokens).k(k).build(); // the engine's checks, now
+      RecallRequest.builder("check", "")
+          .budgetTokens(budgetTokens)
+          .k(k)
+          .build(); // the engine's checks, now
       return new MnemoAdvisor(this);
     }
   }

@@ -8,7 +8,10 @@ import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.Prompt;
 
-/** A chat model that answers {@link #reply} ("Noted.") and records every prompt it receives, for assertions. */
+/**
+ * A chat model that answers {@link #reply} ("Noted.") and records every prompt it receives, for
+ * assertions.
+ */
 public final class ScriptedChatModel implements ChatModel {
   public final List<Prompt> prompts = new CopyOnWriteArrayList<>();
   public volatile String reply = "Noted.";

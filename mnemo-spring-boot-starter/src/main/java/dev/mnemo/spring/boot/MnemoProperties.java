@@ -9,8 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The {@code mnemo.*} properties of the auto-configuration.
  *
- * @param mode {@code embedded} (a Lucene store in {@code directory}, in this process) or
- *     {@code remote} (a {@code mnemo serve} at {@code url}, with {@code api-key})
+ * @param mode {@code embedded} (a Lucene store in {@code directory}, in this process) or {@code
+ *     remote} (a {@code mnemo serve} at {@code url}, with {@code api-key})
  * @param directory the embedded store's directory (default {@code .mnemo/data})
  * @param embedder embedded only: {@code auto} (the local e5 model when {@code mnemo-embed-onnx} is
  *     on the class path, else none), {@code none} (BM25 and entities only), or a provider's name
@@ -35,7 +35,10 @@ public record MnemoProperties(
     @DefaultValue Advisor advisor) {
 
   /** Where the memory lives. */
-  public enum Mode { EMBEDDED, REMOTE }
+  public enum Mode {
+    EMBEDDED,
+    REMOTE
+  }
 
   /**
    * The advisor's settings ({@code mnemo.advisor.*}).
@@ -46,7 +49,8 @@ public record MnemoProperties(
    * @param k the most records recalled (default 5)
    * @param preface a line put before the recalled block
    * @param order the advisor's order in the chain (default 0)
-   * @param usageFeedback whether the advisor reports the recalled records the answer used (default true)
+   * @param usageFeedback whether the advisor reports the recalled records the answer used (default
+   *     true)
    */
   public record Advisor(
       @DefaultValue("true") boolean enabled,

@@ -21,9 +21,11 @@ final class Analyzers {
 
   static Analyzer english() {
     try {
-      CharArraySet stop = WordlistLoader.getSnowballWordSet(
-          IOUtils.getDecodingReader(
-              SnowballFilter.class.getResourceAsStream("english_stop.txt"), StandardCharsets.UTF_8));
+      CharArraySet stop =
+          WordlistLoader.getSnowballWordSet(
+              IOUtils.getDecodingReader(
+                  SnowballFilter.class.getResourceAsStream("english_stop.txt"),
+                  StandardCharsets.UTF_8));
       return new EnglishAnalyzer(stop);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load the Snowball English stop list", e);

@@ -40,7 +40,8 @@ final class EligibleDocs {
     this.total = t;
   }
 
-  static EligibleDocs compute(IndexSearcher s, Eligibility e, TimeColumns.Cache columns) throws IOException {
+  static EligibleDocs compute(IndexSearcher s, Eligibility e, TimeColumns.Cache columns)
+      throws IOException {
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     FixedBitSet[] sets = new FixedBitSet[leaves.size()];
     int[] counts = new int[leaves.size()];
@@ -60,7 +61,8 @@ final class EligibleDocs {
       DocIdSetIterator it = scorer.iterator();
       for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
         if (live != null && !live.get(doc)) continue;
-        if (times != null && !times.admits(doc, e, validAt, knownAt, overlapFrom, overlapTo)) continue;
+        if (times != null && !times.admits(doc, e, validAt, knownAt, overlapFrom, overlapTo))
+          continue;
         bits.set(doc);
         n++;
       }

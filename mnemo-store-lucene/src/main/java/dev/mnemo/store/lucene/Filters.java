@@ -14,8 +14,8 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Eligibility as a Lucene filter query: every rule of {@link Eligibility#admits} as a FILTER
- * clause (keyword terms and point ranges), so it constrains the kNN graph search and BM25 alike.
+ * Eligibility as a Lucene filter query: every rule of {@link Eligibility#admits} as a FILTER clause
+ * (keyword terms and point ranges), so it constrains the kNN graph search and BM25 alike.
  */
 final class Filters {
   private Filters() {}
@@ -26,13 +26,16 @@ final class Filters {
    * it was before labels existed (the filtered HNSW search plans by the filter, so an always-true
    * clause would change which neighbours an approximate search visits).
    */
-  static Eligibility forIndex(Eligibility e, org.apache.lucene.index.IndexReader reader) throws java.io.IOException {
-    boolean labelled = e.principals() != null && reader.docFreq(new Term(Schema.ACCESS, Schema.RESTRICTED)) > 0;
+  static Eligibility forIndex(Eligibility e, org.apache.lucene.index.IndexReader reader)
+      throws java.io.IOException {
+    boolean labelled =
+        e.principals() != null && reader.docFreq(new Term(Schema.ACCESS, Schema.RESTRICTED)) > 0;
     return labelled ? e : e.withoutAccessRule();
   }
 
   /** The filter of {@code e} over {@code reader}'s index ({@link #forIndex}). */
-  static Query of(Eligibility e, org.apache.lucene.index.IndexReader reader) throws java.io.IOException {
+  static Query of(Eligibility e, org.apache.lucene.index.IndexReader reader)
+      throws java.io.IOException {
     return of(forIndex(e, reader));
   }
 
@@ -62,32 +65,41 @@ final class Filters {
       any = true;
     }
     if (e.scope() != null) {
-      b.add(new BooleanQuery.Builder()
-          .add(new TermQuery(new Term(Schema.SCOPE, e.scope())), Occur.SHOULD)
-          .add(new TermQuery(new Term(Schema.SCOPE, Schema.NO_SCOPE)), Occur.SHOULD)
-          .setMinimumNumberShouldMatch(1)
-          .build(), Occur.FILTER);
+      b.add(
+          new BooleanQuery.Builder()
+              .add(new TermQuery(new Term(Schema.SCOPE, e.scope())), Occur.SHOULD)
+              .add(new TermQuery(new Term(Schema.SCOPE, Schema.NO_SCOPE)), Occur.SHOULD)
+              .setMinimumNumberShouldMatch(1)
+              .build(),
+          Occur.FILTER);
       any = true;
     }
     if (!e.categories().isEmpty()) {
       BooleanQuery.Builder cats = new BooleanQuery.Builder().setMinimumNumberShouldMatch(1);
-      for (Category c : e.categories()) cats.add(new TermQuery(new Term(Schema.CATEGORY, c.code())), Occur.SHOULD);
+      for (Category c : e.categories())
+        cats.add(new TermQuery(new Term(Schema.CATEGORY, c.code())), Occur.SHOULD);
       b.add(cats.build(), Occur.FILTER);
       any = true;
     }
     for (var m : e.metadata().entrySet()) {
-      b.add(new TermQuery(new Term(Schema.META, Schema.metaTerm(m.getKey(), m.getValue()))), Occur.FILTER);
+      b.add(
+          new TermQuery(new Term(Schema.META, Schema.metaTerm(m.getKey(), m.getValue()))),
+          Occur.FILTER);
       any = true;
     }
     if (e.principals() != null) {
       // No labels (no RESTRICTED term), or one of the caller's principals among them.
       BooleanQuery.Builder access = new BooleanQuery.Builder().setMinimumNumberShouldMatch(1);
-      access.add(new BooleanQuery.Builder()
-          .add(new MatchAllDocsQuery(), Occur.FILTER)
-          .add(new TermQuery(new Term(Schema.ACCESS, Schema.RESTRICTED)), Occur.MUST_NOT)
-          .build(), Occur.SHOULD);
+      access.add(
+          new BooleanQuery.Builder()
+              .add(new MatchAllDocsQuery(), Occur.FILTER)
+              .add(new TermQuery(new Term(Schema.ACCESS, Schema.RESTRICTED)), Occur.MUST_NOT)
+              .build(),
+          Occur.SHOULD);
       if (!e.principals().isEmpty()) {
-        access.add(new TermInSetQuery(Schema.ACCESS, e.principals().stream().map(BytesRef::new).toList()), Occur.SHOULD);
+        access.add(
+            new TermInSetQuery(Schema.ACCESS, e.principals().stream().map(BytesRef::new).toList()),
+            Occur.SHOULD);
       }
       b.add(access.build(), Occur.FILTER);
       any = true;
@@ -95,7 +107,9 @@ final class Filters {
     return any;
   }
 
-  /** The rules on the request's instants (valid at, known at, valid-time overlap) as point ranges. */
+  /**
+   * The rules on the request's instants (valid at, known at, valid-time overlap) as point ranges.
+   */
   private static boolean times(BooleanQuery.Builder b, Eligibility e) {
     boolean any = false;
     if (e.validAt() != null) {
@@ -113,8 +127,12 @@ final class Filters {
     if (e.validOverlap() != null) {
       Instant from = e.validOverlap().from();
       Instant to = e.validOverlap().to();
-      b.add(LongPoint.newRangeQuery(Schema.VALID_FROM, Long.MIN_VALUE, to.toEpochMilli() - 1), Occur.FILTER);
-      b.add(LongPoint.newRangeQuery(Schema.VALID_TO, from.toEpochMilli() + 1, Long.MAX_VALUE), Occur.FILTER);
+      b.add(
+          LongPoint.newRangeQuery(Schema.VALID_FROM, Long.MIN_VALUE, to.toEpochMilli() - 1),
+          Occur.FILTER);
+      b.add(
+          LongPoint.newRangeQuery(Schema.VALID_TO, from.toEpochMilli() + 1, Long.MAX_VALUE),
+          Occur.FILTER);
       any = true;
     }
     return any;

@@ -64,35 +64,32 @@ import org.apache.lucene.util.QueryBuilder;
 /**
  * The embedded default store: Lucene indexes in one directory, laid out by owner.
  *
- * <p>Text is indexed with an English analyzer (Snowball stemming and stop list), vectors in an
- * HNSW graph (dot product on L2-normalized vectors), owner, scope, category, fact key, entities and
- * metadata as keyword fields, the four times as points. Every search runs with the
- * {@link Eligibility} as a Lucene filter, inside the kNN search (an exact scan of the eligible
- * vectors when few are eligible, else Lucene's filtered HNSW) and inside BM25, so nothing is
- * post-filtered from a top-k. A call computes the eligible documents once ({@link EligibleDocs}:
- * the fixed rules as a query the query cache keeps, the time rules on each segment's
- * {@link TimeColumns}) and hands them to each of its searches; records it loads are kept in a
- * bounded {@link RecordCache}.
+ * <p>Text is indexed with an English analyzer (Snowball stemming and stop list), vectors in an HNSW
+ * graph (dot product on L2-normalized vectors), owner, scope, category, fact key, entities and
+ * metadata as keyword fields, the four times as points. Every search runs with the {@link
+ * Eligibility} as a Lucene filter, inside the kNN search (an exact scan of the eligible vectors
+ * when few are eligible, else Lucene's filtered HNSW) and inside BM25, so nothing is post-filtered
+ * from a top-k. A call computes the eligible documents once ({@link EligibleDocs}: the fixed rules
+ * as a query the query cache keeps, the time rules on each segment's {@link TimeColumns}) and hands
+ * them to each of its searches; records it loads are kept in a bounded {@link RecordCache}.
  *
  * <p>Layout ({@link Layout}): every owner's records start in the shared index in {@code dir}; an
  * owner whose records grow beyond {@link Layout#ownPartitionAbove} gets an index of their own in
  * {@code dir/owners/NAME} (a {@link Partition}), so their searches walk only their own documents,
- * postings and HNSW graph. Every call of the SPI names one owner and is routed by it; a read for
- * no owner (evaluation) reads every index and merges. BM25 statistics (IDF, the score's upper
- * bound) are those of the index the owner is in: an owner with their own partition is scored
- * against their own records only. The owners with a partition are listed in {@code
- * dir/owners/partitions.tsv}, replaced atomically; moving an owner copies their records into the
- * new index and commits it, then switches the table, then deletes them from the shared index, so a
- * crash leaves either placement readable (on open, a folder not in the table is removed, and copies
- * left in the shared index of an owner in the table are deleted). At most {@link
- * Layout#maxOpenPartitions} owners' partitions are open at once, opened on first use and the least
- * recently used idle one closed beyond that.
+ * postings and HNSW graph. Every call of the SPI names one owner and is routed by it; a read for no
+ * owner (evaluation) reads every index and merges. BM25 statistics (IDF, the score's upper bound)
+ * are those of the index the owner is in: an owner with their own partition is scored against their
+ * own records only. The owners with a partition are listed in {@code dir/owners/partitions.tsv},
+ * replaced atomically; moving an owner copies their records into the new index and commits it, then
+ * switches the table, then deletes them from the shared index, so a crash leaves either placement
+ * readable (on open, a folder not in the table is removed, and copies left in the shared index of
+ * an owner in the table are deleted). At most {@link Layout#maxOpenPartitions} owners' partitions
+ * are open at once, opened on first use and the least recently used idle one closed beyond that.
  *
  * <p>Durability: {@link #apply} commits (fsync) before it returns and only then refreshes the
  * searcher, so a reader sees all of one call or none of it, and an acknowledged write survives a
- * crash. A call touching several owners commits each owner's index in turn: it is atomic per
- * owner (the engine writes one owner per call). Thread-safe: writes are serialized, reads are
- * concurrent.
+ * crash. A call touching several owners commits each owner's index in turn: it is atomic per owner
+ * (the engine writes one owner per call). Thread-safe: writes are serialized, reads are concurrent.
  */
 public final class LuceneMemoryStore implements MemoryStore {
   private final Path dir;
@@ -103,39 +100,61 @@ public final class LuceneMemoryStore implements MemoryStore {
   private volatile boolean failed;
   private final LuceneTurnLog turns;
   private final LazyRecallLog recalls;
+
   /**
    * One cache for the JVM, shared by every open store: a server opens a store per tenant, and the
    * bound must hold for all of them together (keys are segments, which no two stores share).
    */
   private static final RecordCache RECORDS = new RecordCache(RecordCache.DEFAULT_BYTES);
-  /** Owner -> folder under {@code dir/owners} of the owners with their own partition; replaced whole under {@link #open}'s lock. */
+
+  /**
+   * Owner -> folder under {@code dir/owners} of the owners with their own partition; replaced whole
+   * under {@link #open}'s lock.
+   */
   private volatile Map<String, String> table;
+
   /** The owners' partitions that are open, least recently used first; guarded by itself. */
   private final LinkedHashMap<String, Partition> open = new LinkedHashMap<>(16, 0.75f, true);
-  /** The last commit generation of each owner's partition (for {@link #state}), guarded by {@link #open}. */
+
+  /**
+   * The last commit generation of each owner's partition (for {@link #state}), guarded by {@link
+   * #open}.
+   */
   private final Map<String, Long> generations = new HashMap<>();
 
   /**
    * How the store lays out its owners.
    *
-   * @param ownPartitionAbove an owner with more records than this in the shared index gets an
-   *     index of their own ({@link Long#MAX_VALUE}: never)
+   * @param ownPartitionAbove an owner with more records than this in the shared index gets an index
+   *     of their own ({@link Long#MAX_VALUE}: never)
    * @param maxOpenPartitions owners' partitions kept open at once (idle ones beyond are closed)
    */
   public record Layout(long ownPartitionAbove, int maxOpenPartitions) {
     /** What {@link #open(Path)} uses: an own partition above 20,000 records, 32 open at most. */
     public static final Layout DEFAULT = new Layout(20_000, 32);
+
     /** Every owner in the one shared index (owners moved out earlier still read from their own). */
     public static final Layout SHARED = new Layout(Long.MAX_VALUE, 32);
 
     public Layout {
-      if (ownPartitionAbove < 1) throw new IllegalArgumentException("ownPartitionAbove must be at least 1: " + ownPartitionAbove);
-      if (maxOpenPartitions < 1) throw new IllegalArgumentException("maxOpenPartitions must be at least 1: " + maxOpenPartitions);
+      if (ownPartitionAbove < 1)
+        throw new IllegalArgumentException(
+            "ownPartitionAbove must be at least 1: " + ownPartitionAbove);
+      if (maxOpenPartitions < 1)
+        throw new IllegalArgumentException(
+            "maxOpenPartitions must be at least 1: " + maxOpenPartitions);
     }
   }
 
-  private LuceneMemoryStore(Path dir, Partition shared, Analyzer analyzer, Layout layout, int exactScanMax,
-      LuceneTurnLog turns, LazyRecallLog recalls, Map<String, String> table) {
+  private LuceneMemoryStore(
+      Path dir,
+      Partition shared,
+      Analyzer analyzer,
+      Layout layout,
+      int exactScanMax,
+      LuceneTurnLog turns,
+      LazyRecallLog recalls,
+      Map<String, String> table) {
     this.dir = dir;
     this.shared = shared;
     this.turns = turns;
@@ -147,10 +166,16 @@ public final class LuceneMemoryStore implements MemoryStore {
     this.embeddingModel = committedModel(shared.writer);
   }
 
-  /** The embedding model of the vectors in the index, kept in the commit data; null when none was written. */
+  /**
+   * The embedding model of the vectors in the index, kept in the commit data; null when none was
+   * written.
+   */
   private volatile String embeddingModel;
 
-  /** The folder of {@code dir} that holds the turn log (a second index; Lucene leaves folders it did not write alone). */
+  /**
+   * The folder of {@code dir} that holds the turn log (a second index; Lucene leaves folders it did
+   * not write alone).
+   */
   static final String TURNS_DIR = "turns";
 
   /** The turn log kept beside the records, in {@code dir/turns}. */
@@ -175,10 +200,13 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public long count(Eligibility eligibility) {
     if (eligibility.owner() == null) {
-      return acrossAll((p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader()))).stream()
-          .mapToLong(Long::longValue).sum();
+      return acrossAll((p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())))
+          .stream()
+          .mapToLong(Long::longValue)
+          .sum();
     }
-    return read(eligibility.owner(), (p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())));
+    return read(
+        eligibility.owner(), (p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())));
   }
 
   /**
@@ -209,21 +237,28 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (sourceIds.isEmpty()) return List.of();
     List<String> ids = List.copyOf(new LinkedHashSet<>(sourceIds));
     int chunk = Math.max(1, IndexSearcher.getMaxClauseCount() - 1);
-    return read(owner, (p, s) -> {
-      List<MemoryRecord> out = new ArrayList<>();
-      Set<String> seen = new java.util.HashSet<>();
-      for (int i = 0; i < ids.size(); i += chunk) {
-        BooleanQuery.Builder any = new BooleanQuery.Builder();
-        for (String id : ids.subList(i, Math.min(ids.size(), i + chunk))) any.add(term(Schema.SOURCE, id), Occur.SHOULD);
-        for (MemoryRecord r : find(s, and(term(Schema.OWNER, owner), any.build()), Integer.MAX_VALUE, false)) {
-          if (seen.add(r.id())) out.add(r);
-        }
-      }
-      return out;
-    });
+    return read(
+        owner,
+        (p, s) -> {
+          List<MemoryRecord> out = new ArrayList<>();
+          Set<String> seen = new java.util.HashSet<>();
+          for (int i = 0; i < ids.size(); i += chunk) {
+            BooleanQuery.Builder any = new BooleanQuery.Builder();
+            for (String id : ids.subList(i, Math.min(ids.size(), i + chunk)))
+              any.add(term(Schema.SOURCE, id), Occur.SHOULD);
+            for (MemoryRecord r :
+                find(s, and(term(Schema.OWNER, owner), any.build()), Integer.MAX_VALUE, false)) {
+              if (seen.add(r.id())) out.add(r);
+            }
+          }
+          return out;
+        });
   }
 
-  /** Opens (creating if needed) the store in {@code dir}; all committed data is there after a restart. */
+  /**
+   * Opens (creating if needed) the store in {@code dir}; all committed data is there after a
+   * restart.
+   */
   public static LuceneMemoryStore open(Path dir) {
     return open(dir, Layout.DEFAULT);
   }
@@ -243,7 +278,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       Files.createDirectories(dir);
       return open(FSDirectory.open(dir), dir, layout, exactScanMax);
     } catch (IOException e) {
-      throw new MnemoException("cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
+      throw new MnemoException(
+          "cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
     }
   }
 
@@ -258,7 +294,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    * The index's format version is checked first. Then the layout is repaired (what a crash during a
    * move left) and owners above the layout's limit are moved to their own partitions.
    */
-  static LuceneMemoryStore open(Directory d, Path dir, Layout layout, int exactScanMax) throws IOException {
+  static LuceneMemoryStore open(Directory d, Path dir, Layout layout, int exactScanMax)
+      throws IOException {
     Partition shared = null;
     LuceneTurnLog turns = null;
     LuceneMemoryStore store = null;
@@ -268,8 +305,16 @@ public final class LuceneMemoryStore implements MemoryStore {
       shared = Partition.open(d, dir, null, analyzer);
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
       Map<String, String> table = Partition.Table.read(dir.resolve(OWNERS_DIR));
-      store = new LuceneMemoryStore(dir, shared, analyzer, layout, exactScanMax, turns,
-          new LazyRecallLog(dir.resolve(RECALLS_DIR)), table);
+      store =
+          new LuceneMemoryStore(
+              dir,
+              shared,
+              analyzer,
+              layout,
+              exactScanMax,
+              turns,
+              new LazyRecallLog(dir.resolve(RECALLS_DIR)),
+              table);
       store.repairLayout();
       store.moveLargeOwners();
       success = true;
@@ -290,15 +335,26 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** Refuses an index written in another format than {@link Schema#FORMAT_VERSION}, saying what to do. */
+  /**
+   * Refuses an index written in another format than {@link Schema#FORMAT_VERSION}, saying what to
+   * do.
+   */
   static void checkFormat(Directory d, Path dir) throws IOException {
     if (!DirectoryReader.indexExists(d)) return;
     var commits = DirectoryReader.listCommits(d);
     String format = commits.get(commits.size() - 1).getUserData().get("format");
     if (format != null && !format.equals(Schema.FORMAT_VERSION)) {
-      throw new MnemoException("the store in " + dir + " has index format " + format + "; this version of Mnemo reads "
-          + "format " + Schema.FORMAT_VERSION + ". Open it with the Mnemo that wrote it and move the data with "
-          + "./mnemo export, then ./mnemo import into a new directory", false);
+      throw new MnemoException(
+          "the store in "
+              + dir
+              + " has index format "
+              + format
+              + "; this version of Mnemo reads "
+              + "format "
+              + Schema.FORMAT_VERSION
+              + ". Open it with the Mnemo that wrote it and move the data with "
+              + "./mnemo export, then ./mnemo import into a new directory",
+          false);
     }
   }
 
@@ -327,7 +383,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     for (var e : table.entrySet()) {
       Path p = folder.resolve(e.getValue());
       if (!Files.isDirectory(p)) {
-        throw new IOException("the partition " + p + " of owner " + e.getKey() + " listed in " + Partition.Table.FILE + " is missing");
+        throw new IOException(
+            "the partition "
+                + p
+                + " of owner "
+                + e.getKey()
+                + " listed in "
+                + Partition.Table.FILE
+                + " is missing");
       }
       String[] files;
       try (var list = Files.list(p)) {
@@ -347,7 +410,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (stale) commit(shared, embeddingModel);
   }
 
-  /** Moves every owner of the shared index with more records than the layout allows to a partition of their own. */
+  /**
+   * Moves every owner of the shared index with more records than the layout allows to a partition
+   * of their own.
+   */
   private void moveLargeOwners() throws IOException {
     if (layout.ownPartitionAbove() == Long.MAX_VALUE) return;
     List<String> large = new ArrayList<>();
@@ -361,13 +427,14 @@ public final class LuceneMemoryStore implements MemoryStore {
           if (it.docFreq() > layout.ownPartitionAbove()) large.add(t.utf8ToString());
         }
       }
-      large.removeIf(o -> {
-        try {
-          return s.count(term(Schema.OWNER, o)) <= layout.ownPartitionAbove();
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
+      large.removeIf(
+          o -> {
+            try {
+              return s.count(term(Schema.OWNER, o)) <= layout.ownPartitionAbove();
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
     } catch (java.io.UncheckedIOException e) {
       throw e.getCause();
     } finally {
@@ -393,7 +460,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** The indexing buffer of a move, in MB: about 60,000 records of 384 dimensions in one segment. */
+  /**
+   * The indexing buffer of a move, in MB: about 60,000 records of 384 dimensions in one segment.
+   */
   private static final double MOVE_BUFFER_MB = 128;
 
   /**
@@ -426,7 +495,9 @@ public final class LuceneMemoryStore implements MemoryStore {
         release(shared, s);
       }
       commit(p, embeddingModel);
-      p.writer.getConfig().setRAMBufferSizeMB(org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
+      p.writer
+          .getConfig()
+          .setRAMBufferSizeMB(org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
       Map<String, String> next = new TreeMap<>(before);
       next.put(owner, name);
       Partition.Table.write(ownersDir(), next);
@@ -473,8 +544,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * The partition holding the owner's records, pinned (never closed while pinned): the owner's
-   * own, opened if needed, or the shared index.
+   * The partition holding the owner's records, pinned (never closed while pinned): the owner's own,
+   * opened if needed, or the shared index.
    */
   private Partition pin(String owner) {
     if (owner == null || !table.containsKey(owner)) return shared;
@@ -503,7 +574,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** Closes the least recently used unpinned partitions beyond the layout's bound (under {@link #open}'s lock). */
+  /**
+   * Closes the least recently used unpinned partitions beyond the layout's bound (under {@link
+   * #open}'s lock).
+   */
   private void evictIdle() {
     Iterator<Partition> it = open.values().iterator();
     while (open.size() > layout.maxOpenPartitions() && it.hasNext()) {
@@ -570,7 +644,10 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** Reads the model id the last commit recorded (null: none yet). */
   private static String committedModel(org.apache.lucene.index.IndexWriter w) {
-    for (var e : w.getLiveCommitData() == null ? List.<Map.Entry<String, String>>of() : w.getLiveCommitData()) {
+    for (var e :
+        w.getLiveCommitData() == null
+            ? List.<Map.Entry<String, String>>of()
+            : w.getLiveCommitData()) {
       if (e.getKey().equals("embedding_model")) return e.getValue();
     }
     return null;
@@ -578,8 +655,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * Upserts go to the index of their owner; a delete goes to the index holding the id (the call's
-   * owners' first, then the shared one, then the other owners'). Each index touched is committed
-   * in turn (atomic per owner); the embedding model, when it changes, is recorded in the shared
+   * owners' first, then the shared one, then the other owners'). Each index touched is committed in
+   * turn (atomic per owner); the embedding model, when it changes, is recorded in the shared
    * index's commit. Owners of the shared index who then hold more records than the layout allows
    * are moved to their own partition before the call returns.
    */
@@ -605,15 +682,19 @@ public final class LuceneMemoryStore implements MemoryStore {
           writes.computeIfAbsent(p, x -> new ArrayList<>()).add(i);
         }
         Map<String, Partition> upserted = new HashMap<>();
-        for (int i = 0; i < upserts.size(); i++) upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
+        for (int i = 0; i < upserts.size(); i++)
+          upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
         for (String id : deleteIds) {
           Partition holder = holder(id, byOwner.values(), pinned);
           Partition again = upserted.get(id);
           if (holder != null) deletes.computeIfAbsent(holder, x -> new ArrayList<>()).add(id);
-          if (again != null && again != holder) deletes.computeIfAbsent(again, x -> new ArrayList<>()).add(id);
+          if (again != null && again != holder)
+            deletes.computeIfAbsent(again, x -> new ArrayList<>()).add(id);
         }
         String model = embeddingModel;
-        for (MemoryRecord r : upserts) if (r.embeddingModel() != null && !r.embeddingModel().isEmpty()) model = r.embeddingModel();
+        for (MemoryRecord r : upserts)
+          if (r.embeddingModel() != null && !r.embeddingModel().isEmpty())
+            model = r.embeddingModel();
         Set<Partition> touched = new LinkedHashSet<>();
         touched.addAll(writes.keySet());
         touched.addAll(deletes.keySet());
@@ -623,7 +704,8 @@ public final class LuceneMemoryStore implements MemoryStore {
           for (int i : writes.getOrDefault(p, List.of())) {
             p.writer.updateDocument(new Term(Schema.ID, upserts.get(i).id()), docs.get(i));
           }
-          for (String id : deletes.getOrDefault(p, List.of())) p.writer.deleteDocuments(new Term(Schema.ID, id));
+          for (String id : deletes.getOrDefault(p, List.of()))
+            p.writer.deleteDocuments(new Term(Schema.ID, id));
           commit(p, model);
         }
         current = null;
@@ -631,7 +713,8 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (layout.ownPartitionAbove() != Long.MAX_VALUE && writes.containsKey(shared)) {
           current = shared;
           for (var e : byOwner.entrySet()) {
-            if (e.getValue() == shared && countIn(shared, e.getKey()) > layout.ownPartitionAbove()) {
+            if (e.getValue() == shared
+                && countIn(shared, e.getKey()) > layout.ownPartitionAbove()) {
               moveToOwnPartition(e.getKey());
             }
           }
@@ -639,7 +722,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       } catch (IOException | RuntimeException e) {
         if (current != null && !current.failed) current.rollback(e);
         failed = true;
-        throw new MnemoException("write failed, nothing was acknowledged: " + e.getMessage(), false, e);
+        throw new MnemoException(
+            "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
       } finally {
         for (Partition p : pinned) unpin(p);
       }
@@ -656,7 +740,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    * The index that holds a record with this id, or null: the call's owners' first, then the shared
    * one, then the owners' that are open, then the rest (opened one by one).
    */
-  private Partition holder(String id, Collection<Partition> first, List<Partition> pinned) throws IOException {
+  private Partition holder(String id, Collection<Partition> first, List<Partition> pinned)
+      throws IOException {
     Set<Partition> tried = new java.util.HashSet<>();
     List<Partition> order = new ArrayList<>(first);
     order.add(shared);
@@ -694,7 +779,10 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public Optional<MemoryRecord> get(String owner, String id) {
-    List<MemoryRecord> r = read(owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false));
+    List<MemoryRecord> r =
+        read(
+            owner,
+            (p, s) -> find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false));
     return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
   }
 
@@ -703,28 +791,44 @@ public final class LuceneMemoryStore implements MemoryStore {
     return versions(owner, factKey, ReadOptions.DEFAULT);
   }
 
-  /** A fact key's versions: the read path asks for them right after the candidates, which are often among them. */
+  /**
+   * A fact key's versions: the read path asks for them right after the candidates, which are often
+   * among them.
+   */
   private List<MemoryRecord> versions(String owner, String factKey, ReadOptions o) {
-    return read(owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)),
-        Integer.MAX_VALUE, o.recordCache()));
+    return read(
+        owner,
+        (p, s) ->
+            find(
+                s,
+                and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)),
+                Integer.MAX_VALUE,
+                o.recordCache()));
   }
 
   @Override
   public List<MemoryRecord> lineage(String owner, String id) {
-    Query either = new BooleanQuery.Builder()
-        .add(term(Schema.ID, id), Occur.SHOULD)
-        .add(term(Schema.ORIGIN, id), Occur.SHOULD)
-        .setMinimumNumberShouldMatch(1)
-        .build();
-    return read(owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), either), Integer.MAX_VALUE, false));
+    Query either =
+        new BooleanQuery.Builder()
+            .add(term(Schema.ID, id), Occur.SHOULD)
+            .add(term(Schema.ORIGIN, id), Occur.SHOULD)
+            .setMinimumNumberShouldMatch(1)
+            .build();
+    return read(
+        owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), either), Integer.MAX_VALUE, false));
   }
 
   @Override
   public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
-    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true),
-        new SortField(Schema.ID, SortField.Type.STRING));
-    return sorted(eligibility.owner(), s -> new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())),
-        Math.max(1, limit), sort);
+    Sort sort =
+        new Sort(
+            new SortField(Schema.RECORDED, SortField.Type.LONG, true),
+            new SortField(Schema.ID, SortField.Type.STRING));
+    return sorted(
+        eligibility.owner(),
+        s -> new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())),
+        Math.max(1, limit),
+        sort);
   }
 
   /** A query for one index (its filter may depend on what the index holds). */
@@ -739,14 +843,16 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   private List<MemoryRecord> sorted(String owner, QueryOf query, int limit, Sort sort) {
     if (owner != null || table.isEmpty()) {
-      return read(owner, (p, s) -> {
-        Query q = query.of(s);
-        int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-        TopDocs top = s.search(q, n, sort);
-        List<MemoryRecord> out = new ArrayList<>();
-        for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
-        return out;
-      });
+      return read(
+          owner,
+          (p, s) -> {
+            Query q = query.of(s);
+            int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
+            TopDocs top = s.search(q, n, sort);
+            List<MemoryRecord> out = new ArrayList<>();
+            for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
+            return out;
+          });
     }
     List<Partition> parts = new ArrayList<>();
     List<IndexSearcher> searchers = new ArrayList<>();
@@ -760,7 +866,8 @@ public final class LuceneMemoryStore implements MemoryStore {
         Query q = query.of(s);
         int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
         tops[i] = s.search(q, n, sort);
-        for (ScoreDoc sd : tops[i].scoreDocs) sd.shardIndex = i; // merge reads it, and so does load below
+        for (ScoreDoc sd : tops[i].scoreDocs)
+          sd.shardIndex = i; // merge reads it, and so does load below
       }
       int total = 0;
       for (TopFieldDocs t : tops) total += t.scoreDocs.length;
@@ -786,17 +893,20 @@ public final class LuceneMemoryStore implements MemoryStore {
    * @param recordCache keep loaded records ({@link RecordCache}) instead of decoding stored fields
    *     and vectors for every candidate of every call
    * @param graphOversample the HNSW search asks the graph for this many times the dense signal's
-   *     candidates and keeps the best (the graph's beam is as wide as what is asked for: wider finds
-   *     more of the exact neighbours, at the cost of a longer search)
+   *     candidates and keeps the best (the graph's beam is as wide as what is asked for: wider
+   *     finds more of the exact neighbours, at the cost of a longer search)
    */
   public record ReadOptions(boolean eligibleOnce, boolean recordCache, int graphOversample) {
     /** Every lever on: what the store does. */
     public static final ReadOptions DEFAULT = new ReadOptions(true, true);
+
     /** Every lever off: how the store read before them. */
     public static final ReadOptions BASELINE = new ReadOptions(false, false);
 
     public ReadOptions {
-      if (graphOversample < 1) throw new IllegalArgumentException("graphOversample must be at least 1: " + graphOversample);
+      if (graphOversample < 1)
+        throw new IllegalArgumentException(
+            "graphOversample must be at least 1: " + graphOversample);
     }
 
     /** These levers with the store's graph oversampling. */
@@ -810,8 +920,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    * 200,000-record store, k = 50 (BENCHMARKS.md): dense recall@50 against an exact scan 0.69 with
    * no oversampling in the owner's own index (one segment: one graph, searched with a beam of 50),
    * 0.92 at 4, 0.96 at 6, 0.97 at 8, for 1.0, 1.4, 1.6 and 1.9 ms; the shared index gave 0.75 at 1
-   * in 4.8 ms and 0.95 at 6 in 10.5 ms. Only owners with more than {@link #EXACT_SCAN_MAX}
-   * eligible records are searched in a graph.
+   * in 4.8 ms and 0.95 at 6 in 10.5 ms. Only owners with more than {@link #EXACT_SCAN_MAX} eligible
+   * records are searched in a graph.
    */
   public static final int GRAPH_OVERSAMPLE = 6;
 
@@ -830,7 +940,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private CandidateSet candidates(CandidateQuery q, ReadOptions o) {
     String owner = q.eligibility().owner();
-    if (owner == null && !table.isEmpty()) return merged(acrossAll((p, s) -> candidates(p, s, q, o)), q.perSignal());
+    if (owner == null && !table.isEmpty())
+      return merged(acrossAll((p, s) -> candidates(p, s, q, o)), q.perSignal());
     return read(owner, (p, s) -> candidates(p, s, q, o));
   }
 
@@ -853,19 +964,25 @@ public final class LuceneMemoryStore implements MemoryStore {
       s.entityFrequencies().forEach((k, v) -> frequencies.merge(k, v, Long::sum));
     }
     int[][] ranks = new int[all.size()][4];
-    List<java.util.function.ToIntFunction<Candidate>> rankOf = List.of(Candidate::denseRank, Candidate::bm25Rank,
-        Candidate::entityRank, Candidate::timeRank);
-    List<Comparator<Found>> orders = List.of(
-        Comparator.comparingDouble((Found f) -> -f.c().cosine()),
-        Comparator.comparingDouble((Found f) -> -f.c().bm25()),
-        Comparator.comparingInt((Found f) -> f.c().entityRank()),
-        Comparator.comparing((Found f) -> f.c().record().recordedAt(), Comparator.reverseOrder()));
+    List<java.util.function.ToIntFunction<Candidate>> rankOf =
+        List.of(
+            Candidate::denseRank, Candidate::bm25Rank, Candidate::entityRank, Candidate::timeRank);
+    List<Comparator<Found>> orders =
+        List.of(
+            Comparator.comparingDouble((Found f) -> -f.c().cosine()),
+            Comparator.comparingDouble((Found f) -> -f.c().bm25()),
+            Comparator.comparingInt((Found f) -> f.c().entityRank()),
+            Comparator.comparing(
+                (Found f) -> f.c().record().recordedAt(), Comparator.reverseOrder()));
     for (int signal = 0; signal < 4; signal++) {
       java.util.function.ToIntFunction<Candidate> r = rankOf.get(signal);
       List<Integer> ranked = new ArrayList<>();
       for (int i = 0; i < all.size(); i++) if (r.applyAsInt(all.get(i).c()) > 0) ranked.add(i);
-      Comparator<Found> order = orders.get(signal).thenComparingInt(Found::index)
-          .thenComparingInt(f -> r.applyAsInt(f.c()));
+      Comparator<Found> order =
+          orders
+              .get(signal)
+              .thenComparingInt(Found::index)
+              .thenComparingInt(f -> r.applyAsInt(f.c()));
       ranked.sort((a, b) -> order.compare(all.get(a), all.get(b)));
       for (int k = 0; k < ranked.size() && k < perSignal; k++) ranks[ranked.get(k)][signal] = k + 1;
     }
@@ -879,7 +996,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     return new CandidateSet(out, bm25Max, frequencies.isEmpty() ? 0 : eligible, frequencies);
   }
 
-  private CandidateSet candidates(Partition p, IndexSearcher s, CandidateQuery q, ReadOptions o) throws IOException {
+  private CandidateSet candidates(Partition p, IndexSearcher s, CandidateQuery q, ReadOptions o)
+      throws IOException {
     Query filter;
     long eligible = -1; // counted once, when first needed
     Eligibility eligibility = Filters.forIndex(q.eligibility(), s.getIndexReader());
@@ -909,8 +1027,11 @@ public final class LuceneMemoryStore implements MemoryStore {
       rank(ranks, top, 2);
     }
     if (q.timeRange() != null) {
-      Query inRange = LongPoint.newRangeQuery(Schema.VALID_FROM, q.timeRange().from().toEpochMilli(),
-          q.timeRange().to().toEpochMilli() - 1);
+      Query inRange =
+          LongPoint.newRangeQuery(
+              Schema.VALID_FROM,
+              q.timeRange().from().toEpochMilli(),
+              q.timeRange().to().toEpochMilli() - 1);
       // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
       // cut (a conversation's turns share their session's time) would change from run to run.
       Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
@@ -925,7 +1046,9 @@ public final class LuceneMemoryStore implements MemoryStore {
       int[] r = e.getValue();
       MemoryRecord rec = load(s, doc, o.recordCache());
       double cos = Double.NaN;
-      if (q.vector() != null && rec.embedding() != null && rec.embedding().length == q.vector().length) {
+      if (q.vector() != null
+          && rec.embedding() != null
+          && rec.embedding().length == q.vector().length) {
         double dot = 0;
         for (int i = 0; i < q.vector().length; i++) dot += q.vector()[i] * rec.embedding()[i];
         cos = dot;
@@ -935,13 +1058,16 @@ public final class LuceneMemoryStore implements MemoryStore {
     Map<String, Long> entityFrequencies = new TreeMap<>();
     if (!q.entities().isEmpty()) {
       Set<String> named = new java.util.TreeSet<>();
-      for (Candidate c : out) for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
+      for (Candidate c : out)
+        for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
       if (!named.isEmpty()) {
         if (eligible < 0) eligible = s.count(filter);
-        for (String e : named) entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
+        for (String e : named)
+          entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
       }
     }
-    return new CandidateSet(out, bm25Max(s, q.text()), entityFrequencies.isEmpty() ? 0 : eligible, entityFrequencies);
+    return new CandidateSet(
+        out, bm25Max(s, q.text()), entityFrequencies.isEmpty() ? 0 : eligible, entityFrequencies);
   }
 
   /**
@@ -957,7 +1083,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     long n = stats.docCount();
     double max = 0;
     try (var ts = analyzer.tokenStream(Schema.TEXT, text)) {
-      var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute.class);
+      var term =
+          ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute.class);
       ts.reset();
       while (ts.incrementToken()) {
         Term t = new Term(Schema.TEXT, BytesRef.deepCopyOf(term.getBytesRef()));
@@ -980,14 +1107,18 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private final int exactScanMax;
 
-  /** The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible. */
-  private TopDocs dense(IndexSearcher s, float[] vector, Query filter, long eligible, int k, int oversample)
+  /**
+   * The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible.
+   */
+  private TopDocs dense(
+      IndexSearcher s, float[] vector, Query filter, long eligible, int k, int oversample)
       throws IOException {
     if (eligible > exactScanMax) {
       return s.search(new KnnFloatVectorQuery(Schema.VECTOR, vector, k * oversample, filter), k);
     }
     TopK heap = new TopK(k);
-    Weight w = s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    Weight w =
+        s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
     for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
       FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
       Scorer scorer = values == null ? null : w.scorer(leaf);
@@ -1002,19 +1133,22 @@ public final class LuceneMemoryStore implements MemoryStore {
         float[] v = values.vectorValue(vit.index());
         if (v.length != vector.length) continue;
         // the same score Lucene's DOT_PRODUCT similarity gives, so both paths rank alike
-        float score = Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
+        float score =
+            Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
         heap.offer(leaf.docBase + doc, score);
       }
     }
     ScoreDoc[] out = heap.drain();
-    return new TopDocs(new org.apache.lucene.search.TotalHits(out.length,
-        org.apache.lucene.search.TotalHits.Relation.EQUAL_TO), out);
+    return new TopDocs(
+        new org.apache.lucene.search.TotalHits(
+            out.length, org.apache.lucene.search.TotalHits.Relation.EQUAL_TO),
+        out);
   }
 
   /**
    * The {@code k} best (score, doc) pairs, higher score first and the lower doc first among equal
-   * scores, in a heap of primitive longs (score's sortable bits above, the inverted doc below) rather
-   * than one boxed {@link ScoreDoc} per scanned vector.
+   * scores, in a heap of primitive longs (score's sortable bits above, the inverted doc below)
+   * rather than one boxed {@link ScoreDoc} per scanned vector.
    */
   static final class TopK {
     private final org.apache.lucene.util.LongHeap heap;
@@ -1026,7 +1160,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     void offer(int doc, float score) {
-      long v = ((long) org.apache.lucene.util.NumericUtils.floatToSortableInt(score) << 32) | (0xFFFFFFFFL - doc);
+      long v =
+          ((long) org.apache.lucene.util.NumericUtils.floatToSortableInt(score) << 32)
+              | (0xFFFFFFFFL - doc);
       if (heap.size() < k) {
         heap.push(v);
       } else if (v > heap.top()) {
@@ -1039,8 +1175,10 @@ public final class LuceneMemoryStore implements MemoryStore {
       ScoreDoc[] out = new ScoreDoc[heap.size()];
       for (int i = out.length - 1; i >= 0; i--) {
         long v = heap.pop();
-        out[i] = new ScoreDoc((int) (0xFFFFFFFFL - (v & 0xFFFFFFFFL)),
-            org.apache.lucene.util.NumericUtils.sortableIntToFloat((int) (v >>> 32)));
+        out[i] =
+            new ScoreDoc(
+                (int) (0xFFFFFFFFL - (v & 0xFFFFFFFFL)),
+                org.apache.lucene.util.NumericUtils.sortableIntToFloat((int) (v >>> 32)));
       }
       return out;
     }
@@ -1051,7 +1189,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    * by segment (the same scores a search would give them, without reading ids back from stored
    * fields or searching again).
    */
-  private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Map<Integer, int[]> ranks) throws IOException {
+  private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Map<Integer, int[]> ranks)
+      throws IOException {
     Map<Integer, Float> out = new HashMap<>();
     if (text == null) return out;
     int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -1081,14 +1220,16 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * The BM25 query: the analyzed query words as optional clauses over the record text, plus the
-   * context (neighbouring turns, dates) at the query's context weight. Null for a query with no words.
+   * context (neighbouring turns, dates) at the query's context weight. Null for a query with no
+   * words.
    */
   private Query textQuery(String text, double contextWeight) {
     if (text == null || text.isBlank()) return null;
     QueryBuilder qb = new QueryBuilder(analyzer);
     Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
     if (main == null) return null;
-    Query ctx = contextWeight <= 0 ? null : qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
+    Query ctx =
+        contextWeight <= 0 ? null : qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
     if (ctx == null) return main;
     return new BooleanQuery.Builder()
         .add(main, Occur.SHOULD)
@@ -1096,10 +1237,10 @@ public final class LuceneMemoryStore implements MemoryStore {
         .build();
   }
 
-
   private void checkWritable() {
     if (failed) {
-      throw new MnemoException("the store was rolled back to its last commit after a failed write; reopen it", false);
+      throw new MnemoException(
+          "the store was rolled back to its last commit after a failed write; reopen it", false);
     }
   }
 
@@ -1151,7 +1292,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       } catch (IOException | RuntimeException e) {
         current.rollback(e);
         failed = true;
-        throw new MnemoException("forget failed for owner " + owner + ": " + e.getMessage(), false, e);
+        throw new MnemoException(
+            "forget failed for owner " + owner + ": " + e.getMessage(), false, e);
       }
     }
   }
@@ -1162,11 +1304,15 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
     Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
-    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
+    Sort sort =
+        new Sort(
+            new SortField(Schema.RECORDED, SortField.Type.LONG),
+            new SortField(Schema.ID, SortField.Type.STRING));
     List<Partition> parts = new ArrayList<>();
     List<IndexSearcher> searchers = new ArrayList<>();
     try {
-      // The indexes to read (the owner's, or all), each through one searcher (a point-in-time view),
+      // The indexes to read (the owner's, or all), each through one searcher (a point-in-time
+      // view),
       // acquired before anything reaches the sink; if an owner moved meanwhile, again. (A move
       // switches the table before it deletes from the shared index, so an unchanged table after
       // acquiring means every record is in exactly one of the searchers.)
@@ -1178,7 +1324,8 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (table == before) break;
         releaseAll(parts, searchers);
       }
-      // Each index read a page at a time with searchAfter, the pages merged in the sort's order: the
+      // Each index read a page at a time with searchAfter, the pages merged in the sort's order:
+      // the
       // records reach the sink as they are read, and memory holds one page of hits per index.
       java.util.PriorityQueue<ExportCursor> next = new java.util.PriorityQueue<>();
       for (int i = 0; i < parts.size(); i++) {
@@ -1224,7 +1371,9 @@ public final class LuceneMemoryStore implements MemoryStore {
       return (org.apache.lucene.search.FieldDoc) page[at];
     }
 
-    /** Moves to the next hit, reading the next page when this one is done; false when there is none. */
+    /**
+     * Moves to the next hit, reading the next page when this one is done; false when there is none.
+     */
     boolean advance() throws IOException {
       if (page == null) {
         page = searcher.search(query, EXPORT_PAGE, sort).scoreDocs;
@@ -1249,7 +1398,9 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public long count() {
-    return acrossAll((p, s) -> (long) s.getIndexReader().numDocs()).stream().mapToLong(Long::longValue).sum();
+    return acrossAll((p, s) -> (long) s.getIndexReader().numDocs()).stream()
+        .mapToLong(Long::longValue)
+        .sum();
   }
 
   /** Bytes of the index files on disk: the shared index and the owners' partitions. */
@@ -1291,9 +1442,13 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /** The records matching {@code q} in one index, oldest first ({@code limit} of them, or all). */
-  private List<MemoryRecord> find(IndexSearcher s, Query q, int limit, boolean cached) throws IOException {
+  private List<MemoryRecord> find(IndexSearcher s, Query q, int limit, boolean cached)
+      throws IOException {
     int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-    Sort sort = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG), new SortField(Schema.ID, SortField.Type.STRING));
+    Sort sort =
+        new Sort(
+            new SortField(Schema.RECORDED, SortField.Type.LONG),
+            new SortField(Schema.ID, SortField.Type.STRING));
     TopDocs top = s.search(q, n, sort);
     List<MemoryRecord> out = new ArrayList<>();
     for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc, cached));
@@ -1306,7 +1461,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     return load(leaf, doc - leaf.docBase);
   }
 
-  /** The record of {@code doc}, from the cache when {@code cached} (records of a segment never change). */
+  /**
+   * The record of {@code doc}, from the cache when {@code cached} (records of a segment never
+   * change).
+   */
   private MemoryRecord load(IndexSearcher s, int doc, boolean cached) throws IOException {
     if (!cached) return load(s, doc);
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
@@ -1364,21 +1522,82 @@ public final class LuceneMemoryStore implements MemoryStore {
       this.options = options;
     }
 
-    @Override public CandidateSet candidates(CandidateQuery q) { return LuceneMemoryStore.this.candidates(q, options); }
-    @Override public List<MemoryRecord> versions(String owner, String key) { return LuceneMemoryStore.this.versions(owner, key, options); }
-    @Override public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) { LuceneMemoryStore.this.apply(upserts, deleteIds); }
-    @Override public Optional<MemoryRecord> get(String owner, String id) { return LuceneMemoryStore.this.get(owner, id); }
-    @Override public List<MemoryRecord> lineage(String owner, String id) { return LuceneMemoryStore.this.lineage(owner, id); }
-    @Override public List<MemoryRecord> latest(Eligibility e, int limit) { return LuceneMemoryStore.this.latest(e, limit); }
-    @Override public int deleteOwner(String owner) { return LuceneMemoryStore.this.deleteOwner(owner); }
-    @Override public void export(String owner, Consumer<MemoryRecord> sink) { LuceneMemoryStore.this.export(owner, sink); }
-    @Override public List<MemoryRecord> bySources(String owner, Collection<String> ids) { return LuceneMemoryStore.this.bySources(owner, ids); }
-    @Override public Optional<dev.mnemo.spi.TurnLog> turnLog() { return LuceneMemoryStore.this.turnLog(); }
-    @Override public Optional<String> embeddingModel() { return LuceneMemoryStore.this.embeddingModel(); }
-    @Override public Optional<dev.mnemo.spi.RecallLog> recallLog() { return LuceneMemoryStore.this.recallLog(); }
-    @Override public long count(Eligibility e) { return LuceneMemoryStore.this.count(e); }
-    @Override public String state() { return LuceneMemoryStore.this.state(); }
-    @Override public long count() { return LuceneMemoryStore.this.count(); }
-    @Override public void close() {}
+    @Override
+    public CandidateSet candidates(CandidateQuery q) {
+      return LuceneMemoryStore.this.candidates(q, options);
+    }
+
+    @Override
+    public List<MemoryRecord> versions(String owner, String key) {
+      return LuceneMemoryStore.this.versions(owner, key, options);
+    }
+
+    @Override
+    public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
+      LuceneMemoryStore.this.apply(upserts, deleteIds);
+    }
+
+    @Override
+    public Optional<MemoryRecord> get(String owner, String id) {
+      return LuceneMemoryStore.this.get(owner, id);
+    }
+
+    @Override
+    public List<MemoryRecord> lineage(String owner, String id) {
+      return LuceneMemoryStore.this.lineage(owner, id);
+    }
+
+    @Override
+    public List<MemoryRecord> latest(Eligibility e, int limit) {
+      return LuceneMemoryStore.this.latest(e, limit);
+    }
+
+    @Override
+    public int deleteOwner(String owner) {
+      return LuceneMemoryStore.this.deleteOwner(owner);
+    }
+
+    @Override
+    public void export(String owner, Consumer<MemoryRecord> sink) {
+      LuceneMemoryStore.this.export(owner, sink);
+    }
+
+    @Override
+    public List<MemoryRecord> bySources(String owner, Collection<String> ids) {
+      return LuceneMemoryStore.this.bySources(owner, ids);
+    }
+
+    @Override
+    public Optional<dev.mnemo.spi.TurnLog> turnLog() {
+      return LuceneMemoryStore.this.turnLog();
+    }
+
+    @Override
+    public Optional<String> embeddingModel() {
+      return LuceneMemoryStore.this.embeddingModel();
+    }
+
+    @Override
+    public Optional<dev.mnemo.spi.RecallLog> recallLog() {
+      return LuceneMemoryStore.this.recallLog();
+    }
+
+    @Override
+    public long count(Eligibility e) {
+      return LuceneMemoryStore.this.count(e);
+    }
+
+    @Override
+    public String state() {
+      return LuceneMemoryStore.this.state();
+    }
+
+    @Override
+    public long count() {
+      return LuceneMemoryStore.this.count();
+    }
+
+    @Override
+    public void close() {}
   }
 }

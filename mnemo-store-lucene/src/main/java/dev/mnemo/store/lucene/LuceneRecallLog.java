@@ -57,9 +57,9 @@ import org.apache.lucene.util.BytesRef;
 /**
  * The Lucene store's retrieval log: a third Lucene index in the {@code recalls} folder of the
  * store's directory, one document per logged recall. The entry itself is stored whole in its JSON
- * form ({@link RecallLogJson#entry}); beside it are indexed what a search needs: owner, logged
- * time (a point, and a doc value for newest-first order), the query's words (English analysis, as
- * the records'), every candidate's id and its outcome, the recall's outcome (selected or empty), and
+ * form ({@link RecallLogJson#entry}); beside it are indexed what a search needs: owner, logged time
+ * (a point, and a doc value for newest-first order), the query's words (English analysis, as the
+ * records'), every candidate's id and its outcome, the recall's outcome (selected or empty), and
  * doc values of the selected, used and injected-token counts for the rates.
  *
  * <p>Every change commits (fsync) before it returns. Forgetting an owner deletes its documents;
@@ -88,7 +88,8 @@ final class LuceneRecallLog implements RecallLog {
   private final Analyzer analyzer;
   private final Object writeLock = new Object();
 
-  private LuceneRecallLog(Directory directory, IndexWriter writer, Analyzer analyzer) throws IOException {
+  private LuceneRecallLog(Directory directory, IndexWriter writer, Analyzer analyzer)
+      throws IOException {
     this.directory = directory;
     this.writer = writer;
     this.analyzer = analyzer;
@@ -108,12 +109,14 @@ final class LuceneRecallLog implements RecallLog {
       cfg.setCodec(new Lucene103Codec(Lucene103Codec.Mode.BEST_COMPRESSION));
       // forceMergeDeletes must merge away every segment holding a deleted (forgotten) entry, not
       // only those above the default 10 % of deletions
-      org.apache.lucene.index.TieredMergePolicy merges = new org.apache.lucene.index.TieredMergePolicy();
+      org.apache.lucene.index.TieredMergePolicy merges =
+          new org.apache.lucene.index.TieredMergePolicy();
       merges.setForceMergeDeletesPctAllowed(0);
       cfg.setMergePolicy(merges);
       return new LuceneRecallLog(d, new IndexWriter(d, cfg), analyzer);
     } catch (IOException e) {
-      throw new MnemoException("cannot open the retrieval log in " + dir + ": " + e.getMessage(), false, e);
+      throw new MnemoException(
+          "cannot open the retrieval log in " + dir + ": " + e.getMessage(), false, e);
     }
   }
 
@@ -137,8 +140,11 @@ final class LuceneRecallLog implements RecallLog {
     d.add(new TextField(TEXT, e.request().query(), Field.Store.NO));
     for (CandidateTrace c : e.trace().candidates()) {
       d.add(new StringField(CANDIDATE, c.id(), Field.Store.NO));
-      d.add(new StringField(CANDIDATE_OUTCOME, outcomeKey(c.id(), c.outcome() == null ? "unranked" : c.outcome().code()),
-          Field.Store.NO));
+      d.add(
+          new StringField(
+              CANDIDATE_OUTCOME,
+              outcomeKey(c.id(), c.outcome() == null ? "unranked" : c.outcome().code()),
+              Field.Store.NO));
     }
     for (String s : e.selected()) d.add(new StringField(SELECTED, s, Field.Store.NO));
     d.add(new StringField(RESULT, e.abstained() ? "empty" : "selected", Field.Store.NO));
@@ -184,19 +190,25 @@ final class LuceneRecallLog implements RecallLog {
 
   @Override
   public RecallStats stats(RecallLogQuery q) {
-    long[] sums = withSearcher(s -> s.search(query(q), new CollectorManager<StatsCollector, long[]>() {
-      @Override
-      public StatsCollector newCollector() {
-        return new StatsCollector();
-      }
+    long[] sums =
+        withSearcher(
+            s ->
+                s.search(
+                    query(q),
+                    new CollectorManager<StatsCollector, long[]>() {
+                      @Override
+                      public StatsCollector newCollector() {
+                        return new StatsCollector();
+                      }
 
-      @Override
-      public long[] reduce(Collection<StatsCollector> collectors) {
-        long[] t = new long[5];
-        for (StatsCollector c : collectors) for (int i = 0; i < t.length; i++) t[i] += c.sums[i];
-        return t;
-      }
-    }));
+                      @Override
+                      public long[] reduce(Collection<StatsCollector> collectors) {
+                        long[] t = new long[5];
+                        for (StatsCollector c : collectors)
+                          for (int i = 0; i < t.length; i++) t[i] += c.sums[i];
+                        return t;
+                      }
+                    }));
     return new RecallStats(sums[0], sums[1], sums[2], sums[3], sums[4], 0);
   }
 
@@ -240,11 +252,12 @@ final class LuceneRecallLog implements RecallLog {
     synchronized (writeLock) {
       BooleanQuery.Builder any = new BooleanQuery.Builder();
       for (String id : ids) any.add(new TermQuery(new Term(SELECTED, id)), Occur.SHOULD);
-      Query q = new BooleanQuery.Builder()
-          .add(new TermQuery(new Term(OWNER, owner)), Occur.FILTER)
-          .add(any.build(), Occur.FILTER)
-          .add(LongPoint.newRangeQuery(AT, Long.MIN_VALUE, at.toEpochMilli()), Occur.FILTER)
-          .build();
+      Query q =
+          new BooleanQuery.Builder()
+              .add(new TermQuery(new Term(OWNER, owner)), Occur.FILTER)
+              .add(any.build(), Occur.FILTER)
+              .add(LongPoint.newRangeQuery(AT, Long.MIN_VALUE, at.toEpochMilli()), Occur.FILTER)
+              .build();
       List<LoggedRecall> latest = find(q, 0, 1);
       if (latest.isEmpty()) return false;
       try {
@@ -289,8 +302,11 @@ final class LuceneRecallLog implements RecallLog {
       try {
         BooleanQuery.Builder any = new BooleanQuery.Builder();
         for (String id : ids) any.add(new TermQuery(new Term(CANDIDATE, id)), Occur.SHOULD);
-        Query q = new BooleanQuery.Builder().add(new TermQuery(new Term(OWNER, owner)), Occur.FILTER)
-            .add(any.build(), Occur.FILTER).build();
+        Query q =
+            new BooleanQuery.Builder()
+                .add(new TermQuery(new Term(OWNER, owner)), Occur.FILTER)
+                .add(any.build(), Occur.FILTER)
+                .build();
         int n = withSearcher(s -> s.count(q));
         if (n == 0) return 0;
         for (JsonNode json : findJson(q, 0, n)) {
@@ -309,7 +325,8 @@ final class LuceneRecallLog implements RecallLog {
 
   @Override
   public int deleteBefore(Instant cutoff) {
-    return deleteMatching(LongPoint.newRangeQuery(AT, Long.MIN_VALUE, cutoff.toEpochMilli() - 1), "retention");
+    return deleteMatching(
+        LongPoint.newRangeQuery(AT, Long.MIN_VALUE, cutoff.toEpochMilli() - 1), "retention");
   }
 
   @Override
@@ -341,9 +358,13 @@ final class LuceneRecallLog implements RecallLog {
     if (q.record() != null) {
       b.add(new TermQuery(new Term(CANDIDATE, q.record())), Occur.FILTER);
       if ("omitted".equals(q.outcome())) {
-        b.add(new TermQuery(new Term(CANDIDATE_OUTCOME, outcomeKey(q.record(), "selected"))), Occur.MUST_NOT);
+        b.add(
+            new TermQuery(new Term(CANDIDATE_OUTCOME, outcomeKey(q.record(), "selected"))),
+            Occur.MUST_NOT);
       } else if (q.outcome() != null) {
-        b.add(new TermQuery(new Term(CANDIDATE_OUTCOME, outcomeKey(q.record(), q.outcome()))), Occur.FILTER);
+        b.add(
+            new TermQuery(new Term(CANDIDATE_OUTCOME, outcomeKey(q.record(), q.outcome()))),
+            Occur.FILTER);
       }
     } else if (q.outcome() != null) {
       b.add(new TermQuery(new Term(RESULT, q.outcome())), Occur.FILTER);
@@ -375,17 +396,21 @@ final class LuceneRecallLog implements RecallLog {
 
   /** The stored whole forms of the matching entries, newest first. */
   private List<JsonNode> findJson(Query q, int offset, int limit) {
-    return withSearcher(s -> {
-      Sort sort = new Sort(new SortField(AT_SORT, SortField.Type.LONG, true), new SortField(ID, SortField.Type.STRING, true));
-      TopDocs top = s.search(q, Math.max(1, offset + limit), sort);
-      List<JsonNode> out = new ArrayList<>();
-      var fields = s.storedFields();
-      for (int i = offset; i < top.scoreDocs.length; i++) {
-        ScoreDoc sd = top.scoreDocs[i];
-        out.add(JsonCodec.READER.readTree(fields.document(sd.doc).get(JSON)));
-      }
-      return out;
-    });
+    return withSearcher(
+        s -> {
+          Sort sort =
+              new Sort(
+                  new SortField(AT_SORT, SortField.Type.LONG, true),
+                  new SortField(ID, SortField.Type.STRING, true));
+          TopDocs top = s.search(q, Math.max(1, offset + limit), sort);
+          List<JsonNode> out = new ArrayList<>();
+          var fields = s.storedFields();
+          for (int i = offset; i < top.scoreDocs.length; i++) {
+            ScoreDoc sd = top.scoreDocs[i];
+            out.add(JsonCodec.READER.readTree(fields.document(sd.doc).get(JSON)));
+          }
+          return out;
+        });
   }
 
   private interface Read<T> {

@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * Provides the embedded Lucene store under the name {@code lucene}; config key {@code dir}, and
  * optionally {@code own_partition_above} (records above which an owner gets an index of their own,
- * default 20000; {@code never} keeps every owner in the shared index) and {@code max_open_partitions}
- * (default 32): {@link LuceneMemoryStore.Layout}.
+ * default 20000; {@code never} keeps every owner in the shared index) and {@code
+ * max_open_partitions} (default 32): {@link LuceneMemoryStore.Layout}.
  */
 public final class LuceneStoreProvider implements StoreProvider {
   @Override
@@ -22,27 +22,38 @@ public final class LuceneStoreProvider implements StoreProvider {
   public MemoryStore open(Map<String, String> config) {
     String dir = config.get("dir");
     if (dir == null || dir.isBlank()) {
-      throw new InvalidRequestException("dir", dir, "the lucene store needs a directory (config key 'dir'), was " + dir);
+      throw new InvalidRequestException(
+          "dir", dir, "the lucene store needs a directory (config key 'dir'), was " + dir);
     }
     LuceneMemoryStore.Layout d = LuceneMemoryStore.Layout.DEFAULT;
     String above = config.get("own_partition_above");
-    long ownAbove = above == null ? d.ownPartitionAbove() : above.equals("never") ? Long.MAX_VALUE
-        : number("own_partition_above", above);
+    long ownAbove =
+        above == null
+            ? d.ownPartitionAbove()
+            : above.equals("never") ? Long.MAX_VALUE : number("own_partition_above", above);
     String open = config.get("max_open_partitions");
     long maxOpen = open == null ? d.maxOpenPartitions() : number("max_open_partitions", open);
     if (ownAbove < 1 || maxOpen < 1 || maxOpen > Integer.MAX_VALUE) {
-      throw new InvalidRequestException(ownAbove < 1 ? "own_partition_above" : "max_open_partitions",
-          ownAbove < 1 ? above : open, "must be a positive number");
+      throw new InvalidRequestException(
+          ownAbove < 1 ? "own_partition_above" : "max_open_partitions",
+          ownAbove < 1 ? above : open,
+          "must be a positive number");
     }
-    return LuceneMemoryStore.open(Path.of(dir), new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen));
+    return LuceneMemoryStore.open(
+        Path.of(dir), new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen));
   }
 
   private static long number(String key, String value) {
     try {
       return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {
-      throw new InvalidRequestException(key, value, "must be a whole number" + (key.equals("own_partition_above")
-          ? " or 'never'" : "") + ", was " + value);
+      throw new InvalidRequestException(
+          key,
+          value,
+          "must be a whole number"
+              + (key.equals("own_partition_above") ? " or 'never'" : "")
+              + ", was "
+              + value);
     }
   }
 }

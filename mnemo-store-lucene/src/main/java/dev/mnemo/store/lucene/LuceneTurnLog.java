@@ -52,8 +52,8 @@ import org.apache.lucene.store.FSDirectory;
  * otherwise need one more filter, and turns (tool results, failed attempts) must never be
  * candidates of a recall. Turns are stored, not searched: only owner, id, logical turn id and state
  * are indexed, the sequence number is a point and a doc value for ordering. Every change commits
- * (fsync) before it returns; {@link #deleteOwner} merges the deleted documents away so no copy of the
- * owner's turns stays in the files. Thread-safe: writes serialized, reads concurrent.
+ * (fsync) before it returns; {@link #deleteOwner} merges the deleted documents away so no copy of
+ * the owner's turns stays in the files. Thread-safe: writes serialized, reads concurrent.
  */
 final class LuceneTurnLog implements TurnLog {
   private static final String KEY = "key";
@@ -86,8 +86,19 @@ final class LuceneTurnLog implements TurnLog {
     this.searchers = new SearcherManager(writer, null);
     IndexSearcher s = searchers.acquire();
     try {
-      TopDocs top = s.search(new MatchAllDocsQuery(), 1, new Sort(new SortField(SEQ_SORT, SortField.Type.LONG, true)));
-      seq = top.scoreDocs.length == 0 ? 0 : s.storedFields().document(top.scoreDocs[0].doc).getField(SEQ).numericValue().longValue();
+      TopDocs top =
+          s.search(
+              new MatchAllDocsQuery(),
+              1,
+              new Sort(new SortField(SEQ_SORT, SortField.Type.LONG, true)));
+      seq =
+          top.scoreDocs.length == 0
+              ? 0
+              : s.storedFields()
+                  .document(top.scoreDocs[0].doc)
+                  .getField(SEQ)
+                  .numericValue()
+                  .longValue();
     } finally {
       searchers.release(s);
     }
@@ -115,7 +126,8 @@ final class LuceneTurnLog implements TurnLog {
         }
       }
     } catch (IOException e) {
-      throw new MnemoException("cannot open the turn log in " + dir + ": " + e.getMessage(), false, e);
+      throw new MnemoException(
+          "cannot open the turn log in " + dir + ": " + e.getMessage(), false, e);
     }
   }
 
@@ -159,7 +171,8 @@ final class LuceneTurnLog implements TurnLog {
         for (StoredTurn e : entries) {
           Optional<StoredTurn> old = get(e.turn().owner(), e.turn().id());
           if (old.isEmpty()) continue;
-          writer.updateDocument(new Term(KEY, key(e.turn().owner(), e.turn().id())),
+          writer.updateDocument(
+              new Term(KEY, key(e.turn().owner(), e.turn().id())),
               toDocument(old.get().with(e.state(), e.note())));
         }
         commit();
@@ -259,7 +272,8 @@ final class LuceneTurnLog implements TurnLog {
   @Override
   public Map<State, Long> counts() {
     Map<State, Long> out = new EnumMap<>(State.class);
-    for (State st : State.values()) out.put(st, (long) count(new TermQuery(new Term(STATE, st.code()))));
+    for (State st : State.values())
+      out.put(st, (long) count(new TermQuery(new Term(STATE, st.code()))));
     return out;
   }
 
@@ -285,7 +299,8 @@ final class LuceneTurnLog implements TurnLog {
     } catch (IOException | RuntimeException r) {
       e.addSuppressed(r);
     }
-    return new MnemoException("turn log " + what + " failed, nothing was acknowledged: " + e.getMessage(), false, e);
+    return new MnemoException(
+        "turn log " + what + " failed, nothing was acknowledged: " + e.getMessage(), false, e);
   }
 
   private int count(Query q) {
@@ -324,14 +339,19 @@ final class LuceneTurnLog implements TurnLog {
   }
 
   /**
-   * Refuses, before the writer sees it, a turn whose keys Lucene would refuse inside the writer
-   * (a term over {@link IndexWriter#MAX_TERM_LENGTH} bytes), which would roll the log back.
+   * Refuses, before the writer sees it, a turn whose keys Lucene would refuse inside the writer (a
+   * term over {@link IndexWriter#MAX_TERM_LENGTH} bytes), which would roll the log back.
    */
   private static void checkTerms(Turn t) {
     for (String k : new String[] {key(t.owner(), t.id()), key(t.owner(), t.turnId())}) {
       if (new org.apache.lucene.util.BytesRef(k).length > IndexWriter.MAX_TERM_LENGTH) {
-        throw new dev.mnemo.InvalidRequestException("id", t.id().length(), "a turn's owner and id (or turn_id) must "
-            + "together be at most " + IndexWriter.MAX_TERM_LENGTH + " bytes of UTF-8");
+        throw new dev.mnemo.InvalidRequestException(
+            "id",
+            t.id().length(),
+            "a turn's owner and id (or turn_id) must "
+                + "together be at most "
+                + IndexWriter.MAX_TERM_LENGTH
+                + " bytes of UTF-8");
       }
     }
   }
@@ -355,7 +375,8 @@ final class LuceneTurnLog implements TurnLog {
     d.add(new StoredField(TURN_ID, t.turnId()));
     d.add(new StoredField(ATTEMPT, t.attempt()));
     d.add(new StoredField(STATUS, t.status().code()));
-    for (var m : t.metadata().entrySet()) d.add(new StoredField(META, m.getKey() + "\u0000" + m.getValue()));
+    for (var m : t.metadata().entrySet())
+      d.add(new StoredField(META, m.getKey() + "\u0000" + m.getValue()));
     if (e.note() != null) d.add(new StoredField(NOTE, e.note()));
     return d;
   }
@@ -368,9 +389,23 @@ final class LuceneTurnLog implements TurnLog {
       meta.put(v.substring(0, i), v.substring(i + 1));
     }
     String at = d.get(AT);
-    Turn t = new Turn(d.get(ID), d.get(OWNER), d.get(EPISODE), Turn.Role.fromCode(ROLE, d.get(ROLE)), d.get(SPEAKER),
-        d.get(TEXT), at == null ? null : Instant.parse(at), d.get(TURN_ID), d.getField(ATTEMPT).numericValue().intValue(),
-        Turn.Status.fromCode(STATUS, d.get(STATUS)), meta);
-    return new StoredTurn(t, State.fromCode(STATE, d.get(STATE)), d.getField(SEQ).numericValue().longValue(), d.get(NOTE));
+    Turn t =
+        new Turn(
+            d.get(ID),
+            d.get(OWNER),
+            d.get(EPISODE),
+            Turn.Role.fromCode(ROLE, d.get(ROLE)),
+            d.get(SPEAKER),
+            d.get(TEXT),
+            at == null ? null : Instant.parse(at),
+            d.get(TURN_ID),
+            d.getField(ATTEMPT).numericValue().intValue(),
+            Turn.Status.fromCode(STATUS, d.get(STATUS)),
+            meta);
+    return new StoredTurn(
+        t,
+        State.fromCode(STATE, d.get(STATE)),
+        d.getField(SEQ).numericValue().longValue(),
+        d.get(NOTE));
   }
 }

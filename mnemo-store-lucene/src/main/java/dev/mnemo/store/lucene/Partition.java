@@ -23,23 +23,28 @@ import org.apache.lucene.util.IOUtils;
 
 /**
  * One Lucene index of a {@link LuceneMemoryStore}: the shared index in the store's folder (every
- * owner without a partition of their own), or one owner's own index in {@code owners/NAME}. Each has
- * its writer, searchers and time columns. A partition is pinned while a call uses it, and only an
- * unpinned one is closed (the store keeps a bounded number of owners' partitions open).
+ * owner without a partition of their own), or one owner's own index in {@code owners/NAME}. Each
+ * has its writer, searchers and time columns. A partition is pinned while a call uses it, and only
+ * an unpinned one is closed (the store keeps a bounded number of owners' partitions open).
  */
 final class Partition implements Closeable {
   /** The owner whose records this index holds alone, or null for the shared index. */
   final String owner;
+
   final Directory directory;
   final IndexWriter writer;
   final SearcherManager searchers;
   final TimeColumns.Cache columns;
+
   /** Calls using this partition now; changed only under the store's lock of open partitions. */
   int pins;
+
   /** Rolled back after a failed write: its writer is closed, searches still work. */
   volatile boolean failed;
 
-  private Partition(String owner, Directory directory, IndexWriter writer, TimeColumns.Cache columns) throws IOException {
+  private Partition(
+      String owner, Directory directory, IndexWriter writer, TimeColumns.Cache columns)
+      throws IOException {
     this.owner = owner;
     this.directory = directory;
     this.writer = writer;
@@ -51,7 +56,8 @@ final class Partition implements Closeable {
    * Opens (creating if needed) the index in {@code d}; on failure the writer is rolled back (no
    * {@code write.lock} left), the directory is the caller's to close.
    */
-  static Partition open(Directory d, Path path, String owner, Analyzer analyzer) throws IOException {
+  static Partition open(Directory d, Path path, String owner, Analyzer analyzer)
+      throws IOException {
     IndexWriter w = null;
     boolean success = false;
     try {
@@ -63,13 +69,14 @@ final class Partition implements Closeable {
       // the first recall after a merge does not pay for them. Only a head start: a failure here
       // must not fail the merge (the first search reads them instead).
       TimeColumns.Cache columns = new TimeColumns.Cache();
-      cfg.setMergedSegmentWarmer(r -> {
-        try {
-          columns.of(r);
-        } catch (IOException | RuntimeException e) {
-          // read on first use
-        }
-      });
+      cfg.setMergedSegmentWarmer(
+          r -> {
+            try {
+              columns.of(r);
+            } catch (IOException | RuntimeException e) {
+              // read on first use
+            }
+          });
       w = new IndexWriter(d, cfg);
       Partition p = new Partition(owner, d, w, columns);
       success = true;
@@ -113,7 +120,9 @@ final class Partition implements Closeable {
         if (line.isBlank()) continue;
         int tab = line.indexOf('\t');
         if (tab <= 0) throw new IOException("unreadable line in " + f + ": " + line);
-        out.put(URLDecoder.decode(line.substring(tab + 1), StandardCharsets.UTF_8), line.substring(0, tab));
+        out.put(
+            URLDecoder.decode(line.substring(tab + 1), StandardCharsets.UTF_8),
+            line.substring(0, tab));
       }
       return out;
     }
@@ -121,13 +130,18 @@ final class Partition implements Closeable {
     static void write(Path folder, Map<String, String> table) throws IOException {
       Files.createDirectories(folder);
       List<String> lines = new ArrayList<>();
-      for (var e : table.entrySet()) lines.add(e.getValue() + "\t" + URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8));
+      for (var e : table.entrySet())
+        lines.add(e.getValue() + "\t" + URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8));
       Path tmp = folder.resolve(FILE + ".tmp");
       Files.write(tmp, lines, StandardCharsets.UTF_8);
       try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
         c.force(true);
       }
-      Files.move(tmp, folder.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          tmp,
+          folder.resolve(FILE),
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
       IOUtils.fsync(folder, true);
     }
   }

@@ -18,7 +18,10 @@ import org.apache.lucene.index.LeafReader;
  * recalls of the same owner loaded, and the versions of a fact key the read path asks for next.
  */
 final class RecordCache {
-  /** The default bound: 64 MB of records (about 30,000 records of 384 dimensions), for all open stores together. */
+  /**
+   * The default bound: 64 MB of records (about 30,000 records of 384 dimensions), for all open
+   * stores together.
+   */
   static final long DEFAULT_BYTES = 64L << 20;
 
   private record Key(Object segment, int doc) {}
@@ -32,31 +35,38 @@ final class RecordCache {
   private final Set<Object> watched = ConcurrentHashMap.newKeySet();
 
   RecordCache(long maxBytes) {
-    this.cache = Caffeine.newBuilder()
-        .maximumWeight(maxBytes)
-        .weigher((Key k, MemoryRecord r) -> weight(r))
-        .build();
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .weigher((Key k, MemoryRecord r) -> weight(r))
+            .build();
   }
 
-  /** The record of {@code doc} in {@code reader}'s segment, loaded by {@code loader} when not cached. */
+  /**
+   * The record of {@code doc} in {@code reader}'s segment, loaded by {@code loader} when not
+   * cached.
+   */
   MemoryRecord get(LeafReader reader, int doc, Loader loader) throws IOException {
     IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
     if (helper == null) return loader.load();
     Object segment = helper.getKey();
     if (watched.add(segment)) {
-      helper.addClosedListener(closed -> {
-        watched.remove(closed);
-        cache.asMap().keySet().removeIf(k -> k.segment() == closed);
-      });
+      helper.addClosedListener(
+          closed -> {
+            watched.remove(closed);
+            cache.asMap().keySet().removeIf(k -> k.segment() == closed);
+          });
     }
     try {
-      return cache.get(new Key(segment, doc), k -> {
-        try {
-          return loader.load();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      return cache.get(
+          new Key(segment, doc),
+          k -> {
+            try {
+              return loader.load();
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }

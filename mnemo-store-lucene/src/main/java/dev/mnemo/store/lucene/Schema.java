@@ -24,9 +24,9 @@ import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * How a {@link MemoryRecord} maps to a Lucene document and back. Open ends of intervals
- * ({@code validTo}, {@code expiredAt} null) are indexed as {@link Long#MAX_VALUE} so that every
- * temporal filter is a plain range query. Field names are the on-disk format: append only.
+ * How a {@link MemoryRecord} maps to a Lucene document and back. Open ends of intervals ({@code
+ * validTo}, {@code expiredAt} null) are indexed as {@link Long#MAX_VALUE} so that every temporal
+ * filter is a plain range query. Field names are the on-disk format: append only.
  */
 final class Schema {
   private Schema() {}
@@ -60,6 +60,7 @@ final class Schema {
   static final String MODEL = "embedding_model";
   static final String META = "meta";
   static final String META_STORED = "meta_kv";
+
   /** Access labels (indexed and stored), and {@link #RESTRICTED} on every labelled record. */
   static final String ACCESS = "access";
 
@@ -100,7 +101,8 @@ final class Schema {
     d.add(new StoredField(CONFLICT, r.conflictPolicy().code()));
     for (String e : r.entities()) d.add(new StringField(ENTITY, e, Field.Store.YES));
     d.add(new StoredField(ACCESS_COUNT, r.accessCount()));
-    if (r.lastAccessedAt() != null) d.add(new StoredField(LAST_ACCESSED, millis(r.lastAccessedAt())));
+    if (r.lastAccessedAt() != null)
+      d.add(new StoredField(LAST_ACCESSED, millis(r.lastAccessedAt())));
     if (r.embedding() != null) {
       d.add(new KnnFloatVectorField(VECTOR, r.embedding(), SIMILARITY));
       d.add(new StoredField(MODEL, r.embeddingModel() == null ? "" : r.embeddingModel()));
@@ -117,9 +119,9 @@ final class Schema {
   /**
    * The record's document, checked for what Lucene's writer would refuse (an indexed term over
    * {@link org.apache.lucene.index.IndexWriter#MAX_TERM_LENGTH} bytes, a time beyond a long of
-   * milliseconds): building every document of a batch before the writer sees any means that one
-   * bad record fails the call alone, instead of failing inside the writer and rolling the store
-   * back to a state that refuses every later write.
+   * milliseconds): building every document of a batch before the writer sees any means that one bad
+   * record fails the call alone, instead of failing inside the writer and rolling the store back to
+   * a state that refuses every later write.
    *
    * @throws IllegalArgumentException naming the field, with nothing written
    */
@@ -128,14 +130,22 @@ final class Schema {
     try {
       d = toDocument(r);
     } catch (ArithmeticException | DateTimeException e) {
-      throw new IllegalArgumentException("record " + r.id() + " has a time the store cannot keep: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "record " + r.id() + " has a time the store cannot keep: " + e.getMessage(), e);
     }
     for (IndexableField f : d) {
       if (f instanceof StringField sf) {
         int bytes = new BytesRef(sf.stringValue()).length;
         if (bytes > org.apache.lucene.index.IndexWriter.MAX_TERM_LENGTH) {
-          throw new IllegalArgumentException("record " + r.id() + ": field " + f.name() + " holds a term of " + bytes
-              + " bytes; at most " + org.apache.lucene.index.IndexWriter.MAX_TERM_LENGTH);
+          throw new IllegalArgumentException(
+              "record "
+                  + r.id()
+                  + ": field "
+                  + f.name()
+                  + " holds a term of "
+                  + bytes
+                  + " bytes; at most "
+                  + org.apache.lucene.index.IndexWriter.MAX_TERM_LENGTH);
         }
       }
     }

@@ -10,11 +10,11 @@ import org.apache.lucene.index.PointValues;
 import org.apache.lucene.util.NumericUtils;
 
 /**
- * The four times of every document of a segment (valid from, valid to, recorded, expired) as
- * arrays indexed by doc id, read once per segment from the points the store indexes anyway and
- * kept until the segment is closed. Segments never change (a rewritten record is a new document),
- * so the arrays stay true for the segment's life; deleted documents keep their values and are
- * excluded by the live docs where they are used.
+ * The four times of every document of a segment (valid from, valid to, recorded, expired) as arrays
+ * indexed by doc id, read once per segment from the points the store indexes anyway and kept until
+ * the segment is closed. Segments never change (a rewritten record is a new document), so the
+ * arrays stay true for the segment's life; deleted documents keep their values and are excluded by
+ * the live docs where they are used.
  *
  * <p>Why by hand: the time rules of eligibility depend on the request's instant, so Lucene's query
  * cache cannot keep them (each request brings new ranges, and its bit sets of a whole segment churn
@@ -24,6 +24,7 @@ import org.apache.lucene.util.NumericUtils;
 final class TimeColumns {
   /** Per-document times, milliseconds; an open end is {@link Long#MAX_VALUE}, as indexed. */
   final long[] validFrom;
+
   final long[] validTo;
   final long[] recorded;
   final long[] expired;
@@ -35,15 +36,27 @@ final class TimeColumns {
     expired = new long[maxDoc];
   }
 
-  /** Whether document {@code doc} passes the time rules (the same as {@link Filters}'s point ranges). */
-  boolean admits(int doc, dev.mnemo.spi.Eligibility e, long validAt, long knownAt, long overlapFrom, long overlapTo) {
+  /**
+   * Whether document {@code doc} passes the time rules (the same as {@link Filters}'s point
+   * ranges).
+   */
+  boolean admits(
+      int doc,
+      dev.mnemo.spi.Eligibility e,
+      long validAt,
+      long knownAt,
+      long overlapFrom,
+      long overlapTo) {
     if (e.validAt() != null && !(validFrom[doc] <= validAt && validTo[doc] > validAt)) return false;
     if (e.knownAt() != null && !(recorded[doc] <= knownAt && expired[doc] > knownAt)) return false;
-    if (e.validOverlap() != null && !(validFrom[doc] < overlapTo && validTo[doc] > overlapFrom)) return false;
+    if (e.validOverlap() != null && !(validFrom[doc] < overlapTo && validTo[doc] > overlapFrom))
+      return false;
     return true;
   }
 
-  /** The columns of each open segment, by the segment's core key; dropped when the segment closes. */
+  /**
+   * The columns of each open segment, by the segment's core key; dropped when the segment closes.
+   */
   static final class Cache {
     private final Map<Object, TimeColumns> bySegment = new ConcurrentHashMap<>();
 
@@ -79,24 +92,29 @@ final class TimeColumns {
   private static void column(LeafReader reader, String field, long[] into) throws IOException {
     // Every document has each time (Schema indexes an open end as Long.MAX_VALUE); a document
     // without one (none should exist) must never pass a time rule: MIN/MAX make both sides fail.
-    Arrays.fill(into, field.equals(Schema.VALID_FROM) || field.equals(Schema.RECORDED) ? Long.MAX_VALUE : Long.MIN_VALUE);
+    Arrays.fill(
+        into,
+        field.equals(Schema.VALID_FROM) || field.equals(Schema.RECORDED)
+            ? Long.MAX_VALUE
+            : Long.MIN_VALUE);
     PointValues points = reader.getPointValues(field);
     if (points == null) return;
-    points.intersect(new PointValues.IntersectVisitor() {
-      @Override
-      public void visit(int docID) {
-        throw new IllegalStateException("every cell crosses: visit(doc, value) only");
-      }
+    points.intersect(
+        new PointValues.IntersectVisitor() {
+          @Override
+          public void visit(int docID) {
+            throw new IllegalStateException("every cell crosses: visit(doc, value) only");
+          }
 
-      @Override
-      public void visit(int docID, byte[] packedValue) {
-        into[docID] = NumericUtils.sortableBytesToLong(packedValue, 0);
-      }
+          @Override
+          public void visit(int docID, byte[] packedValue) {
+            into[docID] = NumericUtils.sortableBytesToLong(packedValue, 0);
+          }
 
-      @Override
-      public PointValues.Relation compare(byte[] minPackedValue, byte[] maxPackedValue) {
-        return PointValues.Relation.CELL_CROSSES_QUERY;
-      }
-    });
+          @Override
+          public PointValues.Relation compare(byte[] minPackedValue, byte[] maxPackedValue) {
+            return PointValues.Relation.CELL_CROSSES_QUERY;
+          }
+        });
   }
 }

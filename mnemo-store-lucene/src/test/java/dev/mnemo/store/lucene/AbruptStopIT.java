@@ -16,17 +16,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Restart durability without a clean shutdown: a child JVM writes, prints each acknowledged id,
- * and halts without closing anything; the store must reopen with every acknowledged record.
+ * Restart durability without a clean shutdown: a child JVM writes, prints each acknowledged id, and
+ * halts without closing anything; the store must reopen with every acknowledged record.
  */
 class AbruptStopIT {
 
   /** The child: writes records one by one, prints each id once acknowledged, then halts. */
   public static void main(String[] args) {
-    Mnemo m = Mnemo.builder().store(LuceneMemoryStore.open(Path.of(args[0]))).embedder(new HashingEmbedder()).build();
+    Mnemo m =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(Path.of(args[0])))
+            .embedder(new HashingEmbedder())
+            .build();
     int n = Integer.parseInt(args[1]);
     for (int i = 0; i < n; i++) {
-      MemoryRecord r = m.remember(NewMemory.builder("owner", "acknowledged memory " + i).factKey("k" + (i % 3)).build());
+      MemoryRecord r =
+          m.remember(
+              NewMemory.builder("owner", "acknowledged memory " + i)
+                  .factKey("k" + (i % 3))
+                  .build());
       System.out.println("ACK " + r.id());
       System.out.flush();
     }
@@ -38,16 +46,33 @@ class AbruptStopIT {
     Path index = dir.resolve("index");
     Path out = dir.resolve("child.out");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector", "-cp",
-        System.getProperty("java.class.path"), AbruptStopIT.class.getName(), index.toString(), "25")
-        .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "--add-modules",
+                "jdk.incubator.vector",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AbruptStopIT.class.getName(),
+                index.toString(),
+                "25")
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("child finished").isTrue();
 
     List<String> acked = new ArrayList<>();
-    for (String line : Files.readAllLines(out)) if (line.startsWith("ACK ")) acked.add(line.substring(4));
-    assertThat(acked).as("child output: %s", String.join(File.separator, Files.readAllLines(out))).hasSize(25);
+    for (String line : Files.readAllLines(out))
+      if (line.startsWith("ACK ")) acked.add(line.substring(4));
+    assertThat(acked)
+        .as("child output: %s", String.join(File.separator, Files.readAllLines(out)))
+        .hasSize(25);
 
-    try (Mnemo m = Mnemo.builder().store(LuceneMemoryStore.open(index)).embedder(new HashingEmbedder()).build()) {
+    try (Mnemo m =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(index))
+            .embedder(new HashingEmbedder())
+            .build()) {
       for (String id : acked) assertThat(m.get("owner", id)).as(id).isPresent();
       assertThat(m.history("owner", "k0")).isNotEmpty();
     }

@@ -30,13 +30,24 @@ class BlockTest {
 
   @BeforeEach
   void open() {
-    mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
-        .clock(MutableClock.at("2026-06-01T00:00:00Z")).recallLogOptions(dev.mnemo.RecallLogOptions.OFF).build();
-    longOne = mnemo.remember(NewMemory.builder("maya", "Maya's garden: she grows tomatoes, basil, peppers, zucchini, "
-        + "beans, lettuce, carrots, onions, garlic, strawberries and raspberries in raised beds behind the house.")
-        .importance(1.0).build());
+    mnemo =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(dir))
+            .embedder(new HashingEmbedder())
+            .clock(MutableClock.at("2026-06-01T00:00:00Z"))
+            .recallLogOptions(dev.mnemo.RecallLogOptions.OFF)
+            .build();
+    longOne =
+        mnemo.remember(
+            NewMemory.builder(
+                    "maya",
+                    "Maya's garden: she grows tomatoes, basil, peppers, zucchini, "
+                        + "beans, lettuce, carrots, onions, garlic, strawberries and raspberries in raised beds behind the house.")
+                .importance(1.0)
+                .build());
     mnemo.remember(NewMemory.builder("maya", "Maya's garden has a pond.").importance(0.1).build());
-    mnemo.remember(NewMemory.builder("maya", "Maya's garden gets morning sun.").importance(0.1).build());
+    mnemo.remember(
+        NewMemory.builder("maya", "Maya's garden gets morning sun.").importance(0.1).build());
   }
 
   @AfterEach
@@ -45,8 +56,13 @@ class BlockTest {
   }
 
   private RecallRequest.Builder question(int budget) {
-    return RecallRequest.builder("maya", "Maya's garden").threshold(0).relativeThreshold(0).minRelevance(0.0)
-        .weights(Weights.DEFAULT.withImportance(5.0)).budgetTokens(budget).explain(true);
+    return RecallRequest.builder("maya", "Maya's garden")
+        .threshold(0)
+        .relativeThreshold(0)
+        .minRelevance(0.0)
+        .weights(Weights.DEFAULT.withImportance(5.0))
+        .budgetTokens(budget)
+        .explain(true);
   }
 
   private static List<String> texts(RecallResult r) {
@@ -54,15 +70,20 @@ class BlockTest {
   }
 
   @Test
-  void coveragePacking_whenTheBudgetBinds_prefersTwoShortRecordsToOneLongOne_greedyTakesTheBestScore() {
-    int budget = mnemo.diagnostics().orElseThrow().blockTokens(longOne, true) + 2;  // the long one alone fits; so do the two short ones
+  void
+      coveragePacking_whenTheBudgetBinds_prefersTwoShortRecordsToOneLongOne_greedyTakesTheBestScore() {
+    int budget =
+        mnemo.diagnostics().orElseThrow().blockTokens(longOne, true)
+            + 2; // the long one alone fits; so do the two short ones
     RecallResult greedy = mnemo.recall(question(budget).packing(Packing.GREEDY).build());
     RecallResult coverage = mnemo.recall(question(budget).packing(Packing.COVERAGE).build());
 
     assertThat(greedy.selected().get(0).record().id()).isEqualTo(longOne.id());
     assertThat(texts(greedy)).hasSize(1);
-    assertThat(texts(coverage)).containsExactlyInAnyOrder("Maya's garden has a pond.", "Maya's garden gets morning sun.");
-    assertThat(coverage.trace().candidates()).filteredOn(c -> c.outcome() == dev.mnemo.Outcome.SELECTED)
+    assertThat(texts(coverage))
+        .containsExactlyInAnyOrder("Maya's garden has a pond.", "Maya's garden gets morning sun.");
+    assertThat(coverage.trace().candidates())
+        .filteredOn(c -> c.outcome() == dev.mnemo.Outcome.SELECTED)
         .allSatisfy(c -> assertThat(c.reason()).contains("gain per token"));
     assertThat(coverage.renderedTokens()).isLessThanOrEqualTo(budget);
 
@@ -74,19 +95,28 @@ class BlockTest {
 
   @Test
   void block_carriesEachLinesRelevanceAndAUsageNote_countedInTheBudget() {
-    RecallResult r = mnemo.recall(question(400).blockRelevance(true).usageNote(RecallRequest.USAGE_NOTE).build());
+    RecallResult r =
+        mnemo.recall(
+            question(400).blockRelevance(true).usageNote(RecallRequest.USAGE_NOTE).build());
     List<String> lines = r.rendered().lines().toList();
     assertThat(lines.get(0)).isEqualTo("Relevant memories (newest first):");
     assertThat(lines.get(1)).isEqualTo(RecallRequest.USAGE_NOTE);
-    assertThat(lines.subList(2, lines.size())).hasSize(3).allSatisfy(l -> assertThat(l).matches("- \\[.*\\(relevance 0\\.\\d\\d\\)"));
+    assertThat(lines.subList(2, lines.size()))
+        .hasSize(3)
+        .allSatisfy(l -> assertThat(l).matches("- \\[.*\\(relevance 0\\.\\d\\d\\)"));
     for (Recalled s : r.selected()) {
-      assertThat(r.rendered()).contains(s.record().text() + String.format(java.util.Locale.ROOT, " (relevance %.2f)", s.relevance()));
+      assertThat(r.rendered())
+          .contains(
+              s.record().text()
+                  + String.format(java.util.Locale.ROOT, " (relevance %.2f)", s.relevance()));
     }
     assertThat(r.renderedTokens()).isEqualTo(JTokkit.count(r.rendered()));
 
     // the extras count: a budget the plain block of three fits leaves a record out once they are on
     int plain = mnemo.recall(question(400).build()).renderedTokens();
-    RecallResult tight = mnemo.recall(question(plain).blockRelevance(true).usageNote(RecallRequest.USAGE_NOTE).build());
+    RecallResult tight =
+        mnemo.recall(
+            question(plain).blockRelevance(true).usageNote(RecallRequest.USAGE_NOTE).build());
     assertThat(tight.renderedTokens()).isLessThanOrEqualTo(plain);
     assertThat(tight.selected()).hasSizeLessThan(3);
   }

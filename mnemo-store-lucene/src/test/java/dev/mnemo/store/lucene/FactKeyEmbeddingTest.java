@@ -2,8 +2,8 @@ package dev.mnemo.store.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mnemo.Mnemo;
 import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.testkit.MutableClock;
@@ -19,13 +19,26 @@ class FactKeyEmbeddingTest {
   @Test
   void theVectorOfARecordWithAFactKeyIsThatOfTheKeysWordsAndItsText() {
     HashingEmbedder embedder = new HashingEmbedder();
-    try (Mnemo mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(embedder)
-        .clock(MutableClock.at("2026-06-01T00:00:00Z")).build()) {
-      MemoryRecord keyed = mnemo.remember(NewMemory.builder("u", "Maya rents a small flat in Porto.").factKey("home_city").build());
-      MemoryRecord opaque = mnemo.remember(NewMemory.builder("u", "Maya drinks flat whites.").factKey("k17").build());
+    try (Mnemo mnemo =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(dir))
+            .embedder(embedder)
+            .clock(MutableClock.at("2026-06-01T00:00:00Z"))
+            .build()) {
+      MemoryRecord keyed =
+          mnemo.remember(
+              NewMemory.builder("u", "Maya rents a small flat in Porto.")
+                  .factKey("home_city")
+                  .build());
+      MemoryRecord opaque =
+          mnemo.remember(NewMemory.builder("u", "Maya drinks flat whites.").factKey("k17").build());
       MemoryRecord plain = mnemo.remember(NewMemory.builder("u", "Maya plays tennis.").build());
-      List<float[]> expected = embedder.embedPassages(List.of(
-          "home city: Maya rents a small flat in Porto.", "Maya drinks flat whites.", "Maya plays tennis."));
+      List<float[]> expected =
+          embedder.embedPassages(
+              List.of(
+                  "home city: Maya rents a small flat in Porto.",
+                  "Maya drinks flat whites.",
+                  "Maya plays tennis."));
       assertThat(keyed.embedding()).containsExactly(expected.get(0));
       assertThat(opaque.embedding()).containsExactly(expected.get(1));
       assertThat(plain.embedding()).containsExactly(expected.get(2));

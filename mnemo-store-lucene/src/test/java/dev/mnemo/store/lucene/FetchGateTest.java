@@ -21,22 +21,40 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The fetch gate: the fetch decision, the relevance probability and its threshold, exhaustive mode, time words. */
+/**
+ * The fetch gate: the fetch decision, the relevance probability and its threshold, exhaustive mode,
+ * time words.
+ */
 class FetchGateTest {
   @TempDir Path dir;
   Mnemo mnemo;
 
   @BeforeEach
   void open() {
-    mnemo = Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder())
-        .clock(MutableClock.at("2026-06-01T00:00:00Z")).build();
-    mnemo.rememberAll(List.of(
-        NewMemory.builder("u", "Maya is allergic to peanuts.").recordedAt(Instant.parse("2026-01-10T10:00:00Z")).build(),
-        NewMemory.builder("u", "Maya lives in Porto.").recordedAt(Instant.parse("2026-02-10T10:00:00Z")).build(),
-        NewMemory.builder("u", "Maya went hiking in the Alps.").category(Category.EPISODIC)
-            .validFrom(Instant.parse("2026-03-12T10:00:00Z")).recordedAt(Instant.parse("2026-03-12T10:00:00Z")).build(),
-        NewMemory.builder("u", "Maya went hiking near the coast.").category(Category.EPISODIC)
-            .validFrom(Instant.parse("2026-05-20T10:00:00Z")).recordedAt(Instant.parse("2026-05-20T10:00:00Z")).build()));
+    mnemo =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(dir))
+            .embedder(new HashingEmbedder())
+            .clock(MutableClock.at("2026-06-01T00:00:00Z"))
+            .build();
+    mnemo.rememberAll(
+        List.of(
+            NewMemory.builder("u", "Maya is allergic to peanuts.")
+                .recordedAt(Instant.parse("2026-01-10T10:00:00Z"))
+                .build(),
+            NewMemory.builder("u", "Maya lives in Porto.")
+                .recordedAt(Instant.parse("2026-02-10T10:00:00Z"))
+                .build(),
+            NewMemory.builder("u", "Maya went hiking in the Alps.")
+                .category(Category.EPISODIC)
+                .validFrom(Instant.parse("2026-03-12T10:00:00Z"))
+                .recordedAt(Instant.parse("2026-03-12T10:00:00Z"))
+                .build(),
+            NewMemory.builder("u", "Maya went hiking near the coast.")
+                .category(Category.EPISODIC)
+                .validFrom(Instant.parse("2026-05-20T10:00:00Z"))
+                .recordedAt(Instant.parse("2026-05-20T10:00:00Z"))
+                .build()));
   }
 
   @AfterEach
@@ -60,89 +78,162 @@ class FetchGateTest {
 
   @Test
   void minRelevanceZeroTurnsTheGateOff_fetchDecisionIncluded() {
-    RecallResult r = ask(RecallRequest.builder("u", "Thanks Maya, that was helpful!").minRelevance(0.0));
+    RecallResult r =
+        ask(RecallRequest.builder("u", "Thanks Maya, that was helpful!").minRelevance(0.0));
     assertThat(r.trace().gate().fetch()).isEqualTo("retrieve");
     assertThat(r.trace().candidates()).isNotEmpty();
   }
 
   @Test
   void everyCandidateCarriesItsProbability_andTheContributionsExplainIt() {
-    RecallResult r = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(0.0));
+    RecallResult r =
+        ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(0.0));
     assertThat(r.trace().gate().model()).isEqualTo(RelevanceModel.defaultModel().id());
     assertThat(r.trace().candidates()).isNotEmpty();
     for (CandidateTrace c : r.trace().candidates()) {
       double p = c.relevance().probability();
       assertThat(p).isBetween(0.0, 1.0);
-      double z = c.relevance().contributions().values().stream().mapToDouble(Double::doubleValue).sum();
+      double z =
+          c.relevance().contributions().values().stream().mapToDouble(Double::doubleValue).sum();
       assertThat(1 / (1 + Math.exp(-z))).isCloseTo(p, within(1e-9));
-      assertThat(c.relevance().features()).containsKeys("dense", "bm25", "coverage", "ccos", "own_name");
+      assertThat(c.relevance().features())
+          .containsKeys("dense", "bm25", "coverage", "ccos", "own_name");
     }
   }
 
   @Test
   void aCandidateBelowMinRelevanceIsNotSelected_whateverKAllows() {
-    RecallResult all = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(0.0)
-        .threshold(0).relativeThreshold(0).k(10));
+    RecallResult all =
+        ask(
+            RecallRequest.builder("u", "Which food is Maya allergic to?")
+                .minRelevance(0.0)
+                .threshold(0)
+                .relativeThreshold(0)
+                .k(10));
     assertThat(all.selected()).hasSize(4);
-    RecallResult none = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(1.0)
-        .threshold(0).relativeThreshold(0).k(10));
+    RecallResult none =
+        ask(
+            RecallRequest.builder("u", "Which food is Maya allergic to?")
+                .minRelevance(1.0)
+                .threshold(0)
+                .relativeThreshold(0)
+                .k(10));
     assertThat(none.selected()).isEmpty();
-    assertThat(none.trace().candidates()).allSatisfy(c -> {
-      assertThat(c.outcome()).isEqualTo(Outcome.BELOW_THRESHOLD);
-      assertThat(c.reason()).contains("relevance probability").contains("min_relevance 1.000");
-    });
-    // the gate keeps those at or above the threshold: the best candidate's probability lets it through
-    double best = all.trace().candidates().stream().mapToDouble(c -> c.relevance().probability()).max().orElseThrow();
-    RecallResult one = ask(RecallRequest.builder("u", "Which food is Maya allergic to?").minRelevance(best)
-        .threshold(0).relativeThreshold(0).k(10));
+    assertThat(none.trace().candidates())
+        .allSatisfy(
+            c -> {
+              assertThat(c.outcome()).isEqualTo(Outcome.BELOW_THRESHOLD);
+              assertThat(c.reason())
+                  .contains("relevance probability")
+                  .contains("min_relevance 1.000");
+            });
+    // the gate keeps those at or above the threshold: the best candidate's probability lets it
+    // through
+    double best =
+        all.trace().candidates().stream()
+            .mapToDouble(c -> c.relevance().probability())
+            .max()
+            .orElseThrow();
+    RecallResult one =
+        ask(
+            RecallRequest.builder("u", "Which food is Maya allergic to?")
+                .minRelevance(best)
+                .threshold(0)
+                .relativeThreshold(0)
+                .k(10));
     assertThat(one.selected()).hasSize(1);
   }
 
   @Test
   void aggregationQuestionsAreExhaustive_unlessTheRequestSaysOtherwise() {
-    RecallResult r = ask(RecallRequest.builder("u", "How many times did Maya go hiking?").minRelevance(0.3));
+    RecallResult r =
+        ask(RecallRequest.builder("u", "How many times did Maya go hiking?").minRelevance(0.3));
     assertThat(r.trace().gate().exhaustive()).isTrue();
-    RecallResult off = ask(RecallRequest.builder("u", "How many times did Maya go hiking?").exhaustive(false));
+    RecallResult off =
+        ask(RecallRequest.builder("u", "How many times did Maya go hiking?").exhaustive(false));
     assertThat(off.trace().gate().exhaustive()).isFalse();
     RecallResult plain = ask(RecallRequest.builder("u", "Where does Maya live?"));
     assertThat(plain.trace().gate().exhaustive()).isFalse();
   }
 
   @Test
-  void withAnotherEmbedderThanTheModelWasFittedWith_noDefaultThresholdApplies_butSmallTalkIsStillSkipped() {
+  void
+      withAnotherEmbedderThanTheModelWasFittedWith_noDefaultThresholdApplies_butSmallTalkIsStillSkipped() {
     RecallResult r = ask(RecallRequest.builder("u", "Where does Maya live?"));
     assertThat(r.trace().gate().minRelevance()).isZero();
-    assertThat(r.trace().gate().reason()).contains("fitted with " + RelevanceModel.defaultModel().embedder())
+    assertThat(r.trace().gate().reason())
+        .contains("fitted with " + RelevanceModel.defaultModel().embedder())
         .contains("embedder is hashing");
     assertThat(ask(RecallRequest.builder("u", "Thanks!")).trace().gate().fetch()).isEqualTo("skip");
   }
 
-  /** The model's own thresholds apply with the embedder it was fitted with (here: one that reports its id). */
+  /**
+   * The model's own thresholds apply with the embedder it was fitted with (here: one that reports
+   * its id).
+   */
   @Test
   void withTheModelsEmbedder_theModelsThresholdsApply_exhaustiveTheLowerOne() {
     RelevanceModel model = RelevanceModel.defaultModel();
     HashingEmbedder hashing = new HashingEmbedder();
-    dev.mnemo.spi.Embedder sameId = new dev.mnemo.spi.Embedder() {
-      @Override public String modelId() { return model.embedder(); }
-      @Override public int dimension() { return hashing.dimension(); }
-      @Override public float[] embedQuery(String text) { return hashing.embedQuery(text); }
-      @Override public List<float[]> embedPassages(List<String> texts) { return hashing.embedPassages(texts); }
-    };
-    try (Mnemo m = Mnemo.builder().store(LuceneMemoryStore.open(dir.resolve("same"))).embedder(sameId).build()) {
+    dev.mnemo.spi.Embedder sameId =
+        new dev.mnemo.spi.Embedder() {
+          @Override
+          public String modelId() {
+            return model.embedder();
+          }
+
+          @Override
+          public int dimension() {
+            return hashing.dimension();
+          }
+
+          @Override
+          public float[] embedQuery(String text) {
+            return hashing.embedQuery(text);
+          }
+
+          @Override
+          public List<float[]> embedPassages(List<String> texts) {
+            return hashing.embedPassages(texts);
+          }
+        };
+    try (Mnemo m =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(dir.resolve("same")))
+            .embedder(sameId)
+            .build()) {
       m.remember(NewMemory.builder("u", "Maya went hiking in the Alps.").build());
-      RecallResult plain = m.recall(RecallRequest.builder("u", "Where did Maya go hiking?").explain(true).build());
+      RecallResult plain =
+          m.recall(RecallRequest.builder("u", "Where did Maya go hiking?").explain(true).build());
       assertThat(plain.trace().gate().minRelevance()).isEqualTo(model.minRelevance());
-      RecallResult many = m.recall(RecallRequest.builder("u", "How many times did Maya go hiking?").explain(true).build());
+      RecallResult many =
+          m.recall(
+              RecallRequest.builder("u", "How many times did Maya go hiking?")
+                  .explain(true)
+                  .build());
       assertThat(many.trace().gate().minRelevance()).isEqualTo(model.exhaustiveMinRelevance());
     }
   }
 
   @Test
   void timeWordsConstrainRecency_aNewerRecordOutsideTheNamedMonthGetsNoRecency() {
-    RecallResult r = ask(RecallRequest.builder("u", "Where did Maya go hiking in March?").minRelevance(0.0)
-        .threshold(0).relativeThreshold(0).k(10));
-    CandidateTrace march = r.trace().candidates().stream().filter(c -> c.text().contains("Alps")).findFirst().orElseThrow();
-    CandidateTrace may = r.trace().candidates().stream().filter(c -> c.text().contains("coast")).findFirst().orElseThrow();
+    RecallResult r =
+        ask(
+            RecallRequest.builder("u", "Where did Maya go hiking in March?")
+                .minRelevance(0.0)
+                .threshold(0)
+                .relativeThreshold(0)
+                .k(10));
+    CandidateTrace march =
+        r.trace().candidates().stream()
+            .filter(c -> c.text().contains("Alps"))
+            .findFirst()
+            .orElseThrow();
+    CandidateTrace may =
+        r.trace().candidates().stream()
+            .filter(c -> c.text().contains("coast"))
+            .findFirst()
+            .orElseThrow();
     assertThat(march.signals().timeMatch()).isEqualTo(1.0);
     assertThat(march.signals().recency()).isPositive();
     assertThat(may.signals().timeMatch()).isZero();
@@ -154,12 +245,22 @@ class FetchGateTest {
   void aNamedTimeIsAConstraint_everyRecordInsideItRanksBeforeAnyOutside_inTheCurrentMode() {
     // "Maya lives in Porto." shares nothing with the question's time; "Maya went hiking near the
     // coast." shares its words; only the Alps hike started in March.
-    RecallResult r = ask(RecallRequest.builder("u", "What did Maya do in March near the coast?").minRelevance(0.0)
-        .threshold(0).relativeThreshold(0).k(10));
+    RecallResult r =
+        ask(
+            RecallRequest.builder("u", "What did Maya do in March near the coast?")
+                .minRelevance(0.0)
+                .threshold(0)
+                .relativeThreshold(0)
+                .k(10));
     assertThat(r.selected().get(0).record().text()).contains("Alps");
     // The same words without a named time: the coast hike, which matches them, is first.
-    RecallResult plain = ask(RecallRequest.builder("u", "What did Maya do near the coast?").minRelevance(0.0)
-        .threshold(0).relativeThreshold(0).k(10));
+    RecallResult plain =
+        ask(
+            RecallRequest.builder("u", "What did Maya do near the coast?")
+                .minRelevance(0.0)
+                .threshold(0)
+                .relativeThreshold(0)
+                .k(10));
     assertThat(plain.selected().get(0).record().text()).contains("coast");
   }
 
@@ -167,9 +268,14 @@ class FetchGateTest {
   void withItsOwnValidTime_theRequestsNamedTimeStaysABoost() {
     // valid_at says which version of a fact is asked for: a record that merely started in the named
     // month does not jump ahead of the one that matches the question.
-    RecallResult r = ask(RecallRequest.builder("u", "What did Maya do in March near the coast?")
-        .mode(dev.mnemo.TemporalMode.of("valid_at", Instant.parse("2026-05-31T00:00:00Z"))).minRelevance(0.0)
-        .threshold(0).relativeThreshold(0).k(10));
+    RecallResult r =
+        ask(
+            RecallRequest.builder("u", "What did Maya do in March near the coast?")
+                .mode(dev.mnemo.TemporalMode.of("valid_at", Instant.parse("2026-05-31T00:00:00Z")))
+                .minRelevance(0.0)
+                .threshold(0)
+                .relativeThreshold(0)
+                .k(10));
     assertThat(r.selected().get(0).record().text()).contains("coast");
   }
 }

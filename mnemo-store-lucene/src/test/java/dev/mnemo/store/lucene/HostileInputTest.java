@@ -37,8 +37,14 @@ class HostileInputTest {
   final MutableClock clock = MutableClock.at("2026-05-01T12:00:00Z");
 
   private Mnemo open(boolean synchronous, Extractor extractor, Consolidator consolidator) {
-    return Mnemo.builder().store(LuceneMemoryStore.open(dir.resolve("index"))).embedder(new HashingEmbedder())
-        .clock(clock).synchronousIngest(synchronous).extractor(extractor).consolidator(consolidator).build();
+    return Mnemo.builder()
+        .store(LuceneMemoryStore.open(dir.resolve("index")))
+        .embedder(new HashingEmbedder())
+        .clock(clock)
+        .synchronousIngest(synchronous)
+        .extractor(extractor)
+        .consolidator(consolidator)
+        .build();
   }
 
   private static InvalidRequestException refused(Runnable r) {
@@ -54,24 +60,53 @@ class HostileInputTest {
   void extremeDates_areRefusedNamingTheField_andTheStoreKeepsWriting() {
     Instant far = Instant.parse("-999999999-01-01T00:00:00Z");
     try (Mnemo m = open(true, null, null)) {
-      assertThat(refused(() -> m.remember(NewMemory.builder("o", "x").validFrom(far).build())).field())
+      assertThat(
+              refused(() -> m.remember(NewMemory.builder("o", "x").validFrom(far).build())).field())
           .isEqualTo("valid_from");
-      assertThat(refused(() -> m.remember(NewMemory.builder("o", "x").validTo(Instant.MAX).build())).field())
+      assertThat(
+              refused(() -> m.remember(NewMemory.builder("o", "x").validTo(Instant.MAX).build()))
+                  .field())
           .isEqualTo("valid_to");
-      assertThat(refused(() -> m.remember(NewMemory.builder("o", "x").recordedAt(far).build())).field())
+      assertThat(
+              refused(() -> m.remember(NewMemory.builder("o", "x").recordedAt(far).build()))
+                  .field())
           .isEqualTo("recorded_at");
-      assertThat(refused(() -> m.rememberAll(List.of(NewMemory.builder("o", "fine").build(),
-          NewMemory.builder("o", "x").validFrom(far).build()))).field()).isEqualTo("memories[1].valid_from");
-      assertThat(m.validate(NewMemory.builder("o", "x").validFrom(far).build(), "")).extracting(v -> v.field())
+      assertThat(
+              refused(
+                      () ->
+                          m.rememberAll(
+                              List.of(
+                                  NewMemory.builder("o", "fine").build(),
+                                  NewMemory.builder("o", "x").validFrom(far).build())))
+                  .field())
+          .isEqualTo("memories[1].valid_from");
+      assertThat(m.validate(NewMemory.builder("o", "x").validFrom(far).build(), ""))
+          .extracting(v -> v.field())
           .containsExactly("valid_from");
-      assertThat(refused(() -> m.recall(RecallRequest.builder("o", "x").askedAt(far).build())).field())
+      assertThat(
+              refused(() -> m.recall(RecallRequest.builder("o", "x").askedAt(far).build())).field())
           .isEqualTo("asked_at");
-      assertThat(refused(() -> m.recall(RecallRequest.builder("o", "x").mode(TemporalMode.validAt(Instant.MAX)).build()))
-          .field()).isEqualTo("at");
-      assertThat(refused(() -> m.ingest(List.of(Turn.of("o", "t1", Turn.Role.USER, "O", "hello there friend", far))))
-          .field()).isEqualTo("turns[0].at");
+      assertThat(
+              refused(
+                      () ->
+                          m.recall(
+                              RecallRequest.builder("o", "x")
+                                  .mode(TemporalMode.validAt(Instant.MAX))
+                                  .build()))
+                  .field())
+          .isEqualTo("at");
+      assertThat(
+              refused(
+                      () ->
+                          m.ingest(
+                              List.of(
+                                  Turn.of(
+                                      "o", "t1", Turn.Role.USER, "O", "hello there friend", far))))
+                  .field())
+          .isEqualTo("turns[0].at");
 
-      MemoryRecord ok = m.remember(NewMemory.builder("o", "Still writable after all that.").build());
+      MemoryRecord ok =
+          m.remember(NewMemory.builder("o", "Still writable after all that.").build());
       assertThat(m.get("o", ok.id())).isPresent();
     }
   }
@@ -79,8 +114,12 @@ class HostileInputTest {
   @Test
   void theEdgesOfTheRange_areKeptExactly() {
     try (Mnemo m = open(true, null, null)) {
-      MemoryRecord r = m.remember(NewMemory.builder("o", "From the first year to the last.")
-          .validFrom(dev.mnemo.InputRules.MIN_TIME).validTo(dev.mnemo.InputRules.MAX_TIME).build());
+      MemoryRecord r =
+          m.remember(
+              NewMemory.builder("o", "From the first year to the last.")
+                  .validFrom(dev.mnemo.InputRules.MIN_TIME)
+                  .validTo(dev.mnemo.InputRules.MAX_TIME)
+                  .build());
       MemoryRecord back = m.get("o", r.id()).orElseThrow();
       assertThat(back.validFrom()).isEqualTo(dev.mnemo.InputRules.MIN_TIME);
       assertThat(back.validTo()).isEqualTo(dev.mnemo.InputRules.MAX_TIME);
@@ -90,25 +129,43 @@ class HostileInputTest {
   @Test
   void recordedAtInTheFuture_beyondTheSkew_isRefused_withinItIsKept() {
     try (Mnemo m = open(true, null, null)) {
-      InvalidRequestException e = refused(() -> m.remember(NewMemory.builder("o", "x")
-          .recordedAt(Instant.parse("9999-01-01T00:00:00Z")).build()));
+      InvalidRequestException e =
+          refused(
+              () ->
+                  m.remember(
+                      NewMemory.builder("o", "x")
+                          .recordedAt(Instant.parse("9999-01-01T00:00:00Z"))
+                          .build()));
       assertThat(e.field()).isEqualTo("recorded_at");
       assertThat(e.getMessage()).contains("future");
-      assertThat(m.remember(NewMemory.builder("o", "Within the skew.").recordedAt(clock.instant().plusSeconds(60))
-          .build()).recordedAt()).isEqualTo(clock.instant().plusSeconds(60));
+      assertThat(
+              m.remember(
+                      NewMemory.builder("o", "Within the skew.")
+                          .recordedAt(clock.instant().plusSeconds(60))
+                          .build())
+                  .recordedAt())
+          .isEqualTo(clock.instant().plusSeconds(60));
     }
   }
 
   @Test
   void owners_outsideTheSafeSet_areRefusedEverywhere() {
     try (Mnemo m = open(true, null, null)) {
-      for (String owner : List.of("a\u0000b", "admin\u202Egnp", "zero\u200Bwidth", "line\nbreak", "x".repeat(257))) {
-        assertThat(refused(() -> m.remember(NewMemory.builder(owner, "text").build())).field()).isEqualTo("owner");
-        assertThat(refused(() -> m.recall(RecallRequest.builder(owner, "text").build())).field()).isEqualTo("owner");
+      for (String owner :
+          List.of(
+              "a\u0000b", "admin\u202Egnp", "zero\u200Bwidth", "line\nbreak", "x".repeat(257))) {
+        assertThat(refused(() -> m.remember(NewMemory.builder(owner, "text").build())).field())
+            .isEqualTo("owner");
+        assertThat(refused(() -> m.recall(RecallRequest.builder(owner, "text").build())).field())
+            .isEqualTo("owner");
         assertThat(refused(() -> m.history(owner, "k")).field()).isEqualTo("owner");
-        assertThat(m.forget(owner)).isZero(); // forgetting stays open to owners written before the rule
+        assertThat(m.forget(owner))
+            .isZero(); // forgetting stays open to owners written before the rule
       }
-      assertThat(m.remember(NewMemory.builder("Maya Łukasiewicz / team-7", "Names in any script are fine.").build()))
+      assertThat(
+              m.remember(
+                  NewMemory.builder("Maya Łukasiewicz / team-7", "Names in any script are fine.")
+                      .build()))
           .isNotNull();
     }
   }
@@ -118,8 +175,10 @@ class HostileInputTest {
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir.resolve("raw"))) {
       MemoryRecord good = record("good", Map.of());
       MemoryRecord huge = record("huge", Map.of("k", "v".repeat(40_000)));
-      assertThatThrownBy(() -> store.apply(List.of(good, huge), List.of())).isInstanceOf(MnemoException.class)
-          .hasMessageContaining("meta").hasMessageContaining("nothing was written");
+      assertThatThrownBy(() -> store.apply(List.of(good, huge), List.of()))
+          .isInstanceOf(MnemoException.class)
+          .hasMessageContaining("meta")
+          .hasMessageContaining("nothing was written");
       assertThat(store.get("o", "good")).isEmpty(); // the batch is atomic
       store.apply(List.of(good), List.of());
       assertThat(store.get("o", "good")).isPresent();
@@ -128,9 +187,33 @@ class HostileInputTest {
 
   private static MemoryRecord record(String id, Map<String, String> meta) {
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
-    return new MemoryRecord(id, "o", null, dev.mnemo.Category.SEMANTIC, "text " + id, null, List.of(), null, -1, t, null,
-        t, null, null, 0, null, 0.5, dev.mnemo.Authority.EXPLICIT, dev.mnemo.ConflictPolicy.SUPERSEDE, List.of(), 0,
-        null, null, null, meta, java.util.List.of());
+    return new MemoryRecord(
+        id,
+        "o",
+        null,
+        dev.mnemo.Category.SEMANTIC,
+        "text " + id,
+        null,
+        List.of(),
+        null,
+        -1,
+        t,
+        null,
+        t,
+        null,
+        null,
+        0,
+        null,
+        0.5,
+        dev.mnemo.Authority.EXPLICIT,
+        dev.mnemo.ConflictPolicy.SUPERSEDE,
+        List.of(),
+        0,
+        null,
+        null,
+        null,
+        meta,
+        java.util.List.of());
   }
 
   @Test
@@ -138,27 +221,52 @@ class HostileInputTest {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     OfflineExtractor offline = new OfflineExtractor();
-    Extractor blockingForOthers = new Extractor() {
-      @Override public String id() { return "blocking"; }
-      @Override public List<NewMemory> extract(Batch batch) {
-        if (batch.owner().equals("other")) {
-          inside.countDown();
-          try {
-            release.await(20, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    Extractor blockingForOthers =
+        new Extractor() {
+          @Override
+          public String id() {
+            return "blocking";
           }
-        }
-        return offline.extract(batch);
-      }
-    };
+
+          @Override
+          public List<NewMemory> extract(Batch batch) {
+            if (batch.owner().equals("other")) {
+              inside.countDown();
+              try {
+                release.await(20, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return offline.extract(batch);
+          }
+        };
     try (Mnemo m = open(false, blockingForOthers, null)) {
-      Turn failed = new Turn("a1", "maya", "s1", Turn.Role.ASSISTANT, "assistant", "Your flight to Porto leaves at 7",
-          Instant.parse("2026-04-01T10:00:00Z"), "turn-9", 1, Turn.Status.FAILED, Map.of());
+      Turn failed =
+          new Turn(
+              "a1",
+              "maya",
+              "s1",
+              Turn.Role.ASSISTANT,
+              "assistant",
+              "Your flight to Porto leaves at 7",
+              Instant.parse("2026-04-01T10:00:00Z"),
+              "turn-9",
+              1,
+              Turn.Status.FAILED,
+              Map.of());
       m.ingest(List.of(failed));
-      m.ingest(List.of(Turn.of("other", "o1", Turn.Role.USER, "Other", "I grow tomatoes in my garden every summer",
-          Instant.parse("2026-04-01T10:00:00Z"))));
-      assertThat(inside.await(20, TimeUnit.SECONDS)).isTrue(); // the worker is busy with the other owner
+      m.ingest(
+          List.of(
+              Turn.of(
+                  "other",
+                  "o1",
+                  Turn.Role.USER,
+                  "Other",
+                  "I grow tomatoes in my garden every summer",
+                  Instant.parse("2026-04-01T10:00:00Z"))));
+      assertThat(inside.await(20, TimeUnit.SECONDS))
+          .isTrue(); // the worker is busy with the other owner
       m.accept("maya", "a1");
       m.forget("maya"); // deletes the pending turn before the worker sees it
       release.countDown();
@@ -170,27 +278,51 @@ class HostileInputTest {
   @Test
   void aPoisonTurn_goesToTheDeadLetterList_afterItsRetries_andItsBatchmatesAreExtracted() {
     RuleConsolidator rules = new RuleConsolidator();
-    Consolidator poisoned = new Consolidator() {
-      @Override public String id() { return "poisoned"; }
-      @Override public Decision decide(NewMemory candidate, List<MemoryRecord> similar) {
-        if (candidate.text().contains("poison")) throw new IllegalStateException("cannot consolidate this one");
-        return rules.decide(candidate, similar);
-      }
-    };
+    Consolidator poisoned =
+        new Consolidator() {
+          @Override
+          public String id() {
+            return "poisoned";
+          }
+
+          @Override
+          public Decision decide(NewMemory candidate, List<MemoryRecord> similar) {
+            if (candidate.text().contains("poison"))
+              throw new IllegalStateException("cannot consolidate this one");
+            return rules.decide(candidate, similar);
+          }
+        };
     try (Mnemo m = open(false, null, poisoned)) {
-      m.ingest(List.of(
-          Turn.of("maya", "t1", Turn.Role.USER, "Maya", "I keep my bees in the poison ivy corner of the garden",
-              Instant.parse("2026-04-01T10:00:00Z")),
-          Turn.of("maya", "t2", Turn.Role.USER, "Maya", "My sister Ana moved to Lisbon last spring",
-              Instant.parse("2026-04-01T10:01:00Z"))));
+      m.ingest(
+          List.of(
+              Turn.of(
+                  "maya",
+                  "t1",
+                  Turn.Role.USER,
+                  "Maya",
+                  "I keep my bees in the poison ivy corner of the garden",
+                  Instant.parse("2026-04-01T10:00:00Z")),
+              Turn.of(
+                  "maya",
+                  "t2",
+                  Turn.Role.USER,
+                  "Maya",
+                  "My sister Ana moved to Lisbon last spring",
+                  Instant.parse("2026-04-01T10:01:00Z"))));
       assertThat(m.awaitIngested(Duration.ofSeconds(30))).isTrue();
 
       var progress = m.ingestProgress();
       assertThat(progress.deadLettered()).isEqualTo(1);
-      assertThat(progress.deadLetters()).singleElement().asString().startsWith("maya/t1: dead letter after");
-      assertThat(m.maintenance().orElseThrow().turn("maya", "t1").orElseThrow().state()).isEqualTo(StoredTurn.State.ERROR);
-      assertThat(m.maintenance().orElseThrow().turn("maya", "t2").orElseThrow().state()).isEqualTo(StoredTurn.State.EXTRACTED);
-      MemoryRecord ok = m.remember(NewMemory.builder("maya", "The store still takes writes.").build());
+      assertThat(progress.deadLetters())
+          .singleElement()
+          .asString()
+          .startsWith("maya/t1: dead letter after");
+      assertThat(m.maintenance().orElseThrow().turn("maya", "t1").orElseThrow().state())
+          .isEqualTo(StoredTurn.State.ERROR);
+      assertThat(m.maintenance().orElseThrow().turn("maya", "t2").orElseThrow().state())
+          .isEqualTo(StoredTurn.State.EXTRACTED);
+      MemoryRecord ok =
+          m.remember(NewMemory.builder("maya", "The store still takes writes.").build());
       assertThat(m.get("maya", ok.id())).isPresent();
     }
   }

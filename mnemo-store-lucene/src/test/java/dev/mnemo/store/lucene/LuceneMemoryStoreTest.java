@@ -24,10 +24,13 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
 
   @Test
   void export_ofMorePagesThanOne_deliversEveryRecordOnce_inRecordedOrder() {
-    int n = LuceneMemoryStore.EXPORT_PAGE * 2 + 501; // two full pages and a part, per owner and in all
+    int n =
+        LuceneMemoryStore.EXPORT_PAGE * 2 + 501; // two full pages and a part, per owner and in all
     List<MemoryRecord> records = new ArrayList<>();
-    for (int i = n - 1; i >= 0; i--) records.add(record(i, i % 2 == 0 ? "a" : "b")); // written newest first
-    for (int from = 0; from < n; from += 700) store().apply(records.subList(from, Math.min(n, from + 700)), List.of());
+    for (int i = n - 1; i >= 0; i--)
+      records.add(record(i, i % 2 == 0 ? "a" : "b")); // written newest first
+    for (int from = 0; from < n; from += 700)
+      store().apply(records.subList(from, Math.min(n, from + 700)), List.of());
 
     List<MemoryRecord> all = new ArrayList<>();
     store().export(null, all::add);
@@ -43,8 +46,32 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
 
   private static MemoryRecord record(int i, String owner) {
     Instant t = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(i);
-    return new MemoryRecord("r" + i, owner, null, Category.SEMANTIC, "fact number " + i + " about gardens", null,
-        List.of(), null, -1, t, null, t, null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, List.of(),
-        0, null, null, null, Map.of(), List.of());
+    return new MemoryRecord(
+        "r" + i,
+        owner,
+        null,
+        Category.SEMANTIC,
+        "fact number " + i + " about gardens",
+        null,
+        List.of(),
+        null,
+        -1,
+        t,
+        null,
+        t,
+        null,
+        null,
+        0,
+        null,
+        0.5,
+        Authority.EXPLICIT,
+        ConflictPolicy.SUPERSEDE,
+        List.of(),
+        0,
+        null,
+        null,
+        null,
+        Map.of(),
+        List.of());
   }
 }

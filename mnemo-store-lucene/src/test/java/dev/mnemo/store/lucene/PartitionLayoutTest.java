@@ -35,8 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  * folder, and keeps a bounded number of partitions open.
  */
 class PartitionLayoutTest {
-  private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
-      "india", "juliet", "kilo", "lima", "maya", "omar", "lisbon", "berlin"};
+  private static final String[] WORDS = {
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima", "maya", "omar", "lisbon", "berlin"
+  };
   private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
   private static final Layout OWN_ABOVE_200 = new Layout(200, 4);
 
@@ -54,9 +56,11 @@ class PartitionLayoutTest {
     return out;
   }
 
-  private static void write(LuceneMemoryStore store, List<List<MemoryRecord>> batches, String onlyOwner) {
+  private static void write(
+      LuceneMemoryStore store, List<List<MemoryRecord>> batches, String onlyOwner) {
     for (List<MemoryRecord> b : batches) {
-      List<MemoryRecord> some = b.stream().filter(r -> onlyOwner == null || r.owner().equals(onlyOwner)).toList();
+      List<MemoryRecord> some =
+          b.stream().filter(r -> onlyOwner == null || r.owner().equals(onlyOwner)).toList();
       store.apply(some, List.of());
     }
   }
@@ -85,7 +89,8 @@ class PartitionLayoutTest {
             .isEqualTo(want.candidates().stream().map(Candidate::record).toList());
         if (!want.candidates().isEmpty()) compared++;
         // The others stay in the shared index: the same dense candidates as one shared index finds
-        // (BM25's statistics are those of the shared index, which no longer holds owner-a's records).
+        // (BM25's statistics are those of the shared index, which no longer holds owner-a's
+        // records).
         CandidateQuery other = query(random, q, q % 2 == 0 ? "owner-b" : "owner-c");
         assertThat(dense(parted.candidates(other))).isEqualTo(dense(one.candidates(other)));
       }
@@ -157,7 +162,8 @@ class PartitionLayoutTest {
   }
 
   @Test
-  void anExistingOneIndexStore_isLaidOutOnOpen_andACrashBeforeTheDeleteIsRepaired(@TempDir Path dir) throws IOException {
+  void anExistingOneIndexStore_isLaidOutOnOpen_andACrashBeforeTheDeleteIsRepaired(@TempDir Path dir)
+      throws IOException {
     Path old = dir.resolve("old");
     try (LuceneMemoryStore s = LuceneMemoryStore.open(old, Layout.SHARED)) {
       write(s, batches(), null);
@@ -173,7 +179,8 @@ class PartitionLayoutTest {
       for (Path f : files.filter(Files::isRegularFile).toList()) Files.delete(f);
     }
     try (var files = Files.list(old)) {
-      for (Path f : files.filter(Files::isRegularFile).toList()) Files.copy(f, moved.resolve(f.getFileName()));
+      for (Path f : files.filter(Files::isRegularFile).toList())
+        Files.copy(f, moved.resolve(f.getFileName()));
     }
     // and a folder of a move that never switched
     Files.createDirectories(moved.resolve("owners/o7"));
@@ -191,7 +198,8 @@ class PartitionLayoutTest {
       for (Path f : files.toList()) {
         Path target = to.resolve(from.relativize(f).toString());
         if (Files.isDirectory(f)) Files.createDirectories(target);
-        else if (!f.getFileName().toString().equals("write.lock")) Files.copy(f, target, StandardCopyOption.COPY_ATTRIBUTES);
+        else if (!f.getFileName().toString().equals("write.lock"))
+          Files.copy(f, target, StandardCopyOption.COPY_ATTRIBUTES);
       }
     }
   }
@@ -248,19 +256,47 @@ class PartitionLayoutTest {
     for (int i = n - 1; i >= 0; i--) { // newest first; owners a and b above the limit, c below
       Instant t = T0.plusSeconds(i);
       String owner = i % 50 == 0 ? "c" : i % 2 == 0 ? "a" : "b";
-      records.add(new MemoryRecord("r" + i, owner, null, Category.SEMANTIC, "fact number " + i, null, List.of(), null, -1,
-          t, null, t, null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, List.of(), 0, null, null,
-          null, Map.of(), List.of()));
+      records.add(
+          new MemoryRecord(
+              "r" + i,
+              owner,
+              null,
+              Category.SEMANTIC,
+              "fact number " + i,
+              null,
+              List.of(),
+              null,
+              -1,
+              t,
+              null,
+              t,
+              null,
+              null,
+              0,
+              null,
+              0.5,
+              Authority.EXPLICIT,
+              ConflictPolicy.SUPERSEDE,
+              List.of(),
+              0,
+              null,
+              null,
+              null,
+              Map.of(),
+              List.of()));
     }
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, new Layout(1_000, 2))) {
-      for (int from = 0; from < n; from += 700) store.apply(records.subList(from, Math.min(n, from + 700)), List.of());
+      for (int from = 0; from < n; from += 700)
+        store.apply(records.subList(from, Math.min(n, from + 700)), List.of());
       assertThat(store.ownersWithOwnPartition()).containsExactlyInAnyOrder("a", "b");
       List<MemoryRecord> all = exported(store, null);
       assertThat(all).hasSize(n);
       assertThat(all.stream().map(MemoryRecord::id).distinct().count()).isEqualTo(n);
       assertThat(all).isSortedAccordingTo(java.util.Comparator.comparing(MemoryRecord::recordedAt));
-      assertThat(exported(store, "a")).hasSizeGreaterThan(1_000).isSortedAccordingTo(
-          java.util.Comparator.comparing(MemoryRecord::recordedAt)).allSatisfy(r -> assertThat(r.owner()).isEqualTo("a"));
+      assertThat(exported(store, "a"))
+          .hasSizeGreaterThan(1_000)
+          .isSortedAccordingTo(java.util.Comparator.comparing(MemoryRecord::recordedAt))
+          .allSatisfy(r -> assertThat(r.owner()).isEqualTo("a"));
     }
   }
 
@@ -269,18 +305,32 @@ class PartitionLayoutTest {
     Random random = new Random(4);
     List<MemoryRecord> records = new ArrayList<>();
     for (int i = 0; i < 5; i++) records.add(record(random, i, "o-1"));
-    try (var store = (LuceneMemoryStore) new LuceneStoreProvider().open(Map.of("dir", dir.resolve("a").toString(),
-        "own_partition_above", "4", "max_open_partitions", "1"))) {
+    try (var store =
+        (LuceneMemoryStore)
+            new LuceneStoreProvider()
+                .open(
+                    Map.of(
+                        "dir",
+                        dir.resolve("a").toString(),
+                        "own_partition_above",
+                        "4",
+                        "max_open_partitions",
+                        "1"))) {
       store.apply(records, List.of());
       assertThat(store.ownersWithOwnPartition()).containsExactly("o-1");
     }
-    try (var store = (LuceneMemoryStore) new LuceneStoreProvider().open(Map.of("dir", dir.resolve("b").toString(),
-        "own_partition_above", "never"))) {
+    try (var store =
+        (LuceneMemoryStore)
+            new LuceneStoreProvider()
+                .open(Map.of("dir", dir.resolve("b").toString(), "own_partition_above", "never"))) {
       store.apply(records, List.of());
       assertThat(store.ownersWithOwnPartition()).isEmpty();
     }
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new LuceneStoreProvider().open(Map.of("dir",
-        dir.resolve("c").toString(), "max_open_partitions", "0"))).isInstanceOf(dev.mnemo.InvalidRequestException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                new LuceneStoreProvider()
+                    .open(Map.of("dir", dir.resolve("c").toString(), "max_open_partitions", "0")))
+        .isInstanceOf(dev.mnemo.InvalidRequestException.class);
   }
 
   private static List<MemoryRecord> exported(LuceneMemoryStore s, String owner) {
@@ -290,8 +340,11 @@ class PartitionLayoutTest {
   }
 
   private static List<String> dense(CandidateSet s) {
-    return s.candidates().stream().filter(c -> c.denseRank() > 0).map(c -> c.denseRank() + " " + c.record().id() + " " + c.cosine())
-        .sorted().toList();
+    return s.candidates().stream()
+        .filter(c -> c.denseRank() > 0)
+        .map(c -> c.denseRank() + " " + c.record().id() + " " + c.cosine())
+        .sorted()
+        .toList();
   }
 
   private static List<String> ids(CandidateSet s) {
@@ -304,18 +357,43 @@ class PartitionLayoutTest {
 
   private MemoryRecord record(Random r, int n, String owner) {
     StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 3 + r.nextInt(4); i++) text.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
+    for (int i = 0; i < 3 + r.nextInt(4); i++)
+      text.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
     text.append("note ").append(n);
     Instant recorded = T0.plus(Duration.ofHours(n)); // distinct: no ties in the time signal
     Instant validTo = r.nextInt(8) == 0 ? recorded.plus(Duration.ofDays(1 + r.nextInt(90))) : null;
     String factKey = r.nextInt(4) == 0 ? "fk-" + r.nextInt(5) : null;
-    List<String> entities = r.nextBoolean() ? List.of(r.nextBoolean() ? "maya" : "omar") : List.of();
+    List<String> entities =
+        r.nextBoolean() ? List.of(r.nextBoolean() ? "maya" : "omar") : List.of();
     Category category = Category.values()[r.nextInt(Category.values().length)];
     String origin = n > 10 && r.nextInt(20) == 0 ? "id-10" : null;
-    return new MemoryRecord("id-" + n, owner, null, category, text.toString(), null, List.of("turn-" + n), null, -1,
-        recorded, null, recorded, validTo, factKey, factKey == null ? 0 : 1, origin, r.nextDouble(), Authority.EXPLICIT,
-        ConflictPolicy.KEEP_BOTH, entities, 0, null, embedder.embedPassages(List.of(text.toString())).get(0),
-        embedder.modelId(), Map.of(), List.of());
+    return new MemoryRecord(
+        "id-" + n,
+        owner,
+        null,
+        category,
+        text.toString(),
+        null,
+        List.of("turn-" + n),
+        null,
+        -1,
+        recorded,
+        null,
+        recorded,
+        validTo,
+        factKey,
+        factKey == null ? 0 : 1,
+        origin,
+        r.nextDouble(),
+        Authority.EXPLICIT,
+        ConflictPolicy.KEEP_BOTH,
+        entities,
+        0,
+        null,
+        embedder.embedPassages(List.of(text.toString())).get(0),
+        embedder.modelId(),
+        Map.of(),
+        List.of());
   }
 
   private CandidateQuery query(Random r, int q, String owner) {
@@ -324,16 +402,33 @@ class PartitionLayoutTest {
     String text = WORDS[r.nextInt(WORDS.length)] + " " + WORDS[r.nextInt(WORDS.length)];
     Set<String> entities = q % 3 == 0 ? Set.of("maya") : Set.of();
     TimeRange range = q % 4 == 0 ? new TimeRange(at.minus(Duration.ofDays(20)), at, "test") : null;
-    return new CandidateQuery(e, embedder.embedQuery(text), text, entities, range, 5 + r.nextInt(30));
+    return new CandidateQuery(
+        e, embedder.embedQuery(text), text, entities, range, 5 + r.nextInt(30));
   }
 
   private static String describe(CandidateSet s) {
     StringBuilder b = new StringBuilder();
     for (Candidate c : s.candidates()) {
-      b.append(c.record().id()).append(' ').append(c.cosine()).append(' ').append(c.bm25()).append(' ').append(c.denseRank())
-          .append(' ').append(c.bm25Rank()).append(' ').append(c.entityRank()).append(' ').append(c.timeRank()).append('\n');
+      b.append(c.record().id())
+          .append(' ')
+          .append(c.cosine())
+          .append(' ')
+          .append(c.bm25())
+          .append(' ')
+          .append(c.denseRank())
+          .append(' ')
+          .append(c.bm25Rank())
+          .append(' ')
+          .append(c.entityRank())
+          .append(' ')
+          .append(c.timeRank())
+          .append('\n');
     }
-    return b.append(s.bm25Max()).append('|').append(s.eligibleCount()).append('|')
-        .append(new TreeMap<>(s.entityFrequencies())).toString();
+    return b.append(s.bm25Max())
+        .append('|')
+        .append(s.eligibleCount())
+        .append('|')
+        .append(new TreeMap<>(s.entityFrequencies()))
+        .toString();
   }
 }

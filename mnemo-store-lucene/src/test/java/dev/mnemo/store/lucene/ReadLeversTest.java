@@ -30,17 +30,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The store's read levers change only the time a read takes: every combination of
- * {@link ReadOptions} returns exactly what the baseline returns (the same candidates, ranks, raw
- * signals, counts and frequencies), for every kind of eligibility, on a store of several segments
- * with deleted, rewritten, expired, future and closed-interval records, through both dense paths.
+ * The store's read levers change only the time a read takes: every combination of {@link
+ * ReadOptions} returns exactly what the baseline returns (the same candidates, ranks, raw signals,
+ * counts and frequencies), for every kind of eligibility, on a store of several segments with
+ * deleted, rewritten, expired, future and closed-interval records, through both dense paths.
  */
 class ReadLeversTest {
-  private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
-      "india", "juliet", "kilo", "lima", "maya", "omar", "lisbon", "berlin"};
+  private static final String[] WORDS = {
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima", "maya", "omar", "lisbon", "berlin"
+  };
   private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
-  private static final List<ReadOptions> COMBINATIONS = List.of(ReadOptions.BASELINE, new ReadOptions(true, false),
-      new ReadOptions(false, true), ReadOptions.DEFAULT);
+  private static final List<ReadOptions> COMBINATIONS =
+      List.of(
+          ReadOptions.BASELINE,
+          new ReadOptions(true, false),
+          new ReadOptions(false, true),
+          ReadOptions.DEFAULT);
 
   private final HashingEmbedder embedder = new HashingEmbedder();
 
@@ -90,7 +96,8 @@ class ReadLeversTest {
         assertThat(records(store.candidates(query))).isEqualTo(records(baseline));
         if (!baseline.candidates().isEmpty()) compared++;
         for (MemoryStore view : views) {
-          assertThat(view.versions("owner-a", "fk-" + (q % 5))).isEqualTo(views.get(0).versions("owner-a", "fk-" + (q % 5)));
+          assertThat(view.versions("owner-a", "fk-" + (q % 5)))
+              .isEqualTo(views.get(0).versions("owner-a", "fk-" + (q % 5)));
         }
       }
       assertThat(compared).isGreaterThan(30);
@@ -101,45 +108,96 @@ class ReadLeversTest {
   private MemoryRecord record(Random r, int n) {
     String owner = r.nextInt(10) < 7 ? "owner-a" : r.nextBoolean() ? "owner-b" : "owner-c";
     StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 3 + r.nextInt(4); i++) text.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
+    for (int i = 0; i < 3 + r.nextInt(4); i++)
+      text.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
     text.append("note ").append(n);
     Instant recorded = T0.plus(Duration.ofDays(r.nextInt(500)));
     Instant expired = r.nextInt(10) == 0 ? recorded.plus(Duration.ofDays(1 + r.nextInt(60))) : null;
-    Instant validFrom = r.nextInt(8) == 0 ? recorded.plus(Duration.ofDays(r.nextInt(90))) : recorded;
+    Instant validFrom =
+        r.nextInt(8) == 0 ? recorded.plus(Duration.ofDays(r.nextInt(90))) : recorded;
     Instant validTo = r.nextInt(8) == 0 ? validFrom.plus(Duration.ofDays(1 + r.nextInt(90))) : null;
     String factKey = r.nextInt(4) == 0 ? "fk-" + r.nextInt(5) : null;
     List<String> entities = new ArrayList<>();
     if (r.nextBoolean()) entities.add(r.nextBoolean() ? "maya" : "omar");
     Category category = Category.values()[r.nextInt(Category.values().length)];
-    Map<String, String> meta = r.nextInt(3) == 0 ? Map.of("channel", r.nextBoolean() ? "chat" : "email") : Map.of();
-    return new MemoryRecord("id-" + n, owner, r.nextInt(4) == 0 ? "project-" + r.nextInt(2) : null, category,
-        text.toString(), null, List.of("turn-" + n), null, -1, recorded, expired, validFrom, validTo, factKey,
-        factKey == null ? 0 : 1, null, r.nextDouble(), Authority.EXPLICIT,
-        r.nextBoolean() ? ConflictPolicy.SUPERSEDE : ConflictPolicy.KEEP_BOTH, entities, 0, null,
-        embedder.embedPassages(List.of(text.toString())).get(0), embedder.modelId(), meta, List.of());
+    Map<String, String> meta =
+        r.nextInt(3) == 0 ? Map.of("channel", r.nextBoolean() ? "chat" : "email") : Map.of();
+    return new MemoryRecord(
+        "id-" + n,
+        owner,
+        r.nextInt(4) == 0 ? "project-" + r.nextInt(2) : null,
+        category,
+        text.toString(),
+        null,
+        List.of("turn-" + n),
+        null,
+        -1,
+        recorded,
+        expired,
+        validFrom,
+        validTo,
+        factKey,
+        factKey == null ? 0 : 1,
+        null,
+        r.nextDouble(),
+        Authority.EXPLICIT,
+        r.nextBoolean() ? ConflictPolicy.SUPERSEDE : ConflictPolicy.KEEP_BOTH,
+        entities,
+        0,
+        null,
+        embedder.embedPassages(List.of(text.toString())).get(0),
+        embedder.modelId(),
+        meta,
+        List.of());
   }
 
   /** Queries with every kind of eligibility rule and signal. */
   private CandidateQuery query(Random r, int q) {
     Instant at = T0.plus(Duration.ofDays(r.nextInt(600)));
     String owner = q % 7 == 6 ? "owner-b" : "owner-a";
-    Eligibility e = switch (q % 6) {
-      case 0 -> Eligibility.current(owner, at);
-      case 1 -> Eligibility.allOf(owner);
-      case 2 -> new Eligibility(owner, "project-1", Set.of(), Map.of(), at, at, null);
-      case 3 -> new Eligibility(owner, null, Set.of(Category.EPISODIC, Category.SEMANTIC), Map.of("channel", "chat"),
-          at, at.plus(Duration.ofDays(30)), null);
-      case 4 -> new Eligibility(owner, null, Set.of(), Map.of(), null, at, new TimeRange(at.minus(Duration.ofDays(40)), at, "test"));
-      default -> new Eligibility(owner, null, Set.of(), Map.of(), at.minus(Duration.ofDays(100)), null, null);
-    };
+    Eligibility e =
+        switch (q % 6) {
+          case 0 -> Eligibility.current(owner, at);
+          case 1 -> Eligibility.allOf(owner);
+          case 2 -> new Eligibility(owner, "project-1", Set.of(), Map.of(), at, at, null);
+          case 3 ->
+              new Eligibility(
+                  owner,
+                  null,
+                  Set.of(Category.EPISODIC, Category.SEMANTIC),
+                  Map.of("channel", "chat"),
+                  at,
+                  at.plus(Duration.ofDays(30)),
+                  null);
+          case 4 ->
+              new Eligibility(
+                  owner,
+                  null,
+                  Set.of(),
+                  Map.of(),
+                  null,
+                  at,
+                  new TimeRange(at.minus(Duration.ofDays(40)), at, "test"));
+          default ->
+              new Eligibility(
+                  owner, null, Set.of(), Map.of(), at.minus(Duration.ofDays(100)), null, null);
+        };
     String text = WORDS[r.nextInt(WORDS.length)] + " " + WORDS[r.nextInt(WORDS.length)];
     Set<String> entities = q % 3 == 0 ? Set.of("maya") : Set.of();
     TimeRange range = q % 4 == 0 ? new TimeRange(at.minus(Duration.ofDays(90)), at, "test") : null;
-    return new CandidateQuery(e, q % 5 == 4 ? null : embedder.embedQuery(text), q % 5 == 3 ? null : text, entities,
-        range, 5 + r.nextInt(30));
+    return new CandidateQuery(
+        e,
+        q % 5 == 4 ? null : embedder.embedQuery(text),
+        q % 5 == 3 ? null : text,
+        entities,
+        range,
+        5 + r.nextInt(30));
   }
 
-  /** The candidates' records (compared whole: {@link MemoryRecord#equals} compares vectors by content). */
+  /**
+   * The candidates' records (compared whole: {@link MemoryRecord#equals} compares vectors by
+   * content).
+   */
   private static List<MemoryRecord> records(CandidateSet s) {
     return s.candidates().stream().map(Candidate::record).toList();
   }
@@ -148,11 +206,28 @@ class ReadLeversTest {
   private static String describe(CandidateSet s) {
     StringBuilder b = new StringBuilder();
     for (Candidate c : s.candidates()) {
-      b.append(c.record().id()).append(' ').append(c.cosine()).append(' ').append(c.bm25()).append(' ').append(c.denseRank()).append(' ')
-          .append(c.bm25Rank()).append(' ').append(c.entityRank()).append(' ').append(c.timeRank()).append('\n');
+      b.append(c.record().id())
+          .append(' ')
+          .append(c.cosine())
+          .append(' ')
+          .append(c.bm25())
+          .append(' ')
+          .append(c.denseRank())
+          .append(' ')
+          .append(c.bm25Rank())
+          .append(' ')
+          .append(c.entityRank())
+          .append(' ')
+          .append(c.timeRank())
+          .append('\n');
     }
-    return b.append(s.bm25Max()).append('|').append(s.eligibleCount()).append('|')
-        .append(new TreeMap<>(s.entityFrequencies())).append('|').toString();
+    return b.append(s.bm25Max())
+        .append('|')
+        .append(s.eligibleCount())
+        .append('|')
+        .append(new TreeMap<>(s.entityFrequencies()))
+        .append('|')
+        .toString();
   }
 
   @Test
@@ -161,8 +236,9 @@ class ReadLeversTest {
     for (int round = 0; round < 200; round++) {
       int k = 1 + r.nextInt(20);
       LuceneMemoryStore.TopK top = new LuceneMemoryStore.TopK(k);
-      PriorityQueue<ScoreDoc> boxed = new PriorityQueue<>(Comparator.<ScoreDoc>comparingDouble(d -> d.score)
-          .thenComparing(d -> -d.doc));
+      PriorityQueue<ScoreDoc> boxed =
+          new PriorityQueue<>(
+              Comparator.<ScoreDoc>comparingDouble(d -> d.score).thenComparing(d -> -d.doc));
       int n = r.nextInt(100);
       for (int doc = 0; doc < n; doc++) {
         float score = r.nextInt(4) == 0 ? 0.5f : r.nextFloat(); // ties on purpose
@@ -172,7 +248,8 @@ class ReadLeversTest {
       }
       List<String> want = new ArrayList<>();
       while (!boxed.isEmpty()) want.add(0, boxed.peek().doc + ":" + boxed.poll().score);
-      List<String> got = java.util.Arrays.stream(top.drain()).map(d -> d.doc + ":" + d.score).toList();
+      List<String> got =
+          java.util.Arrays.stream(top.drain()).map(d -> d.doc + ":" + d.score).toList();
       assertThat(got).isEqualTo(want);
     }
   }

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The retrieval log of the Lucene store, through the engine: logged, searched, replayed, forgotten. */
+/**
+ * The retrieval log of the Lucene store, through the engine: logged, searched, replayed, forgotten.
+ */
 class RecallLogTest {
   @TempDir Path dir;
   MutableClock clock = MutableClock.at("2026-06-01T00:00:00Z");
@@ -39,8 +41,12 @@ class RecallLogTest {
   }
 
   private Mnemo open(RecallLogOptions options) {
-    return Mnemo.builder().store(LuceneMemoryStore.open(dir)).embedder(new HashingEmbedder()).clock(clock)
-        .recallLogOptions(options).build();
+    return Mnemo.builder()
+        .store(LuceneMemoryStore.open(dir))
+        .embedder(new HashingEmbedder())
+        .clock(clock)
+        .recallLogOptions(options)
+        .build();
   }
 
   @AfterEach
@@ -49,10 +55,15 @@ class RecallLogTest {
   }
 
   private void history() {
-    m.remember(NewMemory.builder("maya", "Maya writes all her code in Vim.").factKey("editor").build());
+    m.remember(
+        NewMemory.builder("maya", "Maya writes all her code in Vim.").factKey("editor").build());
     clock.advance(Duration.ofDays(1));
-    m.remember(NewMemory.builder("maya", "Maya switched from Vim to Emacs.").factKey("editor").build());
-    m.remember(NewMemory.builder("maya", "Maya keeps a zebrafish aquarium beside the espresso machine.").scope("work").build());
+    m.remember(
+        NewMemory.builder("maya", "Maya switched from Vim to Emacs.").factKey("editor").build());
+    m.remember(
+        NewMemory.builder("maya", "Maya keeps a zebrafish aquarium beside the espresso machine.")
+            .scope("work")
+            .build());
     m.remember(NewMemory.builder("maya", "Maya's cat is called Pixel.").build());
     m.remember(NewMemory.builder("tom", "Tom writes his code in Vim too.").build());
     clock.advance(Duration.ofDays(1));
@@ -70,7 +81,11 @@ class RecallLogTest {
   @Test
   void recall_isLogged_withRequestCandidatesReasonsAndIneligibleCounts_andNoOtherOwnersAnything() {
     history();
-    RecallResult r = m.recall(RecallRequest.builder("maya", "Which editor does Maya use for code?").scope("home").build());
+    RecallResult r =
+        m.recall(
+            RecallRequest.builder("maya", "Which editor does Maya use for code?")
+                .scope("home")
+                .build());
     assertThat(r.trace()).as("the caller did not ask for the trace").isNull();
     m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10));
     LoggedRecall e = m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10)).get(0);
@@ -81,10 +96,13 @@ class RecallLogTest {
     assertThat(e.trace().candidates()).isNotEmpty();
     assertThat(e.trace().candidates()).allSatisfy(c -> assertThat(c.outcome()).isNotNull());
     assertThat(e.renderedTokens()).isEqualTo(r.renderedTokens());
-    assertThat(e.engine()).containsKeys("embedder", "tokenizer", "relevance_model", "mnemo_version");
+    assertThat(e.engine())
+        .containsKeys("embedder", "tokenizer", "relevance_model", "mnemo_version");
     assertThat(e.storeState()).startsWith("lucene:");
     // the Vim version is superseded; the aquarium is of another scope; Tom is not counted at all
-    assertThat(e.ineligible()).containsEntry(LoggedRecall.NOT_KNOWN, 1L).containsEntry(LoggedRecall.OTHER_SCOPE, 1L)
+    assertThat(e.ineligible())
+        .containsEntry(LoggedRecall.NOT_KNOWN, 1L)
+        .containsEntry(LoggedRecall.OTHER_SCOPE, 1L)
         .containsEntry("eligible", 2L)
         // the clipped copy of the Vim version: believed, but valid only before the switch
         .containsEntry(LoggedRecall.NOT_VALID, 1L);
@@ -95,24 +113,45 @@ class RecallLogTest {
   void search_byOwnerTextRecordOutcomeAndTime() {
     history();
     Instant t0 = clock.instant();
-    LoggedRecall editor = recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").build());
+    LoggedRecall editor =
+        recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").build());
     clock.advance(Duration.ofHours(1));
-    LoggedRecall nothing = recallLogged(RecallRequest.builder("maya", "quantum chromodynamics lattice").build());
+    LoggedRecall nothing =
+        recallLogged(RecallRequest.builder("maya", "quantum chromodynamics lattice").build());
     recallLogged(RecallRequest.builder("tom", "What does Tom write code in?").build());
     String emacs = editor.selected().get(0);
 
     assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10))).hasSize(3);
-    assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10).withOwner("maya"))).extracting(LoggedRecall::id)
+    assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10).withOwner("maya")))
+        .extracting(LoggedRecall::id)
         .containsExactly(nothing.id(), editor.id()); // newest first
-    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery(null, null, null, null, "editor", null, 0, 10))).extracting(LoggedRecall::id)
+    assertThat(
+            m.retrievalLog()
+                .orElseThrow()
+                .recalls(new RecallLogQuery(null, null, null, null, "editor", null, 0, 10)))
+        .extracting(LoggedRecall::id)
         .containsExactly(editor.id());
-    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery("maya", null, null, "selected", null, emacs, 0, 10)))
-        .extracting(LoggedRecall::id).containsExactly(editor.id());
+    assertThat(
+            m.retrievalLog()
+                .orElseThrow()
+                .recalls(new RecallLogQuery("maya", null, null, "selected", null, emacs, 0, 10)))
+        .extracting(LoggedRecall::id)
+        .containsExactly(editor.id());
     assertThat(nothing.abstained()).isTrue();
-    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery("maya", null, null, "empty", null, null, 0, 10)))
-        .extracting(LoggedRecall::id).containsExactly(nothing.id());
-    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery(null, t0, t0.plus(Duration.ofMinutes(30)), null, null, null, 0, 10)))
-        .extracting(LoggedRecall::id).containsExactly(editor.id());
+    assertThat(
+            m.retrievalLog()
+                .orElseThrow()
+                .recalls(new RecallLogQuery("maya", null, null, "empty", null, null, 0, 10)))
+        .extracting(LoggedRecall::id)
+        .containsExactly(nothing.id());
+    assertThat(
+            m.retrievalLog()
+                .orElseThrow()
+                .recalls(
+                    new RecallLogQuery(
+                        null, t0, t0.plus(Duration.ofMinutes(30)), null, null, null, 0, 10)))
+        .extracting(LoggedRecall::id)
+        .containsExactly(editor.id());
     assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1))).isEqualTo(3);
     assertThat(m.retrievalLog().orElseThrow().loggedRecall(editor.id())).contains(editor);
   }
@@ -120,34 +159,49 @@ class RecallLogTest {
   @Test
   void replay_ofAnUnchangedEngine_isIdentical_evenAfterLaterWrites_andAChangeOfWeightsShowsADiff() {
     history();
-    LoggedRecall e = recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").k(3).build());
+    LoggedRecall e =
+        recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").k(3).build());
     clock.advance(Duration.ofDays(2));
-    m.remember(NewMemory.builder("maya", "Maya now uses Zed as her editor.").factKey("editor").build());
+    m.remember(
+        NewMemory.builder("maya", "Maya now uses Zed as her editor.").factKey("editor").build());
     Replay same = m.retrievalLog().orElseThrow().replay(e.id(), null).orElseThrow();
     assertThat(same.identical()).isTrue();
     assertThat(same.selectedNow()).isEqualTo(e.selected());
     // later writes move BM25's corpus statistics, so scores may drift a little; no outcome changes
-    assertThat(same.changes()).allSatisfy(c -> assertThat(c.outcomeNow()).isEqualTo(c.outcomeThen()));
+    assertThat(same.changes())
+        .allSatisfy(c -> assertThat(c.outcomeNow()).isEqualTo(c.outcomeThen()));
     assertThat(same.engineChanges()).isEmpty();
 
-    Replay changed = m.retrievalLog().orElseThrow().replay(e.id(), b -> b.threshold(1.0)).orElseThrow();
+    Replay changed =
+        m.retrievalLog().orElseThrow().replay(e.id(), b -> b.threshold(1.0)).orElseThrow();
     assertThat(changed.identical()).isFalse();
     assertThat(changed.removed()).isEqualTo(e.selected());
-    assertThat(changed.changes()).anySatisfy(c -> {
-      assertThat(c.outcomeThen()).isEqualTo("selected");
-      assertThat(c.outcomeNow()).isEqualTo(Outcome.BELOW_THRESHOLD.code());
-    });
+    assertThat(changed.changes())
+        .anySatisfy(
+            c -> {
+              assertThat(c.outcomeThen()).isEqualTo("selected");
+              assertThat(c.outcomeNow()).isEqualTo(Outcome.BELOW_THRESHOLD.code());
+            });
     assertThat(m.retrievalLog().orElseThrow().replay("no-such-entry", null)).isEmpty();
-    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1))).as("replays are not logged").isEqualTo(1);
+    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1)))
+        .as("replays are not logged")
+        .isEqualTo(1);
   }
 
   @Test
   void forgetOwner_andForgetRecord_leaveNothingInTheLogsFiles() throws IOException {
     history();
     m.remember(NewMemory.builder("ana", "Ana hides the key under the marigold pot.").build());
-    LoggedRecall ana = recallLogged(RecallRequest.builder("ana", "Where is the key, marigold?").build());
-    LoggedRecall maya = recallLogged(RecallRequest.builder("maya", "Maya's zebrafish aquarium?").build());
-    String fish = maya.trace().candidates().stream().filter(c -> c.text().contains("zebrafish")).findFirst().orElseThrow().id();
+    LoggedRecall ana =
+        recallLogged(RecallRequest.builder("ana", "Where is the key, marigold?").build());
+    LoggedRecall maya =
+        recallLogged(RecallRequest.builder("maya", "Maya's zebrafish aquarium?").build());
+    String fish =
+        maya.trace().candidates().stream()
+            .filter(c -> c.text().contains("zebrafish"))
+            .findFirst()
+            .orElseThrow()
+            .id();
     Path log = dir.resolve(LuceneMemoryStore.RECALLS_DIR);
     // The log's stored fields are compressed (DEFLATE), so its files never show a text as such:
     // the check reads every stored document the files hold, deleted ones included.
@@ -163,7 +217,11 @@ class RecallLogTest {
     LoggedRecall redacted = m.retrievalLog().orElseThrow().loggedRecall(maya.id()).orElseThrow();
     assertThat(redacted.trace().candidates()).extracting(c -> c.id()).doesNotContain(fish);
     assertThat(redacted.selected()).doesNotContain(fish);
-    assertThat(m.retrievalLog().orElseThrow().recalls(new RecallLogQuery(null, null, null, null, null, fish, 0, 10))).isEmpty();
+    assertThat(
+            m.retrievalLog()
+                .orElseThrow()
+                .recalls(new RecallLogQuery(null, null, null, null, null, fish, 0, 10)))
+        .isEmpty();
     assertThat(storedContains(log, "espresso machine")).isFalse();
     assertThat(filesContain(log, "espresso machine")).isFalse();
   }
@@ -171,11 +229,13 @@ class RecallLogTest {
   @Test
   void usageFeedback_andRates() {
     history();
-    LoggedRecall e = recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").k(2).build());
+    LoggedRecall e =
+        recallLogged(RecallRequest.builder("maya", "Which editor does Maya use?").k(2).build());
     recallLogged(RecallRequest.builder("maya", "quantum chromodynamics lattice").build());
     m.markUsed("maya", List.of(e.selected().get(0)));
     m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(10));
-    assertThat(m.retrievalLog().orElseThrow().loggedRecall(e.id()).orElseThrow().used()).containsExactly(e.selected().get(0));
+    assertThat(m.retrievalLog().orElseThrow().loggedRecall(e.id()).orElseThrow().used())
+        .containsExactly(e.selected().get(0));
     RecallStats s = m.retrievalLog().orElseThrow().recallStats(RecallLogQuery.all(1));
     assertThat(s.recalls()).isEqualTo(2);
     assertThat(s.fetchRate()).isEqualTo(0.5);
@@ -195,13 +255,18 @@ class RecallLogTest {
     m.close();
     m = open(new RecallLogOptions(true, 1.0, Duration.ofDays(7), 100));
     clock.advance(Duration.ofDays(8));
-    recallLogged(RecallRequest.builder("maya", "cat?").build()); // the writer's first pass applies retention
-    assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10))).extracting(x -> x.request().query()).containsExactly("cat?");
+    recallLogged(
+        RecallRequest.builder("maya", "cat?").build()); // the writer's first pass applies retention
+    assertThat(m.retrievalLog().orElseThrow().recalls(RecallLogQuery.all(10)))
+        .extracting(x -> x.request().query())
+        .containsExactly("cat?");
 
     m.close();
     m = open(RecallLogOptions.OFF);
     m.recall(RecallRequest.builder("maya", "editor?").build());
-    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1))).as("still searchable when off").isEqualTo(1);
+    assertThat(m.retrievalLog().orElseThrow().countRecalls(RecallLogQuery.all(1)))
+        .as("still searchable when off")
+        .isEqualTo(1);
   }
 
   @Test
@@ -223,7 +288,7 @@ class RecallLogTest {
    */
   static boolean storedContains(Path dir, String marker) throws IOException {
     try (var d = org.apache.lucene.store.FSDirectory.open(dir);
-         var reader = org.apache.lucene.index.DirectoryReader.open(d)) {
+        var reader = org.apache.lucene.index.DirectoryReader.open(d)) {
       for (var leaf : reader.leaves()) {
         var fields = leaf.reader().storedFields();
         for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {

@@ -35,14 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Faults on disk and stores that are not what the engine expects: no acknowledged write lost, no
- * unacknowledged write visible, a store usable after reopen, a failed open that leaves no lock,
- * and a clear refusal of another format or embedding model.
+ * unacknowledged write visible, a store usable after reopen, a failed open that leaves no lock, and
+ * a clear refusal of another format or embedding model.
  */
 class StoreFaultsTest {
   @TempDir Path dir;
   static final int WRITES = 150;
 
-  /** Throws an IOException, with probability {@code p} once armed, on file writes, fsyncs and renames. */
+  /**
+   * Throws an IOException, with probability {@code p} once armed, on file writes, fsyncs and
+   * renames.
+   */
   static final class FaultyDirectory extends FilterDirectory {
     final Random random;
     volatile double p;
@@ -70,7 +73,8 @@ class StoreFaultsTest {
       return new FilterIndexOutput("faulty(" + name + ")", name, in.createOutput(name, context)) {
         @Override
         public void writeBytes(byte[] b, int offset, int length) throws IOException {
-          maybeFail("write " + name, p / 50); // a commit writes many blocks, fsyncs and renames few files
+          maybeFail(
+              "write " + name, p / 50); // a commit writes many blocks, fsyncs and renames few files
           super.writeBytes(b, offset, length);
         }
       };
@@ -91,13 +95,38 @@ class StoreFaultsTest {
 
   private static MemoryRecord record(int i) {
     Instant t = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(i);
-    return new MemoryRecord("r" + i, "o", null, Category.SEMANTIC, "fact number " + i + " about gardens", null, List.of(),
-        null, -1, t, null, t, null, null, 0, null, 0.5, Authority.EXPLICIT, ConflictPolicy.SUPERSEDE, List.of(), 0, null,
-        null, null, Map.of(), java.util.List.of());
+    return new MemoryRecord(
+        "r" + i,
+        "o",
+        null,
+        Category.SEMANTIC,
+        "fact number " + i + " about gardens",
+        null,
+        List.of(),
+        null,
+        -1,
+        t,
+        null,
+        t,
+        null,
+        null,
+        0,
+        null,
+        0.5,
+        Authority.EXPLICIT,
+        ConflictPolicy.SUPERSEDE,
+        List.of(),
+        0,
+        null,
+        null,
+        null,
+        Map.of(),
+        java.util.List.of());
   }
 
   @Test
-  void randomFaultsInWriteFsyncAndRename_loseNoAcknowledgedWrite_andShowNoUnacknowledgedOne() throws IOException {
+  void randomFaultsInWriteFsyncAndRename_loseNoAcknowledgedWrite_andShowNoUnacknowledgedOne()
+      throws IOException {
     long seed = Long.getLong("mnemo.faults.seed", System.nanoTime());
     Random random = new Random(seed);
     Path index = dir.resolve("index");
@@ -134,15 +163,18 @@ class StoreFaultsTest {
     store.close();
 
     try (LuceneMemoryStore after = LuceneMemoryStore.open(index)) {
-      for (String id : acked) assertThat(after.get("o", id)).as("acknowledged %s (seed %d)", id, seed).isPresent();
-      for (String id : refused) assertThat(after.get("o", id)).as("refused %s (seed %d)", id, seed).isEmpty();
+      for (String id : acked)
+        assertThat(after.get("o", id)).as("acknowledged %s (seed %d)", id, seed).isPresent();
+      for (String id : refused)
+        assertThat(after.get("o", id)).as("refused %s (seed %d)", id, seed).isEmpty();
       assertThat(after.count()).as("seed %d", seed).isEqualTo(acked.size());
       after.apply(List.of(record(10_000)), List.of());
       assertThat(after.get("o", "r10000")).isPresent();
     }
     assertThat(faults).as("faults were injected (seed %d)", seed).isGreaterThan(0);
     assertThat(reopens).isEqualTo(refused.size());
-    System.out.printf("fault injection: seed %d, %d writes, %d faults injected, %d refused, %d acknowledged, 0 lost%n",
+    System.out.printf(
+        "fault injection: seed %d, %d writes, %d faults injected, %d refused, %d acknowledged, 0 lost%n",
         seed, WRITES, faults, refused.size(), acked.size());
   }
 
@@ -150,7 +182,8 @@ class StoreFaultsTest {
   void aFailedOpen_leavesNoWriteLock() throws IOException {
     Path index = dir.resolve("index");
     Files.createDirectories(index);
-    Files.writeString(index.resolve(LuceneMemoryStore.TURNS_DIR), "a file where the turn log's folder belongs");
+    Files.writeString(
+        index.resolve(LuceneMemoryStore.TURNS_DIR), "a file where the turn log's folder belongs");
     assertThatThrownBy(() -> LuceneMemoryStore.open(index)).isInstanceOf(MnemoException.class);
     Files.delete(index.resolve(LuceneMemoryStore.TURNS_DIR));
     try (LuceneMemoryStore store = LuceneMemoryStore.open(index)) {
@@ -167,8 +200,10 @@ class StoreFaultsTest {
       w.setLiveCommitData(Map.of("format", "99").entrySet());
       w.commit();
     }
-    assertThatThrownBy(() -> LuceneMemoryStore.open(index)).isInstanceOf(MnemoException.class)
-        .hasMessageContaining("format 99").hasMessageContaining("export");
+    assertThatThrownBy(() -> LuceneMemoryStore.open(index))
+        .isInstanceOf(MnemoException.class)
+        .hasMessageContaining("format 99")
+        .hasMessageContaining("export");
     // and the refusal released the directory: a plain writer opens it
     try (Directory d = FSDirectory.open(index);
         IndexWriter w = new IndexWriter(d, new IndexWriterConfig(new StandardAnalyzer()))) {
@@ -179,26 +214,59 @@ class StoreFaultsTest {
   @Test
   void anotherEmbeddingModel_ofTheSameDimension_isRefusedOnOpen() {
     Path index = dir.resolve("index");
-    try (Mnemo m = Mnemo.builder().store(LuceneMemoryStore.open(index)).embedder(new HashingEmbedder()).build()) {
+    try (Mnemo m =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(index))
+            .embedder(new HashingEmbedder())
+            .build()) {
       m.remember(NewMemory.builder("o", "Maya writes in Vim.").build());
     }
     HashingEmbedder same = new HashingEmbedder();
-    Embedder other = new Embedder() {
-      @Override public String modelId() { return "another-model"; }
-      @Override public int dimension() { return same.dimension(); }
-      @Override public float[] embedQuery(String text) { return same.embedQuery(text); }
-      @Override public List<float[]> embedPassages(List<String> texts) { return same.embedPassages(texts); }
-    };
+    Embedder other =
+        new Embedder() {
+          @Override
+          public String modelId() {
+            return "another-model";
+          }
+
+          @Override
+          public int dimension() {
+            return same.dimension();
+          }
+
+          @Override
+          public float[] embedQuery(String text) {
+            return same.embedQuery(text);
+          }
+
+          @Override
+          public List<float[]> embedPassages(List<String> texts) {
+            return same.embedPassages(texts);
+          }
+        };
     LuceneMemoryStore store = LuceneMemoryStore.open(index);
     try {
       assertThat(store.embeddingModel()).hasValue(same.modelId());
-      assertThatThrownBy(() -> Mnemo.builder().store(store).embedder(other).build()).isInstanceOf(MnemoException.class)
-          .hasMessageContaining(same.modelId()).hasMessageContaining("another-model").hasMessageContaining("reindex");
+      assertThatThrownBy(() -> Mnemo.builder().store(store).embedder(other).build())
+          .isInstanceOf(MnemoException.class)
+          .hasMessageContaining(same.modelId())
+          .hasMessageContaining("another-model")
+          .hasMessageContaining("reindex");
     } finally {
       store.close();
     }
-    try (Mnemo m = Mnemo.builder().store(LuceneMemoryStore.open(index)).embedder(new HashingEmbedder()).build()) {
-      assertThat(m.recall(dev.mnemo.RecallRequest.builder("o", "Maya writes in Vim").threshold(0).build()).ids()).hasSize(1);
+    try (Mnemo m =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(index))
+            .embedder(new HashingEmbedder())
+            .build()) {
+      assertThat(
+              m.recall(
+                      dev.mnemo.RecallRequest.builder("o", "Maya writes in Vim")
+                          .threshold(0)
+                          .build())
+                  .ids())
+          .hasSize(1);
     }
   }
 }

@@ -29,8 +29,12 @@ final class SolrFilters {
       q.set("_route_", SolrSchema.route(tenant, e.owner()));
     }
     if (e.scope() != null) {
-      q.addFilterQuery("{!bool should=" + p.ref(p.term(SolrSchema.SCOPE, e.scope())) + " should="
-          + p.ref(p.term(SolrSchema.SCOPE, SolrSchema.NO_SCOPE)) + "}");
+      q.addFilterQuery(
+          "{!bool should="
+              + p.ref(p.term(SolrSchema.SCOPE, e.scope()))
+              + " should="
+              + p.ref(p.term(SolrSchema.SCOPE, SolrSchema.NO_SCOPE))
+              + "}");
     }
     if (!e.categories().isEmpty()) {
       StringJoiner cats = new StringJoiner(" OR ", SolrSchema.CATEGORY + ":(", ")");
@@ -43,8 +47,12 @@ final class SolrFilters {
     if (e.principals() != null) {
       // No labels (every document, less those holding the RESTRICTED term), or one of the caller's
       // principals among them.
-      String unlabelled = "{!bool filter=" + p.ref("*:*") + " must_not="
-          + p.ref(p.term(SolrSchema.ACCESS, SolrSchema.RESTRICTED)) + "}";
+      String unlabelled =
+          "{!bool filter="
+              + p.ref("*:*")
+              + " must_not="
+              + p.ref(p.term(SolrSchema.ACCESS, SolrSchema.RESTRICTED))
+              + "}";
       StringBuilder access = new StringBuilder("{!bool should=").append(p.ref(unlabelled));
       for (String principal : new java.util.TreeSet<>(e.principals())) {
         access.append(" should=").append(p.ref(p.term(SolrSchema.ACCESS, principal)));
@@ -64,8 +72,12 @@ final class SolrFilters {
       q.addFilterQuery(uncached(SolrSchema.EXPIRED, t + 1, Long.MAX_VALUE));
     }
     if (e.validOverlap() != null) {
-      q.addFilterQuery(uncached(SolrSchema.VALID_FROM, Long.MIN_VALUE, e.validOverlap().to().toEpochMilli() - 1));
-      q.addFilterQuery(uncached(SolrSchema.VALID_TO, e.validOverlap().from().toEpochMilli() + 1, Long.MAX_VALUE));
+      q.addFilterQuery(
+          uncached(
+              SolrSchema.VALID_FROM, Long.MIN_VALUE, e.validOverlap().to().toEpochMilli() - 1));
+      q.addFilterQuery(
+          uncached(
+              SolrSchema.VALID_TO, e.validOverlap().from().toEpochMilli() + 1, Long.MAX_VALUE));
     }
   }
 

@@ -46,15 +46,16 @@ import org.apache.solr.common.params.CursorMarkParams;
  * Solr id is {@code route(tenant, owner)!record-id}, so all of an owner's records live on one shard
  * and an owner's queries carry {@code _route_} and touch that shard only. A store instance serves
  * one tenant: the tenant is a filter of every query and delete, so tenants never see each other's
- * records (they do share the collection's term statistics, as BM25 needs). Field names and encodings are the
- * embedded store's ({@link SolrSchema}); the configset in this module's resources declares them.
+ * records (they do share the collection's term statistics, as BM25 needs). Field names and
+ * encodings are the embedded store's ({@link SolrSchema}); the configset in this module's resources
+ * declares them.
  *
- * <p><b>Eligibility.</b> Every search carries the {@link Eligibility} as filter queries
- * ({@link SolrFilters}): BM25, entity and time lists are filtered searches, and the dense list is
- * either the {@code knn} parser as the main query (which takes the {@code fq}s as its HNSW
- * pre-filter; a {@code knn} clause nested in a boolean query would not be pre-filtered) or, when at
- * most {@link #EXACT_SCAN_MAX} records are eligible, an exact scan of the eligible records'
- * vectors by a function query. The embedded store makes the same choice at the same size.
+ * <p><b>Eligibility.</b> Every search carries the {@link Eligibility} as filter queries ({@link
+ * SolrFilters}): BM25, entity and time lists are filtered searches, and the dense list is either
+ * the {@code knn} parser as the main query (which takes the {@code fq}s as its HNSW pre-filter; a
+ * {@code knn} clause nested in a boolean query would not be pre-filtered) or, when at most {@link
+ * #EXACT_SCAN_MAX} records are eligible, an exact scan of the eligible records' vectors by a
+ * function query. The embedded store makes the same choice at the same size.
  *
  * <p><b>Scores.</b> The BM25 query is built from the collection's own analysis of the query text
  * (the {@code /analysis/field} handler), one term clause per token over {@code text} plus the same
@@ -83,8 +84,8 @@ public final class SolrMemoryStore implements MemoryStore {
 
   /**
    * Eligible records at or below this count are scored exactly (a function query over their
-   * vectors) instead of through the HNSW graph: the embedded store's limit, for the same reason
-   * (a selective filter makes the graph search explore and then fall back to a scan anyway), and so
+   * vectors) instead of through the HNSW graph: the embedded store's limit, for the same reason (a
+   * selective filter makes the graph search explore and then fall back to a scan anyway), and so
    * that both stores find the same neighbours.
    */
   public static final int EXACT_SCAN_MAX = 20_000;
@@ -113,7 +114,8 @@ public final class SolrMemoryStore implements MemoryStore {
    * @param exactScanMax eligible records up to which the dense search is exact ({@link
    *     #EXACT_SCAN_MAX}; 0 forces the HNSW search, as tests do)
    */
-  public SolrMemoryStore(SolrClient client, boolean ownsClient, String collection, String tenant, int exactScanMax) {
+  public SolrMemoryStore(
+      SolrClient client, boolean ownsClient, String collection, String tenant, int exactScanMax) {
     this(client, ownsClient, collection, tenant, exactScanMax, null);
   }
 
@@ -121,15 +123,22 @@ public final class SolrMemoryStore implements MemoryStore {
    * As above, with the tenant's turn log in the collection {@code turnLogCollection} (see {@link
    * SolrTurnLog}); null keeps none.
    */
-  public SolrMemoryStore(SolrClient client, boolean ownsClient, String collection, String tenant, int exactScanMax,
+  public SolrMemoryStore(
+      SolrClient client,
+      boolean ownsClient,
+      String collection,
+      String tenant,
+      int exactScanMax,
       String turnLogCollection) {
     this.client = java.util.Objects.requireNonNull(client, "client");
     this.ownsClient = ownsClient;
     this.collection = java.util.Objects.requireNonNull(collection, "collection");
     this.tenant = java.util.Objects.requireNonNull(tenant, "tenant");
-    if (exactScanMax < 0) throw new IllegalArgumentException("exactScanMax must be >= 0, was " + exactScanMax);
+    if (exactScanMax < 0)
+      throw new IllegalArgumentException("exactScanMax must be >= 0, was " + exactScanMax);
     this.exactScanMax = exactScanMax;
-    this.turnLog = turnLogCollection == null ? null : new SolrTurnLog(client, turnLogCollection, tenant);
+    this.turnLog =
+        turnLogCollection == null ? null : new SolrTurnLog(client, turnLogCollection, tenant);
   }
 
   @Override
@@ -156,7 +165,10 @@ public final class SolrMemoryStore implements MemoryStore {
     }
   }
 
-  /** A soft commit that returns once every replica opened a searcher on it (hard, expunging deletes, when {@code expunge}). */
+  /**
+   * A soft commit that returns once every replica opened a searcher on it (hard, expunging deletes,
+   * when {@code expunge}).
+   */
   private void commit(boolean expunge) throws SolrServerException, IOException {
     UpdateRequest commit = new UpdateRequest();
     commit.setAction(UpdateRequest.ACTION.COMMIT, true, true, !expunge);
@@ -169,7 +181,8 @@ public final class SolrMemoryStore implements MemoryStore {
    * shard and replica without the request's other parameters, so values cannot live in parameters.
    */
   private String idsQuery(Collection<String> ids) {
-    StringJoiner j = new StringJoiner(" OR ", SolrFilters.quoted(SolrSchema.TENANT, tenant) + " AND (", ")");
+    StringJoiner j =
+        new StringJoiner(" OR ", SolrFilters.quoted(SolrSchema.TENANT, tenant) + " AND (", ")");
     for (String id : ids) j.add(SolrFilters.quoted(SolrSchema.RID, id));
     return j.toString();
   }
@@ -195,8 +208,12 @@ public final class SolrMemoryStore implements MemoryStore {
   public List<MemoryRecord> lineage(String owner, String id) {
     SolrQuery q = ownerQuery(owner);
     SolrFilters.Params p = new SolrFilters.Params(q, "l");
-    q.addFilterQuery("{!bool should=" + p.ref(p.term(SolrSchema.RID, id)) + " should="
-        + p.ref(p.term(SolrSchema.ORIGIN, id)) + "}");
+    q.addFilterQuery(
+        "{!bool should="
+            + p.ref(p.term(SolrSchema.RID, id))
+            + " should="
+            + p.ref(p.term(SolrSchema.ORIGIN, id))
+            + "}");
     return findAll(q);
   }
 
@@ -237,26 +254,30 @@ public final class SolrMemoryStore implements MemoryStore {
   public CandidateSet candidates(CandidateQuery cq) {
     // eligible count (the dense path's choice) and entity frequencies in one faceted count, while
     // the query text is analyzed
-    CompletableFuture<Counts> countsLater = cq.vector() != null || !cq.entities().isEmpty()
-        ? async(() -> counts(cq))
-        : CompletableFuture.completedFuture(null);
+    CompletableFuture<Counts> countsLater =
+        cq.vector() != null || !cq.entities().isEmpty()
+            ? async(() -> counts(cq))
+            : CompletableFuture.completedFuture(null);
     List<String> tokens = cq.text() == null || cq.text().isBlank() ? List.of() : analyze(cq.text());
-    CompletableFuture<Double> bm25Max = tokens.isEmpty()
-        ? CompletableFuture.completedFuture(0.0)
-        : async(() -> bm25Max(tokens));
+    CompletableFuture<Double> bm25Max =
+        tokens.isEmpty() ? CompletableFuture.completedFuture(0.0) : async(() -> bm25Max(tokens));
 
-    CompletableFuture<List<Hit>> dense = cq.vector() == null
-        ? CompletableFuture.completedFuture(List.of())
-        : countsLater.thenApplyAsync(c -> dense(cq, c.eligible), parallel);
-    CompletableFuture<List<Hit>> bm25 = tokens.isEmpty()
-        ? CompletableFuture.completedFuture(List.of())
-        : async(() -> search(textQuery(new SolrQuery(), tokens, cq.contextWeight()), cq, true));
-    CompletableFuture<List<Hit>> entity = cq.entities().isEmpty()
-        ? CompletableFuture.completedFuture(List.of())
-        : async(() -> search(entityQuery(cq.entities()), cq, true));
-    CompletableFuture<List<Hit>> time = cq.timeRange() == null
-        ? CompletableFuture.completedFuture(List.of())
-        : async(() -> timeList(cq));
+    CompletableFuture<List<Hit>> dense =
+        cq.vector() == null
+            ? CompletableFuture.completedFuture(List.of())
+            : countsLater.thenApplyAsync(c -> dense(cq, c.eligible), parallel);
+    CompletableFuture<List<Hit>> bm25 =
+        tokens.isEmpty()
+            ? CompletableFuture.completedFuture(List.of())
+            : async(() -> search(textQuery(new SolrQuery(), tokens, cq.contextWeight()), cq, true));
+    CompletableFuture<List<Hit>> entity =
+        cq.entities().isEmpty()
+            ? CompletableFuture.completedFuture(List.of())
+            : async(() -> search(entityQuery(cq.entities()), cq, true));
+    CompletableFuture<List<Hit>> time =
+        cq.timeRange() == null
+            ? CompletableFuture.completedFuture(List.of())
+            : async(() -> timeList(cq));
 
     Map<String, Ranked> ranks = new LinkedHashMap<>();
     rank(ranks, join(dense), 0);
@@ -272,29 +293,42 @@ public final class SolrMemoryStore implements MemoryStore {
 
     Map<String, Double> bm25Scores = new java.util.HashMap<>();
     for (Hit h : bm25Hits) bm25Scores.put(h.record.id(), h.score);
-    List<String> unscored = ranks.keySet().stream().filter(id -> !bm25Scores.containsKey(id)).toList();
-    if (!tokens.isEmpty() && !unscored.isEmpty()) bm25Scores.putAll(bm25Of(tokens, cq.contextWeight(), cq.eligibility(), unscored));
+    List<String> unscored =
+        ranks.keySet().stream().filter(id -> !bm25Scores.containsKey(id)).toList();
+    if (!tokens.isEmpty() && !unscored.isEmpty())
+      bm25Scores.putAll(bm25Of(tokens, cq.contextWeight(), cq.eligibility(), unscored));
 
     List<Candidate> out = new ArrayList<>(ranks.size());
     for (Ranked r : ranks.values()) {
       MemoryRecord rec = r.record;
       double cos = Double.NaN;
-      if (cq.vector() != null && rec.embedding() != null && rec.embedding().length == cq.vector().length) {
+      if (cq.vector() != null
+          && rec.embedding() != null
+          && rec.embedding().length == cq.vector().length) {
         double dot = 0;
         for (int i = 0; i < cq.vector().length; i++) dot += cq.vector()[i] * rec.embedding()[i];
         cos = dot;
       }
-      out.add(new Candidate(rec, cos, bm25Scores.getOrDefault(rec.id(), 0.0), r.ranks[0], r.ranks[1], r.ranks[2],
-          r.ranks[3]));
+      out.add(
+          new Candidate(
+              rec,
+              cos,
+              bm25Scores.getOrDefault(rec.id(), 0.0),
+              r.ranks[0],
+              r.ranks[1],
+              r.ranks[2],
+              r.ranks[3]));
     }
     Counts counts = join(countsLater);
     Map<String, Long> entityFrequencies = new TreeMap<>();
     if (!cq.entities().isEmpty()) {
       Set<String> named = new TreeSet<>();
-      for (Candidate c : out) for (String e : c.record().entities()) if (cq.entities().contains(e)) named.add(e);
+      for (Candidate c : out)
+        for (String e : c.record().entities()) if (cq.entities().contains(e)) named.add(e);
       for (String e : named) entityFrequencies.put(e, counts.entities.getOrDefault(e, 0L));
     }
-    return new CandidateSet(out, join(bm25Max), entityFrequencies.isEmpty() ? 0 : counts.eligible, entityFrequencies);
+    return new CandidateSet(
+        out, join(bm25Max), entityFrequencies.isEmpty() ? 0 : counts.eligible, entityFrequencies);
   }
 
   /** One found record and its score in one list. */
@@ -337,7 +371,10 @@ public final class SolrMemoryStore implements MemoryStore {
     return new Counts(r.getResults().getNumFound(), entities);
   }
 
-  /** The {@code perSignal} eligible records nearest to the query vector: exact when few are eligible. */
+  /**
+   * The {@code perSignal} eligible records nearest to the query vector: exact when few are
+   * eligible.
+   */
   private List<Hit> dense(CandidateQuery cq, long eligible) {
     StringBuilder vec = new StringBuilder("[");
     for (int i = 0; i < cq.vector().length; i++) {
@@ -359,8 +396,12 @@ public final class SolrMemoryStore implements MemoryStore {
 
   /** Records whose valid time starts inside the query's range, newest recorded first. */
   private List<Hit> timeList(CandidateQuery cq) {
-    SolrQuery q = new SolrQuery(SolrFilters.range(SolrSchema.VALID_FROM, cq.timeRange().from().toEpochMilli(),
-        cq.timeRange().to().toEpochMilli() - 1));
+    SolrQuery q =
+        new SolrQuery(
+            SolrFilters.range(
+                SolrSchema.VALID_FROM,
+                cq.timeRange().from().toEpochMilli(),
+                cq.timeRange().to().toEpochMilli() - 1));
     SolrFilters.apply(q, tenant, cq.eligibility());
     q.setSort(SolrSchema.RECORDED, SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
@@ -369,8 +410,8 @@ public final class SolrMemoryStore implements MemoryStore {
   }
 
   /**
-   * The top {@code perSignal} eligible records of {@code q} by score; ties by recorded time then
-   * id (the embedded store breaks ties by index order, which is mostly write order).
+   * The top {@code perSignal} eligible records of {@code q} by score; ties by recorded time then id
+   * (the embedded store breaks ties by index order, which is mostly write order).
    */
   private List<Hit> search(SolrQuery q, CandidateQuery cq, boolean scored) {
     SolrFilters.apply(q, tenant, cq.eligibility());
@@ -409,12 +450,19 @@ public final class SolrMemoryStore implements MemoryStore {
       return q;
     }
     String ctx = p.ref(context.append('}').toString());
-    q.setQuery("{!bool should=" + p.ref(text.append('}').toString()) + " should="
-        + p.ref("{!boost b=" + (float) contextWeight + " v=" + ctx + "}") + "}");
+    q.setQuery(
+        "{!bool should="
+            + p.ref(text.append('}').toString())
+            + " should="
+            + p.ref("{!boost b=" + (float) contextWeight + " v=" + ctx + "}")
+            + "}");
     return q;
   }
 
-  /** Records naming any of the entities, scored by how many they name (as the embedded store's constant-score clauses). */
+  /**
+   * Records naming any of the entities, scored by how many they name (as the embedded store's
+   * constant-score clauses).
+   */
   private static SolrQuery entityQuery(Set<String> entities) {
     SolrQuery q = new SolrQuery();
     SolrFilters.Params p = new SolrFilters.Params(q, "e");
@@ -431,8 +479,8 @@ public final class SolrMemoryStore implements MemoryStore {
   }
 
   /** BM25 scores of these records for the query (records that do not match are absent). */
-  private Map<String, Double> bm25Of(List<String> tokens, double contextWeight, Eligibility eligibility,
-      List<String> ids) {
+  private Map<String, Double> bm25Of(
+      List<String> tokens, double contextWeight, Eligibility eligibility, List<String> ids) {
     SolrQuery q = textQuery(new SolrQuery(), tokens, contextWeight);
     SolrFilters.apply(q, tenant, eligibility);
     q.addFilterQuery(idsQuery(ids));
@@ -440,12 +488,16 @@ public final class SolrMemoryStore implements MemoryStore {
     q.setFields(SolrSchema.RID, "score");
     Map<String, Double> out = new java.util.HashMap<>();
     for (SolrDocument d : query(q).getResults()) {
-      out.put((String) d.getFirstValue(SolrSchema.RID), ((Number) d.getFirstValue("score")).doubleValue());
+      out.put(
+          (String) d.getFirstValue(SolrSchema.RID),
+          ((Number) d.getFirstValue("score")).doubleValue());
     }
     return out;
   }
 
-  /** The query text's tokens as the collection's text analyzer makes them (stop words out, stemmed). */
+  /**
+   * The query text's tokens as the collection's text analyzer makes them (stop words out, stemmed).
+   */
   private List<String> analyze(String text) {
     FieldAnalysisRequest a = new FieldAnalysisRequest();
     a.addFieldName(SolrSchema.TEXT);
@@ -457,7 +509,8 @@ public final class SolrMemoryStore implements MemoryStore {
       List<String> out = new ArrayList<>();
       AnalysisResponseBase.AnalysisPhase last = null;
       for (AnalysisResponseBase.AnalysisPhase ph : an.getQueryPhases()) last = ph;
-      if (last != null) for (AnalysisResponseBase.TokenInfo t : last.getTokens()) out.add(t.getText());
+      if (last != null)
+        for (AnalysisResponseBase.TokenInfo t : last.getTokens()) out.add(t.getText());
       return out;
     } catch (SolrServerException | IOException | SolrException e) {
       throw readFailed(e);
@@ -480,7 +533,8 @@ public final class SolrMemoryStore implements MemoryStore {
     QueryResponse r = query(q, "/terms");
     Map<String, Long> df = new java.util.HashMap<>();
     if (r.getTermsResponse() != null) {
-      for (var t : r.getTermsResponse().getTerms(SolrSchema.TEXT)) df.put(t.getTerm(), t.getFrequency());
+      for (var t : r.getTermsResponse().getTerms(SolrSchema.TEXT))
+        df.put(t.getTerm(), t.getFrequency());
     }
     // the collection's size (all tenants), as the document frequencies and Solr's own BM25 use
     SolrQuery all = new SolrQuery("*:*");
@@ -517,8 +571,8 @@ public final class SolrMemoryStore implements MemoryStore {
 
   /**
    * Deletes this tenant's records matching {@code query}, then a hard commit that merges deleted
-   * documents away: a right to be forgotten, so text and vectors are gone from the index files,
-   * not only hidden.
+   * documents away: a right to be forgotten, so text and vectors are gone from the index files, not
+   * only hidden.
    */
   private void purge(String query, String what) {
     UpdateRequest delete = new UpdateRequest();
@@ -612,8 +666,11 @@ public final class SolrMemoryStore implements MemoryStore {
   }
 
   private static MnemoException writeFailed(String what, Exception e) {
-    return new MnemoException(what + " failed on Solr, nothing was acknowledged (retrying the same call is safe): "
-        + e.getMessage(), retriable(e), e);
+    return new MnemoException(
+        what
+            + " failed on Solr, nothing was acknowledged (retrying the same call is safe): "
+            + e.getMessage(),
+        retriable(e),
+        e);
   }
-
 }

@@ -17,10 +17,10 @@ import org.apache.solr.common.SolrInputDocument;
 /**
  * How a {@link MemoryRecord} maps to a Solr document and back: the field names and encodings of the
  * embedded store's {@code Schema} (open interval ends as {@link Long#MAX_VALUE}, a marker for "no
- * scope", metadata as {@code key\u0000value} terms), plus the routing id. The configset's
- * {@code schema.xml} declares the same fields. Field names are the stored format: append only. The
- * names repeat the embedded store's on purpose rather than sharing a class: each store owns its
- * format, and this module must not depend on the Lucene store.
+ * scope", metadata as {@code key\u0000value} terms), plus the routing id. The configset's {@code
+ * schema.xml} declares the same fields. Field names are the stored format: append only. The names
+ * repeat the embedded store's on purpose rather than sharing a class: each store owns its format,
+ * and this module must not depend on the Lucene store.
  */
 final class SolrSchema {
   private SolrSchema() {}
@@ -53,10 +53,13 @@ final class SolrSchema {
   static final String HAS_VECTOR = "has_vec";
   static final String MODEL = "embedding_model";
   static final String META = "meta";
+
   /** Access labels, and {@link #RESTRICTED} on every labelled record. */
   static final String ACCESS = "access";
 
-  /** Indexed on a record with access labels, so "records without labels" is a negated term query. */
+  /**
+   * Indexed on a record with access labels, so "records without labels" is a negated term query.
+   */
   static final String RESTRICTED = "\u0001restricted";
 
   /** Indexed in place of a missing scope, so "records of no scope" is a term query. */
@@ -108,7 +111,8 @@ final class SolrSchema {
       d.setField(HAS_VECTOR, false);
     }
     List<String> meta = new ArrayList<>();
-    for (var e : new TreeMap<>(r.metadata()).entrySet()) meta.add(metaTerm(e.getKey(), e.getValue()));
+    for (var e : new TreeMap<>(r.metadata()).entrySet())
+      meta.add(metaTerm(e.getKey(), e.getValue()));
     if (!meta.isEmpty()) d.setField(META, meta);
     if (!r.access().isEmpty()) {
       List<String> access = new ArrayList<>(r.access());

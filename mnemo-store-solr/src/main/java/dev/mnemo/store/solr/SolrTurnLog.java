@@ -46,8 +46,8 @@ import org.apache.solr.common.params.CursorMarkParams;
  *
  * <p><b>Durability.</b> Each change is one update request (forwarded to every live replica, written
  * to their fsynced update logs) followed by a soft commit that waits for new searchers, as {@link
- * SolrMemoryStore#apply} does; only then does it return. {@link #deleteOwner} and {@link #deleteAll}
- * commit hard with {@code expungeDeletes}, so forgotten turns leave the index files.
+ * SolrMemoryStore#apply} does; only then does it return. {@link #deleteOwner} and {@link
+ * #deleteAll} commit hard with {@code expungeDeletes}, so forgotten turns leave the index files.
  *
  * <p><b>Sequence numbers</b> continue from the tenant's highest one at open: one process writes a
  * tenant's log at a time (as one server owns a tenant's embedded store). Thread-safe: writes are
@@ -70,6 +70,7 @@ public final class SolrTurnLog implements TurnLog {
   private static final String STATUS = "status";
   private static final String META = "meta";
   private static final String NOTE = "note";
+
   /** Ids per lookup query (under Solr's default 1,024 boolean clauses). */
   private static final int IDS_PER_QUERY = 500;
 
@@ -83,7 +84,8 @@ public final class SolrTurnLog implements TurnLog {
    * The log of {@code tenant} in {@code collection} through {@code client} (not closed by {@link
    * #close()}: the store that holds this log owns the client).
    *
-   * @throws MnemoException when the collection cannot be read (missing: create it with {@code mnemo solr init})
+   * @throws MnemoException when the collection cannot be read (missing: create it with {@code mnemo
+   *     solr init})
    */
   public SolrTurnLog(SolrClient client, String collection, String tenant) {
     this.client = java.util.Objects.requireNonNull(client, "client");
@@ -108,7 +110,8 @@ public final class SolrTurnLog implements TurnLog {
       List<StoredTurn> fresh = new ArrayList<>();
       Set<String> seen = new HashSet<>();
       List<StoredTurn> candidates = new ArrayList<>();
-      for (StoredTurn e : entries) if (seen.add(docId(e.turn().owner(), e.turn().id()))) candidates.add(e);
+      for (StoredTurn e : entries)
+        if (seen.add(docId(e.turn().owner(), e.turn().id()))) candidates.add(e);
       Set<String> stored = new HashSet<>();
       for (StoredTurn e : existing(candidates)) stored.add(docId(e.turn().owner(), e.turn().id()));
       long next = seq;
@@ -129,7 +132,8 @@ public final class SolrTurnLog implements TurnLog {
   /** The stored entries among {@code entries} (matched by owner and id). */
   private List<StoredTurn> existing(List<StoredTurn> entries) {
     Map<String, List<String>> byOwner = new LinkedHashMap<>();
-    for (StoredTurn e : entries) byOwner.computeIfAbsent(e.turn().owner(), o -> new ArrayList<>()).add(e.turn().id());
+    for (StoredTurn e : entries)
+      byOwner.computeIfAbsent(e.turn().owner(), o -> new ArrayList<>()).add(e.turn().id());
     List<StoredTurn> out = new ArrayList<>();
     byOwner.forEach((owner, ids) -> out.addAll(getAll(owner, ids)));
     return out;
@@ -164,7 +168,8 @@ public final class SolrTurnLog implements TurnLog {
     for (int i = 0; i < distinct.size(); i += IDS_PER_QUERY) {
       List<String> chunk = distinct.subList(i, Math.min(distinct.size(), i + IDS_PER_QUERY));
       SolrQuery q = tenantQuery();
-      // by document id: one term per id, values in plain syntax (quoted) as the digests hold only hex
+      // by document id: one term per id, values in plain syntax (quoted) as the digests hold only
+      // hex
       StringJoiner any = new StringJoiner(" OR ");
       for (String id : chunk) any.add(SolrFilters.quoted(ID, docId(owner, id)));
       q.setQuery(any.toString());
@@ -217,7 +222,8 @@ public final class SolrTurnLog implements TurnLog {
       q.setRows(0);
       int n = (int) query(q).getResults().getNumFound();
       UpdateRequest delete = new UpdateRequest();
-      delete.deleteByQuery(SolrFilters.quoted(TENANT, tenant) + " AND " + SolrFilters.quoted(OWNER, owner));
+      delete.deleteByQuery(
+          SolrFilters.quoted(TENANT, tenant) + " AND " + SolrFilters.quoted(OWNER, owner));
       write(delete, true, "forget of owner " + owner);
       return n;
     }
@@ -259,7 +265,9 @@ public final class SolrTurnLog implements TurnLog {
     Map<State, Long> out = new EnumMap<>(State.class);
     for (State s : State.values()) out.put(s, 0L);
     FacetField f = query(q).getFacetField(STATE);
-    if (f != null) for (FacetField.Count c : f.getValues()) out.put(State.fromCode(STATE, c.getName()), c.getCount());
+    if (f != null)
+      for (FacetField.Count c : f.getValues())
+        out.put(State.fromCode(STATE, c.getName()), c.getCount());
     return out;
   }
 
@@ -277,7 +285,8 @@ public final class SolrTurnLog implements TurnLog {
   private List<StoredTurn> find(SolrQuery q, int limit) {
     List<StoredTurn> out = new ArrayList<>();
     if (limit <= 0) return out;
-    if (q.getRows() == null || q.getRows() > limit) q.setRows(Math.min(limit, SolrMemoryStore.PAGE));
+    if (q.getRows() == null || q.getRows() > limit)
+      q.setRows(Math.min(limit, SolrMemoryStore.PAGE));
     q.addSort(ID, SolrQuery.ORDER.asc);
     String cursor = CursorMarkParams.CURSOR_MARK_START;
     while (out.size() < limit) {
@@ -298,13 +307,23 @@ public final class SolrTurnLog implements TurnLog {
     try {
       return new QueryRequest(q, SolrRequest.METHOD.POST).process(client, collection);
     } catch (SolrServerException | IOException | SolrException e) {
-      throw new MnemoException("reading the Solr turn log '" + collection + "' failed: " + e.getMessage()
-          + (e.getMessage() != null && e.getMessage().contains("not found") ? " (create it with mnemo solr init)" : ""),
-          retriable(e), e);
+      throw new MnemoException(
+          "reading the Solr turn log '"
+              + collection
+              + "' failed: "
+              + e.getMessage()
+              + (e.getMessage() != null && e.getMessage().contains("not found")
+                  ? " (create it with mnemo solr init)"
+                  : ""),
+          retriable(e),
+          e);
     }
   }
 
-  /** Sends {@code update}, then commits: soft and waiting for searchers, or hard expunging deletes when {@code expunge}. */
+  /**
+   * Sends {@code update}, then commits: soft and waiting for searchers, or hard expunging deletes
+   * when {@code expunge}.
+   */
   private void write(UpdateRequest update, boolean expunge, String what) {
     try {
       update.process(client, collection);
@@ -313,8 +332,14 @@ public final class SolrTurnLog implements TurnLog {
       if (expunge) commit.setParam("expungeDeletes", "true");
       commit.process(client, collection);
     } catch (SolrServerException | IOException | SolrException e) {
-      throw new MnemoException("turn log " + what + " failed on Solr, nothing was acknowledged (retrying the same call "
-          + "is safe): " + e.getMessage(), retriable(e), e);
+      throw new MnemoException(
+          "turn log "
+              + what
+              + " failed on Solr, nothing was acknowledged (retrying the same call "
+              + "is safe): "
+              + e.getMessage(),
+          retriable(e),
+          e);
     }
   }
 
@@ -330,7 +355,8 @@ public final class SolrTurnLog implements TurnLog {
   String docId(String owner, String id) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      byte[] d = sha.digest((tenant + '\u0000' + owner + '\u0000' + id).getBytes(StandardCharsets.UTF_8));
+      byte[] d =
+          sha.digest((tenant + '\u0000' + owner + '\u0000' + id).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(d);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
@@ -370,11 +396,23 @@ public final class SolrTurnLog implements TurnLog {
       }
     }
     String at = (String) d.getFirstValue(AT);
-    Turn t = new Turn((String) d.getFirstValue(TID), (String) d.getFirstValue(OWNER), (String) d.getFirstValue(EPISODE),
-        Turn.Role.fromCode(ROLE, (String) d.getFirstValue(ROLE)), (String) d.getFirstValue(SPEAKER),
-        (String) d.getFirstValue(TEXT), at == null ? null : Instant.parse(at), (String) d.getFirstValue(TURN_ID),
-        ((Number) d.getFirstValue(ATTEMPT)).intValue(), Turn.Status.fromCode(STATUS, (String) d.getFirstValue(STATUS)), meta);
-    return new StoredTurn(t, State.fromCode(STATE, (String) d.getFirstValue(STATE)),
-        ((Number) d.getFirstValue(SEQ)).longValue(), (String) d.getFirstValue(NOTE));
+    Turn t =
+        new Turn(
+            (String) d.getFirstValue(TID),
+            (String) d.getFirstValue(OWNER),
+            (String) d.getFirstValue(EPISODE),
+            Turn.Role.fromCode(ROLE, (String) d.getFirstValue(ROLE)),
+            (String) d.getFirstValue(SPEAKER),
+            (String) d.getFirstValue(TEXT),
+            at == null ? null : Instant.parse(at),
+            (String) d.getFirstValue(TURN_ID),
+            ((Number) d.getFirstValue(ATTEMPT)).intValue(),
+            Turn.Status.fromCode(STATUS, (String) d.getFirstValue(STATUS)),
+            meta);
+    return new StoredTurn(
+        t,
+        State.fromCode(STATE, (String) d.getFirstValue(STATE)),
+        ((Number) d.getFirstValue(SEQ)).longValue(),
+        (String) d.getFirstValue(NOTE));
   }
 }

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
 class DenseSearchPathsIT {
   static final String COLLECTION = "dense";
   static final Instant AT = Instant.parse("2026-06-01T00:00:00Z");
-  private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
-      "india", "juliet", "kilo", "lima"};
+  private static final String[] WORDS = {
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima"
+  };
   static final HashingEmbedder EMBEDDER = new HashingEmbedder();
 
   @BeforeAll
@@ -35,10 +37,15 @@ class DenseSearchPathsIT {
     c.createCollection(COLLECTION, 2, 2, 64);
     List<NewMemory> batch = new ArrayList<>();
     for (int i = 0; i < 600; i++) {
-      String text = WORDS[i % 12] + " " + WORDS[(i / 12) % 12] + " " + WORDS[(i * 7) % 12] + " note " + i;
+      String text =
+          WORDS[i % 12] + " " + WORDS[(i / 12) % 12] + " " + WORDS[(i * 7) % 12] + " note " + i;
       // "rare" holds 12 records of 600; "owner" a third
       String owner = i % 50 == 0 ? "rare" : i % 3 == 0 ? "other" : "owner";
-      batch.add(NewMemory.builder(owner, text).source("s" + i).recordedAt(Instant.parse("2026-01-01T00:00:00Z")).build());
+      batch.add(
+          NewMemory.builder(owner, text)
+              .source("s" + i)
+              .recordedAt(Instant.parse("2026-01-01T00:00:00Z"))
+              .build());
     }
     try (Mnemo m = Mnemo.builder().store(c.store(COLLECTION)).embedder(EMBEDDER).build()) {
       m.rememberAll(batch);
@@ -47,18 +54,27 @@ class DenseSearchPathsIT {
 
   private static CandidateSet dense(int exactScanMax, String owner, int k) {
     try (SolrMemoryStore store = TestCluster.shared().store(COLLECTION, exactScanMax)) {
-      return store.candidates(new CandidateQuery(Eligibility.current(owner, AT), EMBEDDER.embedQuery("alpha delta kilo"),
-          null, Set.of(), null, k));
+      return store.candidates(
+          new CandidateQuery(
+              Eligibility.current(owner, AT),
+              EMBEDDER.embedQuery("alpha delta kilo"),
+              null,
+              Set.of(),
+              null,
+              k));
     }
   }
 
   @Test
   void hnsw_isPreFilteredByEligibility_soARareOwnerGetsAllItsRecords() {
     CandidateSet found = dense(0, "rare", 20);
-    assertThat(found.candidates()).hasSize(12).allSatisfy(c -> {
-      assertThat(c.record().owner()).isEqualTo("rare");
-      assertThat(c.denseRank()).isPositive();
-    });
+    assertThat(found.candidates())
+        .hasSize(12)
+        .allSatisfy(
+            c -> {
+              assertThat(c.record().owner()).isEqualTo("rare");
+              assertThat(c.denseRank()).isPositive();
+            });
   }
 
   @Test
@@ -66,9 +82,14 @@ class DenseSearchPathsIT {
     List<List<Long>> results = new ArrayList<>();
     for (int limit : new int[] {0, Integer.MAX_VALUE}) {
       CandidateSet found = dense(limit, "owner", 20);
-      assertThat(found.candidates()).hasSize(20).allSatisfy(c -> assertThat(c.record().owner()).isEqualTo("owner"));
-      results.add(found.candidates().stream().sorted(Comparator.comparingInt(c -> c.denseRank()))
-          .map(c -> Math.round(c.cosine() * 1e5)).toList());
+      assertThat(found.candidates())
+          .hasSize(20)
+          .allSatisfy(c -> assertThat(c.record().owner()).isEqualTo("owner"));
+      results.add(
+          found.candidates().stream()
+              .sorted(Comparator.comparingInt(c -> c.denseRank()))
+              .map(c -> Math.round(c.cosine() * 1e5))
+              .toList());
     }
     List<Long> graph = results.get(0);
     List<Long> exact = results.get(1);

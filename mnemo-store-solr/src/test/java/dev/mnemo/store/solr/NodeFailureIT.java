@@ -22,10 +22,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A node of a 2-node SolrCloud (2 shards x 2 replicas, so each node holds a replica of every
- * shard) is stopped in the middle of a write and read load: no acknowledged write is lost, and
- * reads keep working on the surviving node. Writes that fail while leaders move are not
- * acknowledged; the writers retry them as a client would.
+ * A node of a 2-node SolrCloud (2 shards x 2 replicas, so each node holds a replica of every shard)
+ * is stopped in the middle of a write and read load: no acknowledged write is lost, and reads keep
+ * working on the surviving node. Writes that fail while leaders move are not acknowledged; the
+ * writers retry them as a client would.
  */
 class NodeFailureIT {
   static final String COLLECTION = "failover";
@@ -61,42 +61,64 @@ class NodeFailureIT {
     JettySolrRunner victim;
     long start = System.nanoTime();
 
-    try (Mnemo mnemo = Mnemo.builder().store(cluster.store(COLLECTION)).embedder(embedder).build()) {
+    try (Mnemo mnemo =
+        Mnemo.builder().store(cluster.store(COLLECTION)).embedder(embedder).build()) {
       List<Thread> threads = new ArrayList<>();
       for (int w = 0; w < 2; w++) {
         int writer = w;
-        threads.add(Thread.ofPlatform().start(() -> {
-          for (int n = 0; !done.get(); n++) {
-            String owner = "owner-" + writer + "-" + (n % 16);
-            List<NewMemory> batch = new ArrayList<>();
-            for (int i = 0; i < BATCH; i++) {
-              batch.add(NewMemory.builder(owner, "Writer " + writer + " note " + n + "." + i + " about the garden").build());
-            }
-            try {
-              for (MemoryRecord r : mnemo.rememberAll(batch)) acknowledged.add(r.owner() + "/" + r.id());
-              if (applies.incrementAndGet() == APPLIES_PER_PHASE) halfway.countDown();
-              // the second phase: as many acknowledged applies again once the node is down, and some reads
-              if (stopped.get() && appliesAfterStop.incrementAndGet() >= APPLIES_PER_PHASE
-                  && readsAfterStop.get() >= READS_AFTER_STOP) {
-                done.set(true);
-              }
-            } catch (MnemoException e) {
-              failedWrites.incrementAndGet(); // not acknowledged: the next iteration writes on
-            }
-          }
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      for (int n = 0; !done.get(); n++) {
+                        String owner = "owner-" + writer + "-" + (n % 16);
+                        List<NewMemory> batch = new ArrayList<>();
+                        for (int i = 0; i < BATCH; i++) {
+                          batch.add(
+                              NewMemory.builder(
+                                      owner,
+                                      "Writer "
+                                          + writer
+                                          + " note "
+                                          + n
+                                          + "."
+                                          + i
+                                          + " about the garden")
+                                  .build());
+                        }
+                        try {
+                          for (MemoryRecord r : mnemo.rememberAll(batch))
+                            acknowledged.add(r.owner() + "/" + r.id());
+                          if (applies.incrementAndGet() == APPLIES_PER_PHASE) halfway.countDown();
+                          // the second phase: as many acknowledged applies again once the node is
+                          // down, and some reads
+                          if (stopped.get()
+                              && appliesAfterStop.incrementAndGet() >= APPLIES_PER_PHASE
+                              && readsAfterStop.get() >= READS_AFTER_STOP) {
+                            done.set(true);
+                          }
+                        } catch (MnemoException e) {
+                          failedWrites
+                              .incrementAndGet(); // not acknowledged: the next iteration writes on
+                        }
+                      }
+                    }));
       }
-      threads.add(Thread.ofPlatform().start(() -> {
-        for (int n = 0; !done.get(); n++) {
-          try {
-            mnemo.recall(RecallRequest.builder("owner-0-" + (n % 16), "garden note").build());
-            reads.incrementAndGet();
-            if (stopped.get()) readsAfterStop.incrementAndGet();
-          } catch (MnemoException e) {
-            failedReads.incrementAndGet();
-          }
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int n = 0; !done.get(); n++) {
+                      try {
+                        mnemo.recall(
+                            RecallRequest.builder("owner-0-" + (n % 16), "garden note").build());
+                        reads.incrementAndGet();
+                        if (stopped.get()) readsAfterStop.incrementAndGet();
+                      } catch (MnemoException e) {
+                        failedReads.incrementAndGet();
+                      }
+                    }
+                  }));
 
       assertThat(halfway.await(120, TimeUnit.SECONDS)).as("first half of the writes").isTrue();
       victim = cluster.cluster.getJettySolrRunner(1);
@@ -107,13 +129,32 @@ class NodeFailureIT {
       assertThat(done.get()).as("the load finished").isTrue();
 
       System.out.printf("node failure: load took %.1f s%n", (System.nanoTime() - start) / 1e9);
-      System.out.printf("node failure: %d applies acknowledged (%d after the stop; %d records), %d failed and retried; "
-          + "%d reads (%d after the stop), %d failed%n", applies.get(), appliesAfterStop.get(), acknowledged.size(),
-          failedWrites.get(), reads.get(), readsAfterStop.get(), failedReads.get());
-      assertThat(appliesAfterStop.get()).as("writes acknowledged with one node down").isGreaterThanOrEqualTo(APPLIES_PER_PHASE);
-      assertThat(readsAfterStop.get()).as("reads served by the surviving node").isGreaterThanOrEqualTo(READS_AFTER_STOP);
-      assertThat(mnemo.recall(RecallRequest.builder("owner-1-3", "garden note").threshold(0).relativeThreshold(0).minRelevance(0.0).build())
-          .selected()).isNotEmpty();
+      System.out.printf(
+          "node failure: %d applies acknowledged (%d after the stop; %d records), %d failed and retried; "
+              + "%d reads (%d after the stop), %d failed%n",
+          applies.get(),
+          appliesAfterStop.get(),
+          acknowledged.size(),
+          failedWrites.get(),
+          reads.get(),
+          readsAfterStop.get(),
+          failedReads.get());
+      assertThat(appliesAfterStop.get())
+          .as("writes acknowledged with one node down")
+          .isGreaterThanOrEqualTo(APPLIES_PER_PHASE);
+      assertThat(readsAfterStop.get())
+          .as("reads served by the surviving node")
+          .isGreaterThanOrEqualTo(READS_AFTER_STOP);
+      assertThat(
+              mnemo
+                  .recall(
+                      RecallRequest.builder("owner-1-3", "garden note")
+                          .threshold(0)
+                          .relativeThreshold(0)
+                          .minRelevance(0.0)
+                          .build())
+                  .selected())
+          .isNotEmpty();
     }
 
     // every acknowledged record is there, read through a new client: first with one node down...
@@ -123,7 +164,8 @@ class NodeFailureIT {
     cluster.cluster.startJettySolrRunner(victim);
     cluster.cluster.waitForActiveCollection(COLLECTION, 120, TimeUnit.SECONDS, 2, 4);
     assertEveryAcknowledgedRecordIsThere(acknowledged);
-    System.out.printf("node failure: restart and recovery took %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    System.out.printf(
+        "node failure: restart and recovery took %.1f s%n", (System.nanoTime() - t0) / 1e9);
   }
 
   private static void assertEveryAcknowledgedRecordIsThere(Set<String> acknowledged) {
@@ -131,7 +173,8 @@ class NodeFailureIT {
       List<String> missing = new ArrayList<>();
       for (String key : acknowledged) {
         int slash = key.indexOf('/');
-        if (store.get(key.substring(0, slash), key.substring(slash + 1)).isEmpty()) missing.add(key);
+        if (store.get(key.substring(0, slash), key.substring(slash + 1)).isEmpty())
+          missing.add(key);
       }
       assertThat(missing).as("acknowledged records missing").isEmpty();
       assertThat(store.count()).isGreaterThanOrEqualTo(acknowledged.size());

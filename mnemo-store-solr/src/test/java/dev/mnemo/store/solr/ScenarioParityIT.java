@@ -28,22 +28,39 @@ class ScenarioParityIT {
   void devScenarios_selectExactlyWhatTheLuceneStoreSelects() throws IOException {
     TestCluster c = TestCluster.sharedCollection();
     HashingEmbedder embedder = new HashingEmbedder();
-    ScenarioRunner runner = new ScenarioRunner(dir -> {
-      c.wipe(COLLECTION); // each scenario on an empty store, as the runner's fresh directory
-      return Mnemo.builder().store(c.store(COLLECTION)).embedder(dev.mnemo.spi.Embedder.shared(embedder)).build();
-    });
+    ScenarioRunner runner =
+        new ScenarioRunner(
+            dir -> {
+              c.wipe(
+                  COLLECTION); // each scenario on an empty store, as the runner's fresh directory
+              return Mnemo.builder()
+                  .store(c.store(COLLECTION))
+                  .embedder(dev.mnemo.spi.Embedder.shared(embedder))
+                  .build();
+            });
 
     ScenarioReport r = runner.run(List.of(EVAL.resolve("scenarios/dev.jsonl")));
 
     StringBuilder actual = new StringBuilder();
     for (QueryResult q : r.results()) {
-      actual.append(q.scenario()).append(' ').append(q.query()).append(' ').append(q.policy().code()).append(": ")
-          .append(String.join(",", q.selected())).append('\n');
+      actual
+          .append(q.scenario())
+          .append(' ')
+          .append(q.query())
+          .append(' ')
+          .append(q.policy().code())
+          .append(": ")
+          .append(String.join(",", q.selected()))
+          .append('\n');
     }
     assertThat(actual.toString())
-        .isEqualTo(Files.readString(EVAL.resolve("expectations/selections-dev-hashing.txt"), StandardCharsets.UTF_8));
-    // only the unfiltered policy (which shows what eligibility prevents) may select another owner's record
-    assertThat(r.results()).filteredOn(q -> q.policy() != dev.mnemo.eval.Policy.UNFILTERED)
+        .isEqualTo(
+            Files.readString(
+                EVAL.resolve("expectations/selections-dev-hashing.txt"), StandardCharsets.UTF_8));
+    // only the unfiltered policy (which shows what eligibility prevents) may select another owner's
+    // record
+    assertThat(r.results())
+        .filteredOn(q -> q.policy() != dev.mnemo.eval.Policy.UNFILTERED)
         .allSatisfy(q -> assertThat(q.leaked()).isZero());
   }
 }

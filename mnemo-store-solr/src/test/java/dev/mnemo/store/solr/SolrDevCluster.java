@@ -3,7 +3,8 @@ package dev.mnemo.store.solr;
 /**
  * A local SolrCloud for trying {@code mnemo serve --store solr} and for benchmarks: starts N nodes
  * with embedded ZooKeeper, prints the ZooKeeper address and runs until stdin closes. Not a test;
- * run with this module's test class path: {@code java -cp ... dev.mnemo.store.solr.SolrDevCluster 2}.
+ * run with this module's test class path: {@code java -cp ... dev.mnemo.store.solr.SolrDevCluster
+ * 2}.
  */
 public final class SolrDevCluster {
   private SolrDevCluster() {}

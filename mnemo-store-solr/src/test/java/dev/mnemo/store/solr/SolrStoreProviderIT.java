@@ -15,8 +15,10 @@ class SolrStoreProviderIT {
   @Test
   void solr_isFoundByName_andOpensOnTheCollection() {
     TestCluster c = TestCluster.sharedCollection();
-    try (MemoryStore store = Providers.store("solr", Map.of("zk", c.zk(), "collection", TestCluster.SHARED,
-        "tenant", "provider-test"))) {
+    try (MemoryStore store =
+        Providers.store(
+            "solr",
+            Map.of("zk", c.zk(), "collection", TestCluster.SHARED, "tenant", "provider-test"))) {
       assertThat(store).isInstanceOf(SolrMemoryStore.class);
       assertThat(store.count()).isZero();
     }
@@ -27,7 +29,8 @@ class SolrStoreProviderIT {
     assertThatThrownBy(() -> Providers.store("solr", Map.of()))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("needs exactly one of 'zk' (host:port[/chroot]) or 'solr_urls'");
-    assertThatThrownBy(() -> SolrStoreProvider.client(Map.of("zk", "h:1", "solr_urls", "http://h:8983/solr")))
+    assertThatThrownBy(
+            () -> SolrStoreProvider.client(Map.of("zk", "h:1", "solr_urls", "http://h:8983/solr")))
         .isInstanceOf(InvalidRequestException.class);
   }
 
@@ -44,10 +47,12 @@ class SolrStoreProviderIT {
     try (var in = new java.util.zip.ZipInputStream(new java.io.ByteArrayInputStream(zip))) {
       String schema = null;
       for (var e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
-        if (e.getName().equals("schema.xml")) schema = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (e.getName().equals("schema.xml"))
+          schema = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       }
       assertThat(schema).contains("vectorDimension=\"384\"").doesNotContain("@DIMENSION@");
     }
-    assertThatThrownBy(() -> SolrCollections.configsetZip(0)).hasMessage("dimension must be >= 1, was 0");
+    assertThatThrownBy(() -> SolrCollections.configsetZip(0))
+        .hasMessage("dimension must be >= 1, was 0");
   }
 }

@@ -1,6 +1,5 @@
 package dev.mnemo.store.solr;
 
-import dev.mnemo.spi.MemoryStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -36,7 +35,8 @@ final class TestCluster implements AutoCloseable {
   static TestCluster start(int nodes) {
     try {
       Path dir = Files.createTempDirectory("mnemo-solr-");
-      MiniSolrCloudCluster c = new MiniSolrCloudCluster.Builder(nodes, dir).withMetrics(false).build();
+      MiniSolrCloudCluster c =
+          new MiniSolrCloudCluster.Builder(nodes, dir).withMetrics(false).build();
       return new TestCluster(c, dir);
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the test SolrCloud: " + e.getMessage(), e);
@@ -48,7 +48,9 @@ final class TestCluster implements AutoCloseable {
     return cluster.getZkServer().getZkAddress();
   }
 
-  /** The collection most tests share (2 shards x 2 replicas, 64 dimensions), created on first use. */
+  /**
+   * The collection most tests share (2 shards x 2 replicas, 64 dimensions), created on first use.
+   */
   static final String SHARED = "shared";
 
   private final java.util.Set<String> created = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -76,19 +78,27 @@ final class TestCluster implements AutoCloseable {
 
   /** A store on {@code collection} with its own client. */
   SolrMemoryStore store(String collection) {
-    return (SolrMemoryStore) new SolrStoreProvider().open(Map.of("zk", zk(), "collection", collection));
+    return (SolrMemoryStore)
+        new SolrStoreProvider().open(Map.of("zk", zk(), "collection", collection));
   }
 
   /** A store on {@code collection} with its own client and another exact-scan limit. */
   SolrMemoryStore store(String collection, int exactScanMax) {
-    return new SolrMemoryStore(SolrStoreProvider.client(Map.of("zk", zk())), true, collection,
-        SolrMemoryStore.DEFAULT_TENANT, exactScanMax);
+    return new SolrMemoryStore(
+        SolrStoreProvider.client(Map.of("zk", zk())),
+        true,
+        collection,
+        SolrMemoryStore.DEFAULT_TENANT,
+        exactScanMax);
   }
 
   /** Removes every document of {@code collection} (Solr drops whole segments for {@code *:*}). */
   void wipe(String collection) {
     try (var client = SolrStoreProvider.client(Map.of("zk", zk()))) {
-      new UpdateRequest().deleteByQuery("*:*").setAction(UpdateRequest.ACTION.COMMIT, true, true).process(client, collection);
+      new UpdateRequest()
+          .deleteByQuery("*:*")
+          .setAction(UpdateRequest.ACTION.COMMIT, true, true)
+          .process(client, collection);
     } catch (Exception e) {
       throw new IllegalStateException("cannot wipe " + collection + ": " + e.getMessage(), e);
     }
