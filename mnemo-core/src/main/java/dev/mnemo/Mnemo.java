@@ -1,8 +1,9 @@
 package dev.mnemo;
 
-import dev.mnemo.internal.Engines;
 import dev.mnemo.spi.Consolidator;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.EngineFactory;
+import dev.mnemo.spi.EngineSettings;
 import dev.mnemo.spi.Extractor;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Providers;
@@ -158,6 +159,26 @@ public interface Mnemo extends AutoCloseable {
    * UTC for calendar words, texts up to 8,000 characters.
    */
   final class Builder {
+    /**
+     * The engine, found once with {@link java.util.ServiceLoader}: mnemo-core registers it, so that
+     * this package does not import the engine's.
+     */
+    private static final class EngineHolder {
+      static final EngineFactory FACTORY =
+          java.util.ServiceLoader.load(EngineFactory.class, Mnemo.class.getClassLoader())
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "mnemo-core's engine is not on the class path: META-INF/services/"
+                              + EngineFactory.class.getName()
+                              + " is missing (a shaded jar must merge service files)"));
+    }
+
+    private static EngineFactory engineFactory() {
+      return EngineHolder.FACTORY;
+    }
+
     private MemoryStore store;
     private Path directory;
     private Embedder embedder;
@@ -329,24 +350,25 @@ public interface Mnemo extends AutoCloseable {
         e = Providers.embedder("e5-small-v2-q", Map.of());
       }
       Tokenizer t = tokenizer == null ? JTokkitTokenizer.cl100k() : tokenizer;
-      return Engines.open(
-          new Engines.Settings(
-              s,
-              e,
-              t,
-              clock,
-              zone,
-              maxTextChars,
-              extractor,
-              consolidator,
-              turnLog,
-              synchronousIngest,
-              ingestQueue,
-              ingestQueueWait,
-              entityFinder,
-              recallLog,
-              recallLogOptions,
-              freshness));
+      return engineFactory()
+          .open(
+              new EngineSettings(
+                  s,
+                  e,
+                  t,
+                  clock,
+                  zone,
+                  maxTextChars,
+                  extractor,
+                  consolidator,
+                  turnLog,
+                  synchronousIngest,
+                  ingestQueue,
+                  ingestQueueWait,
+                  entityFinder,
+                  recallLog,
+                  recallLogOptions,
+                  freshness));
     }
   }
 }

@@ -181,9 +181,7 @@ public final class RelevanceFit {
   }
 
   private static Booster train(List<Query> qs, List<String> names) {
-    long rows = qs.stream().mapToLong(q -> q.rows().size()).sum();
-    long questions = qs.stream().filter(q -> !q.rows().isEmpty()).count();
-    double rowsPerQuestion = questions == 0 ? 0 : (double) rows / questions;
+    double rowsPerQuestion = rowsPerQuestion(qs);
     List<Row> all = rows(qs);
     float[] label = new float[all.size()];
     float[] weight = new float[all.size()];
@@ -301,9 +299,7 @@ public final class RelevanceFit {
    * the data for it).
    */
   static double[] platt(List<Query> qs, Map<Row, Double> margins) {
-    long rows = qs.stream().mapToLong(q -> q.rows().size()).sum();
-    long questions = qs.stream().filter(q -> !q.rows().isEmpty()).count();
-    double rowsPerQuestion = questions == 0 ? 0 : (double) rows / questions;
+    double rowsPerQuestion = rowsPerQuestion(qs);
     double a = 1;
     double b = 0;
     for (int iter = 0; iter < 50; iter++) {
@@ -336,6 +332,16 @@ public final class RelevanceFit {
       if (Math.abs(da) < 1e-9 && Math.abs(db) < 1e-9) break;
     }
     return new double[] {a, b};
+  }
+
+  /**
+   * The mean number of candidates per question: a row weighs this over its question's candidates,
+   * so every question weighs the same and the mean weight of a row is 1.
+   */
+  private static double rowsPerQuestion(List<Query> qs) {
+    long rows = qs.stream().mapToLong(q -> q.rows().size()).sum();
+    long questions = qs.stream().filter(q -> !q.rows().isEmpty()).count();
+    return questions == 0 ? 0 : (double) rows / questions;
   }
 
   private static double sigmoid(double z) {
