@@ -271,7 +271,12 @@ final class ReadPath {
             found.eligibleCount(),
             found.entityFrequencies(),
             queryNames(req)));
-    for (Scored s : scored) s.probability = relevanceModel.probability(s.features);
+    // The probability decides only for candidates still in the running (boosted trees cost about
+    // 10 us a candidate); a trace (explain, or a logged recall) shows it for every candidate.
+    boolean traced = req.explain() || keepTrace;
+    for (Scored s : scored) {
+      if (traced || s.outcome == null) s.probability = relevanceModel.probability(s.features);
+    }
     applyGate(scored, gate);
     long t4 = System.nanoTime();
     timings.put("rank", t4 - t3);

@@ -225,12 +225,40 @@ public final class McpEndpoint {
         }
         forward = new Replayed(req, body);
       }
-      transport.service(forward, resp);
-      if (session == null) {
-        String created = resp.getHeader(SESSION_HEADER);
-        if (created != null && sessions.size() < MAX_SESSIONS) sessions.put(created, caller);
-      } else if ("DELETE".equals(req.getMethod())) {
-        sessions.remove(session);
+      // A new session is bound to its caller when the SDK sets its header, before the response
+      // can reach the client: binding it after service() returned let the client's next request
+      // (sent as soon as it read the header) find no session under load.
+      transport.service(forward, session == null ? new SessionBinder(resp, caller) : resp);
+      if (session != null && "DELETE".equals(req.getMethod())) sessions.remove(session);
+    }
+
+    /** Binds the session the SDK creates to the caller the moment its header is set. */
+    private final class SessionBinder extends jakarta.servlet.http.HttpServletResponseWrapper {
+      private final String caller;
+
+      SessionBinder(HttpServletResponse resp, String caller) {
+        super(resp);
+        this.caller = caller;
+      }
+
+      private void bind(String name, String value) {
+        if (SESSION_HEADER.equalsIgnoreCase(name)
+            && value != null
+            && sessions.size() < MAX_SESSIONS) {
+          sessions.put(value, caller);
+        }
+      }
+
+      @Override
+      public void setHeader(String name, String value) {
+        bind(name, value);
+        super.setHeader(name, value);
+      }
+
+      @Override
+      public void addHeader(String name, String value) {
+        bind(name, value);
+        super.addHeader(name, value);
       }
     }
 
