@@ -33,7 +33,7 @@ import java.util.Properties;
  * The trace shows the contributions, so a gate decision is explainable feature by feature.
  *
  * <p>The model is fitted, not hand-tuned: {@code ./mnemo eval fit-relevance} fits it on dev data
- * only (with Tribuo, in mnemo-eval) and writes this format, which core reads without any machine
+ * only (with XGBoost, in mnemo-eval) and writes this format, which core reads without any machine
  * learning library. The default model ships as the resource {@code
  * dev/mnemo/relevance-model.properties}; {@code docs/read-path.md} says which data chose it. Its
  * text format is {@link Properties}: {@code model} (an id), {@code features} (comma-separated

@@ -528,11 +528,11 @@ final class EvalCommand implements Runnable {
       name = "fit-relevance",
       mixinStandardHelpOptions = true,
       description = {
-        "Fit the fetch gate's relevance model (a logistic regression, with Tribuo) on dev data only: "
+        "Fit the fetch gate's relevance model (boosted trees, with XGBoost) on dev data only: "
             + "generated dev histories (made here from --seed), dev scenario files, LoCoMo's and LongMemEval's dev "
             + "splits; choose the gate's thresholds on the scenario questions; write the model file core reads "
             + "(the same data writes the same bytes) and print calibration (10 bins, ECE) per dataset. The shipped "
-            + "model is mnemo-core/src/main/resources/dev/mnemo/relevance-model.properties; docs/read-path.md "
+            + "model is mnemo-core/src/main/resources/dev/mnemo/relevance-model.properties; docs/evaluation.md "
             + "gives the command that made it."
       })
   static final class FitRelevance implements Callable<Integer> {
