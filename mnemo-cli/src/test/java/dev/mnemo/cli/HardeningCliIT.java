@@ -82,6 +82,10 @@ class HardeningCliIT {
                 "u",
                 "--threshold",
                 "0",
+                // Dense retrieval after the reindex is what is checked, not the fetch gate's
+                // judgement.
+                "--min-relevance",
+                "0",
                 "Which editor does Maya use?"))
         .isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("Vim");

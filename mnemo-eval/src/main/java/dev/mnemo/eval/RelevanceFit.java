@@ -157,6 +157,38 @@ public final class RelevanceFit {
         .threshold();
   }
 
+  /**
+   * Signals whose rise never makes a record less likely to be evidence (a closer cosine, more of
+   * the question's words, a start inside the named time), and the one whose rise never makes it
+   * more likely (a start outside it): XGBoost's monotone constraints. Without them the trees learnt
+   * dents the dev data happens to have, e.g. a lone record that matched the question's words got a
+   * negative BM25 contribution (a store of one record is rare in the dev histories).
+   */
+  static final java.util.Set<String> INCREASING =
+      java.util.Set.of(
+          "dense",
+          "bm25",
+          "coverage",
+          "covered_terms",
+          "ccos",
+          "cos_lead",
+          "ccos_lead",
+          "cos_z",
+          "relevance",
+          "time_match");
+
+  static final java.util.Set<String> DECREASING = java.util.Set.of("time_outside");
+
+  private static String monotone(List<String> names) {
+    StringBuilder sb = new StringBuilder("(");
+    for (int i = 0; i < names.size(); i++) {
+      if (i > 0) sb.append(',');
+      String n = names.get(i);
+      sb.append(INCREASING.contains(n) ? 1 : DECREASING.contains(n) ? -1 : 0);
+    }
+    return sb.append(')').toString();
+  }
+
   /** The fold of a question: by its history (the part of its id before '/', or the whole id). */
   private static int fold(Query q) {
     String id = q.dataset() + ":" + q.id();
@@ -197,6 +229,7 @@ public final class RelevanceFit {
     }
     Map<String, Object> params = new HashMap<>();
     params.put("objective", "binary:logistic");
+    params.put("monotone_constraints", monotone(names));
     params.put("max_depth", DEPTH);
     params.put("eta", 0.1);
     params.put("min_child_weight", 5.0);
