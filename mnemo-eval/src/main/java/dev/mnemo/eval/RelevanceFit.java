@@ -44,7 +44,8 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
  * <p>The trees' size ({@value #DEPTH} levels, {@value #ROUNDS} rounds, learning rate 0.1, minimum
  * child weight 5) was chosen by the same {@value #FOLDS}-fold cross-validation on the dev data of
  * 2026-12-02 (generated dev histories, dev scenarios, LoCoMo dev): best out-of-fold F0.5 of depths
- * 2-4 and 150-800 rounds (docs/evaluation.md).
+ * 2-4 and 150-800 rounds (docs/evaluation.md), before the monotone constraints ({@link
+ * #INCREASING}) were added.
  */
 public final class RelevanceFit {
   private RelevanceFit() {}
