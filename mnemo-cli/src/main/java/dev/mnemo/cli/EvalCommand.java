@@ -640,6 +640,9 @@ final class EvalCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      if (longMemEvalLimit != null && longMemEvalLimit < 1)
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "--longmemeval-limit must be >= 1, was " + longMemEvalLimit);
       if (checkHeldout < 0)
         throw new picocli.CommandLine.ParameterException(
             spec.commandLine(), "--check-heldout must be >= 0, was " + checkHeldout);
@@ -658,79 +661,47 @@ final class EvalCommand implements Runnable {
           () -> {
             dev.mnemo.spi.Embedder embedder = engine.embedder();
             embedderIdHolder[0] = embedder == null ? null : embedder.modelId();
-            Path tmp = null;
-            try {
-              if (generated > 0) {
-                tmp = Files.createTempDirectory("mnemo-fit-");
-                Path devFile = tmp.resolve("generated-dev.jsonl");
-                Files.write(
-                    devFile,
-                    new dev.mnemo.eval.HistoryGenerator(seed).lines("dev", generated),
-                    StandardCharsets.UTF_8);
-                data.put(
-                    "generated",
-                    dev.mnemo.eval.RelevanceData.scenarios(
-                        engine::open, List.of(devFile), "generated", progress));
-                header.add("  generated dev histories: " + generated + " (seed " + seed + ")");
-              }
-              if (scenarios != null && !scenarios.isEmpty()) {
-                data.put(
-                    "scenarios",
-                    dev.mnemo.eval.RelevanceData.scenarios(
-                        engine::open, scenarios, "scenarios", progress));
-                header.add(
-                    "  scenarios: "
-                        + scenarios.stream().map(p -> p.getFileName().toString()).toList());
-              }
-              if (locomo != null) {
-                data.put(
-                    "locomo",
-                    dev.mnemo.eval.RelevanceData.locomo(
-                        engine::open, LocomoLoader.loadDir(locomo), progress));
-                header.add("  LoCoMo: " + locomo.getFileName());
-              }
-              if (longMemEval != null) {
-                List<LongMemEvalQuestion> qs =
-                    LongMemEvalLoader.interleaveByType(LongMemEvalLoader.load(longMemEval));
-                if (longMemEvalLimit != null)
-                  qs = qs.subList(0, Math.max(0, Math.min(longMemEvalLimit, qs.size())));
-                data.put(
-                    "longmemeval",
-                    dev.mnemo.eval.RelevanceData.longMemEval(engine::open, qs, progress));
-                header.add(
-                    "  LongMemEval: "
-                        + longMemEval.getFileName()
-                        + ", "
-                        + qs.size()
-                        + " questions (interleaved by type)");
-              }
-              if (checkHeldout > 0) {
-                Path dir = Files.createTempDirectory("mnemo-fit-check-");
-                Path file = dir.resolve("generated-heldout.jsonl");
-                try {
-                  Files.write(
-                      file,
-                      new dev.mnemo.eval.HistoryGenerator(checkSeed).lines("heldout", checkHeldout),
-                      StandardCharsets.UTF_8);
-                  check.addAll(
-                      dev.mnemo.eval.RelevanceData.scenarios(
-                          engine::open, List.of(file), "held-out", progress));
-                } finally {
-                  Files.deleteIfExists(file);
-                  Files.deleteIfExists(dir);
-                }
-              }
-            } catch (java.io.IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            } finally {
-              if (tmp != null) {
-                try {
-                  Files.deleteIfExists(tmp.resolve("generated-dev.jsonl"));
-                  Files.deleteIfExists(tmp);
-                } catch (java.io.IOException ignored) {
-                  // a temporary file left behind is harmless
-                }
-              }
+            if (generated > 0) {
+              data.put(
+                  "generated",
+                  dev.mnemo.eval.RelevanceData.generated(
+                      engine::open, seed, "dev", generated, "generated", progress));
+              header.add("  generated dev histories: " + generated + " (seed " + seed + ")");
+            }
+            if (scenarios != null && !scenarios.isEmpty()) {
+              data.put(
+                  "scenarios",
+                  dev.mnemo.eval.RelevanceData.scenarios(
+                      engine::open, scenarios, "scenarios", progress));
+              header.add(
+                  "  scenarios: "
+                      + scenarios.stream().map(p -> p.getFileName().toString()).toList());
+            }
+            if (locomo != null) {
+              data.put(
+                  "locomo",
+                  dev.mnemo.eval.RelevanceData.locomo(
+                      engine::open, LocomoLoader.loadDir(locomo), progress));
+              header.add("  LoCoMo: " + locomo.getFileName());
+            }
+            if (longMemEval != null) {
+              List<LongMemEvalQuestion> qs =
+                  LongMemEvalLoader.firstByType(
+                      LongMemEvalLoader.load(longMemEval), longMemEvalLimit);
+              data.put(
+                  "longmemeval",
+                  dev.mnemo.eval.RelevanceData.longMemEval(engine::open, qs, progress));
+              header.add(
+                  "  LongMemEval: "
+                      + longMemEval.getFileName()
+                      + ", "
+                      + qs.size()
+                      + " questions (interleaved by type)");
+            }
+            if (checkHeldout > 0) {
+              check.addAll(
+                  dev.mnemo.eval.RelevanceData.generated(
+                      engine::open, checkSeed, "heldout", checkHeldout, "held-out", progress));
             }
             return null;
           });
@@ -920,10 +891,8 @@ final class EvalCommand implements Runnable {
             }
             if (longMemEval != null) {
               List<LongMemEvalQuestion> qs = LongMemEvalLoader.load(longMemEval);
-              if (longMemEvalLimit != null) {
-                qs = LongMemEvalLoader.interleaveByType(qs);
-                qs = qs.subList(0, Math.min(longMemEvalLimit, qs.size()));
-              }
+              if (longMemEvalLimit != null)
+                qs = LongMemEvalLoader.firstByType(qs, longMemEvalLimit);
               out.addAll(
                   dev.mnemo.eval.AnswerProxy.longMemEval(
                       engine::open, qs, budget, System.err::println));

@@ -54,6 +54,16 @@ public final class LongMemEvalLoader {
   }
 
   /**
+   * The first {@code limit} questions in {@link #interleaveByType} order (all of them when {@code
+   * limit} is null): a subset that keeps every type.
+   */
+  public static List<LongMemEvalQuestion> firstByType(
+      List<LongMemEvalQuestion> questions, Integer limit) {
+    List<LongMemEvalQuestion> all = interleaveByType(questions);
+    return limit == null ? all : all.subList(0, Math.min(Math.max(limit, 0), all.size()));
+  }
+
+  /**
    * The questions in round-robin order over their types (each type in file order, types in order of
    * first appearance), so that the first n of them cover every type about evenly: files like the
    * dev split are sorted by type, and a run cut short (or {@code --limit}) should not measure one

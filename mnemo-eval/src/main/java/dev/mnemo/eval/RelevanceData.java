@@ -120,6 +120,33 @@ public final class RelevanceData {
   }
 
   /**
+   * The queries of {@code count} histories of the generator's {@code split} ("dev" or "heldout")
+   * from {@code seed}, each history on a fresh engine (written to a temporary file for the scenario
+   * reader, deleted after).
+   */
+  public static List<Query> generated(
+      Function<Path, Mnemo> engines,
+      long seed,
+      String split,
+      int count,
+      String dataset,
+      Consumer<String> progress) {
+    Path dir = TempDirs.create("mnemo-fit-" + split + "-", "generated " + split + " histories");
+    try {
+      Path file = dir.resolve("generated-" + split + ".jsonl");
+      java.nio.file.Files.write(
+          file,
+          new HistoryGenerator(seed).lines(split, count),
+          java.nio.charset.StandardCharsets.UTF_8);
+      return scenarios(engines, List.of(file), dataset, progress);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      TempDirs.delete(dir);
+    }
+  }
+
+  /**
    * LoCoMo questions of categories 1-4 with evidence, each conversation on a fresh engine
    * (neighbour context on).
    */
