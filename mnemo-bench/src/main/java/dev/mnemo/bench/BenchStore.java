@@ -39,6 +39,36 @@ public final class BenchStore {
   /** Bump when the corpus or layout changes, so that old stores are rebuilt. */
   private static final String CORPUS_VERSION = "2";
 
+  /** A bench command's {@code --name value} pairs; anything else is refused. */
+  public static java.util.Map<String, String> options(String[] args) {
+    java.util.Map<String, String> o = new java.util.HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--"))
+        throw new IllegalArgumentException("unknown argument: " + args[i]);
+      o.put(args[i].substring(2), args[i + 1]);
+    }
+    return o;
+  }
+
+  /**
+   * The store a bench command asks for: {@code --total} (200,000), {@code --hot} owners' sizes
+   * (comma-separated; 5 % and 25 % of the total), {@code --owners} (1 % of the total), {@code
+   * --seed} (42).
+   */
+  public static Layout layout(java.util.Map<String, String> o) {
+    int total = Integer.parseInt(o.getOrDefault("total", "200000"));
+    List<Integer> hot =
+        o.containsKey("hot")
+            ? java.util.Arrays.stream(o.get("hot").split(","))
+                .map(String::trim)
+                .map(Integer::valueOf)
+                .toList()
+            : List.of(total / 20, total / 4);
+    int owners =
+        Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
+    return new Layout(total, hot, owners, Long.parseLong(o.getOrDefault("seed", "42")));
+  }
+
   /**
    * The shape of a benchmark store.
    *

@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,32 +54,17 @@ public final class LeverBench {
           new Variant("both", ReadOptions.DEFAULT));
 
   public static void main(String[] args) {
-    Map<String, String> o = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--"))
-        throw new IllegalArgumentException("unknown argument: " + args[i]);
-      o.put(args[i].substring(2), args[i + 1]);
-    }
+    Map<String, String> o = BenchStore.options(args);
     Path dir = Path.of(o.getOrDefault("dir", ".mnemo/bench"));
-    int total = Integer.parseInt(o.getOrDefault("total", "200000"));
-    List<Integer> hot =
-        o.containsKey("hot")
-            ? Arrays.stream(o.get("hot").split(","))
-                .map(String::trim)
-                .map(Integer::valueOf)
-                .toList()
-            : List.of(total / 20, total / 4);
-    int owners =
-        Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
+    BenchStore.Layout layout = BenchStore.layout(o);
+    List<Integer> hot = layout.hot();
     int queries = Integer.parseInt(o.getOrDefault("queries", "200"));
     int samples = Integer.parseInt(o.getOrDefault("samples", "400"));
     int warmup = Integer.parseInt(o.getOrDefault("warmup", Integer.toString(samples / 4)));
-    long seed = Long.parseLong(o.getOrDefault("seed", "42"));
+    long seed = layout.seed();
     PrintStream out = System.out;
     try (E5SmallEmbedder embedder = new E5SmallEmbedder()) {
-      BenchStore.Opened opened =
-          BenchStore.openOrBuild(
-              dir, new BenchStore.Layout(total, hot, owners, seed), embedder, 10_000, out);
+      BenchStore.Opened opened = BenchStore.openOrBuild(dir, layout, embedder, 10_000, out);
       try (LuceneMemoryStore store = opened.store()) {
         run(store, embedder, hot, queries, warmup, samples, seed, out);
       }
@@ -175,16 +159,7 @@ public final class LeverBench {
       Stats[] stats = interleaved(questions.size(), warmup, samples, calls);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
-        stats[k] =
-            new Stats(
-                names.get(k),
-                stats[k].count(),
-                stats[k].meanNanos(),
-                stats[k].p50Nanos(),
-                stats[k].p90Nanos(),
-                stats[k].p99Nanos(),
-                stats[k].p999Nanos(),
-                stats[k].maxNanos());
+        stats[k] = stats[k].named(names.get(k));
         out.println(stats[k].line());
       }
       out.printf(

@@ -50,38 +50,20 @@ public final class PartitionBench {
   private PartitionBench() {}
 
   public static void main(String[] args) throws IOException {
-    Map<String, String> o = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--"))
-        throw new IllegalArgumentException("unknown argument: " + args[i]);
-      o.put(args[i].substring(2), args[i + 1]);
-    }
+    Map<String, String> o = BenchStore.options(args);
     Path dir = Path.of(o.getOrDefault("dir", ".mnemo/bench"));
-    int total = Integer.parseInt(o.getOrDefault("total", "200000"));
-    List<Integer> hot =
-        o.containsKey("hot")
-            ? Arrays.stream(o.get("hot").split(","))
-                .map(String::trim)
-                .map(Integer::valueOf)
-                .toList()
-            : List.of(total / 20, total / 4);
-    int owners =
-        Integer.parseInt(o.getOrDefault("owners", Integer.toString(Math.max(1, total / 100))));
+    BenchStore.Layout layout = BenchStore.layout(o);
+    List<Integer> hot = layout.hot();
     long above = Long.parseLong(o.getOrDefault("above", "5000"));
     int queries = Integer.parseInt(o.getOrDefault("queries", "200"));
     int samples = Integer.parseInt(o.getOrDefault("samples", "300"));
     int warmup = Integer.parseInt(o.getOrDefault("warmup", Integer.toString(samples / 4)));
-    long seed = Long.parseLong(o.getOrDefault("seed", "42"));
+    long seed = layout.seed();
     PrintStream out = System.out;
     try (E5SmallEmbedder embedder = new E5SmallEmbedder()) {
       BenchStore.Opened opened =
           BenchStore.openOrBuild(
-              dir,
-              new BenchStore.Layout(total, hot, owners, seed),
-              embedder,
-              10_000,
-              out,
-              LuceneMemoryStore.Layout.SHARED);
+              dir, layout, embedder, 10_000, out, LuceneMemoryStore.Layout.SHARED);
       Path copy = dir.resolve("parted");
       boolean reuse =
           Boolean.parseBoolean(o.getOrDefault("reuse-copy", "false")) && Files.isDirectory(copy);
@@ -203,16 +185,7 @@ public final class PartitionBench {
       Stats[] stats = LeverBench.interleaved(questions.size(), warmup, samples, calls);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
-        stats[k] =
-            new Stats(
-                names.get(k),
-                stats[k].count(),
-                stats[k].meanNanos(),
-                stats[k].p50Nanos(),
-                stats[k].p90Nanos(),
-                stats[k].p99Nanos(),
-                stats[k].p999Nanos(),
-                stats[k].maxNanos());
+        stats[k] = stats[k].named(names.get(k));
         out.println(stats[k].line());
       }
       out.printf(

@@ -102,4 +102,9 @@ public record Stats(
         p999Nanos / 1e6,
         maxNanos / 1e6);
   }
+
+  /** The same numbers under another name. */
+  public Stats named(String other) {
+    return new Stats(other, count, meanNanos, p50Nanos, p90Nanos, p99Nanos, p999Nanos, maxNanos);
+  }
 }
