@@ -43,22 +43,32 @@ import org.apache.solr.common.params.CursorMarkParams;
  * encodings are the embedded store's ({@link SolrSchema}); the configset in this module's resources
  * declares them.
  *
- * <p><b>Eligibility.</b> Every search carries the {@link Eligibility} as filter queries ({@link
- * SolrFilters}): BM25, entity and time lists are filtered searches, and the dense list is either
- * the {@code knn} parser as the main query (which takes the {@code fq}s as its HNSW pre-filter; a
- * {@code knn} clause nested in a boolean query would not be pre-filtered) or, when at most {@link
- * #EXACT_SCAN_MAX} records are eligible, an exact scan of the eligible records' vectors by a
- * function query. The embedded store makes the same choice at the same size.
+ * <p><b>One request per recall.</b> {@link #candidates} sends one {@code /select}, routed by the
+ * owner: its main query ({@code *:*} under the eligibility filters, one row) counts the eligible
+ * records, and the one record it returns carries the dense, BM25, entity and time lists as {@code
+ * [subquery]} document transformers, each a full search run with {@code distrib=false} on the core
+ * that answered, which holds all of the owner's records (distributed instead when a query has no
+ * owner). Facet queries in the same request count the eligible records naming each query entity
+ * and, with the eligibility filters excluded by their tag, the index's size and each query token's
+ * document frequency. The query text is analysed on the client ({@link QueryAnalyzer}, the
+ * configset's chain). Before, a call made 9 requests (analysis, counts, document frequencies,
+ * collection size, four lists, then BM25 for candidates the BM25 list missed).
  *
- * <p><b>Scores.</b> The BM25 query is built from the collection's own analysis of the query text
- * (the {@code /analysis/field} handler), one term clause per token over {@code text} plus the same
- * over {@code context} at the query's context weight, as in the embedded store; statistics are the
- * collection's (the configset enables exact distributed IDF), so a score does not depend on which
- * shard an owner lives on. Every candidate gets its BM25 score (one filtered re-query by id for
- * those the BM25 list did not return) and its cosine (from its stored vector), and the statistics
- * the read path needs ({@code bm25Max} from the terms' document frequencies over all shards,
- * eligible count and entity frequencies from one faceted count). Solr has no rank fusion; the
- * engine fuses these raw signals itself.
+ * <p><b>Eligibility.</b> Every list carries the {@link Eligibility} as filter queries ({@link
+ * SolrFilters}): BM25, entity and time lists are filtered searches, and the dense list is either
+ * the {@code knn} parser as the subquery's main query (which takes the {@code fq}s as its HNSW
+ * pre-filter; a {@code knn} clause nested in a boolean query would not be pre-filtered) or, when at
+ * most {@link #EXACT_SCAN_MAX} records are eligible, an exact scan of the eligible records' vectors
+ * by a function query. The embedded store makes the same choice at the same size; here the count
+ * comes from the owner's previous recall (the one request cannot count before it chooses), so an
+ * owner's first recall in a process is exact.
+ *
+ * <p><b>Scores.</b> The BM25 query is one term clause per analysed token over {@code text} plus the
+ * same over {@code context} at the query's context weight, as in the embedded store. Every
+ * candidate gets its BM25 score (the other lists return it as a {@code query()} function field) and
+ * its cosine (from its stored vector), and {@code bm25Max} is computed from the same index's
+ * statistics as the scores: the owner's shard (per-shard statistics, as the embedded store's
+ * per-partition ones). Solr has no rank fusion; the engine fuses these raw signals itself.
  *
  * <p><b>Durability.</b> {@link #apply} sends the adds and deletes in one update request, which the
  * shard leaders forward to every live replica and write to their update logs (fsynced: the
