@@ -178,6 +178,19 @@ public final class PartitionBench {
                         .clock(clock)
                         .build())
             .toList();
+    // the full read path (the query embedded by the model) on the first own partition, the query
+    // embedded first or while the store searches BM25, entities and time (parallel signals)
+    List<Mnemo> full = new ArrayList<>();
+    for (boolean parallel : new boolean[] {false, true}) {
+      full.add(
+          Mnemo.builder()
+              .store(stores.get(1))
+              .embedder(embedder)
+              .tokenizer(JTokkitTokenizer.cl100k())
+              .clock(clock)
+              .parallelSignals(parallel)
+              .build());
+    }
     ReadPathBench.Ticker ticker = new ReadPathBench.Ticker();
     out.printf(
         Locale.ROOT,
@@ -222,6 +235,14 @@ public final class PartitionBench {
         calls.add(
             i -> m.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
       }
+      String[] modes = {"sequential", "parallel signals"};
+      for (int v = 0; v < 2; v++) {
+        Mnemo m = full.get(v);
+        names.add("full read path, " + layouts.get(1) + ", " + modes[v] + ", " + tag);
+        calls.add(
+            i -> m.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
+      }
+      sameAnswers(owner, full, questions, ticker, out);
       Stats[] stats = LeverBench.interleaved(questions.size(), warmup, samples, calls);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
@@ -242,6 +263,13 @@ public final class PartitionBench {
             ratio(stats[n + a].p99Nanos(), stats[n + v].p99Nanos()),
             ReadPathBench.loadAverage());
       }
+      out.printf(
+          Locale.ROOT,
+          "ratio (sequential / parallel signals), full read path: p50 %.2f p99 %.2f (load average"
+              + " %s)%n",
+          ratio(stats[2 * n].p50Nanos(), stats[2 * n + 1].p50Nanos()),
+          ratio(stats[2 * n].p99Nanos(), stats[2 * n + 1].p99Nanos()),
+          ReadPathBench.loadAverage());
     }
     out.println("load average at end " + ReadPathBench.loadAverage());
   }
@@ -394,6 +422,29 @@ public final class PartitionBench {
         ReadPathBench.loadAverage());
   }
 
+  /** Whether parallel signals change any answer: the selected records and scores compared. */
+  private static void sameAnswers(
+      String owner,
+      List<Mnemo> engines,
+      List<String> questions,
+      ReadPathBench.Ticker ticker,
+      PrintStream out) {
+    int same = 0;
+    for (String q : questions) {
+      Instant at = ticker.next();
+      RecallResult a = engines.get(0).recall(ReadPathBench.request(owner, q, at, false));
+      RecallResult b = engines.get(1).recall(ReadPathBench.request(owner, q, at, false));
+      if (scored(a).equals(scored(b))) same++;
+    }
+    out.printf(
+        Locale.ROOT,
+        "hot owner %s: sequential and parallel signals select the same records with the same scores"
+            + " for %d of %d questions%n",
+        owner,
+        same,
+        questions.size());
+  }
+
   private static List<String> exactTop(
       List<MemoryRecord> records, Eligibility e, float[] vector, int k) {
     record Scored(String id, double score) {}
@@ -420,6 +471,12 @@ public final class PartitionBench {
     Set<String> out = new HashSet<>();
     for (Candidate c : s.candidates()) out.add(c.record().id());
     return out;
+  }
+
+  private static List<String> scored(RecallResult r) {
+    return r.selected().stream()
+        .map(x -> x.record().id() + " " + x.score() + " " + x.relevance())
+        .toList();
   }
 
   private static List<String> selected(RecallResult r) {

@@ -974,11 +974,31 @@ public final class LuceneMemoryStore implements MemoryStore {
     return candidates(q, ReadOptions.DEFAULT);
   }
 
+  /**
+   * BM25, entities and time are searched first, then the vector is asked for and the dense signal
+   * searched: the same candidates, in the same order, as {@link #candidates(CandidateQuery)} with
+   * the vector in the query (a read of every index, for no owner, asks for the vector first).
+   */
+  @Override
+  public CandidateSet candidates(CandidateQuery q, java.util.function.Supplier<float[]> vector) {
+    return candidates(q, vector, ReadOptions.DEFAULT);
+  }
+
   private CandidateSet candidates(CandidateQuery q, ReadOptions o) {
+    return candidates(q, null, o);
+  }
+
+  /**
+   * {@code later}: the vector, asked for once the other signals are searched; null: the query's.
+   */
+  private CandidateSet candidates(
+      CandidateQuery q, java.util.function.Supplier<float[]> later, ReadOptions o) {
     String owner = q.eligibility().owner();
-    if (owner == null && !table.isEmpty())
-      return merged(acrossAll((p, s) -> candidates(p, s, q, o)), q.perSignal());
-    return read(owner, (p, s) -> candidates(p, s, q, o));
+    if (owner == null && !table.isEmpty()) {
+      CandidateQuery all = later == null ? q : q.withVector(later.get());
+      return merged(acrossAll((p, s) -> candidates(p, s, all, null, o)), q.perSignal());
+    }
+    return read(owner, (p, s) -> candidates(p, s, q, later, o));
   }
 
   /**
@@ -1032,7 +1052,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     return new CandidateSet(out, bm25Max, frequencies.isEmpty() ? 0 : eligible, frequencies);
   }
 
-  private CandidateSet candidates(Partition p, IndexSearcher s, CandidateQuery q, ReadOptions o)
+  private CandidateSet candidates(
+      Partition p,
+      IndexSearcher s,
+      CandidateQuery q,
+      java.util.function.Supplier<float[]> later,
+      ReadOptions o)
       throws IOException {
     Query filter;
     long eligible = -1; // counted once, when first needed
@@ -1044,23 +1069,19 @@ public final class LuceneMemoryStore implements MemoryStore {
     } else {
       filter = Filters.of(eligibility);
     }
-    Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
-    if (q.vector() != null) {
-      if (eligible < 0) eligible = s.count(filter);
-      rank(ranks, dense(s, q.vector(), filter, eligible, q.perSignal(), o.graphOversample()), 0);
-    }
+    // Each signal's hits, ranked into one map in this order (dense, BM25, entities, time) once all
+    // are searched: the dense search may wait for a vector still being computed.
+    TopDocs[] hits = new TopDocs[4];
     Query text = textQuery(q.text(), q.contextWeight());
     if (text != null) {
-      TopDocs top = s.search(and(text, filter), q.perSignal());
-      rank(ranks, top, 1);
+      hits[1] = s.search(and(text, filter), q.perSignal());
     }
     if (!q.entities().isEmpty()) {
       BooleanQuery.Builder any = new BooleanQuery.Builder();
       for (String e : q.entities()) {
         any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
       }
-      TopDocs top = s.search(and(any.build(), filter), q.perSignal());
-      rank(ranks, top, 2);
+      hits[2] = s.search(and(any.build(), filter), q.perSignal());
     }
     if (q.timeRange() != null) {
       Query inRange =
@@ -1071,9 +1092,16 @@ public final class LuceneMemoryStore implements MemoryStore {
       // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
       // cut (a conversation's turns share their session's time) would change from run to run.
       Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
-      TopDocs top = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
-      rank(ranks, top, 3);
+      hits[3] = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
     }
+    float[] vector = later == null ? q.vector() : later.get();
+    if (vector != null) {
+      if (eligible < 0) eligible = s.count(filter);
+      hits[0] = dense(s, vector, filter, eligible, q.perSignal(), o.graphOversample());
+    }
+    Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
+    for (int signal = 0; signal < hits.length; signal++)
+      if (hits[signal] != null) rank(ranks, hits[signal], signal);
     if (ranks.isEmpty()) return CandidateSet.empty();
     Map<Integer, Float> bm25 = exactBm25(s, text, ranks);
     List<Candidate> out = new ArrayList<>(ranks.size());
@@ -1082,11 +1110,9 @@ public final class LuceneMemoryStore implements MemoryStore {
       int[] r = e.getValue();
       MemoryRecord rec = load(s, doc, o.recordCache());
       double cos = Double.NaN;
-      if (q.vector() != null
-          && rec.embedding() != null
-          && rec.embedding().length == q.vector().length) {
+      if (vector != null && rec.embedding() != null && rec.embedding().length == vector.length) {
         double dot = 0;
-        for (int i = 0; i < q.vector().length; i++) dot += q.vector()[i] * rec.embedding()[i];
+        for (int i = 0; i < vector.length; i++) dot += vector[i] * rec.embedding()[i];
         cos = dot;
       }
       out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
@@ -1616,6 +1642,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     @Override
     public CandidateSet candidates(CandidateQuery q) {
       return LuceneMemoryStore.this.candidates(q, options);
+    }
+
+    @Override
+    public CandidateSet candidates(CandidateQuery q, java.util.function.Supplier<float[]> vector) {
+      return LuceneMemoryStore.this.candidates(q, vector, options);
     }
 
     @Override
