@@ -99,9 +99,9 @@ class ReadLeversTest {
           assertThat(describe(got)).as("%s, query %d", COMBINATIONS.get(v), q).isEqualTo(want);
           assertThat(records(got)).isEqualTo(records(baseline));
           if (COMBINATIONS.get(v).versionsWithCandidates() && !got.candidates().isEmpty()) {
-            Map<String, List<String>> want = eligibleVersions(views.get(0), query, baseline);
-            assertThat(versions(got)).as("%s, query %d", COMBINATIONS.get(v), q).isEqualTo(want);
-            if (!want.isEmpty()) withVersions++;
+            Map<String, List<String>> wanted = eligibleVersions(views.get(0), query, baseline);
+            assertThat(versions(got)).as("%s, query %d", COMBINATIONS.get(v), q).isEqualTo(wanted);
+            if (!wanted.isEmpty()) withVersions++;
           } else {
             assertThat(got.versions()).isNull();
           }
