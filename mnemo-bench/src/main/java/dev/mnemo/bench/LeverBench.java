@@ -94,9 +94,9 @@ public final class LeverBench {
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
     // Unclosed hides the store's retrieval log, as for ReadPathBench's engines: nothing is logged
-    List<MemoryStore> views =
+    List<ReadPathBench.Unclosed> views =
         VARIANTS.stream()
-            .map(v -> (MemoryStore) new ReadPathBench.Unclosed(store.withReadOptions(v.options())))
+            .map(v -> new ReadPathBench.Unclosed(store.withReadOptions(v.options())))
             .toList();
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     Embedder precomputed = new ReadPathBench.Precomputed(embedder, vectors);
@@ -129,6 +129,8 @@ public final class LeverBench {
       String tag = String.format(Locale.ROOT, "%,d/owner", h);
       // Same answers from every combination, for every question, at the same instant.
       int differ = 0, recallDiffer = 0;
+      long versionsBefore = views.get(0).versionQueries();
+      long versionsNow = views.get(views.size() - 1).versionQueries();
       for (String q : questions) {
         Instant at = ticker.next();
         CandidateQuery cq = query(owner, q, vectors.get(q), at);
@@ -142,13 +144,16 @@ public final class LeverBench {
       out.printf(
           Locale.ROOT,
           "%nhot owner %s: answers differing from the baseline: candidates %d of %d, recall %d of %d"
-              + " (load average %s)%n",
+              + " (load average %s); versions() queries of %d recalls: before %d, now %d%n",
           owner,
           differ,
           questions.size() * (views.size() - 1),
           recallDiffer,
           questions.size(),
-          ReadPathBench.loadAverage());
+          ReadPathBench.loadAverage(),
+          questions.size(),
+          views.get(0).versionQueries() - versionsBefore,
+          views.get(views.size() - 1).versionQueries() - versionsNow);
 
       List<String> names = new ArrayList<>();
       List<IntConsumer> calls = new ArrayList<>();
@@ -166,12 +171,28 @@ public final class LeverBench {
       names.add("recall alone, now, " + tag);
       calls.add(
           i -> after.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
-      Stats[] stats = interleaved(questions.size(), warmup, samples, calls);
+      Stats[] cpu = new Stats[calls.size()];
+      Stats[] stats = interleaved(questions.size(), warmup, samples, calls, cpu);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
         stats[k] = stats[k].named(names.get(k));
         out.println(stats[k].line());
       }
+      out.println("CPU time of the calling thread per call:");
+      for (int k = 0; k < cpu.length; k++) {
+        cpu[k] = cpu[k].named("cpu, " + names.get(k));
+        out.println(cpu[k].line());
+      }
+      out.printf(
+          Locale.ROOT,
+          "ratios of CPU time p50 (before / lever): versions %.2f, term statistics %.2f, every"
+              + " lever %.2f; recall alone %.2f; p99: every lever %.2f, recall alone %.2f%n",
+          ratio(cpu[0].p50Nanos(), cpu[1].p50Nanos()),
+          ratio(cpu[0].p50Nanos(), cpu[2].p50Nanos()),
+          ratio(cpu[0].p50Nanos(), cpu[3].p50Nanos()),
+          ratio(cpu[4].p50Nanos(), cpu[5].p50Nanos()),
+          ratio(cpu[0].p99Nanos(), cpu[3].p99Nanos()),
+          ratio(cpu[4].p99Nanos(), cpu[5].p99Nanos()));
       out.printf(
           Locale.ROOT,
           "ratios of p50 (before / lever): versions %.2f, term statistics %.2f, every lever %.2f; "
@@ -249,19 +270,37 @@ public final class LeverBench {
    * rounds.
    */
   static Stats[] interleaved(int cycle, int warmup, int samples, List<IntConsumer> calls) {
+    return interleaved(cycle, warmup, samples, calls, null);
+  }
+
+  /**
+   * As {@link #interleaved(int, int, int, List)}; when {@code cpu} is not null, it receives each
+   * series' CPU time of the calling thread per call (what a call costs, whatever else waits for the
+   * two cores: on a loaded machine the wall time mostly measures the wait).
+   */
+  static Stats[] interleaved(
+      int cycle, int warmup, int samples, List<IntConsumer> calls, Stats[] cpu) {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     int n = calls.size();
     for (int i = 0; i < warmup; i++)
       for (int k = 0; k < n; k++) calls.get(k).accept((i + k * cycle / n) % cycle);
     long[][] t = new long[n][samples];
+    long[][] c = new long[n][samples];
     for (int i = 0; i < samples; i++) {
       for (int k = 0; k < n; k++) {
+        long c0 = cpu == null ? 0 : threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         calls.get(k).accept((i + k * cycle / n) % cycle);
         t[k][i] = System.nanoTime() - t0;
+        if (cpu != null) c[k][i] = threads.getCurrentThreadCpuTime() - c0;
       }
     }
     Stats[] s = new Stats[n];
-    for (int k = 0; k < n; k++) s[k] = Stats.of("", t[k]);
+    for (int k = 0; k < n; k++) {
+      s[k] = Stats.of("", t[k]);
+      if (cpu != null) cpu[k] = Stats.of("", c[k]);
+    }
     return s;
   }
 }
