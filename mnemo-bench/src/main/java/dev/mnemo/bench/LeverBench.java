@@ -46,12 +46,22 @@ public final class LeverBench {
 
   private record Variant(String name, ReadOptions options) {}
 
+  /**
+   * The first is the store as it read before the levers of issue 15 item 7 (eligibility once and
+   * the record cache on), the last is the store's default; recall alone compares the two.
+   */
   private static final List<Variant> VARIANTS =
       List.of(
-          new Variant("baseline (no lever)", ReadOptions.BASELINE),
-          new Variant("eligible once", new ReadOptions(true, false)),
-          new Variant("record cache", new ReadOptions(false, true)),
-          new Variant("both", ReadOptions.DEFAULT));
+          new Variant(
+              "before (eligible once, record cache)",
+              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_OVERSAMPLE, false, false)),
+          new Variant(
+              "+ versions with candidates",
+              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_OVERSAMPLE, true, false)),
+          new Variant(
+              "+ cached term statistics",
+              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_OVERSAMPLE, false, true)),
+          new Variant("now (every lever)", ReadOptions.DEFAULT));
 
   public static void main(String[] args) {
     Map<String, String> o = BenchStore.options(args);
@@ -84,9 +94,9 @@ public final class LeverBench {
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
     // Unclosed hides the store's retrieval log, as for ReadPathBench's engines: nothing is logged
-    List<MemoryStore> views =
+    List<ReadPathBench.Unclosed> views =
         VARIANTS.stream()
-            .map(v -> (MemoryStore) new ReadPathBench.Unclosed(store.withReadOptions(v.options())))
+            .map(v -> new ReadPathBench.Unclosed(store.withReadOptions(v.options())))
             .toList();
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     Embedder precomputed = new ReadPathBench.Precomputed(embedder, vectors);
@@ -119,6 +129,8 @@ public final class LeverBench {
       String tag = String.format(Locale.ROOT, "%,d/owner", h);
       // Same answers from every combination, for every question, at the same instant.
       int differ = 0, recallDiffer = 0;
+      long versionsBefore = views.get(0).versionQueries();
+      long versionsNow = views.get(views.size() - 1).versionQueries();
       for (String q : questions) {
         Instant at = ticker.next();
         CandidateQuery cq = query(owner, q, vectors.get(q), at);
@@ -132,13 +144,16 @@ public final class LeverBench {
       out.printf(
           Locale.ROOT,
           "%nhot owner %s: answers differing from the baseline: candidates %d of %d, recall %d of %d"
-              + " (load average %s)%n",
+              + " (load average %s); versions() queries of %d recalls: before %d, now %d%n",
           owner,
           differ,
           questions.size() * (views.size() - 1),
           recallDiffer,
           questions.size(),
-          ReadPathBench.loadAverage());
+          ReadPathBench.loadAverage(),
+          questions.size(),
+          views.get(0).versionQueries() - versionsBefore,
+          views.get(views.size() - 1).versionQueries() - versionsNow);
 
       List<String> names = new ArrayList<>();
       List<IntConsumer> calls = new ArrayList<>();
@@ -150,22 +165,38 @@ public final class LeverBench {
                 view.candidates(
                     query(owner, questions.get(i), vectors.get(questions.get(i)), ticker.next())));
       }
-      names.add("recall alone, no lever, " + tag);
+      names.add("recall alone, before, " + tag);
       calls.add(
           i -> before.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
-      names.add("recall alone, both levers, " + tag);
+      names.add("recall alone, now, " + tag);
       calls.add(
           i -> after.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
-      Stats[] stats = interleaved(questions.size(), warmup, samples, calls);
+      Stats[] cpu = new Stats[calls.size()];
+      Stats[] stats = interleaved(questions.size(), warmup, samples, calls, cpu);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
         stats[k] = stats[k].named(names.get(k));
         out.println(stats[k].line());
       }
+      out.println("CPU time of the calling thread per call:");
+      for (int k = 0; k < cpu.length; k++) {
+        cpu[k] = cpu[k].named("cpu, " + names.get(k));
+        out.println(cpu[k].line());
+      }
       out.printf(
           Locale.ROOT,
-          "ratios of p50 (baseline / lever): eligible once %.2f, record cache %.2f, both %.2f; "
-              + "recall alone %.2f; p99: both %.2f, recall alone %.2f%n",
+          "ratios of CPU time p50 (before / lever): versions %.2f, term statistics %.2f, every"
+              + " lever %.2f; recall alone %.2f; p99: every lever %.2f, recall alone %.2f%n",
+          ratio(cpu[0].p50Nanos(), cpu[1].p50Nanos()),
+          ratio(cpu[0].p50Nanos(), cpu[2].p50Nanos()),
+          ratio(cpu[0].p50Nanos(), cpu[3].p50Nanos()),
+          ratio(cpu[4].p50Nanos(), cpu[5].p50Nanos()),
+          ratio(cpu[0].p99Nanos(), cpu[3].p99Nanos()),
+          ratio(cpu[4].p99Nanos(), cpu[5].p99Nanos()));
+      out.printf(
+          Locale.ROOT,
+          "ratios of p50 (before / lever): versions %.2f, term statistics %.2f, every lever %.2f; "
+              + "recall alone %.2f; p99: every lever %.2f, recall alone %.2f%n",
           ratio(stats[0].p50Nanos(), stats[1].p50Nanos()),
           ratio(stats[0].p50Nanos(), stats[2].p50Nanos()),
           ratio(stats[0].p50Nanos(), stats[3].p50Nanos()),
@@ -220,7 +251,17 @@ public final class LeverBench {
 
   private static List<String> ids(RecallResult r) {
     return r.selected().stream()
-        .map(x -> x.record().id() + " " + x.score() + " " + x.relevance())
+        .map(
+            x ->
+                x.record().id()
+                    + " "
+                    + x.score()
+                    + " "
+                    + x.relevance()
+                    + " "
+                    + x.tokens()
+                    + " "
+                    + x.conflictsWith())
         .toList();
   }
 
@@ -229,19 +270,37 @@ public final class LeverBench {
    * rounds.
    */
   static Stats[] interleaved(int cycle, int warmup, int samples, List<IntConsumer> calls) {
+    return interleaved(cycle, warmup, samples, calls, null);
+  }
+
+  /**
+   * As {@link #interleaved(int, int, int, List)}; when {@code cpu} is not null, it receives each
+   * series' CPU time of the calling thread per call (what a call costs, whatever else waits for the
+   * two cores: on a loaded machine the wall time mostly measures the wait).
+   */
+  static Stats[] interleaved(
+      int cycle, int warmup, int samples, List<IntConsumer> calls, Stats[] cpu) {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     int n = calls.size();
     for (int i = 0; i < warmup; i++)
       for (int k = 0; k < n; k++) calls.get(k).accept((i + k * cycle / n) % cycle);
     long[][] t = new long[n][samples];
+    long[][] c = new long[n][samples];
     for (int i = 0; i < samples; i++) {
       for (int k = 0; k < n; k++) {
+        long c0 = cpu == null ? 0 : threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         calls.get(k).accept((i + k * cycle / n) % cycle);
         t[k][i] = System.nanoTime() - t0;
+        if (cpu != null) c[k][i] = threads.getCurrentThreadCpuTime() - c0;
       }
     }
     Stats[] s = new Stats[n];
-    for (int k = 0; k < n; k++) s[k] = Stats.of("", t[k]);
+    for (int k = 0; k < n; k++) {
+      s[k] = Stats.of("", t[k]);
+      if (cpu != null) cpu[k] = Stats.of("", c[k]);
+    }
     return s;
   }
 }

@@ -878,6 +878,14 @@ public final class ReadPathBench {
     private final java.util.concurrent.atomic.LongAdder applyNanos =
         new java.util.concurrent.atomic.LongAdder();
 
+    private final java.util.concurrent.atomic.LongAdder versionQueries =
+        new java.util.concurrent.atomic.LongAdder();
+
+    /** How many {@link #versions} queries were made so far. */
+    long versionQueries() {
+      return versionQueries.sum();
+    }
+
     Unclosed(MemoryStore s) {
       this.s = s;
     }
@@ -904,6 +912,7 @@ public final class ReadPathBench {
 
     @Override
     public List<MemoryRecord> versions(String owner, String factKey) {
+      versionQueries.increment();
       return s.versions(owner, factKey);
     }
 

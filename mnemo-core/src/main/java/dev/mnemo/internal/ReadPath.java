@@ -346,7 +346,7 @@ final class ReadPath {
     timings.put("rank", t4 - t3);
 
     List<Scored> selected = pack(scored, req);
-    selected = surfaceConflicts(selected, scored, req, eligibility);
+    selected = surfaceConflicts(selected, scored, req, eligibility, found.versions());
     long t5 = System.nanoTime();
     timings.put("pack", t5 - t4);
 
@@ -988,10 +988,16 @@ final class ReadPath {
    * policy), the engine cannot tell which is right: they are surfaced together, each marked with
    * the others' ids, rendered with their dates. A sibling not already selected joins the selection
    * if it fits the budget, even beyond k and below the threshold (a conflict is shown whole);
-   * otherwise the selected record still carries the sibling's id.
+   * otherwise the selected record still carries the sibling's id. The versions are those the store
+   * returned with the candidates ({@link CandidateSet#versions}), or, from a store that does not,
+   * one {@link MemoryStore#versions} query per selected fact key.
    */
   private List<Scored> surfaceConflicts(
-      List<Scored> selected, List<Scored> scored, RecallRequest req, Eligibility eligibility) {
+      List<Scored> selected,
+      List<Scored> scored,
+      RecallRequest req,
+      Eligibility eligibility,
+      Map<String, List<MemoryRecord>> withCandidates) {
     List<Scored> out = new ArrayList<>(selected);
     int used =
         selected.isEmpty()
@@ -1004,14 +1010,24 @@ final class ReadPath {
     for (Scored s : selected) {
       String key = s.r.factKey();
       if (key == null || !seenKeys.add(key)) continue;
-      // The versions come from a second read, which may see a commit that landed after the
-      // candidates were found. If that commit superseded the selected record, its successor is no
-      // conflict but a newer truth this recall did not see: leave the key alone rather than mix two
-      // states of the store in one answer.
-      List<MemoryRecord> versions = store.versions(s.r.owner(), key);
-      MemoryRecord fresh =
-          versions.stream().filter(v -> v.id().equals(s.r.id())).findFirst().orElse(null);
-      if (fresh == null || !eligibility.admits(fresh)) continue;
+      List<MemoryRecord> versions;
+      if (withCandidates != null) {
+        // The store's eligible versions, read with the candidates: one state of the store, no
+        // second query; a key left out has no eligible record besides the candidate (keys are
+        // per owner: a read for every owner may hold another owner's records of the same key).
+        versions = new ArrayList<>();
+        for (MemoryRecord v : withCandidates.getOrDefault(key, List.of()))
+          if (v.owner().equals(s.r.owner())) versions.add(v);
+      } else {
+        // The versions come from a second read, which may see a commit that landed after the
+        // candidates were found. If that commit superseded the selected record, its successor is
+        // no conflict but a newer truth this recall did not see: leave the key alone rather than
+        // mix two states of the store in one answer.
+        versions = store.versions(s.r.owner(), key);
+        MemoryRecord fresh =
+            versions.stream().filter(v -> v.id().equals(s.r.id())).findFirst().orElse(null);
+        if (fresh == null || !eligibility.admits(fresh)) continue;
+      }
       List<MemoryRecord> siblings = new ArrayList<>();
       for (MemoryRecord v : versions) {
         // only keep_both writes leave two believed versions overlapping in valid time

@@ -1,5 +1,6 @@
 package dev.mnemo.spi;
 
+import dev.mnemo.MemoryRecord;
 import java.util.List;
 import java.util.Map;
 
@@ -15,15 +16,36 @@ import java.util.Map;
  *     names entities that match; 0 otherwise)
  * @param entityFrequencies for each query entity key that some eligible record names, how many
  *     eligible records name it
+ * @param versions null when the store does not return versions with its candidates (the read path
+ *     then asks {@link MemoryStore#versions} for the fact keys it selects); otherwise, for each
+ *     fact key of a candidate, every <em>eligible</em> record of the owner with that key (the
+ *     candidates among them included), read from the same state of the store as the candidates, so
+ *     that the read path's conflict stage needs no second query and cannot mix two states of the
+ *     store. A key whose only eligible record is the candidate itself may be left out.
  */
 public record CandidateSet(
     List<Candidate> candidates,
     double bm25Max,
     long eligibleCount,
-    Map<String, Long> entityFrequencies) {
+    Map<String, Long> entityFrequencies,
+    Map<String, List<MemoryRecord>> versions) {
   public CandidateSet {
     candidates = List.copyOf(candidates);
     entityFrequencies = Map.copyOf(entityFrequencies);
+    if (versions != null) {
+      Map<String, List<MemoryRecord>> copy = new java.util.HashMap<>();
+      versions.forEach((k, v) -> copy.put(k, List.copyOf(v)));
+      versions = Map.copyOf(copy);
+    }
+  }
+
+  /** Without versions: the read path asks {@link MemoryStore#versions} for those it needs. */
+  public CandidateSet(
+      List<Candidate> candidates,
+      double bm25Max,
+      long eligibleCount,
+      Map<String, Long> entityFrequencies) {
+    this(candidates, bm25Max, eligibleCount, entityFrequencies, null);
   }
 
   public static CandidateSet empty() {

@@ -51,6 +51,14 @@ public abstract class MemoryStoreContract {
     return true;
   }
 
+  /**
+   * Whether the store returns versions with its candidates ({@link CandidateSet#versions}); false
+   * by default.
+   */
+  protected boolean versionsWithCandidates() {
+    return false;
+  }
+
   @TempDir protected Path dir;
   protected MutableClock clock;
   protected Mnemo mnemo;
@@ -1144,6 +1152,49 @@ public abstract class MemoryStoreContract {
     for (String id : ids) assertThat(mnemo.get("u", id)).isPresent();
     // all written at the same instant with the same valid start: each replaces the last whole
     assertThat(mnemo.history("u", "even")).hasSize(10);
+  }
+
+  /**
+   * A store that returns versions with its candidates ({@link dev.mnemo.spi.CandidateSet#versions})
+   * returns, for each candidate's fact key with more than one eligible record, exactly the key's
+   * records that the eligibility admits; keys it leaves out have one eligible record. A store that
+   * returns none (null) passes trivially: the read path then asks {@link MemoryStore#versions}.
+   */
+  @Test
+  void candidates_versionsGivenWithThem_areTheEligibleVersionsOfTheCandidatesKeys() {
+    for (int i = 0; i < 12; i++) {
+      mnemo.remember(
+          NewMemory.builder(
+                  i % 4 == 3 ? "v" : "u", "Drinks " + (i % 2 == 0 ? "tea" : "coffee") + " " + i)
+              .factKey("drink-" + (i % 3))
+              .source("s" + i)
+              .recordedAt(t("2026-01-01").plusSeconds(86_400L * i))
+              .conflictPolicy(i % 2 == 0 ? ConflictPolicy.KEEP_BOTH : ConflictPolicy.SUPERSEDE)
+              .build());
+    }
+    MemoryStore store = store();
+    int checked = 0;
+    int keys = 0;
+    for (String at : List.of("2026-01-05", "2026-07-01")) {
+      for (Eligibility e : List.of(Eligibility.current("u", t(at)), Eligibility.allOf("u"))) {
+        var set =
+            store.candidates(new CandidateQuery(e, null, "drinks tea coffee", Set.of(), null, 50));
+        if (set.versions() == null) continue;
+        Map<String, Set<String>> want = new java.util.TreeMap<>();
+        for (var c : set.candidates()) {
+          String key = c.record().factKey();
+          Set<String> eligible = ids(store.versions("u", key).stream().filter(e::admits).toList());
+          if (eligible.size() > 1) want.put(key, eligible);
+        }
+        Map<String, Set<String>> got = new java.util.TreeMap<>();
+        set.versions().forEach((k, v) -> got.put(k, ids(v)));
+        assertThat(got).as("%s", e).isEqualTo(want);
+        checked++;
+        keys += want.size();
+      }
+    }
+    assertThat(checked).isEqualTo(versionsWithCandidates() ? 4 : 0);
+    if (versionsWithCandidates()) assertThat(keys).isPositive();
   }
 
   @Test

@@ -931,13 +931,26 @@ public final class LuceneMemoryStore implements MemoryStore {
    * @param graphOversample the HNSW search asks the graph for this many times the dense signal's
    *     candidates and keeps the best (the graph's beam is as wide as what is asked for: wider
    *     finds more of the exact neighbours, at the cost of a longer search)
+   * @param versionsWithCandidates return the eligible versions of the candidates' fact keys with
+   *     the candidates ({@link CandidateSet#versions}), read from the same searcher in one search,
+   *     so that the read path's conflict stage asks no {@link #versions} per selected fact key
+   * @param termStatistics keep the BM25 term statistics of the index's current reader ({@link
+   *     TermStatistics}) for the text search, the candidates' exact BM25 and the normalization,
+   *     instead of looking every query word up in every segment three times per call
    */
-  public record ReadOptions(boolean eligibleOnce, boolean recordCache, int graphOversample) {
+  public record ReadOptions(
+      boolean eligibleOnce,
+      boolean recordCache,
+      int graphOversample,
+      boolean versionsWithCandidates,
+      boolean termStatistics) {
     /** Every lever on: what the store does. */
-    public static final ReadOptions DEFAULT = new ReadOptions(true, true);
+    public static final ReadOptions DEFAULT =
+        new ReadOptions(true, true, GRAPH_OVERSAMPLE, true, true);
 
     /** Every lever off: how the store read before them. */
-    public static final ReadOptions BASELINE = new ReadOptions(false, false);
+    public static final ReadOptions BASELINE =
+        new ReadOptions(false, false, GRAPH_OVERSAMPLE, false, false);
 
     public ReadOptions {
       if (graphOversample < 1)
@@ -945,9 +958,14 @@ public final class LuceneMemoryStore implements MemoryStore {
             "graphOversample must be at least 1: " + graphOversample);
     }
 
-    /** These levers with the store's graph oversampling. */
+    /** These levers with the store's graph oversampling, versions and term statistics. */
     public ReadOptions(boolean eligibleOnce, boolean recordCache) {
       this(eligibleOnce, recordCache, GRAPH_OVERSAMPLE);
+    }
+
+    /** These levers with the store's versions and term statistics. */
+    public ReadOptions(boolean eligibleOnce, boolean recordCache, int graphOversample) {
+      this(eligibleOnce, recordCache, graphOversample, true, true);
     }
   }
 
@@ -1012,8 +1030,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     double bm25Max = 0;
     long eligible = 0;
     Map<String, Long> frequencies = new TreeMap<>();
+    Map<String, List<MemoryRecord>> versions = new HashMap<>();
+    boolean withVersions = true;
     for (int i = 0; i < sets.size(); i++) {
       CandidateSet s = sets.get(i);
+      if (s.versions() == null) withVersions = false;
+      else
+        s.versions()
+            .forEach((k, v) -> versions.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
       for (Candidate c : s.candidates()) all.add(new Found(c, i));
       bm25Max = Math.max(bm25Max, s.bm25Max());
       eligible += s.eligibleCount();
@@ -1049,7 +1073,12 @@ public final class LuceneMemoryStore implements MemoryStore {
       Candidate c = all.get(i).c();
       out.add(new Candidate(c.record(), c.cosine(), c.bm25(), r[0], r[1], r[2], r[3]));
     }
-    return new CandidateSet(out, bm25Max, frequencies.isEmpty() ? 0 : eligible, frequencies);
+    return new CandidateSet(
+        out,
+        bm25Max,
+        frequencies.isEmpty() ? 0 : eligible,
+        frequencies,
+        withVersions ? versions : null);
   }
 
   private CandidateSet candidates(
@@ -1072,7 +1101,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     // Each signal's hits, ranked into one map in this order (dense, BM25, entities, time) once all
     // are searched: the dense search may wait for a vector still being computed.
     TopDocs[] hits = new TopDocs[4];
-    Query text = textQuery(q.text(), q.contextWeight());
+    Query text = textQuery(q.text(), q.contextWeight(), o.termStatistics() ? p.terms : null, s);
     if (text != null) {
       hits[1] = s.search(and(text, filter), q.perSignal());
     }
@@ -1129,7 +1158,46 @@ public final class LuceneMemoryStore implements MemoryStore {
       }
     }
     return new CandidateSet(
-        out, bm25Max(s, q.text()), entityFrequencies.isEmpty() ? 0 : eligible, entityFrequencies);
+        out,
+        bm25Max(s, q.text(), o.termStatistics() ? p.terms : null),
+        entityFrequencies.isEmpty() ? 0 : eligible,
+        entityFrequencies,
+        o.versionsWithCandidates() ? versions(s, filter, out, o) : null);
+  }
+
+  /**
+   * For each fact key of the candidates that some other eligible record shares, every eligible
+   * record with that key: one search of the key terms under the call's eligibility filter; the
+   * candidates' records are reused, only versions outside the candidates are loaded.
+   */
+  private Map<String, List<MemoryRecord>> versions(
+      IndexSearcher s, Query filter, List<Candidate> candidates, ReadOptions o) throws IOException {
+    Map<String, MemoryRecord> byId = new HashMap<>();
+    Set<BytesRef> keys = new java.util.TreeSet<>();
+    int keyed = 0;
+    for (Candidate c : candidates) {
+      byId.put(c.record().id(), c.record());
+      if (c.record().factKey() == null) continue;
+      keys.add(new BytesRef(c.record().factKey()));
+      keyed++;
+    }
+    Map<String, List<MemoryRecord>> out = new HashMap<>();
+    if (keys.isEmpty()) return out;
+    Query q =
+        new BooleanQuery.Builder()
+            .add(new org.apache.lucene.search.TermInSetQuery(Schema.FACT_KEY, keys), Occur.FILTER)
+            .add(filter, Occur.FILTER)
+            .build();
+    int n = s.count(q);
+    // every eligible record of these keys is a candidate, and no two candidates share a key
+    if (n == keyed && keyed == keys.size()) return out;
+    for (ScoreDoc sd : s.search(q, Math.max(1, n)).scoreDocs) {
+      MemoryRecord r = load(s, sd.doc, o.recordCache());
+      MemoryRecord known = byId.get(r.id());
+      out.computeIfAbsent(r.factKey(), k -> new ArrayList<>()).add(known != null ? known : r);
+    }
+    out.values().removeIf(v -> v.size() < 2);
+    return out;
   }
 
   /**
@@ -1138,7 +1206,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * grows). Dividing by it puts BM25 on a [0, 1] scale that means the same in a store of ten
    * records and one of ten million.
    */
-  private double bm25Max(IndexSearcher s, String text) throws IOException {
+  private double bm25Max(IndexSearcher s, String text, TermStatistics cached) throws IOException {
     if (text == null || text.isBlank()) return 0;
     var stats = s.collectionStatistics(Schema.TEXT);
     if (stats == null) return 0;
@@ -1151,7 +1219,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       while (ts.incrementToken()) {
         Term t = new Term(Schema.TEXT, BytesRef.deepCopyOf(term.getBytesRef()));
         // a query word no record contains still counts: it is part of what was asked
-        int df = s.getIndexReader().docFreq(t);
+        int df = cached != null ? cached.of(s, t).docFreq() : s.getIndexReader().docFreq(t);
         max += Math.log(1 + (n - df + 0.5) / (df + 0.5));
       }
       ts.end();
@@ -1340,9 +1408,31 @@ public final class LuceneMemoryStore implements MemoryStore {
    * context (neighbouring turns, dates) at the query's context weight. Null for a query with no
    * words.
    */
-  private Query textQuery(String text, double contextWeight) {
+  private Query textQuery(String text, double contextWeight, TermStatistics cached, IndexSearcher s)
+      throws IOException {
     if (text == null || text.isBlank()) return null;
-    QueryBuilder qb = new QueryBuilder(analyzer);
+    QueryBuilder qb =
+        cached == null
+            ? new QueryBuilder(analyzer)
+            : new QueryBuilder(analyzer) {
+              @Override
+              protected Query newTermQuery(Term term, float boost) {
+                try {
+                  Query q = new TermQuery(term, cached.of(s, term));
+                  return boost == 1f ? q : new BoostQuery(q, boost);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              }
+            };
+    try {
+      return textQuery(qb, text, contextWeight);
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static Query textQuery(QueryBuilder qb, String text, double contextWeight) {
     Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
     if (main == null) return null;
     Query ctx =

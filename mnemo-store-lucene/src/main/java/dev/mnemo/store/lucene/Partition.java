@@ -39,6 +39,9 @@ final class Partition implements Closeable {
   final SearcherManager searchers;
   final TimeColumns.Cache columns;
 
+  /** The BM25 statistics of the query words, for the current reader. */
+  final TermStatistics terms = new TermStatistics();
+
   /** Calls using this partition now; changed only under the store's lock of open partitions. */
   int pins;
 

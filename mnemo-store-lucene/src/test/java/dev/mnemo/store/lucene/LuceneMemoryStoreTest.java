@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 
 class LuceneMemoryStoreTest extends MemoryStoreContract {
   @Override
+  protected boolean versionsWithCandidates() {
+    return true;
+  }
+
+  @Override
   protected MemoryStore openStore(Path dir) {
     return LuceneMemoryStore.open(dir.resolve("index"));
   }

@@ -11,6 +11,11 @@ import java.nio.file.Path;
  */
 class PartitionedStoreContractTest extends MemoryStoreContract {
   @Override
+  protected boolean versionsWithCandidates() {
+    return true;
+  }
+
+  @Override
   protected MemoryStore openStore(Path dir) {
     return LuceneMemoryStore.open(dir.resolve("index"), new LuceneMemoryStore.Layout(3, 2));
   }

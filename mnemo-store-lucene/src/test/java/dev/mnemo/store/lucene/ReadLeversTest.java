@@ -6,6 +6,9 @@ import dev.mnemo.Authority;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.MemoryRecord;
+import dev.mnemo.Mnemo;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
 import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
@@ -13,10 +16,12 @@ import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore.ReadOptions;
 import dev.mnemo.testkit.HashingEmbedder;
+import dev.mnemo.text.JTokkitTokenizer;
 import dev.mnemo.time.TimeRange;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -46,6 +51,8 @@ class ReadLeversTest {
           ReadOptions.BASELINE,
           new ReadOptions(true, false),
           new ReadOptions(false, true),
+          new ReadOptions(false, false, LuceneMemoryStore.GRAPH_OVERSAMPLE, true, false),
+          new ReadOptions(false, false, LuceneMemoryStore.GRAPH_OVERSAMPLE, false, true),
           ReadOptions.DEFAULT);
 
   private final HashingEmbedder embedder = new HashingEmbedder();
@@ -82,6 +89,7 @@ class ReadLeversTest {
       }
       List<MemoryStore> views = COMBINATIONS.stream().map(store::withReadOptions).toList();
       int compared = 0;
+      int withVersions = 0; // answers carrying some key's versions
       for (int q = 0; q < 60; q++) {
         CandidateQuery query = query(random, q);
         CandidateSet baseline = views.get(0).candidates(query);
@@ -90,6 +98,13 @@ class ReadLeversTest {
           CandidateSet got = views.get(v).candidates(query);
           assertThat(describe(got)).as("%s, query %d", COMBINATIONS.get(v), q).isEqualTo(want);
           assertThat(records(got)).isEqualTo(records(baseline));
+          if (COMBINATIONS.get(v).versionsWithCandidates() && !got.candidates().isEmpty()) {
+            Map<String, List<String>> wanted = eligibleVersions(views.get(0), query, baseline);
+            assertThat(versions(got)).as("%s, query %d", COMBINATIONS.get(v), q).isEqualTo(wanted);
+            if (!wanted.isEmpty()) withVersions++;
+          } else {
+            assertThat(got.versions()).isNull();
+          }
         }
         // asked twice: the second answer comes from the caches
         assertThat(describe(store.candidates(query))).isEqualTo(want);
@@ -101,7 +116,74 @@ class ReadLeversTest {
         }
       }
       assertThat(compared).isGreaterThan(30);
+      assertThat(withVersions).isPositive();
+      recallsAgree(views.get(0), views.get(views.size() - 1), random);
     }
+  }
+
+  /**
+   * The read path over the store without levers (versions asked per selected fact key) and with
+   * every lever (versions with the candidates) selects the same records with the same scores,
+   * tokens and conflicts, and renders the same block; some of the answers surface a conflict.
+   */
+  private void recallsAgree(MemoryStore baseline, MemoryStore levers, Random random) {
+    int conflicts = 0;
+    try (Mnemo before = engine(baseline);
+        Mnemo after = engine(levers)) {
+      for (int q = 0; q < 30; q++) {
+        String text =
+            WORDS[random.nextInt(WORDS.length)] + " " + WORDS[random.nextInt(WORDS.length)];
+        RecallRequest req =
+            RecallRequest.builder(q % 7 == 6 ? "owner-b" : "owner-a", text)
+                .askedAt(T0.plus(Duration.ofDays(random.nextInt(600))))
+                .k(10)
+                .build();
+        RecallResult a = before.recall(req);
+        RecallResult b = after.recall(req);
+        assertThat(b.rendered()).as("query %d", q).isEqualTo(a.rendered());
+        assertThat(b.selected()).as("query %d", q).isEqualTo(a.selected());
+        for (var r : a.selected()) if (!r.conflictsWith().isEmpty()) conflicts++;
+      }
+    }
+    assertThat(conflicts).isPositive();
+  }
+
+  private Mnemo engine(MemoryStore store) {
+    return Mnemo.builder()
+        .store(store)
+        .embedder(embedder)
+        .tokenizer(JTokkitTokenizer.cl100k())
+        .clock(InstantSource.fixed(T0))
+        .build();
+  }
+
+  /** The versions a set carries, each key's records by id. */
+  private static Map<String, List<String>> versions(CandidateSet s) {
+    Map<String, List<String>> out = new TreeMap<>();
+    s.versions().forEach((k, v) -> out.put(k, v.stream().map(MemoryRecord::id).sorted().toList()));
+    return out;
+  }
+
+  /**
+   * What {@link CandidateSet#versions} must hold: for each candidate's fact key, the records of the
+   * key that the query's eligibility admits (read through {@link MemoryStore#versions}), when more
+   * than one.
+   */
+  private static Map<String, List<String>> eligibleVersions(
+      MemoryStore store, CandidateQuery query, CandidateSet set) {
+    Map<String, List<String>> out = new TreeMap<>();
+    for (Candidate c : set.candidates()) {
+      String key = c.record().factKey();
+      if (key == null || out.containsKey(key)) continue;
+      List<String> ids =
+          store.versions(c.record().owner(), key).stream()
+              .filter(query.eligibility()::admits)
+              .map(MemoryRecord::id)
+              .sorted()
+              .toList();
+      if (ids.size() > 1) out.put(key, ids);
+    }
+    return out;
   }
 
   /** A record of one of three owners, with varied times, scope, category, metadata and entities. */
