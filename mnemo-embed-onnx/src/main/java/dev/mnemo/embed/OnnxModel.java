@@ -6,8 +6,10 @@ package dev.mnemo.embed;
  * pooling and its input length.
  *
  * <p>All three are int8-quantized ONNX exports with 384 dimensions. {@link #E5_SMALL_V2_Q} is
- * Mnemo's default; the others are selectable by name where their jar is on the class path (see
- * docs/embeddings.md for how they compare on the dev splits).
+ * Mnemo's default and the only one registered as a provider ({@code e5-small-v2-q}); the others run
+ * through {@link OnnxEmbedder} directly where their jar is on the class path, as the evaluation's
+ * embedder comparison does (docs/evaluation.md, "Embedders compared on dev": neither beat e5
+ * there).
  */
 public enum OnnxModel {
   /** e5-small-v2 (MIT): {@code "query: "} / {@code "passage: "}, mean pooling, 512 tokens. */
