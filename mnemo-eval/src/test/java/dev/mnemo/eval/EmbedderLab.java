@@ -39,6 +39,9 @@ public final class EmbedderLab {
   private record Ask(
       String text, String kind, boolean expectNone, Set<String> evidence, boolean[] visible) {}
 
+  /** One question's cosines over the owner's sources, and which of them are evidence. */
+  private record Scored(DenseSeparation.Question question, double[] cosines, boolean[] evidence) {}
+
   private record Variant(OnnxModel model, boolean instruction) {
     String label() {
       return model.id() + (instruction ? "" : " (no query instruction)");
@@ -57,7 +60,7 @@ public final class EmbedderLab {
       models.add(m);
     }
     if (models.isEmpty()) models.addAll(List.of(OnnxModel.values()));
-    Map<String, Map<String, List<DenseSeparation.Question>>> results = new LinkedHashMap<>();
+    Map<String, Map<String, List<Scored>>> scored = new LinkedHashMap<>();
     Map<String, List<String>> timings = new LinkedHashMap<>();
     for (OnnxModel model : models) {
       List<Variant> variants = new ArrayList<>(List.of(new Variant(model, true)));
@@ -84,7 +87,7 @@ public final class EmbedderLab {
                 t[2]++;
                 t[3] += System.nanoTime() - qStart;
               }
-              results
+              scored
                   .computeIfAbsent(u.dataset(), d -> new LinkedHashMap<>())
                   .computeIfAbsent(v.label(), l -> new ArrayList<>())
                   .add(measure(u, a, passages, q));
@@ -108,6 +111,18 @@ public final class EmbedderLab {
                           t[0],
                           t[0] / (t[1] / 1e9))));
     }
+    Map<String, Map<String, List<DenseSeparation.Question>>> results = new LinkedHashMap<>();
+    scored.forEach(
+        (dataset, byVariant) -> {
+          Map<String, List<DenseSeparation.Question>> mine = new LinkedHashMap<>();
+          byVariant.forEach(
+              (label, list) -> mine.put(label, list.stream().map(Scored::question).toList()));
+          List<Scored> e5 = byVariant.get(OnnxModel.E5_SMALL_V2_Q.id());
+          List<Scored> bge = byVariant.get(OnnxModel.BGE_SMALL_EN_V15_Q.id());
+          if (e5 != null && bge != null)
+            mine.put("e5 + bge (mean of z-scored cosines)", pair(e5, bge));
+          results.put(dataset, mine);
+        });
     StringBuilder out = new StringBuilder();
     results.forEach(
         (dataset, byVariant) -> {
@@ -142,8 +157,36 @@ public final class EmbedderLab {
     System.out.println(out);
   }
 
-  private static DenseSeparation.Question measure(
-      Unit u, Ask a, List<float[]> passages, float[] q) {
+  /**
+   * Both models' cosines of each question, each z-scored over the owner's records, averaged: what
+   * the two as one signal would separate.
+   */
+  private static List<DenseSeparation.Question> pair(List<Scored> a, List<Scored> b) {
+    List<DenseSeparation.Question> out = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      double[] za = z(a.get(i).cosines());
+      double[] zb = z(b.get(i).cosines());
+      double[] mean = new double[za.length];
+      for (int j = 0; j < za.length; j++) mean[j] = (za[j] + zb[j]) / 2;
+      DenseSeparation.Question q = a.get(i).question();
+      out.add(
+          DenseSeparation.measure(
+              q.dataset(), q.kind(), q.expectNone(), mean, a.get(i).evidence()));
+    }
+    return out;
+  }
+
+  private static double[] z(double[] c) {
+    double mean = java.util.Arrays.stream(c).average().orElse(0);
+    double var = 0;
+    for (double x : c) var += (x - mean) * (x - mean);
+    double sd = c.length > 1 ? Math.sqrt(var / (c.length - 1)) : 1;
+    double[] out = new double[c.length];
+    for (int i = 0; i < c.length; i++) out[i] = sd > 0 ? (c[i] - mean) / sd : 0;
+    return out;
+  }
+
+  private static Scored measure(Unit u, Ask a, List<float[]> passages, float[] q) {
     // A source (turn or write) scores its best piece.
     Map<String, Double> best = new LinkedHashMap<>();
     for (int i = 0; i < passages.size(); i++) {
@@ -158,7 +201,10 @@ public final class EmbedderLab {
       cosines[i] = e.getValue();
       evidence[i++] = a.evidence().contains(e.getKey());
     }
-    return DenseSeparation.measure(u.dataset(), a.kind(), a.expectNone(), cosines, evidence);
+    return new Scored(
+        DenseSeparation.measure(u.dataset(), a.kind(), a.expectNone(), cosines, evidence),
+        cosines,
+        evidence);
   }
 
   private static double dot(float[] a, float[] b) {
