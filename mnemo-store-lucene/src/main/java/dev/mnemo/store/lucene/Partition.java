@@ -14,9 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongConsumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.IOUtils;
@@ -36,6 +38,11 @@ final class Partition implements Closeable {
   final SearcherManager searchers;
   final TimeColumns.Cache columns;
 
+  /**
+   * Commits of this index: a write waits here until a commit covers it (see {@link GroupCommit}).
+   */
+  final GroupCommit commits;
+
   /** Calls using this partition now; changed only under the store's lock of open partitions. */
   int pins;
 
@@ -43,20 +50,39 @@ final class Partition implements Closeable {
   volatile boolean failed;
 
   private Partition(
-      String owner, Directory directory, IndexWriter writer, TimeColumns.Cache columns)
+      String owner,
+      Directory directory,
+      IndexWriter writer,
+      TimeColumns.Cache columns,
+      LongConsumer committed)
       throws IOException {
     this.owner = owner;
     this.directory = directory;
     this.writer = writer;
     this.columns = columns;
     this.searchers = new SearcherManager(writer, null);
+    this.commits =
+        new GroupCommit(
+            () -> {
+              try {
+                writer.commit();
+              } catch (IOException | RuntimeException e) {
+                rollback(e);
+                throw e;
+              }
+              committed.accept(SegmentInfos.getLastCommitGeneration(directory));
+              // readers see the committed version (the store's state() names it), as after a reopen
+              searchers.maybeRefreshBlocking();
+            });
   }
 
   /**
    * Opens (creating if needed) the index in {@code d}; on failure the writer is rolled back (no
-   * {@code write.lock} left), the directory is the caller's to close.
+   * {@code write.lock} left), the directory is the caller's to close. {@code committed} is told the
+   * generation of every commit.
    */
-  static Partition open(Directory d, Path path, String owner, Analyzer analyzer)
+  static Partition open(
+      Directory d, Path path, String owner, Analyzer analyzer, LongConsumer committed)
       throws IOException {
     IndexWriter w = null;
     boolean success = false;
@@ -78,7 +104,7 @@ final class Partition implements Closeable {
             }
           });
       w = new IndexWriter(d, cfg);
-      Partition p = new Partition(owner, d, w, columns);
+      Partition p = new Partition(owner, d, w, columns, committed);
       success = true;
       return p;
     } finally {
