@@ -75,6 +75,7 @@ public final class PartitionBench {
         long t = System.nanoTime();
         try (LuceneMemoryStore parted =
             LuceneMemoryStore.open(copy, new LuceneMemoryStore.Layout(above, 8))) {
+          parted.awaitMoves(); // the moves run in the background
           out.printf(
               Locale.ROOT,
               "opened a copy with owners above %,d records in their own partition: %.1f s to move"

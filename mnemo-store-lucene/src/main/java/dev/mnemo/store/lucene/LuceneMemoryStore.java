@@ -81,16 +81,21 @@ import org.apache.lucene.util.QueryBuilder;
  * owner (evaluation) reads every index and merges. BM25 statistics (IDF, the score's upper bound)
  * are those of the index the owner is in: an owner with their own partition is scored against their
  * own records only. The owners with a partition are listed in {@code dir/owners/partitions.tsv},
- * replaced atomically; moving an owner copies their records into the new index and commits it, then
- * switches the table, then deletes them from the shared index, so a crash leaves either placement
- * readable (on open, a folder not in the table is removed, and copies left in the shared index of
- * an owner in the table are deleted). At most {@link Layout#maxOpenPartitions} owners' partitions
- * are open at once, opened on first use and the least recently used idle one closed beyond that.
+ * replaced atomically; an owner is moved in the background (the write that crossed the limit does
+ * not wait): their records are copied into the new index while writes go on, the writes made
+ * meanwhile caught up under the write lock, the table switched, then the owner deleted from the
+ * shared index, so a crash leaves either placement readable (on open, a folder not in the table is
+ * removed, and copies left in the shared index of an owner in the table are deleted). At most
+ * {@link Layout#maxOpenPartitions} owners' partitions are open at once, opened on first use and the
+ * least recently used idle one closed beyond that.
  *
- * <p>Durability: {@link #apply} commits (fsync) before it returns and only then refreshes the
- * searcher, so a reader sees all of one call or none of it, and an acknowledged write survives a
- * crash. A call touching several owners commits each owner's index in turn: it is atomic per owner
- * (the engine writes one owner per call). Thread-safe: writes are serialized, reads are concurrent.
+ * <p>Durability: {@link #apply} returns once its changes are committed (fsync). Each index's part
+ * of a call is one Lucene operation, so a reader and a commit see all of it or none of it.
+ * Concurrent writers share commits ({@link #applyVisible}, {@link GroupCommit}): the changes are
+ * written and made visible under the write lock, the commit awaited outside it. A call touching
+ * several owners commits each owner's index: it is atomic per owner (the engine writes one owner
+ * per call). Thread-safe: writes are serialized up to their commit, commits shared, reads
+ * concurrent.
  */
 public final class LuceneMemoryStore implements MemoryStore {
   private final Path dir;
@@ -293,7 +298,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    * dir/turns}. Exception-safe in Lucene's way: whatever fails, everything opened so far is closed
    * (the directory, the writer and its {@code write.lock}), so a failed open leaves no lock behind.
    * The index's format version is checked first. Then the layout is repaired (what a crash during a
-   * move left) and owners above the layout's limit are moved to their own partitions.
+   * move left) and owners above the layout's limit are scheduled to move to their own partitions
+   * (in the background: {@link #awaitMoves}).
    */
   static LuceneMemoryStore open(Directory d, Path dir, Layout layout, int exactScanMax)
       throws IOException {
@@ -574,7 +580,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * on: (1) copies them, in index order, from a point-in-time view of the shared index taken after
    * the move was scheduled, and commits the copy, without any lock; (2) under the write lock,
    * commits the shared index (so everything it holds of the owner is durable), copies again the
-   * records written or deleted since the move was scheduled (the journal) and commits that, then
+   * records written or deleted since the view was taken (the journal) and commits that, then
    * switches the table (the point where the move happens, on disk and for readers) and deletes the
    * owner from the shared index; (3) awaits that commit outside the lock. A write that arrives
    * during (1) lands in the shared index and is in the journal; one after (2) goes to the owner's

@@ -71,8 +71,14 @@ final class Partition implements Closeable {
                 throw e;
               }
               committed.accept(SegmentInfos.getLastCommitGeneration(directory));
-              // readers see the committed version (the store's state() names it), as after a reopen
-              searchers.maybeRefreshBlocking();
+              // readers see the committed version (the store's state() names it), as after a
+              // reopen; the commit is durable whatever happens here, so a failure is not the
+              // writers' (the next write's refresh catches up)
+              try {
+                searchers.maybeRefreshBlocking();
+              } catch (IOException | RuntimeException e) {
+                // see above
+              }
             });
   }
 
