@@ -466,7 +466,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * A move in progress: the ids of the owner's records written or deleted in the shared index since
-   * it was scheduled (guarded by the write lock), to catch up after the copy.
+   * the view the move copies was taken (guarded by the write lock), to catch up after the copy.
    */
   private static final class Move {
     final Set<String> touched = new LinkedHashSet<>();
@@ -577,15 +577,15 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * Moves the owner's records from the shared index to a new index of their own, while writes go
-   * on: (1) copies them, in index order, from a point-in-time view of the shared index taken after
-   * the move was scheduled, and commits the copy, without any lock; (2) under the write lock,
-   * commits the shared index (so everything it holds of the owner is durable), copies again the
-   * records written or deleted since the view was taken (the journal) and commits that, then
-   * switches the table (the point where the move happens, on disk and for readers) and deletes the
-   * owner from the shared index; (3) awaits that commit outside the lock. A write that arrives
-   * during (1) lands in the shared index and is in the journal; one after (2) goes to the owner's
-   * index. A crash before the switch leaves a folder the table does not list; after it, copies in
-   * the shared index: both repaired on open.
+   * on: (1) copies them, in recorded order, from a point-in-time view of the shared index (taken
+   * under the write lock, where the journal starts), and commits the copy, without any lock; (2)
+   * under the write lock, commits the shared index (so everything it holds of the owner is
+   * durable), copies again the records written or deleted since the view was taken (the journal)
+   * and commits that, then switches the table (the point where the move happens, on disk and for
+   * readers) and deletes the owner from the shared index; (3) awaits that commit outside the lock.
+   * A write that arrives during (1) lands in the shared index and is in the journal; one after (2)
+   * goes to the owner's index. A crash before the switch leaves a folder the table does not list;
+   * after it, copies in the shared index: both repaired on open.
    */
   private void moveToOwnPartition(String owner, Move m) throws IOException {
     String name;
