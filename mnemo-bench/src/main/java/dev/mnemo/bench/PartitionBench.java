@@ -11,6 +11,7 @@ import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
+import dev.mnemo.store.lucene.VectorFormat;
 import dev.mnemo.text.JTokkitTokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -43,8 +44,13 @@ import java.util.function.IntConsumer;
  * selects, and the dense recall@50 of each layout against an exact scan of the owner's eligible
  * vectors.
  *
+ * <p>{@code --vectors float32,int7,bbq} lays out one copy per {@link VectorFormat} of the owners'
+ * own indexes (default {@code float32} only) and measures them all in the same alternation; the
+ * agreement of each quantized copy is reported against the first copy.
+ *
  * <p>{@code java ... dev.mnemo.bench.PartitionBench --dir DIR --total N [--hot H,H] [--owners M]
- * [--above A] [--queries Q] [--warmup W] [--samples S] [--seed S]}
+ * [--above A] [--vectors F,F] [--queries Q] [--warmup W] [--samples S] [--seed S]
+ * [--probe-oversample X,X] [--reuse-copy true]}
  */
 public final class PartitionBench {
   private PartitionBench() {}
@@ -64,32 +70,47 @@ public final class PartitionBench {
       BenchStore.Opened opened =
           BenchStore.openOrBuild(
               dir, layout, embedder, 10_000, out, LuceneMemoryStore.Layout.SHARED);
-      Path copy = dir.resolve("parted");
-      boolean reuse =
-          Boolean.parseBoolean(o.getOrDefault("reuse-copy", "false")) && Files.isDirectory(copy);
+      boolean reuse = Boolean.parseBoolean(o.getOrDefault("reuse-copy", "false"));
+      List<VectorFormat> formats =
+          Arrays.stream(o.getOrDefault("vectors", "float32").split(","))
+              .map(VectorFormat::forName)
+              .toList();
       try (LuceneMemoryStore shared = opened.store()) {
-        if (!reuse) {
-          BenchStore.deleteRecursively(copy);
-          copyTree(dir.resolve("store"), copy);
-        }
-        long t = System.nanoTime();
-        try (LuceneMemoryStore parted =
-            LuceneMemoryStore.open(copy, new LuceneMemoryStore.Layout(above, 8))) {
-          parted.awaitMoves(); // the moves run in the background
-          out.printf(
-              Locale.ROOT,
-              "opened a copy with owners above %,d records in their own partition: %.1f s to move"
-                  + " them; %,d and %,d records; %,d and %,d bytes on disk%n",
-              above,
-              (System.nanoTime() - t) / 1e9,
-              shared.count(),
-              parted.count(),
-              shared.sizeOnDisk(),
-              parted.sizeOnDisk());
+        List<LuceneMemoryStore> parted = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        try {
+          for (VectorFormat f : formats) {
+            // "parted" for float32: the folder earlier runs wrote, so --reuse-copy still finds it
+            Path copy =
+                dir.resolve(f == VectorFormat.FLOAT32 ? "parted" : "parted-" + f.configName());
+            if (!(reuse && Files.isDirectory(copy))) {
+              BenchStore.deleteRecursively(copy);
+              copyTree(dir.resolve("store"), copy);
+            }
+            long t = System.nanoTime();
+            LuceneMemoryStore p =
+                LuceneMemoryStore.open(
+                    copy, new LuceneMemoryStore.Layout(above, 8).withPartitionVectors(f));
+            p.awaitMoves(); // the moves run in the background
+            parted.add(p);
+            names.add("own partition " + f.configName());
+            out.printf(
+                Locale.ROOT,
+                "opened a copy with owners above %,d records in their own partition (%s vectors): %.1f s"
+                    + " to move them; %,d and %,d records; %,d and %,d bytes on disk%n",
+                above,
+                f.configName(),
+                (System.nanoTime() - t) / 1e9,
+                shared.count(),
+                p.count(),
+                shared.sizeOnDisk(),
+                p.sizeOnDisk());
+          }
           if (o.containsKey("probe-oversample")) {
             probe(
                 shared,
                 parted,
+                names,
                 embedder,
                 hot,
                 queries,
@@ -100,8 +121,10 @@ public final class PartitionBench {
                 seed,
                 out);
           } else {
-            run(shared, parted, embedder, hot, queries, warmup, samples, seed, out);
+            run(shared, parted, names, embedder, hot, queries, warmup, samples, seed, out);
           }
+        } finally {
+          for (LuceneMemoryStore p : parted) p.close();
         }
       }
     }
@@ -121,7 +144,8 @@ public final class PartitionBench {
 
   static void run(
       LuceneMemoryStore shared,
-      LuceneMemoryStore parted,
+      List<LuceneMemoryStore> parted,
+      List<String> partedNames,
       Embedder embedder,
       List<Integer> hot,
       int queries,
@@ -134,11 +158,14 @@ public final class PartitionBench {
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
     // before: the shared index read as the store read before owners had partitions (no graph
     // oversampling); after: the owner's own index read as the store now reads
-    List<MemoryStore> stores =
-        List.of(
-            new ReadPathBench.Unclosed(
-                shared.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, 1))),
-            new ReadPathBench.Unclosed(parted));
+    List<MemoryStore> stores = new ArrayList<>();
+    stores.add(
+        new ReadPathBench.Unclosed(
+            shared.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, 1))));
+    for (LuceneMemoryStore p : parted) stores.add(new ReadPathBench.Unclosed(p));
+    List<String> layouts = new ArrayList<>();
+    layouts.add("shared index (before)");
+    layouts.addAll(partedNames);
     InstantSource clock = InstantSource.fixed(SyntheticCorpus.NOW);
     Embedder precomputed = new ReadPathBench.Precomputed(embedder, vectors);
     List<Mnemo> engines =
@@ -152,6 +179,19 @@ public final class PartitionBench {
                         .clock(clock)
                         .build())
             .toList();
+    // the full read path (the query embedded by the model) on the first own partition, the query
+    // embedded first or while the store searches BM25, entities and time (parallel signals)
+    List<Mnemo> full = new ArrayList<>();
+    for (boolean parallel : new boolean[] {false, true}) {
+      full.add(
+          Mnemo.builder()
+              .store(stores.get(1))
+              .embedder(embedder)
+              .tokenizer(JTokkitTokenizer.cl100k())
+              .clock(clock)
+              .parallelSignals(parallel)
+              .build());
+    }
     ReadPathBench.Ticker ticker = new ReadPathBench.Ticker();
     out.printf(
         Locale.ROOT,
@@ -164,51 +204,86 @@ public final class PartitionBench {
     for (int h : hot) {
       String owner = BenchStore.hotOwner(h);
       String tag = String.format(Locale.ROOT, "%,d/owner", h);
-      agreement(owner, stores, engines, questions, vectors, ticker, out);
+      // the shared index against the first own partition, then that one against each other format
+      for (int v = 1; v < stores.size(); v++) {
+        int a = v == 1 ? 0 : 1;
+        agreement(
+            owner,
+            layouts.get(a),
+            layouts.get(v),
+            List.of(stores.get(a), stores.get(v)),
+            List.of(engines.get(a), engines.get(v)),
+            questions,
+            vectors,
+            ticker,
+            out);
+      }
+      int n = stores.size();
       List<String> names = new ArrayList<>();
       List<IntConsumer> calls = new ArrayList<>();
-      String[] layouts = {"shared index (before)", "own partition (now)"};
-      for (int v = 0; v < 2; v++) {
+      for (int v = 0; v < n; v++) {
         MemoryStore s = stores.get(v);
-        names.add("candidates, " + layouts[v] + ", " + tag);
+        names.add("candidates, " + layouts.get(v) + ", " + tag);
         calls.add(
             i ->
                 s.candidates(
                     LeverBench.query(
                         owner, questions.get(i), vectors.get(questions.get(i)), ticker.next())));
       }
-      for (int v = 0; v < 2; v++) {
+      for (int v = 0; v < n; v++) {
         Mnemo m = engines.get(v);
-        names.add("recall alone, " + layouts[v] + ", " + tag);
+        names.add("recall alone, " + layouts.get(v) + ", " + tag);
         calls.add(
             i -> m.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
       }
+      String[] modes = {"sequential", "parallel signals"};
+      for (int v = 0; v < 2; v++) {
+        Mnemo m = full.get(v);
+        names.add("full read path, " + layouts.get(1) + ", " + modes[v] + ", " + tag);
+        calls.add(
+            i -> m.recall(ReadPathBench.request(owner, questions.get(i), ticker.next(), false)));
+      }
+      sameAnswers(owner, full, questions, ticker, out);
       Stats[] stats = LeverBench.interleaved(questions.size(), warmup, samples, calls);
       out.println(Stats.header());
       for (int k = 0; k < stats.length; k++) {
         stats[k] = stats[k].named(names.get(k));
         out.println(stats[k].line());
       }
+      for (int v = 1; v < n; v++) {
+        int a = v == 1 ? 0 : 1;
+        out.printf(
+            Locale.ROOT,
+            "ratios (%s / %s): candidates p50 %.2f p99 %.2f; recall alone p50 %.2f p99 %.2f"
+                + " (load average %s)%n",
+            layouts.get(a),
+            layouts.get(v),
+            ratio(stats[a].p50Nanos(), stats[v].p50Nanos()),
+            ratio(stats[a].p99Nanos(), stats[v].p99Nanos()),
+            ratio(stats[n + a].p50Nanos(), stats[n + v].p50Nanos()),
+            ratio(stats[n + a].p99Nanos(), stats[n + v].p99Nanos()),
+            ReadPathBench.loadAverage());
+      }
       out.printf(
           Locale.ROOT,
-          "ratios (shared / own partition): candidates p50 %.2f p99 %.2f; recall alone p50 %.2f p99 %.2f"
-              + " (load average %s)%n",
-          ratio(stats[0].p50Nanos(), stats[1].p50Nanos()),
-          ratio(stats[0].p99Nanos(), stats[1].p99Nanos()),
-          ratio(stats[2].p50Nanos(), stats[3].p50Nanos()),
-          ratio(stats[2].p99Nanos(), stats[3].p99Nanos()),
+          "ratio (sequential / parallel signals), full read path: p50 %.2f p99 %.2f (load average"
+              + " %s)%n",
+          ratio(stats[2 * n].p50Nanos(), stats[2 * n + 1].p50Nanos()),
+          ratio(stats[2 * n].p99Nanos(), stats[2 * n + 1].p99Nanos()),
           ReadPathBench.loadAverage());
     }
     out.println("load average at end " + ReadPathBench.loadAverage());
   }
 
   /**
-   * Dense alone (k = 50) on both layouts for each graph oversampling factor: recall@50 against an
-   * exact scan and the median time, the factors alternating call by call.
+   * Dense alone (k = 50) on the shared index and each laid-out copy, for each graph oversampling
+   * factor: recall@50 against an exact scan and the median time, stores and factors alternating
+   * call by call.
    */
   static void probe(
       LuceneMemoryStore shared,
-      LuceneMemoryStore parted,
+      List<LuceneMemoryStore> parted,
+      List<String> partedNames,
       Embedder embedder,
       List<Integer> hot,
       int queries,
@@ -218,6 +293,18 @@ public final class PartitionBench {
     List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
+    List<LuceneMemoryStore> stores = new ArrayList<>();
+    stores.add(shared);
+    stores.addAll(parted);
+    List<String> layouts = new ArrayList<>();
+    layouts.add("shared index");
+    layouts.addAll(partedNames);
+    int m = stores.size();
+    out.printf(
+        Locale.ROOT,
+        "dense alone, k = 50, %d questions, load average %s%n",
+        questions.size(),
+        ReadPathBench.loadAverage());
     for (int h : hot) {
       String owner = BenchStore.hotOwner(h);
       List<MemoryRecord> records = new ArrayList<>();
@@ -225,20 +312,24 @@ public final class PartitionBench {
       Eligibility e = Eligibility.current(owner, SyntheticCorpus.NOW);
       List<List<String>> exact = new ArrayList<>();
       for (String q : questions) exact.add(exactTop(records, e, vectors.get(q), 50));
-      int n = factors.size() * 2;
+      int n = factors.size() * m;
       double[] recall = new double[n];
       long[][] t = new long[n][questions.size()];
+      List<MemoryStore> views = new ArrayList<>();
+      for (int k = 0; k < n; k++) {
+        views.add(
+            stores
+                .get(k % m)
+                .withReadOptions(
+                    new LuceneMemoryStore.ReadOptions(true, true, factors.get(k / m))));
+      }
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < questions.size(); i++) {
           CandidateQuery cq =
               new CandidateQuery(e, vectors.get(questions.get(i)), null, Set.of(), null, 50);
           for (int k = 0; k < n; k++) {
-            LuceneMemoryStore s = k % 2 == 0 ? shared : parted;
-            MemoryStore view =
-                s.withReadOptions(
-                    new LuceneMemoryStore.ReadOptions(true, true, factors.get(k / 2)));
             long t0 = System.nanoTime();
-            Set<String> got = ids(view.candidates(cq));
+            Set<String> got = ids(views.get(k).candidates(cq));
             t[k][i] = System.nanoTime() - t0;
             if (round == 1) {
               List<String> want = exact.get(i);
@@ -255,12 +346,13 @@ public final class PartitionBench {
             Locale.ROOT,
             "%s, %s, graph oversample %d: dense recall@50 against exact %.3f, p50 %.2f ms%n",
             owner,
-            k % 2 == 0 ? "shared index" : "own partition",
-            factors.get(k / 2),
+            layouts.get(k % m),
+            factors.get(k / m),
             recall[k] / questions.size(),
             Stats.of("", t[k]).p50Nanos() / 1e6);
       }
     }
+    out.println("load average at end " + ReadPathBench.loadAverage());
   }
 
   /**
@@ -268,6 +360,8 @@ public final class PartitionBench {
    */
   private static void agreement(
       String owner,
+      String nameA,
+      String nameB,
       List<MemoryStore> stores,
       List<Mnemo> engines,
       List<String> questions,
@@ -308,11 +402,13 @@ public final class PartitionBench {
     int n = questions.size();
     out.printf(
         Locale.ROOT,
-        "%nhot owner %s (%,d records): same dense candidates %d of %d, same candidate set %d of %d "
-            + "(mean Jaccard %.3f), same recall selection %d of %d; dense recall@50 against exact: shared %.3f, own "
-            + "partition %.3f (load average %s)%n",
+        "%nhot owner %s (%,d records), %s against %s: same dense candidates %d of %d, same candidate set %d of %d "
+            + "(mean Jaccard %.3f), same recall selection %d of %d; dense recall@50 against exact: %s %.3f, %s"
+            + " %.3f (load average %s)%n",
         owner,
         records.size(),
+        nameA,
+        nameB,
         sameDense,
         n,
         sameSets,
@@ -320,9 +416,34 @@ public final class PartitionBench {
         jaccard / n,
         sameRecall,
         n,
+        nameA,
         recallAt50[0] / n,
+        nameB,
         recallAt50[1] / n,
         ReadPathBench.loadAverage());
+  }
+
+  /** Whether parallel signals change any answer: the selected records and scores compared. */
+  private static void sameAnswers(
+      String owner,
+      List<Mnemo> engines,
+      List<String> questions,
+      ReadPathBench.Ticker ticker,
+      PrintStream out) {
+    int same = 0;
+    for (String q : questions) {
+      Instant at = ticker.next();
+      RecallResult a = engines.get(0).recall(ReadPathBench.request(owner, q, at, false));
+      RecallResult b = engines.get(1).recall(ReadPathBench.request(owner, q, at, false));
+      if (scored(a).equals(scored(b))) same++;
+    }
+    out.printf(
+        Locale.ROOT,
+        "hot owner %s: sequential and parallel signals select the same records with the same scores"
+            + " for %d of %d questions%n",
+        owner,
+        same,
+        questions.size());
   }
 
   private static List<String> exactTop(
@@ -351,6 +472,12 @@ public final class PartitionBench {
     Set<String> out = new HashSet<>();
     for (Candidate c : s.candidates()) out.add(c.record().id());
     return out;
+  }
+
+  private static List<String> scored(RecallResult r) {
+    return r.selected().stream()
+        .map(x -> x.record().id() + " " + x.score() + " " + x.relevance())
+        .toList();
   }
 
   private static List<String> selected(RecallResult r) {

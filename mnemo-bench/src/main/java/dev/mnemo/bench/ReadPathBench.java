@@ -937,6 +937,12 @@ public final class ReadPathBench {
     }
 
     @Override
+    public dev.mnemo.spi.CandidateSet candidates(
+        CandidateQuery query, java.util.function.Supplier<float[]> vector) {
+      return s.candidates(query, vector);
+    }
+
+    @Override
     public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
       return s.latest(eligibility, limit);
     }

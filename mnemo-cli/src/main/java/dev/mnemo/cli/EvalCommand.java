@@ -751,6 +751,25 @@ final class EvalCommand implements Runnable {
             op.abstention(),
             op.selectedPerQuery());
       }
+      o.println();
+      o.println(
+          "ranking, out of fold: evidence recall@k by score | by probability;"
+              + " the gate at its threshold: recall precision (score order | probability order)");
+      for (var r : fit.ranking()) {
+        o.printf(
+            java.util.Locale.ROOT,
+            "%-12s %4d q  k=%-2d  %.3f | %.3f    t=%.2f  %.3f %.3f | %.3f %.3f%n",
+            r.dataset(),
+            r.questions(),
+            r.k(),
+            r.byScore(),
+            r.byProbability(),
+            r.threshold(),
+            r.gateByScore().recall(),
+            r.gateByScore().precision(),
+            r.gateByProbability().recall(),
+            r.gateByProbability().precision());
+      }
       if (!check.isEmpty()) {
         o.println();
         o.print(

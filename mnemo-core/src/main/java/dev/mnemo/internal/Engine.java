@@ -103,6 +103,7 @@ final class Engine implements Mnemo {
    * @param recallLog the retrieval log; null = the store's own, if it keeps one (else none)
    * @param logOptions how recalls are logged ({@link RecallLogOptions#OFF}: not at all)
    * @param freshness the store's half-lives and maximum ages per fact kind
+   * @param parallelSignals embed the query while the store searches the other signals
    */
   Engine(
       MemoryStore store,
@@ -116,7 +117,8 @@ final class Engine implements Mnemo {
       IngestOptions options,
       RecallLog recallLog,
       RecallLogOptions logOptions,
-      dev.mnemo.Freshness freshness) {
+      dev.mnemo.Freshness freshness,
+      boolean parallelSignals) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     checkEmbeddingModel(store, embedder);
@@ -132,7 +134,9 @@ final class Engine implements Mnemo {
             tokenizer,
             clock,
             zone,
-            Objects.requireNonNull(freshness, "freshness"));
+            Objects.requireNonNull(freshness, "freshness"),
+            dev.mnemo.RelevanceModel.defaultModel(),
+            parallelSignals);
     TurnLog own = options.turnLog() != null ? options.turnLog() : store.turnLog().orElse(null);
     this.ownsTurnLog = options.turnLog() != null;
     this.turnLog = own != null ? own : new InMemoryTurnLog();

@@ -37,6 +37,7 @@ public final class Engines implements EngineFactory {
             s.entityFinder()),
         s.recallLog(),
         s.recallLogOptions(),
-        s.freshness());
+        s.freshness(),
+        s.parallelSignals());
   }
 }

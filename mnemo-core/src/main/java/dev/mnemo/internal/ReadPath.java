@@ -71,6 +71,12 @@ final class ReadPath {
   /** The store's freshness, under each request's. */
   private final dev.mnemo.Freshness freshness;
 
+  /**
+   * Whether the query is embedded on a thread of its own while the store searches the signals that
+   * need no vector ({@link MemoryStore#candidates(CandidateQuery, java.util.function.Supplier)}).
+   */
+  private final boolean parallelSignals;
+
   ReadPath(
       MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
     this(
@@ -101,6 +107,19 @@ final class ReadPath {
       ZoneId zone,
       dev.mnemo.Freshness freshness,
       RelevanceModel relevanceModel) {
+    this(store, embedder, tokenizer, clock, zone, freshness, relevanceModel, false);
+  }
+
+  ReadPath(
+      MemoryStore store,
+      Embedder embedder,
+      Tokenizer tokenizer,
+      InstantSource clock,
+      ZoneId zone,
+      dev.mnemo.Freshness freshness,
+      RelevanceModel relevanceModel,
+      boolean parallelSignals) {
+    this.parallelSignals = parallelSignals;
     this.relevanceModel = relevanceModel;
     this.freshness = freshness;
     this.store = store;
@@ -109,6 +128,24 @@ final class ReadPath {
     this.clock = clock;
     this.zone = zone;
     this.calibration = embedder == null ? null : new DenseCalibration(embedder);
+  }
+
+  /**
+   * Where a query is embedded while the store searches (parallel signals): a new virtual thread per
+   * query, so concurrent recalls never queue behind each other and nothing idles between them.
+   */
+  private static final java.util.concurrent.Executor EMBED_THREADS =
+      task -> Thread.ofVirtual().name("mnemo-embed-query").start(task);
+
+  /** The embedded vector, or the embedder's own exception (not wrapped). */
+  private static float[] joined(java.util.concurrent.CompletableFuture<float[]> embedding) {
+    try {
+      return embedding.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) throw r;
+      if (e.getCause() instanceof Error err) throw err;
+      throw e;
+    }
   }
 
   /** One candidate moving through the stages. */
@@ -227,26 +264,53 @@ final class ReadPath {
     List<String> queryKeys = new ArrayList<>(Entities.queryKeys(text));
     for (String k : req.focus().entityKeys()) if (!queryKeys.contains(k)) queryKeys.add(k);
     float[] vector = null;
+    java.util.concurrent.CompletableFuture<float[]> embedding = null;
+    long[] embedNanos = {0};
     if (embedder != null
         && (req.weights().dense() > 0 || req.weights().window() > 0)
         && !text.isBlank()) {
-      vector = queryVector != null ? queryVector : embedder.embedQuery(text);
+      if (queryVector != null) {
+        vector = queryVector;
+      } else if (parallelSignals) {
+        embedding =
+            java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                  long start = System.nanoTime();
+                  float[] v = embedder.embedQuery(text);
+                  embedNanos[0] = System.nanoTime() - start;
+                  return v;
+                },
+                EMBED_THREADS);
+      } else {
+        vector = embedder.embedQuery(text);
+      }
     }
     long t1 = System.nanoTime();
     timings.put("embed", t1 - t0);
 
-    CandidateSet found =
-        text.isBlank() && queryKeys.isEmpty()
-            ? CandidateSet.empty()
-            : store.candidates(
-                new CandidateQuery(
-                    eligibility,
-                    vector,
-                    text,
-                    Set.copyOf(queryKeys),
-                    range,
-                    req.candidates(),
-                    req.weights().context()));
+    CandidateQuery query =
+        new CandidateQuery(
+            eligibility,
+            vector,
+            text,
+            Set.copyOf(queryKeys),
+            range,
+            req.candidates(),
+            req.weights().context());
+    CandidateSet found;
+    if (text.isBlank() && queryKeys.isEmpty()) {
+      found = CandidateSet.empty();
+    } else if (embedding != null) {
+      var pending = embedding;
+      found = store.candidates(query, () -> joined(pending));
+    } else {
+      found = store.candidates(query);
+    }
+    if (embedding != null) {
+      vector = joined(embedding);
+      // the embedding overlapped the store's search: its own time, the search's wall time below
+      timings.put("embed", t1 - t0 + embedNanos[0]);
+    }
     long t2 = System.nanoTime();
     timings.put("candidates", t2 - t1);
 

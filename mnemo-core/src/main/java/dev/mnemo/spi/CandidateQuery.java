@@ -52,4 +52,9 @@ public record CandidateQuery(
       int perSignal) {
     this(eligibility, vector, text, entities, timeRange, perSignal, DEFAULT_CONTEXT_WEIGHT);
   }
+
+  /** This query with {@code v} as its vector (null: no dense signal). */
+  public CandidateQuery withVector(float[] v) {
+    return new CandidateQuery(eligibility, v, text, entities, timeRange, perSignal, contextWeight);
+  }
 }

@@ -30,6 +30,8 @@ import java.util.function.Function;
  * @param recallLog the retrieval log; null = the store's own, if it keeps one (else none)
  * @param recallLogOptions how recalls are logged ({@link RecallLogOptions#OFF}: not at all)
  * @param freshness the store's half-lives and maximum ages per fact kind
+ * @param parallelSignals embed the query on a thread of its own while the store searches the
+ *     signals that need no vector
  */
 public record EngineSettings(
     MemoryStore store,
@@ -47,4 +49,44 @@ public record EngineSettings(
     Function<String, List<String>> entityFinder,
     RecallLog recallLog,
     RecallLogOptions recallLogOptions,
-    Freshness freshness) {}
+    Freshness freshness,
+    boolean parallelSignals) {
+
+  /** Settings with the signals searched after the query is embedded (no parallel signals). */
+  public EngineSettings(
+      MemoryStore store,
+      Embedder embedder,
+      Tokenizer tokenizer,
+      InstantSource clock,
+      ZoneId zone,
+      int maxTextChars,
+      Extractor extractor,
+      Consolidator consolidator,
+      TurnLog turnLog,
+      boolean synchronousIngest,
+      int ingestQueue,
+      Duration ingestQueueWait,
+      Function<String, List<String>> entityFinder,
+      RecallLog recallLog,
+      RecallLogOptions recallLogOptions,
+      Freshness freshness) {
+    this(
+        store,
+        embedder,
+        tokenizer,
+        clock,
+        zone,
+        maxTextChars,
+        extractor,
+        consolidator,
+        turnLog,
+        synchronousIngest,
+        ingestQueue,
+        ingestQueueWait,
+        entityFinder,
+        recallLog,
+        recallLogOptions,
+        freshness,
+        false);
+  }
+}

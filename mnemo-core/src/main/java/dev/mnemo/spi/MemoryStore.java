@@ -61,6 +61,19 @@ public interface MemoryStore extends AutoCloseable {
    */
   CandidateSet candidates(CandidateQuery query);
 
+  /**
+   * The same candidates as {@link #candidates(CandidateQuery)} for {@code query} with the vector
+   * {@code vector} supplies, which may still be being computed (the engine embeds the query while
+   * the store works): a store may run the signals that need no vector (BM25, entities, time) before
+   * it asks for it. {@code vector.get()} may block, may be called more than once (it returns the
+   * same vector), and may return null (no dense signal); {@code query.vector()} is ignored. The
+   * default asks for the vector first.
+   */
+  default CandidateSet candidates(
+      CandidateQuery query, java.util.function.Supplier<float[]> vector) {
+    return candidates(query.withVector(vector.get()));
+  }
+
   /** Eligible records, most recently recorded first. */
   List<MemoryRecord> latest(Eligibility eligibility, int limit);
 

@@ -57,6 +57,26 @@ class RelevanceFitTest {
   }
 
   @Test
+  void recallAtKComparesTheScoreOrderWithTheProbabilityOrder() {
+    Row a = new Row(Map.of("p", 0.2), false, 1, "a");
+    Row b = new Row(Map.of("p", 0.9), true, 2, "b");
+    Row c = new Row(Map.of("p", 0.1), false, 3, "c");
+    Row d = new Row(Map.of("p", 0.8), true, 4, "d");
+    List<Query> qs = List.of(new Query("x", "x/1", "q", 1, 2, false, List.of(a, b, c, d)));
+    java.util.function.ToDoubleFunction<Row> p = r -> r.features().get("p");
+    // score order: a, b, c, d; probability order: b, d, a, c
+    assertThat(RelevanceFit.recallAt(qs, 2, null)).isEqualTo(0.5);
+    assertThat(RelevanceFit.recallAt(qs, 2, p)).isEqualTo(1.0);
+    assertThat(RelevanceFit.recallAt(qs, 1, null)).isEqualTo(0.0);
+    // The gate at 0.5 with k = 1: the first above it in score order is b, by probability also b.
+    assertThat(RelevanceFit.operate(p, qs, 0.5, false).recall()).isEqualTo(0.5);
+    assertThat(RelevanceFit.operate(p, qs, 0.5, true).recall()).isEqualTo(0.5);
+    // At 0.1 the score order takes a (not evidence), the probability order b.
+    assertThat(RelevanceFit.operate(p, qs, 0.1, false).precision()).isEqualTo(0.0);
+    assertThat(RelevanceFit.operate(p, qs, 0.1, true).precision()).isEqualTo(1.0);
+  }
+
+  @Test
   void anOperatingPointCountsRecallPrecisionAndAbstention() {
     List<Query> qs = data("a", 3, 50);
     RelevanceModel m = RelevanceFit.fit(qs, qs, qs, null, List.of()).model();

@@ -134,8 +134,12 @@ public final class LuceneMemoryStore implements MemoryStore {
    * @param ownPartitionAbove an owner with more records than this in the shared index gets an index
    *     of their own ({@link Long#MAX_VALUE}: never)
    * @param maxOpenPartitions owners' partitions kept open at once (idle ones beyond are closed)
+   * @param partitionVectors how owners' own indexes store the vectors their HNSW graph is built on
+   *     (the shared index always keeps float32 only); applies to what is written from the next open
+   *     on: a move, new records and merged segments
    */
-  public record Layout(long ownPartitionAbove, int maxOpenPartitions) {
+  public record Layout(
+      long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
     /** What {@link #open(Path)} uses: an own partition above 20,000 records, 32 open at most. */
     public static final Layout DEFAULT = new Layout(20_000, 32);
 
@@ -149,6 +153,17 @@ public final class LuceneMemoryStore implements MemoryStore {
       if (maxOpenPartitions < 1)
         throw new IllegalArgumentException(
             "maxOpenPartitions must be at least 1: " + maxOpenPartitions);
+      Objects.requireNonNull(partitionVectors, "partitionVectors");
+    }
+
+    /** With the default vector format of owners' own indexes ({@link VectorFormat#DEFAULT}). */
+    public Layout(long ownPartitionAbove, int maxOpenPartitions) {
+      this(ownPartitionAbove, maxOpenPartitions, VectorFormat.DEFAULT);
+    }
+
+    /** This layout with owners' own indexes storing their vectors as {@code vectors}. */
+    public Layout withPartitionVectors(VectorFormat vectors) {
+      return new Layout(ownPartitionAbove, maxOpenPartitions, vectors);
     }
   }
 
@@ -309,7 +324,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     boolean success = false;
     try {
       Analyzer analyzer = Analyzers.english();
-      shared = Partition.open(d, dir, null, analyzer, generation -> {});
+      shared = Partition.open(d, dir, null, analyzer, VectorFormat.FLOAT32, generation -> {});
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
       Map<String, String> table = Partition.Table.read(dir.resolve(OWNERS_DIR));
       store =
@@ -706,6 +721,7 @@ public final class LuceneMemoryStore implements MemoryStore {
               path,
               owner,
               analyzer,
+              layout.partitionVectors(),
               generation -> {
                 synchronized (open) {
                   generations.put(owner, generation);
@@ -773,6 +789,27 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Owners with a partition of their own (tests, docs). */
   Set<String> ownersWithOwnPartition() {
     return table.keySet();
+  }
+
+  /**
+   * The Lucene vector formats of the segments holding the owner's records, one name per segment in
+   * segment order (tests, docs: a format change reaches a segment when it is written or merged).
+   */
+  List<String> vectorFormatsOf(String owner) {
+    return read(
+        owner,
+        (p, s) -> {
+          List<String> out = new ArrayList<>();
+          for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            var field = leaf.reader().getFieldInfos().fieldInfo(Schema.VECTOR);
+            if (field != null)
+              out.add(
+                  field.getAttribute(
+                      org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat
+                          .PER_FIELD_FORMAT_KEY));
+          }
+          return out;
+        });
   }
 
   /** A read of one index: the partition and a searcher acquired from it. */
@@ -1170,11 +1207,31 @@ public final class LuceneMemoryStore implements MemoryStore {
     return candidates(q, ReadOptions.DEFAULT);
   }
 
+  /**
+   * BM25, entities and time are searched first, then the vector is asked for and the dense signal
+   * searched: the same candidates, in the same order, as {@link #candidates(CandidateQuery)} with
+   * the vector in the query (a read of every index, for no owner, asks for the vector first).
+   */
+  @Override
+  public CandidateSet candidates(CandidateQuery q, java.util.function.Supplier<float[]> vector) {
+    return candidates(q, vector, ReadOptions.DEFAULT);
+  }
+
   private CandidateSet candidates(CandidateQuery q, ReadOptions o) {
+    return candidates(q, null, o);
+  }
+
+  /**
+   * {@code later}: the vector, asked for once the other signals are searched; null: the query's.
+   */
+  private CandidateSet candidates(
+      CandidateQuery q, java.util.function.Supplier<float[]> later, ReadOptions o) {
     String owner = q.eligibility().owner();
-    if (owner == null && !table.isEmpty())
-      return merged(acrossAll((p, s) -> candidates(p, s, q, o)), q.perSignal());
-    return read(owner, (p, s) -> candidates(p, s, q, o));
+    if (owner == null && !table.isEmpty()) {
+      CandidateQuery all = later == null ? q : q.withVector(later.get());
+      return merged(acrossAll((p, s) -> candidates(p, s, all, null, o)), q.perSignal());
+    }
+    return read(owner, (p, s) -> candidates(p, s, q, later, o));
   }
 
   /**
@@ -1228,7 +1285,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     return new CandidateSet(out, bm25Max, frequencies.isEmpty() ? 0 : eligible, frequencies);
   }
 
-  private CandidateSet candidates(Partition p, IndexSearcher s, CandidateQuery q, ReadOptions o)
+  private CandidateSet candidates(
+      Partition p,
+      IndexSearcher s,
+      CandidateQuery q,
+      java.util.function.Supplier<float[]> later,
+      ReadOptions o)
       throws IOException {
     Query filter;
     long eligible = -1; // counted once, when first needed
@@ -1240,23 +1302,19 @@ public final class LuceneMemoryStore implements MemoryStore {
     } else {
       filter = Filters.of(eligibility);
     }
-    Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
-    if (q.vector() != null) {
-      if (eligible < 0) eligible = s.count(filter);
-      rank(ranks, dense(s, q.vector(), filter, eligible, q.perSignal(), o.graphOversample()), 0);
-    }
+    // Each signal's hits, ranked into one map in this order (dense, BM25, entities, time) once all
+    // are searched: the dense search may wait for a vector still being computed.
+    TopDocs[] hits = new TopDocs[4];
     Query text = textQuery(q.text(), q.contextWeight());
     if (text != null) {
-      TopDocs top = s.search(and(text, filter), q.perSignal());
-      rank(ranks, top, 1);
+      hits[1] = s.search(and(text, filter), q.perSignal());
     }
     if (!q.entities().isEmpty()) {
       BooleanQuery.Builder any = new BooleanQuery.Builder();
       for (String e : q.entities()) {
         any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
       }
-      TopDocs top = s.search(and(any.build(), filter), q.perSignal());
-      rank(ranks, top, 2);
+      hits[2] = s.search(and(any.build(), filter), q.perSignal());
     }
     if (q.timeRange() != null) {
       Query inRange =
@@ -1267,9 +1325,16 @@ public final class LuceneMemoryStore implements MemoryStore {
       // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
       // cut (a conversation's turns share their session's time) would change from run to run.
       Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
-      TopDocs top = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
-      rank(ranks, top, 3);
+      hits[3] = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
     }
+    float[] vector = later == null ? q.vector() : later.get();
+    if (vector != null) {
+      if (eligible < 0) eligible = s.count(filter);
+      hits[0] = dense(s, vector, filter, eligible, q.perSignal(), o.graphOversample());
+    }
+    Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
+    for (int signal = 0; signal < hits.length; signal++)
+      if (hits[signal] != null) rank(ranks, hits[signal], signal);
     if (ranks.isEmpty()) return CandidateSet.empty();
     Map<Integer, Float> bm25 = exactBm25(s, text, ranks);
     List<Candidate> out = new ArrayList<>(ranks.size());
@@ -1278,11 +1343,9 @@ public final class LuceneMemoryStore implements MemoryStore {
       int[] r = e.getValue();
       MemoryRecord rec = load(s, doc, o.recordCache());
       double cos = Double.NaN;
-      if (q.vector() != null
-          && rec.embedding() != null
-          && rec.embedding().length == q.vector().length) {
+      if (vector != null && rec.embedding() != null && rec.embedding().length == vector.length) {
         double dot = 0;
-        for (int i = 0; i < q.vector().length; i++) dot += q.vector()[i] * rec.embedding()[i];
+        for (int i = 0; i < vector.length; i++) dot += vector[i] * rec.embedding()[i];
         cos = dot;
       }
       out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
@@ -1346,7 +1409,9 @@ public final class LuceneMemoryStore implements MemoryStore {
       IndexSearcher s, float[] vector, Query filter, long eligible, int k, int oversample)
       throws IOException {
     if (eligible > exactScanMax) {
-      return s.search(new KnnFloatVectorQuery(Schema.VECTOR, vector, k * oversample, filter), k);
+      Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, k * oversample, filter);
+      if (!quantized(s)) return s.search(knn, k);
+      return rescored(s, s.search(knn, k * oversample), vector, k);
     }
     TopK heap = new TopK(k);
     Weight w =
@@ -1368,6 +1433,59 @@ public final class LuceneMemoryStore implements MemoryStore {
         float score =
             Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
         heap.offer(leaf.docBase + doc, score);
+      }
+    }
+    ScoreDoc[] out = heap.drain();
+    return new TopDocs(
+        new org.apache.lucene.search.TotalHits(
+            out.length, org.apache.lucene.search.TotalHits.Relation.EQUAL_TO),
+        out);
+  }
+
+  /**
+   * Whether any segment of the index stores its graph's vectors quantized ({@link VectorFormat}).
+   */
+  private static boolean quantized(IndexSearcher s) {
+    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+      var field = leaf.reader().getFieldInfos().fieldInfo(Schema.VECTOR);
+      if (field != null
+          && VectorFormat.quantized(
+              field.getAttribute(
+                  org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat
+                      .PER_FIELD_FORMAT_KEY))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The {@code k} best of {@code found} by their float32 vectors (a quantized graph's scores are
+   * estimates): each hit's vector read from its segment and scored as the exact scan scores it.
+   */
+  private static TopDocs rescored(IndexSearcher s, TopDocs found, float[] vector, int k)
+      throws IOException {
+    int[] docs = new int[found.scoreDocs.length];
+    for (int i = 0; i < docs.length; i++) docs[i] = found.scoreDocs[i].doc;
+    java.util.Arrays.sort(docs);
+    TopK heap = new TopK(k);
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    int i = 0;
+    while (i < docs.length) {
+      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+      int end = leaf.docBase + leaf.reader().maxDoc();
+      FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
+      KnnVectorValues.DocIndexIterator it = values == null ? null : values.iterator();
+      for (; i < docs.length && docs[i] < end; i++) {
+        if (it == null) continue;
+        int doc = docs[i] - leaf.docBase;
+        if (it.docID() < doc) it.advance(doc);
+        if (it.docID() != doc) continue;
+        float[] v = values.vectorValue(it.index());
+        if (v.length != vector.length) continue;
+        heap.offer(
+            docs[i],
+            Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0));
       }
     }
     ScoreDoc[] out = heap.drain();
@@ -1773,6 +1891,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     @Override
     public CandidateSet candidates(CandidateQuery q) {
       return LuceneMemoryStore.this.candidates(q, options);
+    }
+
+    @Override
+    public CandidateSet candidates(CandidateQuery q, java.util.function.Supplier<float[]> vector) {
+      return LuceneMemoryStore.this.candidates(q, vector, options);
     }
 
     @Override

@@ -10,7 +10,9 @@ import java.util.Map;
  * Provides the embedded Lucene store under the name {@code lucene}; config key {@code dir}, and
  * optionally {@code own_partition_above} (records above which an owner gets an index of their own,
  * default 20000; {@code never} keeps every owner in the shared index) and {@code
- * max_open_partitions} (default 32): {@link LuceneMemoryStore.Layout}.
+ * max_open_partitions} (default 32) and {@code partition_vectors} (how owners' own indexes store
+ * the vectors of their graph: {@code float32}, the default, {@code int7} or {@code bbq}; {@link
+ * VectorFormat}): {@link LuceneMemoryStore.Layout}.
  */
 public final class LuceneStoreProvider implements StoreProvider {
   @Override
@@ -39,8 +41,15 @@ public final class LuceneStoreProvider implements StoreProvider {
           ownAbove < 1 ? above : open,
           "must be a positive number");
     }
+    String vectors = config.get("partition_vectors");
+    VectorFormat format;
+    try {
+      format = vectors == null ? d.partitionVectors() : VectorFormat.forName(vectors);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException("partition_vectors", vectors, e.getMessage());
+    }
     return LuceneMemoryStore.open(
-        Path.of(dir), new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen));
+        Path.of(dir), new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen, format));
   }
 
   private static long number(String key, String value) {

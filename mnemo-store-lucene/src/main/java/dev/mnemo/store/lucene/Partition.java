@@ -16,6 +16,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene103.Lucene103Codec;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
@@ -84,11 +87,17 @@ final class Partition implements Closeable {
 
   /**
    * Opens (creating if needed) the index in {@code d}; on failure the writer is rolled back (no
-   * {@code write.lock} left), the directory is the caller's to close. {@code committed} is told the
-   * generation of every commit.
+   * {@code write.lock} left), the directory is the caller's to close. Segments it writes store
+   * their vectors as {@code vectors} says (segments already there keep the format they were written
+   * in). {@code committed} is told the generation of every commit.
    */
   static Partition open(
-      Directory d, Path path, String owner, Analyzer analyzer, LongConsumer committed)
+      Directory d,
+      Path path,
+      String owner,
+      Analyzer analyzer,
+      VectorFormat vectors,
+      LongConsumer committed)
       throws IOException {
     IndexWriter w = null;
     boolean success = false;
@@ -97,6 +106,7 @@ final class Partition implements Closeable {
       IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
+      if (vectors != VectorFormat.FLOAT32) cfg.setCodec(codec(vectors));
       // A merged segment's time columns are read in the merge thread, before searches see it, so
       // the first recall after a merge does not pay for them. Only a head start: a failure here
       // must not fail the merge (the first search reads them instead).
@@ -117,6 +127,20 @@ final class Partition implements Closeable {
       // rollback, not close: a failed open must not commit anything either
       if (!success && w != null) IOUtils.closeWhileHandlingException(w::rollback);
     }
+  }
+
+  /**
+   * Lucene's default codec with {@code vectors} for every vector field. The codec's name stays
+   * Lucene's, and each segment records its vector format by name, so any Lucene reads it back.
+   */
+  private static Codec codec(VectorFormat vectors) {
+    KnnVectorsFormat format = vectors.luceneFormat();
+    return new Lucene103Codec() {
+      @Override
+      public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+        return format;
+      }
+    };
   }
 
   /** Rolls the writer back to the last commit (which closes it); later writes are refused. */

@@ -22,6 +22,8 @@ final class SolrFilters {
    * there is an owner.
    */
   static void apply(SolrQuery q, String tenant, Eligibility e) {
+    String[] before = q.getFilterQueries();
+    int kept = before == null ? 0 : before.length;
     Params p = new Params(q, "el");
     q.addFilterQuery(p.term(SolrSchema.TENANT, tenant));
     if (e.owner() != null) {
@@ -79,6 +81,23 @@ final class SolrFilters {
           uncached(
               SolrSchema.VALID_TO, e.validOverlap().from().toEpochMilli() + 1, Long.MAX_VALUE));
     }
+    String[] all = q.getFilterQueries();
+    for (int i = kept; i < all.length; i++) all[i] = tagged(all[i]);
+    q.setFilterQueries(all);
+  }
+
+  /**
+   * The tag every eligibility filter carries, so that a facet can count over the whole index
+   * ({@code {!ex=el}}) in the same request, as the BM25 scale's document frequencies need.
+   */
+  static final String TAG = "el";
+
+  /** {@code fq} with the local parameter {@code tag=el} (a plain query gets {@code {!lucene}}). */
+  static String tagged(String fq) {
+    if (!fq.startsWith("{!")) return "{!lucene tag=" + TAG + "}" + fq;
+    int end = 2;
+    while (end < fq.length() && fq.charAt(end) != ' ' && fq.charAt(end) != '}') end++;
+    return fq.substring(0, end) + " tag=" + TAG + fq.substring(end);
   }
 
   /** {@code field:"value"}, a term query on a string field, with quotes and backslashes escaped. */

@@ -18,20 +18,13 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.apache.solr.client.solrj.SolrClient;
 import org.apache.solr.client.solrj.SolrQuery;
 import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
-import org.apache.solr.client.solrj.request.FieldAnalysisRequest;
 import org.apache.solr.client.solrj.request.QueryRequest;
 import org.apache.solr.client.solrj.request.UpdateRequest;
-import org.apache.solr.client.solrj.response.AnalysisResponseBase;
-import org.apache.solr.client.solrj.response.FieldAnalysisResponse;
 import org.apache.solr.client.solrj.response.QueryResponse;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrDocumentList;
@@ -50,22 +43,32 @@ import org.apache.solr.common.params.CursorMarkParams;
  * encodings are the embedded store's ({@link SolrSchema}); the configset in this module's resources
  * declares them.
  *
- * <p><b>Eligibility.</b> Every search carries the {@link Eligibility} as filter queries ({@link
- * SolrFilters}): BM25, entity and time lists are filtered searches, and the dense list is either
- * the {@code knn} parser as the main query (which takes the {@code fq}s as its HNSW pre-filter; a
- * {@code knn} clause nested in a boolean query would not be pre-filtered) or, when at most {@link
- * #EXACT_SCAN_MAX} records are eligible, an exact scan of the eligible records' vectors by a
- * function query. The embedded store makes the same choice at the same size.
+ * <p><b>One request per recall.</b> {@link #candidates} sends one {@code /select}, routed by the
+ * owner: its main query ({@code *:*} under the eligibility filters, one row) counts the eligible
+ * records, and the one record it returns carries the dense, BM25, entity and time lists as {@code
+ * [subquery]} document transformers, each a full search run with {@code distrib=false} on the core
+ * that answered, which holds all of the owner's records (distributed instead when a query has no
+ * owner). Facet queries in the same request count the eligible records naming each query entity
+ * and, with the eligibility filters excluded by their tag, the index's size and each query token's
+ * document frequency. The query text is analysed on the client ({@link QueryAnalyzer}, the
+ * configset's chain). Before, a call made 9 requests (analysis, counts, document frequencies,
+ * collection size, four lists, then BM25 for candidates the BM25 list missed).
  *
- * <p><b>Scores.</b> The BM25 query is built from the collection's own analysis of the query text
- * (the {@code /analysis/field} handler), one term clause per token over {@code text} plus the same
- * over {@code context} at the query's context weight, as in the embedded store; statistics are the
- * collection's (the configset enables exact distributed IDF), so a score does not depend on which
- * shard an owner lives on. Every candidate gets its BM25 score (one filtered re-query by id for
- * those the BM25 list did not return) and its cosine (from its stored vector), and the statistics
- * the read path needs ({@code bm25Max} from the terms' document frequencies over all shards,
- * eligible count and entity frequencies from one faceted count). Solr has no rank fusion; the
- * engine fuses these raw signals itself.
+ * <p><b>Eligibility.</b> Every list carries the {@link Eligibility} as filter queries ({@link
+ * SolrFilters}): BM25, entity and time lists are filtered searches, and the dense list is either
+ * the {@code knn} parser as the subquery's main query (which takes the {@code fq}s as its HNSW
+ * pre-filter; a {@code knn} clause nested in a boolean query would not be pre-filtered) or, when at
+ * most {@link #EXACT_SCAN_MAX} records are eligible, an exact scan of the eligible records' vectors
+ * by a function query. The embedded store makes the same choice at the same size; here the count
+ * comes from the owner's previous recall (the one request cannot count before it chooses), so an
+ * owner's first recall in a process is exact.
+ *
+ * <p><b>Scores.</b> The BM25 query is one term clause per analysed token over {@code text} plus the
+ * same over {@code context} at the query's context weight, as in the embedded store. Every
+ * candidate gets its BM25 score (the other lists return it as a {@code query()} function field) and
+ * its cosine (from its stored vector), and {@code bm25Max} is computed from the same index's
+ * statistics as the scores: the owner's shard (per-shard statistics, as the embedded store's
+ * per-partition ones). Solr has no rank fusion; the engine fuses these raw signals itself.
  *
  * <p><b>Durability.</b> {@link #apply} sends the adds and deletes in one update request, which the
  * shard leaders forward to every live replica and write to their update logs (fsynced: the
@@ -101,7 +104,6 @@ public final class SolrMemoryStore implements MemoryStore {
   private final String collection;
   private final String tenant;
   private final int exactScanMax;
-  private final ExecutorService parallel = Executors.newVirtualThreadPerTaskExecutor();
   private final SolrTurnLog turnLog; // null: none (the engine keeps turns in memory)
 
   /**
@@ -252,55 +254,52 @@ public final class SolrMemoryStore implements MemoryStore {
 
   @Override
   public CandidateSet candidates(CandidateQuery cq) {
-    // eligible count (the dense path's choice) and entity frequencies in one faceted count, while
-    // the query text is analyzed
-    CompletableFuture<Counts> countsLater =
-        cq.vector() != null || !cq.entities().isEmpty()
-            ? async(() -> counts(cq))
-            : CompletableFuture.completedFuture(null);
     List<String> tokens = cq.text() == null || cq.text().isBlank() ? List.of() : analyze(cq.text());
-    CompletableFuture<Double> bm25Max =
-        tokens.isEmpty() ? CompletableFuture.completedFuture(0.0) : async(() -> bm25Max(tokens));
-
-    CompletableFuture<List<Hit>> dense =
-        cq.vector() == null
-            ? CompletableFuture.completedFuture(List.of())
-            : countsLater.thenApplyAsync(c -> dense(cq, c.eligible), parallel);
-    CompletableFuture<List<Hit>> bm25 =
-        tokens.isEmpty()
-            ? CompletableFuture.completedFuture(List.of())
-            : async(() -> search(textQuery(new SolrQuery(), tokens, cq.contextWeight()), cq, true));
-    CompletableFuture<List<Hit>> entity =
-        cq.entities().isEmpty()
-            ? CompletableFuture.completedFuture(List.of())
-            : async(() -> search(entityQuery(cq.entities()), cq, true));
-    CompletableFuture<List<Hit>> time =
-        cq.timeRange() == null
-            ? CompletableFuture.completedFuture(List.of())
-            : async(() -> timeList(cq));
-
-    Map<String, Ranked> ranks = new LinkedHashMap<>();
-    rank(ranks, join(dense), 0);
-    List<Hit> bm25Hits = join(bm25);
-    rank(ranks, bm25Hits, 1);
-    rank(ranks, join(entity), 2);
-    rank(ranks, join(time), 3);
-    if (ranks.isEmpty()) {
-      join(bm25Max);
-      join(countsLater);
+    boolean entities = !cq.entities().isEmpty();
+    if (cq.vector() == null && tokens.isEmpty() && !entities && cq.timeRange() == null)
       return CandidateSet.empty();
-    }
 
+    // One request: the main query counts the eligible records (its hit count) and returns one of
+    // them, which carries each list as a [subquery] run on the shard that answered (the owner's).
+    SolrQuery main = new SolrQuery("*:*");
+    SolrFilters.apply(main, tenant, cq.eligibility());
+    main.setRows(1);
+    // "*": a request answered by another node than the shard's passes the listed records through
+    // the main request's field list, which must not drop their fields
+    StringJoiner fl = new StringJoiner(",").add("*");
+    double cw = cq.contextWeight();
+    if (cq.vector() != null) {
+      boolean graph = exactScanMax == 0 || eligibleHint(cq) > exactScanMax;
+      nest(main, fl, DENSE, scored(dense(cq, graph), cq), tokens, cw);
+    }
+    if (!tokens.isEmpty()) {
+      SolrQuery q = new SolrQuery();
+      q.setQuery(textQuery(q, tokens, cw));
+      nest(main, fl, BM25, scored(q, cq), null, cw);
+    }
+    if (entities) nest(main, fl, ENTITY, scored(entityQuery(cq.entities()), cq), tokens, cw);
+    if (cq.timeRange() != null) nest(main, fl, TIME, timeList(cq), tokens, cw);
+    main.setFields(fl.toString());
+    Map<String, String> entityOf = countFacets(main, cq.entities(), tokens);
+
+    QueryResponse r = query(main);
+    long eligible = r.getResults().getNumFound();
+    rememberEligible(cq, eligible);
+    if (r.getResults().isEmpty()) return CandidateSet.empty(); // no list can hold a record
+
+    SolrDocument lists = r.getResults().get(0);
+    Map<String, Ranked> ranks = new LinkedHashMap<>();
     Map<String, Double> bm25Scores = new java.util.HashMap<>();
-    for (Hit h : bm25Hits) bm25Scores.put(h.record.id(), h.score);
-    List<String> unscored =
-        ranks.keySet().stream().filter(id -> !bm25Scores.containsKey(id)).toList();
-    if (!tokens.isEmpty() && !unscored.isEmpty())
-      bm25Scores.putAll(bm25Of(tokens, cq.contextWeight(), cq.eligibility(), unscored));
+    for (int signal = 0; signal < LISTS.size(); signal++) {
+      List<Hit> hits = hits(lists.getFieldValue(LISTS.get(signal)), signal != 3, bm25Scores);
+      rank(ranks, hits, signal);
+      if (signal == 1) for (Hit h : hits) bm25Scores.put(h.record.id(), h.score);
+    }
+    if (ranks.isEmpty()) return CandidateSet.empty();
 
     List<Candidate> out = new ArrayList<>(ranks.size());
-    for (Ranked r : ranks.values()) {
-      MemoryRecord rec = r.record;
+    for (Ranked rk : ranks.values()) {
+      MemoryRecord rec = rk.record;
       double cos = Double.NaN;
       if (cq.vector() != null
           && rec.embedding() != null
@@ -313,22 +312,131 @@ public final class SolrMemoryStore implements MemoryStore {
           new Candidate(
               rec,
               cos,
-              bm25Scores.getOrDefault(rec.id(), 0.0),
-              r.ranks[0],
-              r.ranks[1],
-              r.ranks[2],
-              r.ranks[3]));
+              tokens.isEmpty() ? 0.0 : bm25Scores.getOrDefault(rec.id(), 0.0),
+              rk.ranks[0],
+              rk.ranks[1],
+              rk.ranks[2],
+              rk.ranks[3]));
     }
-    Counts counts = join(countsLater);
+    Map<String, Integer> facets = r.getFacetQuery() == null ? Map.of() : r.getFacetQuery();
     Map<String, Long> entityFrequencies = new TreeMap<>();
-    if (!cq.entities().isEmpty()) {
+    if (entities) {
       Set<String> named = new TreeSet<>();
       for (Candidate c : out)
         for (String e : c.record().entities()) if (cq.entities().contains(e)) named.add(e);
-      for (String e : named) entityFrequencies.put(e, counts.entities.getOrDefault(e, 0L));
+      Map<String, Long> counts = new java.util.HashMap<>();
+      for (var e : entityOf.entrySet())
+        counts.put(e.getValue(), facets.getOrDefault(e.getKey(), 0).longValue());
+      for (String e : named) entityFrequencies.put(e, counts.getOrDefault(e, 0L));
     }
     return new CandidateSet(
-        out, join(bm25Max), entityFrequencies.isEmpty() ? 0 : counts.eligible, entityFrequencies);
+        out,
+        bm25Max(tokens, facets),
+        entityFrequencies.isEmpty() ? 0 : eligible,
+        entityFrequencies);
+  }
+
+  /** The four lists' [subquery] names, in the order of the candidate's ranks. */
+  private static final String DENSE = "d", BM25 = "b", ENTITY = "e", TIME = "t";
+
+  private static final List<String> LISTS = List.of(DENSE, BM25, ENTITY, TIME);
+
+  /** The facet key of the index's size, and the prefixes of the per-token and entity keys. */
+  private static final String SIZE = "n", DF = "df", ENTITY_COUNT = "ef";
+
+  /**
+   * Adds the counts the read path needs to {@code main} as facet queries: how many eligible records
+   * name each query entity, and, over the whole index (the eligibility filters excluded by their
+   * tag), its size and each query token's document frequency for {@link #bm25Max}. Returns the
+   * entity of each entity facet's key.
+   */
+  private static Map<String, String> countFacets(
+      SolrQuery main, Set<String> entities, List<String> tokens) {
+    Map<String, String> entityOf = new LinkedHashMap<>();
+    if (entities.isEmpty() && tokens.isEmpty()) return entityOf;
+    main.setFacet(true);
+    SolrFilters.Params p = new SolrFilters.Params(main, "c");
+    int i = 0;
+    for (String e : new TreeSet<>(entities)) {
+      String key = ENTITY_COUNT + i++;
+      main.addFacetQuery("{!term key=" + key + " f=" + SolrSchema.ENTITY + " v=" + p.ref(e) + "}");
+      entityOf.put(key, e);
+    }
+    if (!tokens.isEmpty()) {
+      String all = " ex=" + SolrFilters.TAG;
+      main.addFacetQuery("{!lucene key=" + SIZE + all + "}*:*");
+      int t = 0;
+      for (String token : new TreeSet<>(tokens)) {
+        main.addFacetQuery(
+            "{!term key=" + DF + t++ + all + " f=" + SolrSchema.TEXT + " v=" + p.ref(token) + "}");
+      }
+    }
+    return entityOf;
+  }
+
+  /**
+   * Puts {@code sub} into {@code main} as the [subquery] {@code name}: its parameters prefixed with
+   * {@code name.}, run on the core that returns the main document only ({@code distrib=false}: the
+   * owner's shard; distributed when there is no owner), and each of its records carrying its BM25
+   * score for {@code bm25Tokens} (a function query over the BM25 list's query; null when the query
+   * has no text, or for the BM25 list itself, whose score is its sort).
+   */
+  private static void nest(
+      SolrQuery main,
+      StringJoiner fl,
+      String name,
+      SolrQuery sub,
+      List<String> bm25Tokens,
+      double contextWeight) {
+    // An owner's records are all on the shard the main request was routed to; a query without an
+    // owner (the evaluation's unfiltered arm) asks every shard.
+    boolean routed = sub.get("_route_") != null;
+    sub.remove("_route_");
+    sub.set("distrib", !routed);
+    if (bm25Tokens != null && !bm25Tokens.isEmpty()) {
+      sub.set("bq", textQuery(sub, bm25Tokens, contextWeight));
+      sub.setFields(sub.getFields() + "," + BM25_FIELD + ":query($bq,0)");
+    }
+    for (var it = sub.getParameterNamesIterator(); it.hasNext(); ) {
+      String key = it.next();
+      main.set(name + "." + key, sub.getParams(key));
+    }
+    fl.add(name + ":[subquery]");
+  }
+
+  /** The pseudo-field holding a listed record's BM25 score. */
+  private static final String BM25_FIELD = "bm25";
+
+  /** The eligible count of an owner's last recall, for the dense path's choice. */
+  private final Map<String, Long> eligibleByOwner =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+              return size() > OWNER_HINTS;
+            }
+          });
+
+  /** Owners whose last eligible count is remembered. */
+  static final int OWNER_HINTS = 10_000;
+
+  /**
+   * How many records the owner had eligible at their last recall (0 when unknown): the dense path's
+   * choice needs the count before the request that counts them, so it uses the previous one. An
+   * owner's first recall in this process is exact, whatever their size (correct, and slow only for
+   * an owner above the limit); a count that crosses the limit changes the path from the next recall
+   * on.
+   */
+  private long eligibleHint(CandidateQuery cq) {
+    String owner = cq.eligibility().owner();
+    return owner == null ? 0 : eligibleByOwner.getOrDefault(owner, 0L);
+  }
+
+  private void rememberEligible(CandidateQuery cq, long eligible) {
+    String owner = cq.eligibility().owner();
+    if (owner != null) eligibleByOwner.put(owner, eligible);
   }
 
   /** One found record and its score in one list. */
@@ -343,39 +451,28 @@ public final class SolrMemoryStore implements MemoryStore {
     }
   }
 
-  private record Counts(long eligible, Map<String, Long> entities) {}
-
-  /** How many records are eligible, and how many of them name each query entity: one request. */
-  private Counts counts(CandidateQuery cq) {
-    SolrQuery q = new SolrQuery("*:*");
-    SolrFilters.apply(q, tenant, cq.eligibility());
-    q.setRows(0);
-    Map<String, String> facetOf = new LinkedHashMap<>();
-    if (!cq.entities().isEmpty()) {
-      q.setFacet(true);
-      SolrFilters.Params p = new SolrFilters.Params(q, "ef");
-      for (String e : cq.entities()) {
-        String fq = p.term(SolrSchema.ENTITY, e);
-        q.addFacetQuery(fq);
-        facetOf.put(fq, e);
-      }
+  /**
+   * The records of one [subquery] list ({@code value}, absent when the query did not ask for it),
+   * noting in {@code bm25Scores} the BM25 score each carries.
+   */
+  private static List<Hit> hits(Object value, boolean scored, Map<String, Double> bm25Scores) {
+    if (!(value instanceof SolrDocumentList docs)) return List.of();
+    List<Hit> out = new ArrayList<>(docs.size());
+    for (SolrDocument d : docs) {
+      MemoryRecord rec = SolrSchema.fromDocument(d);
+      Object s = scored ? d.getFirstValue("score") : null;
+      if (d.getFirstValue(BM25_FIELD) instanceof Number b)
+        bm25Scores.putIfAbsent(rec.id(), b.doubleValue());
+      out.add(new Hit(rec, s == null ? 0 : ((Number) s).doubleValue()));
     }
-    QueryResponse r = query(q);
-    Map<String, Long> entities = new TreeMap<>();
-    if (r.getFacetQuery() != null) {
-      for (var e : r.getFacetQuery().entrySet()) {
-        String entity = facetOf.get(e.getKey());
-        if (entity != null) entities.put(entity, e.getValue().longValue());
-      }
-    }
-    return new Counts(r.getResults().getNumFound(), entities);
+    return out;
   }
 
   /**
-   * The {@code perSignal} eligible records nearest to the query vector: exact when few are
-   * eligible.
+   * The {@code perSignal} eligible records nearest to the query vector: through the HNSW graph
+   * ({@code graph}) or exactly.
    */
-  private List<Hit> dense(CandidateQuery cq, long eligible) {
+  private static SolrQuery dense(CandidateQuery cq, boolean graph) {
     StringBuilder vec = new StringBuilder("[");
     for (int i = 0; i < cq.vector().length; i++) {
       if (i > 0) vec.append(',');
@@ -383,7 +480,7 @@ public final class SolrMemoryStore implements MemoryStore {
     }
     vec.append(']');
     SolrQuery q = new SolrQuery();
-    if (eligible > exactScanMax) {
+    if (graph) {
       // As the main query, knn takes every fq as the HNSW search's pre-filter.
       q.setQuery("{!knn f=" + SolrSchema.VECTOR + " topK=" + cq.perSignal() + "}" + vec);
     } else {
@@ -391,11 +488,11 @@ public final class SolrMemoryStore implements MemoryStore {
       q.setQuery("{!func}vectorSimilarity(" + SolrSchema.VECTOR + "," + vec + ")");
       q.addFilterQuery(SolrSchema.HAS_VECTOR + ":true");
     }
-    return search(q, cq, true);
+    return q;
   }
 
   /** Records whose valid time starts inside the query's range, newest recorded first. */
-  private List<Hit> timeList(CandidateQuery cq) {
+  private SolrQuery timeList(CandidateQuery cq) {
     SolrQuery q =
         new SolrQuery(
             SolrFilters.range(
@@ -406,37 +503,30 @@ public final class SolrMemoryStore implements MemoryStore {
     q.setSort(SolrSchema.RECORDED, SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
     q.setRows(cq.perSignal());
-    return hits(query(q), false);
+    q.setFields("*");
+    return q;
   }
 
   /**
-   * The top {@code perSignal} eligible records of {@code q} by score; ties by recorded time then id
-   * (the embedded store breaks ties by index order, which is mostly write order).
+   * {@code q} as a list of the top {@code perSignal} eligible records by score; ties by recorded
+   * time then id (the embedded store breaks ties by index order, which is mostly write order).
    */
-  private List<Hit> search(SolrQuery q, CandidateQuery cq, boolean scored) {
+  private SolrQuery scored(SolrQuery q, CandidateQuery cq) {
     SolrFilters.apply(q, tenant, cq.eligibility());
     q.setSort("score", SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RECORDED, SolrQuery.ORDER.asc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
     q.setRows(cq.perSignal());
     q.setFields("*", "score");
-    return hits(query(q), scored);
-  }
-
-  private static List<Hit> hits(QueryResponse r, boolean scored) {
-    List<Hit> out = new ArrayList<>();
-    for (SolrDocument d : r.getResults()) {
-      Object s = scored ? d.getFirstValue("score") : null;
-      out.add(new Hit(SolrSchema.fromDocument(d), s == null ? 0 : ((Number) s).doubleValue()));
-    }
-    return out;
+    return q;
   }
 
   /**
    * The BM25 query over the analyzed tokens: one optional term clause per token on {@code text},
    * plus the same on {@code context} at the query's context weight (the embedded store's query).
+   * Its term parameters go into {@code q}; returns the query string.
    */
-  private static SolrQuery textQuery(SolrQuery q, List<String> tokens, double contextWeight) {
+  private static String textQuery(SolrQuery q, List<String> tokens, double contextWeight) {
     SolrFilters.Params p = new SolrFilters.Params(q, "t");
     StringBuilder text = new StringBuilder("{!bool");
     StringBuilder context = new StringBuilder("{!bool");
@@ -445,18 +535,13 @@ public final class SolrMemoryStore implements MemoryStore {
       text.append(" should=").append(p.ref("{!term f=" + SolrSchema.TEXT + " v=$" + v + "}"));
       context.append(" should=").append(p.ref("{!term f=" + SolrSchema.CONTEXT + " v=$" + v + "}"));
     }
-    if (contextWeight <= 0) {
-      q.setQuery(text.append('}').toString());
-      return q;
-    }
+    if (contextWeight <= 0) return text.append('}').toString();
     String ctx = p.ref(context.append('}').toString());
-    q.setQuery(
-        "{!bool should="
-            + p.ref(text.append('}').toString())
-            + " should="
-            + p.ref("{!boost b=" + (float) contextWeight + " v=" + ctx + "}")
-            + "}");
-    return q;
+    return "{!bool should="
+        + p.ref(text.append('}').toString())
+        + " should="
+        + p.ref("{!boost b=" + (float) contextWeight + " v=" + ctx + "}")
+        + "}";
   }
 
   /**
@@ -478,71 +563,39 @@ public final class SolrMemoryStore implements MemoryStore {
     return q;
   }
 
-  /** BM25 scores of these records for the query (records that do not match are absent). */
-  private Map<String, Double> bm25Of(
-      List<String> tokens, double contextWeight, Eligibility eligibility, List<String> ids) {
-    SolrQuery q = textQuery(new SolrQuery(), tokens, contextWeight);
-    SolrFilters.apply(q, tenant, eligibility);
-    q.addFilterQuery(idsQuery(ids));
-    q.setRows(ids.size());
-    q.setFields(SolrSchema.RID, "score");
-    Map<String, Double> out = new java.util.HashMap<>();
-    for (SolrDocument d : query(q).getResults()) {
-      out.put(
-          (String) d.getFirstValue(SolrSchema.RID),
-          ((Number) d.getFirstValue("score")).doubleValue());
+  /**
+   * The query text's tokens as the collection's text analyzer makes them (stop words out, stemmed):
+   * the configset's chain run here, on the client, with the configset's own stop list.
+   */
+  private static List<String> analyze(String text) {
+    List<String> out = new ArrayList<>();
+    try (var ts = QueryAnalyzer.ENGLISH.tokenStream(SolrSchema.TEXT, text)) {
+      var term =
+          ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) out.add(term.toString());
+      ts.end();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
     return out;
   }
 
   /**
-   * The query text's tokens as the collection's text analyzer makes them (stop words out, stemmed).
+   * The highest BM25 score any record could get for these tokens: the sum of their IDF ({@code
+   * log(1 + (n - df + 0.5) / (df + 0.5))}, a token no record contains at its highest), as the
+   * embedded store computes it, over the index that scored the lists (the owner's shard: the BM25
+   * scores use that shard's statistics too). {@code n} and {@code df} count live records; the
+   * embedded store's also count deletions not merged away yet, a difference that only shows right
+   * after many corrections.
    */
-  private List<String> analyze(String text) {
-    FieldAnalysisRequest a = new FieldAnalysisRequest();
-    a.addFieldName(SolrSchema.TEXT);
-    a.setFieldValue(text);
-    a.setQuery(text);
-    try {
-      FieldAnalysisResponse r = a.process(client, collection);
-      FieldAnalysisResponse.Analysis an = r.getFieldNameAnalysis(SolrSchema.TEXT);
-      List<String> out = new ArrayList<>();
-      AnalysisResponseBase.AnalysisPhase last = null;
-      for (AnalysisResponseBase.AnalysisPhase ph : an.getQueryPhases()) last = ph;
-      if (last != null)
-        for (AnalysisResponseBase.TokenInfo t : last.getTokens()) out.add(t.getText());
-      return out;
-    } catch (SolrServerException | IOException | SolrException e) {
-      throw readFailed(e);
-    }
-  }
-
-  /**
-   * The highest BM25 score any record could get for these tokens: the sum of their IDF over the
-   * collection ({@code log(1 + (n - df + 0.5) / (df + 0.5))}, a token no record contains at its
-   * highest), as the embedded store computes it. {@code n} is the number of live records; the
-   * embedded store's count also includes deletions not merged away yet, a difference that only
-   * shows right after many corrections.
-   */
-  private double bm25Max(List<String> tokens) {
-    SolrQuery q = new SolrQuery();
-    q.set("terms.fl", SolrSchema.TEXT);
-    q.set("terms.list", String.join(",", new TreeSet<>(tokens)));
-    q.set("shards.qt", "/terms");
-    q.set("terms.limit", -1);
-    QueryResponse r = query(q, "/terms");
-    Map<String, Long> df = new java.util.HashMap<>();
-    if (r.getTermsResponse() != null) {
-      for (var t : r.getTermsResponse().getTerms(SolrSchema.TEXT))
-        df.put(t.getTerm(), t.getFrequency());
-    }
-    // the collection's size (all tenants), as the document frequencies and Solr's own BM25 use
-    SolrQuery all = new SolrQuery("*:*");
-    all.setRows(0);
-    long n = query(all).getResults().getNumFound();
+  private static double bm25Max(List<String> tokens, Map<String, Integer> facets) {
+    if (tokens.isEmpty()) return 0;
+    long n = facets.getOrDefault(SIZE, 0);
+    List<String> distinct = new ArrayList<>(new TreeSet<>(tokens));
     double max = 0;
     for (String t : tokens) {
-      long f = df.getOrDefault(t, 0L);
+      long f = facets.getOrDefault(DF + distinct.indexOf(t), 0);
       max += Math.log(1 + (n - f + 0.5) / (f + 0.5));
     }
     return max;
@@ -618,7 +671,6 @@ public final class SolrMemoryStore implements MemoryStore {
 
   @Override
   public void close() {
-    parallel.shutdown();
     if (!ownsClient) return;
     try {
       client.close();
@@ -639,19 +691,6 @@ public final class SolrMemoryStore implements MemoryStore {
       return request.process(client, collection);
     } catch (SolrServerException | IOException | SolrException e) {
       throw readFailed(e);
-    }
-  }
-
-  private <T> CompletableFuture<T> async(java.util.function.Supplier<T> task) {
-    return CompletableFuture.supplyAsync(task, parallel);
-  }
-
-  private static <T> T join(CompletableFuture<T> f) {
-    try {
-      return f.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException re) throw re;
-      throw e;
     }
   }
 

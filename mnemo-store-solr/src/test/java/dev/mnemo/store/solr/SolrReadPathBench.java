@@ -34,6 +34,11 @@ import java.util.SplittableRandom;
  * twice). Single-threaded latencies. Not a test: run with this module's test class path, {@code
  * java -Xmx3g -cp ... dev.mnemo.store.solr.SolrReadPathBench --total 100000 --shards 1,2,4}.
  * Measures only: no sleeps, nothing hard-coded, no pass/fail.
+ *
+ * <p>{@code --compare CLASS} measures another {@link dev.mnemo.spi.MemoryStore} class with {@link
+ * SolrMemoryStore}'s constructor {@code (SolrClient, boolean, String, String, int)} (an earlier
+ * version compiled beside this one, for a before/after) on the same collection, alternating the two
+ * call by call, each series under its own name.
  */
 public final class SolrReadPathBench {
   private SolrReadPathBench() {}
@@ -50,6 +55,7 @@ public final class SolrReadPathBench {
     List<Integer> shardCounts = new ArrayList<>();
     for (String s : a.getOrDefault("shards", "2").split(","))
       shardCounts.add(Integer.parseInt(s.trim()));
+    String compare = a.get("compare");
     long seed = 42;
 
     List<Integer> hot = List.of(total / 100, total / 10);
@@ -91,67 +97,150 @@ public final class SolrReadPathBench {
               total / fillSecs,
               batch);
           System.out.println(Stats.header());
-          for (int h : hot) {
-            String owner = "hot-" + h;
-            long[] at = {SyntheticCorpus.NOW.toEpochMilli()};
-            Stats candidates =
-                time(
-                    String.format(Locale.ROOT, "store candidates, %,d/owner", h),
-                    warmup,
-                    samples,
-                    i -> {
-                      String q = questions.get(i % questions.size());
-                      store.candidates(
-                          new CandidateQuery(
-                              Eligibility.current(owner, Instant.ofEpochMilli(at[0] += 1000)),
-                              queryVectors.get(q),
-                              q,
-                              Set.copyOf(Entities.queryKeys(q)),
-                              null,
-                              50));
-                    });
-            System.out.println(candidates.line());
-            Embedder fixed = fixedVectors(queryVectors, e5);
-            // not closed: it would close the store, which the try closes once
-            Mnemo engine =
+          java.util.List<dev.mnemo.spi.MemoryStore> stores = new ArrayList<>();
+          java.util.List<String> names = new ArrayList<>();
+          if (compare != null) {
+            stores.add(other(compare, cluster, collection));
+            names.add("before");
+          }
+          stores.add(store);
+          names.add(compare == null ? "" : "after");
+          List<Mnemo> engines = new ArrayList<>();
+          Embedder fixed = fixedVectors(queryVectors, e5);
+          for (dev.mnemo.spi.MemoryStore s : stores) {
+            // not closed: it would close the store, which is closed once below
+            engines.add(
                 Mnemo.builder()
-                    .store(store)
+                    .store(s)
                     .embedder(fixed)
                     .tokenizer(JTokkitTokenizer.cl100k())
                     .clock(InstantSource.fixed(SyntheticCorpus.NOW))
-                    .build();
-            Stats recall =
-                time(
-                    String.format(Locale.ROOT, "recall alone, %,d/owner", h),
+                    .build());
+          }
+          for (int h : hot) {
+            String owner = "hot-" + h;
+            long[] at = {SyntheticCorpus.NOW.toEpochMilli()};
+            List<Stats> candidates =
+                alternate(
+                    String.format(Locale.ROOT, "store candidates, %,d/owner", h),
+                    names,
                     warmup,
                     samples,
-                    i -> {
+                    (k, i) -> {
                       String q = questions.get(i % questions.size());
-                      engine.recall(
-                          RecallRequest.builder(owner, q)
-                              .askedAt(Instant.ofEpochMilli(at[0] += 1000))
-                              .build());
+                      stores
+                          .get(k)
+                          .candidates(
+                              new CandidateQuery(
+                                  Eligibility.current(owner, Instant.ofEpochMilli(at[0] += 1000)),
+                                  queryVectors.get(q),
+                                  q,
+                                  Set.copyOf(Entities.queryKeys(q)),
+                                  null,
+                                  50));
                     });
-            System.out.println(recall.line());
+            for (Stats st : candidates) System.out.println(st.line());
+            List<Stats> recall =
+                alternate(
+                    String.format(Locale.ROOT, "recall alone, %,d/owner", h),
+                    names,
+                    warmup,
+                    samples,
+                    (k, i) -> {
+                      String q = questions.get(i % questions.size());
+                      engines
+                          .get(k)
+                          .recall(
+                              RecallRequest.builder(owner, q)
+                                  .askedAt(Instant.ofEpochMilli(at[0] += 1000))
+                                  .build());
+                    });
+            for (Stats st : recall) System.out.println(st.line());
           }
+          for (int k = 0; k + 1 < stores.size(); k++) stores.get(k).close();
         }
       }
     }
   }
 
   interface Call {
-    void run(int i);
+    void run(int store, int i);
   }
 
-  private static Stats time(String name, int warmup, int samples, Call call) {
-    for (int i = 0; i < warmup; i++) call.run(i);
-    long[] t = new long[samples];
+  /**
+   * {@code warmup} untimed then {@code samples} timed calls of each store, alternating call by call
+   * (the first store first on even calls, last on odd ones), so that load on the machine falls on
+   * every series alike.
+   */
+  private static List<Stats> alternate(
+      String name, List<String> names, int warmup, int samples, Call call) {
+    int n = names.size();
+    for (int i = 0; i < warmup; i++) for (int k = 0; k < n; k++) call.run(k, i);
+    long[][] t = new long[n][samples];
+    long[] cpu = new long[n];
     for (int i = 0; i < samples; i++) {
-      long t0 = System.nanoTime();
-      call.run(warmup + i);
-      t[i] = System.nanoTime() - t0;
+      for (int j = 0; j < n; j++) {
+        int k = i % 2 == 0 ? j : n - 1 - j;
+        long c0 = cpuTicks();
+        long t0 = System.nanoTime();
+        call.run(k, warmup + i);
+        t[k][i] = System.nanoTime() - t0;
+        cpu[k] += cpuTicks() - c0;
+      }
     }
-    return Stats.of(name, t);
+    List<Stats> out = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      String series = names.get(k).isEmpty() ? name : name + " (" + names.get(k) + ")";
+      out.add(Stats.of(series, t[k]));
+      // the whole JVM's CPU (client, both nodes, ZooKeeper): what one call costs the machine,
+      // which a loaded machine does not inflate as it does wall time
+      System.out.printf(
+          Locale.ROOT,
+          "  CPU %s: %.1f ms a call (process CPU time, %d ms ticks)%n",
+          series,
+          cpu[k] * TICK_MS / (double) samples,
+          TICK_MS);
+    }
+    return out;
+  }
+
+  /** Linux's USER_HZ tick of {@code /proc/self/stat}'s CPU times, in milliseconds. */
+  static final int TICK_MS = 10;
+
+  /**
+   * User plus system CPU time of every thread of this process so far, in ticks ({@code
+   * /proc/self/stat} fields 14 and 15); 0 where there is no such file.
+   */
+  static long cpuTicks() {
+    try {
+      String stat =
+          java.nio.file.Files.readString(
+              java.nio.file.Path.of("/proc/self/stat"), java.nio.charset.StandardCharsets.UTF_8);
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // after "pid (comm) ", field 3 (state) is f[0]: utime (14) is f[11], stime (15) f[12]
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /** A store of class {@code className} on {@code collection}, with its own client. */
+  private static dev.mnemo.spi.MemoryStore other(
+      String className, TestCluster cluster, String collection) throws Exception {
+    return (dev.mnemo.spi.MemoryStore)
+        Class.forName(className)
+            .getConstructor(
+                org.apache.solr.client.solrj.SolrClient.class,
+                boolean.class,
+                String.class,
+                String.class,
+                int.class)
+            .newInstance(
+                SolrStoreProvider.client(Map.of("zk", cluster.zk())),
+                true,
+                collection,
+                SolrMemoryStore.DEFAULT_TENANT,
+                SolrMemoryStore.EXACT_SCAN_MAX);
   }
 
   /**
