@@ -91,6 +91,7 @@ public final class PartitionBench {
             LuceneMemoryStore p =
                 LuceneMemoryStore.open(
                     copy, new LuceneMemoryStore.Layout(above, 8).withPartitionVectors(f));
+            p.awaitMoves(); // the moves run in the background
             parted.add(p);
             names.add("own partition " + f.configName());
             out.printf(

@@ -906,6 +906,25 @@ public final class ReadPathBench {
     }
 
     @Override
+    public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
+      long t = System.nanoTime();
+      Durable d;
+      try {
+        d = s.applyVisible(upserts, deleteIds);
+      } finally {
+        applyNanos.add(System.nanoTime() - t);
+      }
+      return () -> {
+        long w = System.nanoTime();
+        try {
+          d.await();
+        } finally {
+          applyNanos.add(System.nanoTime() - w);
+        }
+      };
+    }
+
+    @Override
     public Optional<MemoryRecord> get(String owner, String id) {
       return s.get(owner, id);
     }

@@ -98,9 +98,13 @@ final class WritePath {
     if (!violations.isEmpty()) throw new InvalidRequestException(violations);
 
     List<float[]> vectors = embed(batch);
+    List<MemoryRecord> created = new ArrayList<>();
+    MemoryStore.Durable durable;
+    // Planning reads the owner's versions, so it and the write that makes its records visible are
+    // serialized; the commit is awaited outside the lock, where concurrent writers share one
+    // (MemoryStore.applyVisible). Nothing is returned before it is durable.
     synchronized (writeLock) {
       Plan plan = new Plan();
-      List<MemoryRecord> created = new ArrayList<>();
       for (int i = 0; i < batch.size(); i++) {
         created.add(
             plan.add(
@@ -112,10 +116,16 @@ final class WritePath {
       }
       if (!violations.isEmpty()) throw new InvalidRequestException(violations);
       List<MemoryRecord> all = List.copyOf(plan.upserts.values());
-      store.apply(all, List.of());
-      applied.accept(all);
-      return created;
+      durable = store.applyVisible(all, List.of());
+      try {
+        applied.accept(all);
+      } catch (RuntimeException e) {
+        durable.await();
+        throw e;
+      }
     }
+    durable.await();
+    return created;
   }
 
   /**

@@ -20,6 +20,33 @@ public interface MemoryStore extends AutoCloseable {
   /** Writes (inserts or replaces by id) and deletes by id, atomically and durably. */
   void apply(List<MemoryRecord> upserts, Collection<String> deleteIds);
 
+  /**
+   * {@link #apply} in two steps, so that concurrent writers can share one commit (group commit):
+   * when this returns, the changes are visible to this store's reads (all of the call or none of
+   * it, as with {@code apply}), and {@link Durable#await} on the result returns once they are
+   * durable. The caller acknowledges nothing before {@code await} returns, and must call it (a
+   * store may hold resources until then). Reads may see the changes before they are durable; if the
+   * commit then fails, {@code await} throws and the store refuses writes until it is reopened (what
+   * a failed {@code apply} does). The default applies durably at once.
+   */
+  default Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
+    apply(upserts, deleteIds);
+    return Durable.DONE;
+  }
+
+  /** Changes made visible by {@link #applyVisible}, durable once {@link #await} returns. */
+  @FunctionalInterface
+  interface Durable {
+    /** Already durable. */
+    Durable DONE = () -> {};
+
+    /**
+     * Returns once the changes are durable; throws (a {@link dev.mnemo.MnemoException}) if they
+     * cannot be made so, and then they were never acknowledged.
+     */
+    void await();
+  }
+
   /** The record with that id of that owner, if any. */
   Optional<MemoryRecord> get(String owner, String id);
 

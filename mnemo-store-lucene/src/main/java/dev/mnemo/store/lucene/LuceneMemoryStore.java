@@ -51,6 +51,7 @@ import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopFieldDocs;
@@ -80,16 +81,21 @@ import org.apache.lucene.util.QueryBuilder;
  * owner (evaluation) reads every index and merges. BM25 statistics (IDF, the score's upper bound)
  * are those of the index the owner is in: an owner with their own partition is scored against their
  * own records only. The owners with a partition are listed in {@code dir/owners/partitions.tsv},
- * replaced atomically; moving an owner copies their records into the new index and commits it, then
- * switches the table, then deletes them from the shared index, so a crash leaves either placement
- * readable (on open, a folder not in the table is removed, and copies left in the shared index of
- * an owner in the table are deleted). At most {@link Layout#maxOpenPartitions} owners' partitions
- * are open at once, opened on first use and the least recently used idle one closed beyond that.
+ * replaced atomically; an owner is moved in the background (the write that crossed the limit does
+ * not wait): their records are copied into the new index while writes go on, the writes made
+ * meanwhile caught up under the write lock, the table switched, then the owner deleted from the
+ * shared index, so a crash leaves either placement readable (on open, a folder not in the table is
+ * removed, and copies left in the shared index of an owner in the table are deleted). At most
+ * {@link Layout#maxOpenPartitions} owners' partitions are open at once, opened on first use and the
+ * least recently used idle one closed beyond that.
  *
- * <p>Durability: {@link #apply} commits (fsync) before it returns and only then refreshes the
- * searcher, so a reader sees all of one call or none of it, and an acknowledged write survives a
- * crash. A call touching several owners commits each owner's index in turn: it is atomic per owner
- * (the engine writes one owner per call). Thread-safe: writes are serialized, reads are concurrent.
+ * <p>Durability: {@link #apply} returns once its changes are committed (fsync). Each index's part
+ * of a call is one Lucene operation, so a reader and a commit see all of it or none of it.
+ * Concurrent writers share commits ({@link #applyVisible}, {@link GroupCommit}): the changes are
+ * written and made visible under the write lock, the commit awaited outside it. A call touching
+ * several owners commits each owner's index: it is atomic per owner (the engine writes one owner
+ * per call). Thread-safe: writes are serialized up to their commit, commits shared, reads
+ * concurrent.
  */
 public final class LuceneMemoryStore implements MemoryStore {
   private final Path dir;
@@ -307,7 +313,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    * dir/turns}. Exception-safe in Lucene's way: whatever fails, everything opened so far is closed
    * (the directory, the writer and its {@code write.lock}), so a failed open leaves no lock behind.
    * The index's format version is checked first. Then the layout is repaired (what a crash during a
-   * move left) and owners above the layout's limit are moved to their own partitions.
+   * move left) and owners above the layout's limit are scheduled to move to their own partitions
+   * (in the background: {@link #awaitMoves}).
    */
   static LuceneMemoryStore open(Directory d, Path dir, Layout layout, int exactScanMax)
       throws IOException {
@@ -317,7 +324,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     boolean success = false;
     try {
       Analyzer analyzer = Analyzers.english();
-      shared = Partition.open(d, dir, null, analyzer, VectorFormat.FLOAT32);
+      shared = Partition.open(d, dir, null, analyzer, VectorFormat.FLOAT32, generation -> {});
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
       Map<String, String> table = Partition.Table.read(dir.resolve(OWNERS_DIR));
       store =
@@ -337,7 +344,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     } finally {
       if (!success) {
         if (store != null) {
-          IOUtils.closeWhileHandlingException(store::closeOwnPartitions);
+          IOUtils.closeWhileHandlingException(store::stopMoves, store::closeOwnPartitions);
         }
         if (shared != null) {
           // rollback, not close: a failed open must not commit anything either
@@ -426,8 +433,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Moves every owner of the shared index with more records than the layout allows to a partition
-   * of their own.
+   * Schedules a move, in the background, of every owner of the shared index with more records than
+   * the layout allows.
    */
   private void moveLargeOwners() throws IOException {
     if (layout.ownPartitionAbove() == Long.MAX_VALUE) return;
@@ -455,23 +462,126 @@ public final class LuceneMemoryStore implements MemoryStore {
     } finally {
       release(shared, s);
     }
-    for (String owner : large) moveToOwnPartition(owner);
+    synchronized (writeLock) {
+      for (String owner : large) schedule(owner);
+    }
   }
 
-  /** Commits {@code p} with the store's commit data and refreshes its searchers. */
+  /**
+   * Commits {@code p} with the store's commit data (sharing a commit running for writers) and
+   * refreshes its searchers.
+   */
   private void commit(Partition p, String model) throws IOException {
-    Map<String, String> data = new TreeMap<>();
-    data.put("format", Schema.FORMAT_VERSION);
-    if (model != null) data.put("embedding_model", model);
-    if (p.owner != null) data.put("owner", p.owner);
-    p.writer.setLiveCommitData(data.entrySet());
-    p.writer.commit();
+    setCommitData(p, model);
+    p.commits.commitNow();
     p.searchers.maybeRefreshBlocking();
-    if (p.owner != null) {
-      long generation = SegmentInfos.getLastCommitGeneration(p.directory);
-      synchronized (open) {
-        generations.put(p.owner, generation);
+  }
+
+  // ---- moves in the background ----
+
+  /**
+   * A move in progress: the ids of the owner's records written or deleted in the shared index since
+   * the view the move copies was taken (guarded by the write lock), to catch up after the copy.
+   */
+  private static final class Move {
+    final Set<String> touched = new LinkedHashSet<>();
+    volatile boolean cancelled;
+  }
+
+  /** Owners being moved, guarded by the write lock. */
+  private final Map<String, Move> moving = new HashMap<>();
+
+  /** Owners whose move failed; not tried again until the store is reopened. Write lock. */
+  private final Set<String> moveFailed = new java.util.HashSet<>();
+
+  private volatile boolean closing;
+
+  /** One thread runs the moves, one at a time, started on the first. */
+  private final java.util.concurrent.ExecutorService mover =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "mnemo-partition-move");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private static final System.Logger LOG = System.getLogger(LuceneMemoryStore.class.getName());
+
+  /**
+   * Test hook: told each step of a move ("copied", then "switched") on the mover's thread, under
+   * the write lock for "switched".
+   */
+  volatile Consumer<String> moveStep = step -> {};
+
+  /** Records in the shared index's journal of moves: call under the write lock. */
+  private void journal(List<MemoryRecord> upserts, Map<String, Integer> written, Set<String> gone) {
+    if (moving.isEmpty()) return;
+    for (var w : written.entrySet()) {
+      Move m = moving.get(upserts.get(w.getValue()).owner());
+      if (m != null) touch(m, w.getKey());
+    }
+    for (Move m : moving.values()) for (String id : gone) touch(m, id);
+  }
+
+  /** Puts the id last in the journal, where the write put the record in the index. */
+  private static void touch(Move m, String id) {
+    m.touched.remove(id);
+    m.touched.add(id);
+  }
+
+  /** Schedules a move of the owner if they are above the limit (under the write lock). */
+  private void maybeMove(String owner) throws IOException {
+    if (moving.containsKey(owner) || moveFailed.contains(owner) || closing) return;
+    if (countIn(shared, owner) > layout.ownPartitionAbove()) schedule(owner);
+  }
+
+  private void schedule(String owner) {
+    Move m = new Move();
+    moving.put(owner, m);
+    try {
+      mover.execute(() -> runMove(owner, m));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      moving.remove(owner); // closing
+    }
+  }
+
+  private void runMove(String owner, Move m) {
+    try {
+      moveToOwnPartition(owner, m);
+    } catch (IOException | RuntimeException e) {
+      synchronized (writeLock) {
+        moveFailed.add(owner);
       }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "moving owner "
+              + owner
+              + " to a partition of their own failed; they stay in the shared"
+              + " index: "
+              + e,
+          e);
+    } finally {
+      synchronized (writeLock) {
+        moving.remove(owner);
+      }
+    }
+  }
+
+  /**
+   * Waits until every move scheduled so far has finished (or failed; the owner then stays in the
+   * shared index). For tests, benchmarks and tools that want the layout settled; writes and reads
+   * never need it.
+   */
+  public void awaitMoves() {
+    try {
+      mover.submit(() -> {}).get();
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed: no move runs
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MnemoException("interrupted waiting for partition moves", false, e);
     }
   }
 
@@ -481,47 +591,105 @@ public final class LuceneMemoryStore implements MemoryStore {
   private static final double MOVE_BUFFER_MB = 128;
 
   /**
-   * Moves the owner's records from the shared index to a new index of their own: copied in index
-   * order and committed, then the table switched (the point where the move happens, on disk and for
-   * readers), then deleted from the shared index. Called under the write lock.
+   * Moves the owner's records from the shared index to a new index of their own, while writes go
+   * on: (1) copies them, in recorded order, from a point-in-time view of the shared index (taken
+   * under the write lock, where the journal starts), and commits the copy, without any lock; (2)
+   * under the write lock, commits the shared index (so everything it holds of the owner is
+   * durable), copies again the records written or deleted since the view was taken (the journal)
+   * and commits that, then switches the table (the point where the move happens, on disk and for
+   * readers) and deletes the owner from the shared index; (3) awaits that commit outside the lock.
+   * A write that arrives during (1) lands in the shared index and is in the journal; one after (2)
+   * goes to the owner's index. A crash before the switch leaves a folder the table does not list;
+   * after it, copies in the shared index: both repaired on open.
    */
-  private void moveToOwnPartition(String owner) throws IOException {
-    Map<String, String> before = table;
-    int n = 1;
-    Set<String> taken = new java.util.HashSet<>(before.values());
-    while (taken.contains("o" + n) || Files.exists(ownersDir().resolve("o" + n))) n++;
-    String name = "o" + n;
-    Path path = ownersDir().resolve(name);
-    Files.createDirectories(path);
+  private void moveToOwnPartition(String owner, Move m) throws IOException {
+    String name;
+    Path path;
+    synchronized (writeLock) {
+      int n = 1;
+      Set<String> taken = new java.util.HashSet<>(table.values());
+      while (taken.contains("o" + n) || Files.exists(ownersDir().resolve("o" + n))) n++;
+      name = "o" + n;
+      path = ownersDir().resolve(name);
+      Files.createDirectories(path);
+    }
     Partition p = openPartition(owner, path);
     boolean switched = false;
+    long ticket;
     try {
       // A larger buffer while copying, so that the owner's index starts as one or a few segments
       // (each segment is a graph of its own to search), not one per 16 MB of the default.
       p.writer.getConfig().setRAMBufferSizeMB(MOVE_BUFFER_MB);
-      IndexSearcher s = acquire(shared);
+      IndexSearcher s;
+      // the view copied and the start of the journal at the same point: the journal then holds
+      // exactly what changed after the view, in the order it was written
+      synchronized (writeLock) {
+        s = acquire(shared);
+        m.touched.clear();
+      }
       try {
         Query q = term(Schema.OWNER, owner);
-        TopDocs all = s.search(q, Math.max(1, s.count(q)), new Sort(SortField.FIELD_DOC));
+        // in recorded order (then id): the order the records were written in when they arrive in
+        // time, whatever order the shared index's merges left its segments in
+        TopDocs all =
+            s.search(
+                q,
+                Math.max(1, s.count(q)),
+                new Sort(
+                    new SortField(Schema.RECORDED, SortField.Type.LONG),
+                    new SortField(Schema.ID, SortField.Type.STRING)));
         for (ScoreDoc sd : all.scoreDocs) {
+          if (closing || m.cancelled) return;
           p.writer.addDocument(Schema.checkedDocument(load(s, sd.doc)));
         }
       } finally {
         release(shared, s);
       }
       commit(p, embeddingModel);
-      p.writer
-          .getConfig()
-          .setRAMBufferSizeMB(org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
-      Map<String, String> next = new TreeMap<>(before);
-      next.put(owner, name);
-      Partition.Table.write(ownersDir(), next);
-      synchronized (open) {
-        table = Map.copyOf(next);
-        open.put(owner, p);
-        evictIdle();
+      moveStep.accept("copied");
+      synchronized (writeLock) {
+        if (closing || m.cancelled || failed) return;
+        // everything the shared index holds of the owner durable before the owner's index takes
+        // it: the switch must not make durable a write that was never acknowledged
+        shared.commits.commitNow();
+        s = acquire(shared);
+        try {
+          for (String id : m.touched) {
+            List<MemoryRecord> now =
+                find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false);
+            if (now.isEmpty()) p.writer.deleteDocuments(new Term(Schema.ID, id));
+            else
+              p.writer.updateDocument(new Term(Schema.ID, id), Schema.checkedDocument(now.get(0)));
+          }
+        } finally {
+          release(shared, s);
+        }
+        p.writer
+            .getConfig()
+            .setRAMBufferSizeMB(
+                org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
+        commit(p, embeddingModel);
+        Map<String, String> next = new TreeMap<>(table);
+        next.put(owner, name);
+        Partition.Table.write(ownersDir(), next);
+        synchronized (open) {
+          table = Map.copyOf(next);
+          open.put(owner, p);
+          evictIdle();
+        }
+        switched = true;
+        try {
+          shared.writer.deleteDocuments(new Term(Schema.OWNER, owner));
+          shared.searchers.maybeRefreshBlocking();
+          ticket = shared.commits.issue();
+        } catch (IOException | RuntimeException e) {
+          // the move happened (the table says so); the copies left are deleted on the next open
+          shared.rollback(e);
+          failed = true;
+          throw e;
+        }
+        moveStep.accept("switched");
       }
-      switched = true;
     } finally {
       if (!switched) {
         IOUtils.closeWhileHandlingException(p.searchers, p.writer::rollback, p.directory);
@@ -536,11 +704,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       }
     }
     try {
-      shared.writer.deleteDocuments(new Term(Schema.OWNER, owner));
-      commit(shared, embeddingModel);
-    } catch (IOException | RuntimeException e) {
-      // the move happened (the table says so); the copies left are deleted on the next open
-      shared.rollback(e);
+      shared.commits.await(ticket);
+    } catch (IOException e) {
       failed = true;
       throw e;
     }
@@ -550,7 +715,18 @@ public final class LuceneMemoryStore implements MemoryStore {
     Directory d = FSDirectory.open(path);
     boolean success = false;
     try {
-      Partition p = Partition.open(d, path, owner, analyzer, layout.partitionVectors());
+      Partition p =
+          Partition.open(
+              d,
+              path,
+              owner,
+              analyzer,
+              layout.partitionVectors(),
+              generation -> {
+                synchronized (open) {
+                  generations.put(owner, generation);
+                }
+              });
       success = true;
       return p;
     } finally {
@@ -691,79 +867,136 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * Upserts go to the index of their owner; a delete goes to the index holding the id (the call's
-   * owners' first, then the shared one, then the other owners'). Each index touched is committed in
-   * turn (atomic per owner); the embedding model, when it changes, is recorded in the shared
-   * index's commit. Owners of the shared index who then hold more records than the layout allows
-   * are moved to their own partition before the call returns.
+   * owners' first, then the shared one, then the other owners'). Durable when it returns: {@link
+   * #applyVisible}, then its commit awaited.
    */
   @Override
   public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-    synchronized (writeLock) {
-      checkWritable();
-      List<Document> docs = new ArrayList<>(upserts.size());
-      try {
-        for (MemoryRecord r : upserts) docs.add(Schema.checkedDocument(r));
-      } catch (IllegalArgumentException e) {
-        // refused before the writer saw anything: the store stays writable
-        throw new MnemoException("write refused, nothing was written: " + e.getMessage(), false, e);
-      }
-      Map<String, Partition> byOwner = new LinkedHashMap<>();
-      Map<Partition, List<Integer>> writes = new LinkedHashMap<>();
-      Map<Partition, List<String>> deletes = new LinkedHashMap<>();
-      List<Partition> pinned = new ArrayList<>();
-      Partition current = null;
-      try {
-        for (int i = 0; i < upserts.size(); i++) {
-          Partition p = byOwner.computeIfAbsent(upserts.get(i).owner(), o -> pinFor(o, pinned));
-          writes.computeIfAbsent(p, x -> new ArrayList<>()).add(i);
+    applyVisible(upserts, deleteIds).await();
+  }
+
+  /**
+   * Writes the call's changes and makes them visible, under the store's write lock; the commits are
+   * awaited by {@link Durable#await}, outside it, where concurrent writers share them ({@link
+   * GroupCommit}: N writers waiting pay for about two fsyncs, not N). Each index's part of the call
+   * is one Lucene operation ({@code updateDocuments} with a delete query on the ids), so no commit
+   * and no reader holds part of it: atomic per owner, before and after a crash. A record both
+   * upserted and deleted in one call ends deleted. The embedding model, when it changes, is
+   * recorded in the shared index's commit. Owners of the shared index who then hold more records
+   * than the layout allows are moved to their own partition in the background ({@link
+   * #awaitMoves}); the write does not wait for it.
+   */
+  @Override
+  public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
+    Map<Partition, Long> tickets = new LinkedHashMap<>();
+    List<Partition> pinned = new ArrayList<>();
+    boolean handedOver = false;
+    try {
+      synchronized (writeLock) {
+        checkWritable();
+        List<Document> docs = new ArrayList<>(upserts.size());
+        try {
+          for (MemoryRecord r : upserts) docs.add(Schema.checkedDocument(r));
+        } catch (IllegalArgumentException e) {
+          // refused before the writer saw anything: the store stays writable
+          throw new MnemoException(
+              "write refused, nothing was written: " + e.getMessage(), false, e);
         }
-        Map<String, Partition> upserted = new HashMap<>();
-        for (int i = 0; i < upserts.size(); i++)
-          upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
-        for (String id : deleteIds) {
-          Partition holder = holder(id, byOwner.values(), pinned);
-          Partition again = upserted.get(id);
-          if (holder != null) deletes.computeIfAbsent(holder, x -> new ArrayList<>()).add(id);
-          if (again != null && again != holder)
-            deletes.computeIfAbsent(again, x -> new ArrayList<>()).add(id);
-        }
-        String model = embeddingModel;
-        for (MemoryRecord r : upserts)
-          if (r.embeddingModel() != null && !r.embeddingModel().isEmpty())
-            model = r.embeddingModel();
-        Set<Partition> touched = new LinkedHashSet<>();
-        touched.addAll(writes.keySet());
-        touched.addAll(deletes.keySet());
-        if (!Objects.equals(model, embeddingModel) || touched.isEmpty()) touched.add(shared);
-        for (Partition p : touched) {
-          current = p;
-          for (int i : writes.getOrDefault(p, List.of())) {
-            p.writer.updateDocument(new Term(Schema.ID, upserts.get(i).id()), docs.get(i));
+        Map<String, Partition> byOwner = new LinkedHashMap<>();
+        // per index: the call's upserts by id (the last of an id wins, as one replace after
+        // another did) and the ids it deletes
+        Map<Partition, Map<String, Integer>> writes = new LinkedHashMap<>();
+        Map<Partition, Set<String>> deletes = new LinkedHashMap<>();
+        Partition current = null;
+        try {
+          for (int i = 0; i < upserts.size(); i++) {
+            Partition p = byOwner.computeIfAbsent(upserts.get(i).owner(), o -> pinFor(o, pinned));
+            writes.computeIfAbsent(p, x -> new LinkedHashMap<>()).put(upserts.get(i).id(), i);
           }
-          for (String id : deletes.getOrDefault(p, List.of()))
-            p.writer.deleteDocuments(new Term(Schema.ID, id));
-          commit(p, model);
-        }
-        current = null;
-        embeddingModel = model;
-        if (layout.ownPartitionAbove() != Long.MAX_VALUE && writes.containsKey(shared)) {
-          current = shared;
-          for (var e : byOwner.entrySet()) {
-            if (e.getValue() == shared
-                && countIn(shared, e.getKey()) > layout.ownPartitionAbove()) {
-              moveToOwnPartition(e.getKey());
+          Map<String, Partition> upserted = new HashMap<>();
+          for (int i = 0; i < upserts.size(); i++)
+            upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
+          for (String id : deleteIds) {
+            Partition holder = holder(id, byOwner.values(), pinned);
+            Partition again = upserted.get(id);
+            if (holder != null) deletes.computeIfAbsent(holder, x -> new LinkedHashSet<>()).add(id);
+            if (again != null && again != holder)
+              deletes.computeIfAbsent(again, x -> new LinkedHashSet<>()).add(id);
+          }
+          String model = embeddingModel;
+          for (MemoryRecord r : upserts)
+            if (r.embeddingModel() != null && !r.embeddingModel().isEmpty())
+              model = r.embeddingModel();
+          Set<Partition> touched = new LinkedHashSet<>();
+          touched.addAll(writes.keySet());
+          touched.addAll(deletes.keySet());
+          if (!Objects.equals(model, embeddingModel) || touched.isEmpty()) touched.add(shared);
+          for (Partition p : touched) {
+            current = p;
+            // the commit data first: a commit that holds the documents then holds their model
+            setCommitData(p, model);
+            Set<String> gone = deletes.getOrDefault(p, Set.of());
+            List<Document> block = new ArrayList<>();
+            List<BytesRef> ids = new ArrayList<>();
+            for (var w : writes.getOrDefault(p, Map.of()).entrySet()) {
+              ids.add(new BytesRef(w.getKey()));
+              if (!gone.contains(w.getKey())) block.add(docs.get(w.getValue()));
+            }
+            for (String id : gone)
+              if (!writes.getOrDefault(p, Map.of()).containsKey(id)) ids.add(new BytesRef(id));
+            if (!ids.isEmpty()) {
+              Query these = new TermInSetQuery(Schema.ID, ids);
+              if (block.isEmpty()) p.writer.deleteDocuments(these);
+              else p.writer.updateDocuments(these, block);
+            }
+            if (p == shared) journal(upserts, writes.getOrDefault(p, Map.of()), gone);
+          }
+          for (Partition p : touched) {
+            current = p;
+            p.searchers.maybeRefreshBlocking();
+            tickets.put(p, p.commits.issue());
+          }
+          current = null;
+          embeddingModel = model;
+          if (layout.ownPartitionAbove() != Long.MAX_VALUE && writes.containsKey(shared)) {
+            for (var e : byOwner.entrySet()) {
+              if (e.getValue() == shared) maybeMove(e.getKey());
             }
           }
+        } catch (IOException | RuntimeException e) {
+          if (current != null && !current.failed) current.rollback(e);
+          failed = true;
+          throw new MnemoException(
+              "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
         }
-      } catch (IOException | RuntimeException e) {
-        if (current != null && !current.failed) current.rollback(e);
-        failed = true;
-        throw new MnemoException(
-            "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
-      } finally {
-        for (Partition p : pinned) unpin(p);
       }
+      handedOver = true;
+      return () -> awaitCommits(tickets, pinned);
+    } finally {
+      if (!handedOver) for (Partition p : pinned) unpin(p);
     }
+  }
+
+  /** Waits for the commits of a call's indexes, then unpins them. */
+  private void awaitCommits(Map<Partition, Long> tickets, List<Partition> pinned) {
+    try {
+      for (var t : tickets.entrySet()) t.getKey().commits.await(t.getValue());
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw new MnemoException(
+          "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
+    } finally {
+      for (Partition p : pinned) unpin(p);
+    }
+  }
+
+  /** Sets the store's commit data on {@code p}'s writer (taken by its next commit). */
+  private static void setCommitData(Partition p, String model) {
+    Map<String, String> data = new TreeMap<>();
+    data.put("format", Schema.FORMAT_VERSION);
+    if (model != null) data.put("embedding_model", model);
+    if (p.owner != null) data.put("owner", p.owner);
+    p.writer.setLiveCommitData(data.entrySet());
   }
 
   private Partition pinFor(String owner, List<Partition> pinned) {
@@ -1461,6 +1694,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   public int deleteOwner(String owner) {
     synchronized (writeLock) {
       checkWritable();
+      Move move = moving.get(owner);
+      if (move != null) move.cancelled = true; // its copy would bring them back
       Partition current = shared;
       try {
         int n = 0;
@@ -1637,12 +1872,26 @@ public final class LuceneMemoryStore implements MemoryStore {
     IOUtils.close(all);
   }
 
+  /** Stops the mover: a move under way gives up (its folder is removed, or on the next open). */
+  private void stopMoves() throws IOException {
+    closing = true;
+    mover.shutdown();
+    try {
+      if (!mover.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES))
+        throw new IOException("a partition move did not stop within 10 minutes");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted stopping partition moves");
+    }
+  }
+
   @Override
   public void close() {
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
     try {
-      IOUtils.close(turns::close, recalls::close, this::closeOwnPartitions, shared);
+      IOUtils.close(
+          this::stopMoves, turns::close, recalls::close, this::closeOwnPartitions, shared);
     } catch (IOException e) {
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
     }
@@ -1747,6 +1996,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     @Override
     public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
       LuceneMemoryStore.this.apply(upserts, deleteIds);
+    }
+
+    @Override
+    public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
+      return LuceneMemoryStore.this.applyVisible(upserts, deleteIds);
     }
 
     @Override

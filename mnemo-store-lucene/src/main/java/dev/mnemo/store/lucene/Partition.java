@@ -14,12 +14,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongConsumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene103.Lucene103Codec;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.IOUtils;
@@ -42,6 +44,11 @@ final class Partition implements Closeable {
   /** The BM25 statistics of the query words, for the current reader. */
   final TermStatistics terms = new TermStatistics();
 
+  /**
+   * Commits of this index: a write waits here until a commit covers it (see {@link GroupCommit}).
+   */
+  final GroupCommit commits;
+
   /** Calls using this partition now; changed only under the store's lock of open partitions. */
   int pins;
 
@@ -49,23 +56,51 @@ final class Partition implements Closeable {
   volatile boolean failed;
 
   private Partition(
-      String owner, Directory directory, IndexWriter writer, TimeColumns.Cache columns)
+      String owner,
+      Directory directory,
+      IndexWriter writer,
+      TimeColumns.Cache columns,
+      LongConsumer committed)
       throws IOException {
     this.owner = owner;
     this.directory = directory;
     this.writer = writer;
     this.columns = columns;
     this.searchers = new SearcherManager(writer, null);
+    this.commits =
+        new GroupCommit(
+            () -> {
+              try {
+                writer.commit();
+              } catch (IOException | RuntimeException e) {
+                rollback(e);
+                throw e;
+              }
+              committed.accept(SegmentInfos.getLastCommitGeneration(directory));
+              // readers see the committed version (the store's state() names it), as after a
+              // reopen; the commit is durable whatever happens here, so a failure is not the
+              // writers' (the next write's refresh catches up)
+              try {
+                searchers.maybeRefreshBlocking();
+              } catch (IOException | RuntimeException e) {
+                // see above
+              }
+            });
   }
 
   /**
    * Opens (creating if needed) the index in {@code d}; on failure the writer is rolled back (no
    * {@code write.lock} left), the directory is the caller's to close. Segments it writes store
    * their vectors as {@code vectors} says (segments already there keep the format they were written
-   * in).
+   * in). {@code committed} is told the generation of every commit.
    */
   static Partition open(
-      Directory d, Path path, String owner, Analyzer analyzer, VectorFormat vectors)
+      Directory d,
+      Path path,
+      String owner,
+      Analyzer analyzer,
+      VectorFormat vectors,
+      LongConsumer committed)
       throws IOException {
     IndexWriter w = null;
     boolean success = false;
@@ -88,7 +123,7 @@ final class Partition implements Closeable {
             }
           });
       w = new IndexWriter(d, cfg);
-      Partition p = new Partition(owner, d, w, columns);
+      Partition p = new Partition(owner, d, w, columns, committed);
       success = true;
       return p;
     } finally {

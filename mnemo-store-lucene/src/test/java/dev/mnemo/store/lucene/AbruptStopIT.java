@@ -21,8 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AbruptStopIT {
 
-  /** The child: writes records one by one, prints each id once acknowledged, then halts. */
-  public static void main(String[] args) {
+  /**
+   * The child: writes records one by one, prints each id once acknowledged, then halts. With a
+   * third argument W, W threads write at once (sharing commits) and the JVM halts once N writes
+   * were acknowledged in all, while the others are still writing.
+   */
+  public static void main(String[] args) throws InterruptedException {
+    if (args.length > 2) {
+      concurrent(Path.of(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+      return;
+    }
     Mnemo m =
         Mnemo.builder()
             .store(LuceneMemoryStore.open(Path.of(args[0])))
@@ -39,6 +47,67 @@ class AbruptStopIT {
       System.out.flush();
     }
     Runtime.getRuntime().halt(0); // no close, no commit-on-close: an abrupt stop
+  }
+
+  private static void concurrent(Path index, int n, int writers) throws InterruptedException {
+    Mnemo m =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(index))
+            .embedder(new HashingEmbedder())
+            .build();
+    java.util.concurrent.CountDownLatch acked = new java.util.concurrent.CountDownLatch(n);
+    for (int w = 0; w < writers; w++) {
+      String owner = "owner-" + w;
+      Thread t =
+          new Thread(
+              () -> {
+                for (int i = 0; ; i++) {
+                  MemoryRecord r =
+                      m.remember(NewMemory.builder(owner, "memory " + i + " of " + owner).build());
+                  synchronized (System.out) {
+                    System.out.println("ACK " + owner + " " + r.id());
+                    System.out.flush();
+                  }
+                  acked.countDown();
+                }
+              });
+      t.setDaemon(true);
+      t.start();
+    }
+    acked.await();
+    Runtime.getRuntime().halt(0); // other writers mid-commit: an abrupt stop
+  }
+
+  @Test
+  void concurrentWriters_haltedMidCommit_everyAcknowledgedWriteIsThere(@TempDir Path dir)
+      throws Exception {
+    Path index = dir.resolve("index");
+    Path out = dir.resolve("child.out");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "--add-modules",
+                "jdk.incubator.vector",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AbruptStopIT.class.getName(),
+                index.toString(),
+                "60",
+                "6")
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
+    assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("child finished").isTrue();
+    List<String[]> acked = new ArrayList<>();
+    for (String line : Files.readAllLines(out))
+      if (line.startsWith("ACK ")) acked.add(line.substring(4).split(" "));
+    assertThat(acked)
+        .as("child output: %s", String.join(File.separator, Files.readAllLines(out)))
+        .hasSizeGreaterThanOrEqualTo(60);
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(index)) {
+      for (String[] a : acked) assertThat(store.get(a[0], a[1])).as(a[1]).isPresent();
+    }
   }
 
   @Test

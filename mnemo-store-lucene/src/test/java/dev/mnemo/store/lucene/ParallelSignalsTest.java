@@ -43,7 +43,7 @@ class ParallelSignalsTest {
       Path d = dir.resolve("limit-" + limit);
       fill(d, embedder, limit);
       try (LuceneMemoryStore store =
-          LuceneMemoryStore.open(d, new LuceneMemoryStore.Layout(150, 4), limit)) {
+          settled(LuceneMemoryStore.open(d, new LuceneMemoryStore.Layout(150, 4), limit))) {
         assertThat(store.ownersWithOwnPartition()).containsExactly("owner");
         Random r = new Random(3);
         for (int q = 0; q < 40; q++) {
@@ -79,7 +79,7 @@ class ParallelSignalsTest {
     HashingEmbedder embedder = new HashingEmbedder();
     fill(dir, embedder, Integer.MAX_VALUE);
     try (LuceneMemoryStore store =
-            LuceneMemoryStore.open(dir, new LuceneMemoryStore.Layout(150, 4));
+            settled(LuceneMemoryStore.open(dir, new LuceneMemoryStore.Layout(150, 4)));
         Mnemo sequential =
             Mnemo.builder()
                 .store(store.withReadOptions(LuceneMemoryStore.ReadOptions.DEFAULT))
@@ -112,11 +112,9 @@ class ParallelSignalsTest {
   }
 
   private static void fill(Path d, HashingEmbedder embedder, int limit) {
-    try (Mnemo m =
-        Mnemo.builder()
-            .store(LuceneMemoryStore.open(d, new LuceneMemoryStore.Layout(150, 4), limit))
-            .embedder(embedder)
-            .build()) {
+    LuceneMemoryStore store =
+        LuceneMemoryStore.open(d, new LuceneMemoryStore.Layout(150, 4), limit);
+    try (Mnemo m = Mnemo.builder().store(store).embedder(embedder).build()) {
       Random r = new Random(11);
       List<NewMemory> batch = new ArrayList<>();
       for (int i = 0; i < 300; i++) {
@@ -129,7 +127,14 @@ class ParallelSignalsTest {
                 .build());
       }
       m.rememberAll(batch);
+      store.awaitMoves(); // the owner moves in the background
     }
+  }
+
+  /** The store once the moves its open scheduled are done. */
+  private static LuceneMemoryStore settled(LuceneMemoryStore s) {
+    s.awaitMoves();
+    return s;
   }
 
   private static RecallRequest ask(String owner, String text) {

@@ -47,6 +47,7 @@ class QuantizedPartitionsTest {
     try (LuceneMemoryStore store =
         LuceneMemoryStore.open(dir, new Layout(100, 4).withPartitionVectors(format), 0)) {
       store.apply(records, List.of());
+      store.awaitMoves();
       assertThat(store.ownersWithOwnPartition()).containsExactly("owner-a");
       assertThat(store.vectorFormatsOf("owner-a")).containsOnly(format.luceneFormat().getName());
       double recall = 0;
@@ -84,6 +85,7 @@ class QuantizedPartitionsTest {
     List<String> before;
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, new Layout(100, 4), 0)) {
       store.apply(first, List.of());
+      store.awaitMoves();
       assertThat(store.vectorFormatsOf("owner-a")).containsOnly("Lucene99HnswVectorsFormat");
       before = ids(store.candidates(q));
     }
