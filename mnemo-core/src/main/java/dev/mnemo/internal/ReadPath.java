@@ -232,8 +232,10 @@ final class ReadPath {
     if (gate.fetch().equals(SKIP)) {
       timings.put("total", System.nanoTime() - t0);
       String rendered = Renderer.render(List.of(), Renderer.Style.PLAIN);
+      // Traced as the full path is: for explain, and for the retrieval log (a skipped message is a
+      // logged recall too, with the gate's reason).
       RecallTrace trace =
-          !req.explain()
+          !req.explain() && !keepTrace
               ? null
               : new RecallTrace(
                   req.owner(),

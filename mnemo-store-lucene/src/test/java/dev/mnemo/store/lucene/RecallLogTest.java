@@ -110,6 +110,17 @@ class RecallLogTest {
   }
 
   @Test
+  void smallTalk_thatSkipsRetrieval_isLoggedToo_withTheGatesReason() {
+    history();
+    LoggedRecall e =
+        recallLogged(RecallRequest.builder("maya", "Thanks, that was helpful!").build());
+    assertThat(e.owner()).isEqualTo("maya");
+    assertThat(e.selected()).isEmpty();
+    assertThat(e.trace().gate().fetch()).isEqualTo("skip");
+    assertThat(e.trace().candidates()).isEmpty();
+  }
+
+  @Test
   void search_byOwnerTextRecordOutcomeAndTime() {
     history();
     Instant t0 = clock.instant();
