@@ -6,10 +6,10 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
-import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
+import dev.mnemo.testkit.CandidateSets;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.time.TimeRange;
 import java.nio.file.Path;
@@ -66,9 +66,9 @@ class ParallelSignalsTest {
                     return query.vector();
                   });
           assertThat(asked.get()).isPositive();
-          assertThat(describe(later))
+          assertThat(CandidateSets.describe(later))
               .as("query %d", q)
-              .isEqualTo(describe(store.candidates(query)));
+              .isEqualTo(CandidateSets.describe(store.candidates(query)));
         }
       }
     }
@@ -150,26 +150,5 @@ class ParallelSignalsTest {
     return r.selected().stream()
         .map(x -> x.record().id() + " " + x.score() + " " + x.relevance())
         .toList();
-  }
-
-  private static String describe(CandidateSet s) {
-    StringBuilder b = new StringBuilder();
-    for (Candidate c : s.candidates()) {
-      b.append(c.record().id())
-          .append(' ')
-          .append(c.cosine())
-          .append(' ')
-          .append(c.bm25())
-          .append(' ')
-          .append(c.denseRank())
-          .append(' ')
-          .append(c.bm25Rank())
-          .append(' ')
-          .append(c.entityRank())
-          .append(' ')
-          .append(c.timeRank())
-          .append('\n');
-    }
-    return b.append(s.bm25Max()).append(' ').append(s.eligibleCount()).toString();
   }
 }

@@ -11,6 +11,7 @@ import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.store.lucene.LuceneMemoryStore.Layout;
+import dev.mnemo.testkit.CandidateSets;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.time.TimeRange;
 import java.io.IOException;
@@ -24,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,7 +85,9 @@ class PartitionLayoutTest {
         CandidateQuery query = query(random, q, "owner-a");
         CandidateSet want = alone.candidates(query);
         CandidateSet got = parted.candidates(query);
-        assertThat(describe(got)).as("query %d", q).isEqualTo(describe(want));
+        assertThat(CandidateSets.describe(got))
+            .as("query %d", q)
+            .isEqualTo(CandidateSets.describe(want));
         assertThat(got.candidates().stream().map(Candidate::record).toList())
             .isEqualTo(want.candidates().stream().map(Candidate::record).toList());
         if (!want.candidates().isEmpty()) compared++;
@@ -428,31 +430,5 @@ class PartitionLayoutTest {
     TimeRange range = q % 4 == 0 ? new TimeRange(at.minus(Duration.ofDays(20)), at, "test") : null;
     return new CandidateQuery(
         e, embedder.embedQuery(text), text, entities, range, 5 + r.nextInt(30));
-  }
-
-  private static String describe(CandidateSet s) {
-    StringBuilder b = new StringBuilder();
-    for (Candidate c : s.candidates()) {
-      b.append(c.record().id())
-          .append(' ')
-          .append(c.cosine())
-          .append(' ')
-          .append(c.bm25())
-          .append(' ')
-          .append(c.denseRank())
-          .append(' ')
-          .append(c.bm25Rank())
-          .append(' ')
-          .append(c.entityRank())
-          .append(' ')
-          .append(c.timeRank())
-          .append('\n');
-    }
-    return b.append(s.bm25Max())
-        .append('|')
-        .append(s.eligibleCount())
-        .append('|')
-        .append(new TreeMap<>(s.entityFrequencies()))
-        .toString();
   }
 }

@@ -15,6 +15,7 @@ import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore.ReadOptions;
+import dev.mnemo.testkit.CandidateSets;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.text.JTokkitTokenizer;
 import dev.mnemo.time.TimeRange;
@@ -93,10 +94,12 @@ class ReadLeversTest {
       for (int q = 0; q < 60; q++) {
         CandidateQuery query = query(random, q);
         CandidateSet baseline = views.get(0).candidates(query);
-        String want = describe(baseline);
+        String want = CandidateSets.describe(baseline);
         for (int v = 1; v < views.size(); v++) {
           CandidateSet got = views.get(v).candidates(query);
-          assertThat(describe(got)).as("%s, query %d", COMBINATIONS.get(v), q).isEqualTo(want);
+          assertThat(CandidateSets.describe(got))
+              .as("%s, query %d", COMBINATIONS.get(v), q)
+              .isEqualTo(want);
           assertThat(records(got)).isEqualTo(records(baseline));
           if (COMBINATIONS.get(v).versionsWithCandidates() && !got.candidates().isEmpty()) {
             Map<String, List<String>> wanted = eligibleVersions(views.get(0), query, baseline);
@@ -107,7 +110,7 @@ class ReadLeversTest {
           }
         }
         // asked twice: the second answer comes from the caches
-        assertThat(describe(store.candidates(query))).isEqualTo(want);
+        assertThat(CandidateSets.describe(store.candidates(query))).isEqualTo(want);
         assertThat(records(store.candidates(query))).isEqualTo(records(baseline));
         if (!baseline.candidates().isEmpty()) compared++;
         for (MemoryStore view : views) {
@@ -282,34 +285,6 @@ class ReadLeversTest {
    */
   private static List<MemoryRecord> records(CandidateSet s) {
     return s.candidates().stream().map(Candidate::record).toList();
-  }
-
-  /** Everything else a candidate set says, as text (floats exact). */
-  private static String describe(CandidateSet s) {
-    StringBuilder b = new StringBuilder();
-    for (Candidate c : s.candidates()) {
-      b.append(c.record().id())
-          .append(' ')
-          .append(c.cosine())
-          .append(' ')
-          .append(c.bm25())
-          .append(' ')
-          .append(c.denseRank())
-          .append(' ')
-          .append(c.bm25Rank())
-          .append(' ')
-          .append(c.entityRank())
-          .append(' ')
-          .append(c.timeRank())
-          .append('\n');
-    }
-    return b.append(s.bm25Max())
-        .append('|')
-        .append(s.eligibleCount())
-        .append('|')
-        .append(new TreeMap<>(s.entityFrequencies()))
-        .append('|')
-        .toString();
   }
 
   @Test
