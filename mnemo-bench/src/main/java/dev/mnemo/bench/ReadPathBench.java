@@ -9,6 +9,7 @@ import dev.mnemo.embed.E5SmallEmbedder;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.ForwardingMemoryStore;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.text.Entities;
 import dev.mnemo.text.JTokkitTokenizer;
@@ -31,7 +32,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -871,23 +871,24 @@ public final class ReadPathBench {
 
   /**
    * A store the engines share and may not close (the benchmark closes the real one), timing its
-   * writes so that ingest can say how much of a batch the durable commit takes.
+   * writes so that ingest can say how much of a batch the durable commit takes, and counting {@link
+   * #versions} queries. No turn log and no retrieval log: the read path is timed without logging
+   * ({@code bench log} measures the retrieval log's cost).
    */
-  static final class Unclosed implements MemoryStore {
-    private final MemoryStore s;
+  static final class Unclosed extends ForwardingMemoryStore {
     private final java.util.concurrent.atomic.LongAdder applyNanos =
         new java.util.concurrent.atomic.LongAdder();
 
     private final java.util.concurrent.atomic.LongAdder versionQueries =
         new java.util.concurrent.atomic.LongAdder();
 
+    Unclosed(MemoryStore s) {
+      super(s);
+    }
+
     /** How many {@link #versions} queries were made so far. */
     long versionQueries() {
       return versionQueries.sum();
-    }
-
-    Unclosed(MemoryStore s) {
-      this.s = s;
     }
 
     /** Total time spent in {@link #apply} so far. */
@@ -899,7 +900,7 @@ public final class ReadPathBench {
     public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
       long t = System.nanoTime();
       try {
-        s.apply(upserts, deleteIds);
+        super.apply(upserts, deleteIds);
       } finally {
         applyNanos.add(System.nanoTime() - t);
       }
@@ -910,7 +911,7 @@ public final class ReadPathBench {
       long t = System.nanoTime();
       Durable d;
       try {
-        d = s.applyVisible(upserts, deleteIds);
+        d = super.applyVisible(upserts, deleteIds);
       } finally {
         applyNanos.add(System.nanoTime() - t);
       }
@@ -925,50 +926,19 @@ public final class ReadPathBench {
     }
 
     @Override
-    public Optional<MemoryRecord> get(String owner, String id) {
-      return s.get(owner, id);
-    }
-
-    @Override
     public List<MemoryRecord> versions(String owner, String factKey) {
       versionQueries.increment();
-      return s.versions(owner, factKey);
+      return super.versions(owner, factKey);
     }
 
     @Override
-    public List<MemoryRecord> lineage(String owner, String id) {
-      return s.lineage(owner, id);
+    public Optional<dev.mnemo.spi.TurnLog> turnLog() {
+      return Optional.empty();
     }
 
     @Override
-    public dev.mnemo.spi.CandidateSet candidates(CandidateQuery query) {
-      return s.candidates(query);
-    }
-
-    @Override
-    public dev.mnemo.spi.CandidateSet candidates(
-        CandidateQuery query, java.util.function.Supplier<float[]> vector) {
-      return s.candidates(query, vector);
-    }
-
-    @Override
-    public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
-      return s.latest(eligibility, limit);
-    }
-
-    @Override
-    public int deleteOwner(String owner) {
-      return s.deleteOwner(owner);
-    }
-
-    @Override
-    public void export(String owner, Consumer<MemoryRecord> sink) {
-      s.export(owner, sink);
-    }
-
-    @Override
-    public long count() {
-      return s.count();
+    public Optional<dev.mnemo.spi.RecallLog> recallLog() {
+      return Optional.empty();
     }
 
     @Override

@@ -4,11 +4,11 @@ import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.embed.E5SmallEmbedder;
-import dev.mnemo.spi.CandidateQuery;
-import dev.mnemo.spi.CandidateSet;
-import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.ForwardingMemoryStore;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.RecallLog;
+import dev.mnemo.spi.TurnLog;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,7 +25,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Consumer;
 
 /**
  * The write path's latency and throughput, each change against the behaviour before it, in one run
@@ -336,87 +335,32 @@ public final class WriteBench {
   /**
    * The store as an engine sees it, never closed by it. Without group commit, {@code applyVisible}
    * is the interface's default (a durable {@code apply}, inside the engine's write lock), as every
-   * write ran before group commit.
+   * write ran before group commit. No turn log and no retrieval log: the benchmark times writes,
+   * not logging (the engine keeps its turns in memory).
    */
-  static final class View implements MemoryStore {
-    private final MemoryStore s;
+  static final class View extends ForwardingMemoryStore {
     private final boolean group;
 
     View(MemoryStore s, boolean group) {
-      this.s = s;
+      super(s);
       this.group = group;
     }
 
     @Override
-    public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-      s.apply(upserts, deleteIds);
-    }
-
-    @Override
     public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-      if (group) return s.applyVisible(upserts, deleteIds);
-      s.apply(upserts, deleteIds);
+      if (group) return delegate().applyVisible(upserts, deleteIds);
+      delegate().apply(upserts, deleteIds);
       return Durable.DONE;
     }
 
     @Override
-    public Optional<MemoryRecord> get(String owner, String id) {
-      return s.get(owner, id);
+    public Optional<TurnLog> turnLog() {
+      return Optional.empty();
     }
 
     @Override
-    public List<MemoryRecord> versions(String owner, String factKey) {
-      return s.versions(owner, factKey);
-    }
-
-    @Override
-    public List<MemoryRecord> lineage(String owner, String id) {
-      return s.lineage(owner, id);
-    }
-
-    @Override
-    public CandidateSet candidates(CandidateQuery query) {
-      return s.candidates(query);
-    }
-
-    @Override
-    public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
-      return s.latest(eligibility, limit);
-    }
-
-    @Override
-    public int deleteOwner(String owner) {
-      return s.deleteOwner(owner);
-    }
-
-    @Override
-    public void export(String owner, Consumer<MemoryRecord> sink) {
-      s.export(owner, sink);
-    }
-
-    @Override
-    public List<MemoryRecord> bySources(String owner, Collection<String> sourceIds) {
-      return s.bySources(owner, sourceIds);
-    }
-
-    @Override
-    public Optional<String> embeddingModel() {
-      return s.embeddingModel();
-    }
-
-    @Override
-    public long count(Eligibility eligibility) {
-      return s.count(eligibility);
-    }
-
-    @Override
-    public String state() {
-      return s.state();
-    }
-
-    @Override
-    public long count() {
-      return s.count();
+    public Optional<RecallLog> recallLog() {
+      return Optional.empty();
     }
 
     @Override

@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.MnemoException;
-import dev.mnemo.spi.CandidateQuery;
-import dev.mnemo.spi.CandidateSet;
-import dev.mnemo.spi.Eligibility;
+import dev.mnemo.spi.ForwardingMemoryStore;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
 import dev.mnemo.testkit.HashingEmbedder;
@@ -18,11 +16,9 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,14 +39,13 @@ class ReadinessIT {
    * sticky} mode every later write is then refused, as {@link LuceneMemoryStore} does after a
    * failed commit (it rolls back and asks to be reopened); otherwise the failure passes.
    */
-  static final class FailingStore implements MemoryStore {
-    final MemoryStore delegate;
+  static final class FailingStore extends ForwardingMemoryStore {
     volatile boolean failNext;
     volatile boolean sticky = true;
     volatile boolean failed;
 
     FailingStore(MemoryStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     private void check() {
@@ -69,53 +64,19 @@ class ReadinessIT {
     @Override
     public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
       check();
-      delegate.apply(upserts, deleteIds);
+      super.apply(upserts, deleteIds);
+    }
+
+    @Override
+    public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
+      check();
+      return super.applyVisible(upserts, deleteIds);
     }
 
     @Override
     public int deleteOwner(String owner) {
       check();
-      return delegate.deleteOwner(owner);
-    }
-
-    @Override
-    public Optional<MemoryRecord> get(String owner, String id) {
-      return delegate.get(owner, id);
-    }
-
-    @Override
-    public List<MemoryRecord> versions(String owner, String factKey) {
-      return delegate.versions(owner, factKey);
-    }
-
-    @Override
-    public List<MemoryRecord> lineage(String owner, String id) {
-      return delegate.lineage(owner, id);
-    }
-
-    @Override
-    public CandidateSet candidates(CandidateQuery query) {
-      return delegate.candidates(query);
-    }
-
-    @Override
-    public List<MemoryRecord> latest(Eligibility e, int limit) {
-      return delegate.latest(e, limit);
-    }
-
-    @Override
-    public void export(String owner, Consumer<MemoryRecord> sink) {
-      delegate.export(owner, sink);
-    }
-
-    @Override
-    public long count() {
-      return delegate.count();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
+      return super.deleteOwner(owner);
     }
   }
 
