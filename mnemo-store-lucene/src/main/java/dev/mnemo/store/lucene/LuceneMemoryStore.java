@@ -1971,10 +1971,11 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /** This store read with other {@link ReadOptions}; everything else is the store's own. */
-  private final class View implements MemoryStore {
+  private final class View extends dev.mnemo.spi.ForwardingMemoryStore {
     private final ReadOptions options;
 
     View(ReadOptions options) {
+      super(LuceneMemoryStore.this);
       this.options = options;
     }
 
@@ -1993,76 +1994,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       return LuceneMemoryStore.this.versions(owner, key, options);
     }
 
-    @Override
-    public void apply(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-      LuceneMemoryStore.this.apply(upserts, deleteIds);
-    }
-
-    @Override
-    public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-      return LuceneMemoryStore.this.applyVisible(upserts, deleteIds);
-    }
-
-    @Override
-    public Optional<MemoryRecord> get(String owner, String id) {
-      return LuceneMemoryStore.this.get(owner, id);
-    }
-
-    @Override
-    public List<MemoryRecord> lineage(String owner, String id) {
-      return LuceneMemoryStore.this.lineage(owner, id);
-    }
-
-    @Override
-    public List<MemoryRecord> latest(Eligibility e, int limit) {
-      return LuceneMemoryStore.this.latest(e, limit);
-    }
-
-    @Override
-    public int deleteOwner(String owner) {
-      return LuceneMemoryStore.this.deleteOwner(owner);
-    }
-
-    @Override
-    public void export(String owner, Consumer<MemoryRecord> sink) {
-      LuceneMemoryStore.this.export(owner, sink);
-    }
-
-    @Override
-    public List<MemoryRecord> bySources(String owner, Collection<String> ids) {
-      return LuceneMemoryStore.this.bySources(owner, ids);
-    }
-
-    @Override
-    public Optional<dev.mnemo.spi.TurnLog> turnLog() {
-      return LuceneMemoryStore.this.turnLog();
-    }
-
-    @Override
-    public Optional<String> embeddingModel() {
-      return LuceneMemoryStore.this.embeddingModel();
-    }
-
-    @Override
-    public Optional<dev.mnemo.spi.RecallLog> recallLog() {
-      return LuceneMemoryStore.this.recallLog();
-    }
-
-    @Override
-    public long count(Eligibility e) {
-      return LuceneMemoryStore.this.count(e);
-    }
-
-    @Override
-    public String state() {
-      return LuceneMemoryStore.this.state();
-    }
-
-    @Override
-    public long count() {
-      return LuceneMemoryStore.this.count();
-    }
-
+    /** Closing the view closes nothing: the store is the caller's. */
     @Override
     public void close() {}
   }
