@@ -197,29 +197,86 @@ final class Tenants implements AutoCloseable {
   /**
    * The tenant's memory, opening its store on first use, for a caller that keeps it: every call
    * through it holds a lease for the call's duration, and reopens the store when it was closed idle
-   * in between (the in-process transports of {@link MnemoServer#memory}).
+   * in between (the in-process transports of {@link MnemoServer#memory}). A facet it hands out
+   * ({@code maintenance()}, {@code retrievalLog()}, {@code diagnostics()}: an {@code Optional} of
+   * an interface) is kept the same way: each call on it leases the store and asks the open engine
+   * for the facet again, so a facet kept across an idle close neither works on a closed store nor
+   * keeps it open.
    */
   Mnemo memory(String tenant) {
     lease(tenant)
         .close(); // opens it now: a store that cannot open fails here, not on the first call
-    return (Mnemo)
+    return leased(tenant, Mnemo.class, "Mnemo of tenant " + tenant, Mnemo.class::cast);
+  }
+
+  /**
+   * A {@code type} whose every call leases the tenant's store and runs on what {@code target} gets
+   * from the leased engine; a method that returns an {@code Optional} of an interface returns it
+   * leased in turn (empty when the engine has no such facet now).
+   */
+  private <T> T leased(
+      String tenant, Class<T> type, String name, java.util.function.Function<Mnemo, ?> target) {
+    return type.cast(
         java.lang.reflect.Proxy.newProxyInstance(
-            Mnemo.class.getClassLoader(),
-            new Class<?>[] {Mnemo.class},
+            type.getClassLoader(),
+            new Class<?>[] {type},
             (proxy, method, args) -> {
               if (method.getDeclaringClass() == Object.class) {
                 return switch (method.getName()) {
                   case "equals" -> proxy == args[0];
                   case "hashCode" -> System.identityHashCode(proxy);
-                  default -> "Mnemo of tenant " + tenant;
+                  default -> name;
                 };
               }
+              Object result;
               try (Lease l = lease(tenant)) {
-                return method.invoke(l.memory(), args);
+                Object on = target.apply(l.memory());
+                result = method.invoke(on, args);
               } catch (java.lang.reflect.InvocationTargetException x) {
                 throw x.getCause();
               }
-            });
+              Class<?> facet = optionalOfInterface(method);
+              if (facet == null || !(result instanceof java.util.Optional<?> o) || o.isEmpty()) {
+                return result;
+              }
+              return java.util.Optional.of(
+                  leased(
+                      tenant,
+                      facet,
+                      facet.getSimpleName() + " of tenant " + tenant,
+                      m -> facetOf(m, target, method, args, tenant)));
+            }));
+  }
+
+  /** {@code X} when {@code method} returns {@code Optional<X>} and X is an interface, else null. */
+  private static Class<?> optionalOfInterface(java.lang.reflect.Method method) {
+    if (method.getReturnType() != java.util.Optional.class) return null;
+    if (!(method.getGenericReturnType() instanceof java.lang.reflect.ParameterizedType p)) {
+      return null;
+    }
+    return p.getActualTypeArguments()[0] instanceof Class<?> c && c.isInterface() ? c : null;
+  }
+
+  /** The facet {@code method} returns now, from the engine under the current lease. */
+  private static Object facetOf(
+      Mnemo m,
+      java.util.function.Function<Mnemo, ?> target,
+      java.lang.reflect.Method method,
+      Object[] args,
+      String tenant) {
+    try {
+      return ((java.util.Optional<?>) method.invoke(target.apply(m), args))
+          .orElseThrow(
+              () ->
+                  new MnemoException(
+                      method.getName() + "() of tenant " + tenant + " is no longer available",
+                      false));
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException r) throw r;
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /**

@@ -136,4 +136,26 @@ class TenantsTest {
       assertThat(t.openCount()).isZero();
     }
   }
+
+  @Test
+  void aFacetKeptAcrossAnIdleClose_leasesAndReopensTheStoreForEachCall() throws Exception {
+    try (Tenants t = tenants(this::counted, Duration.ofNanos(1))) {
+      Mnemo m = t.memory("a");
+      MemoryRecord kept =
+          m.remember(NewMemory.builder("o", "Maya's dog is called Biscuit.").build());
+      dev.mnemo.Maintenance maintenance = m.maintenance().orElseThrow();
+      t.closeIdle();
+      assertThat(t.openCount()).as("the facet holds no lease between calls").isZero();
+      int before = opens.get("a").get();
+
+      // the facet works on the reopened store, not the closed one it came from
+      assertThat(maintenance.restore(List.of(kept))).isEqualTo(1);
+      assertThat(opens.get("a").get()).as("reopened by the facet's call").isEqualTo(before + 1);
+      t.closeIdle();
+      assertThat(t.openCount()).isZero();
+
+      assertThat(m.get("o", kept.id())).isPresent();
+      assertThat(maintenance.toString()).isEqualTo("Maintenance of tenant a");
+    }
+  }
 }
