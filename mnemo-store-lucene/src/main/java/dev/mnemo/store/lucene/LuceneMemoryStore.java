@@ -140,8 +140,11 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   public record Layout(
       long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
-    /** What {@link #open(Path)} uses: an own partition above 20,000 records, 32 open at most. */
-    public static final Layout DEFAULT = new Layout(20_000, 32);
+    /**
+     * What {@link #open(Path)} uses: an own partition above 5,000 records, 32 open at most (why:
+     * docs/store-layout.md).
+     */
+    public static final Layout DEFAULT = new Layout(5_000, 32);
 
     /** Every owner in the one shared index (owners moved out earlier still read from their own). */
     public static final Layout SHARED = new Layout(Long.MAX_VALUE, 32);

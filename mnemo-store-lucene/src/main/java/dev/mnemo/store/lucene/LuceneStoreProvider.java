@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Provides the embedded Lucene store under the name {@code lucene}; config key {@code dir}, and
  * optionally {@code own_partition_above} (records above which an owner gets an index of their own,
- * default 20000; {@code never} keeps every owner in the shared index) and {@code
+ * default 5000; {@code never} keeps every owner in the shared index) and {@code
  * max_open_partitions} (default 32) and {@code partition_vectors} (how owners' own indexes store
  * the vectors of their graph: {@code float32}, the default, {@code int7} or {@code bbq}; {@link
  * VectorFormat}): {@link LuceneMemoryStore.Layout}.
