@@ -139,16 +139,30 @@ public final class LuceneMemoryStore implements MemoryStore {
    *     on: a move, new records and merged segments
    */
   public record Layout(
-      long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
+      long ownPartitionAbove,
+      int maxOpenPartitions,
+      VectorFormat partitionVectors,
+      java.time.Duration compactAfterIdle) {
     /**
-     * What {@link #open(Path)} uses: an own partition above 5,000 records, 32 open at most (why:
-     * docs/store-layout.md).
+     * How long an owner's own index goes without a write before it is compacted, by default
+     * (declared before the layouts that use it).
+     */
+    public static final java.time.Duration COMPACT_AFTER_IDLE = java.time.Duration.ofMinutes(5);
+
+    /**
+     * What {@link #open(Path)} uses: an own partition above 5,000 records, 32 open at most, owners'
+     * own indexes compacted after 5 minutes without a write (why: docs/store-layout.md).
      */
     public static final Layout DEFAULT = new Layout(5_000, 32);
 
     /** Every owner in the one shared index (owners moved out earlier still read from their own). */
     public static final Layout SHARED = new Layout(Long.MAX_VALUE, 32);
 
+    /**
+     * @param compactAfterIdle an open owner's index of several segments that has had no write for
+     *     this long is merged into one segment in the background (one HNSW graph to search instead
+     *     of several); null never compacts
+     */
     public Layout {
       if (ownPartitionAbove < 1)
         throw new IllegalArgumentException(
@@ -157,16 +171,29 @@ public final class LuceneMemoryStore implements MemoryStore {
         throw new IllegalArgumentException(
             "maxOpenPartitions must be at least 1: " + maxOpenPartitions);
       Objects.requireNonNull(partitionVectors, "partitionVectors");
+      if (compactAfterIdle != null && compactAfterIdle.isNegative())
+        throw new IllegalArgumentException(
+            "compactAfterIdle must not be negative: " + compactAfterIdle);
     }
 
-    /** With the default vector format of owners' own indexes ({@link VectorFormat#DEFAULT}). */
+    /** With the default vector format and compaction of owners' own indexes. */
     public Layout(long ownPartitionAbove, int maxOpenPartitions) {
       this(ownPartitionAbove, maxOpenPartitions, VectorFormat.DEFAULT);
     }
 
+    /** With the default compaction of owners' own indexes. */
+    public Layout(long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
+      this(ownPartitionAbove, maxOpenPartitions, partitionVectors, COMPACT_AFTER_IDLE);
+    }
+
     /** This layout with owners' own indexes storing their vectors as {@code vectors}. */
     public Layout withPartitionVectors(VectorFormat vectors) {
-      return new Layout(ownPartitionAbove, maxOpenPartitions, vectors);
+      return new Layout(ownPartitionAbove, maxOpenPartitions, vectors, compactAfterIdle);
+    }
+
+    /** This layout with owners' own indexes compacted after {@code idle} (null: never). */
+    public Layout withCompactAfterIdle(java.time.Duration idle) {
+      return new Layout(ownPartitionAbove, maxOpenPartitions, partitionVectors, idle);
     }
   }
 
@@ -342,6 +369,7 @@ public final class LuceneMemoryStore implements MemoryStore {
               table);
       store.repairLayout();
       store.moveLargeOwners();
+      store.scheduleCompaction();
       success = true;
       return store;
     } finally {
@@ -589,6 +617,125 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
+   * Ticks the compaction checks; each check runs on the mover's thread, so a compaction never
+   * overlaps a move and stops with the moves on close.
+   */
+  private final java.util.concurrent.ScheduledExecutorService compactions =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "mnemo-partition-compact");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** Starts the periodic compaction checks, if the layout compacts. */
+  private void scheduleCompaction() {
+    java.time.Duration idle = layout.compactAfterIdle();
+    if (idle == null) return;
+    long every = Math.clamp(idle.toMillis() / 4, 1_000, 30_000);
+    compactions.scheduleWithFixedDelay(
+        () -> {
+          try {
+            mover.execute(() -> compactIdle(System.nanoTime()));
+          } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+          }
+        },
+        every,
+        every,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Merges every open owner's index that has several segments and no write for the layout's {@code
+   * compactAfterIdle} (as of {@code now}, a {@link System#nanoTime}) into one segment, and commits
+   * it; returns how many were compacted. Searches go on meanwhile (on the old segments until the
+   * commit's refresh); a write meanwhile is kept, and leaves the index to be compacted again once
+   * it is idle. Runs on the mover's thread (or a test's); the indexes are pinned throughout, so
+   * none is closed under it (a forget of the owner waits for it).
+   */
+  int compactIdle(long now) {
+    java.time.Duration idle = layout.compactAfterIdle();
+    if (idle == null || closing) return 0;
+    List<Partition> due = new ArrayList<>();
+    synchronized (open) {
+      for (Partition p : open.values()) { // iterating keeps the least-recently-used order
+        if (p.failed || p.compacted || now - p.lastWrite < idle.toNanos()) continue;
+        p.pins++;
+        due.add(p);
+      }
+    }
+    int compacted = 0;
+    for (Partition p : due) {
+      try {
+        if (!closing && compact(p)) compacted++;
+      } catch (IOException | RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "compacting the index of owner " + p.owner + " failed; it stays as it was: " + e,
+            e);
+      } finally {
+        unpin(p);
+      }
+    }
+    return compacted;
+  }
+
+  /**
+   * Merges every owner's own index of several segments into one now, whatever its idle time, one
+   * index at a time on the thread that runs moves (each opened if it is not); returns how many were
+   * merged. For tools and benchmarks that want the layout settled: the store compacts an idle index
+   * by itself ({@link Layout#compactAfterIdle}).
+   */
+  public int compactOwners() {
+    try {
+      return mover
+          .submit(
+              () -> {
+                int n = 0;
+                for (String owner : table.keySet()) {
+                  if (closing) break;
+                  Partition p = pin(owner);
+                  try {
+                    if (p != shared && !p.failed && compact(p)) n++;
+                  } finally {
+                    unpin(p);
+                  }
+                }
+                return n;
+              })
+          .get();
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      throw new MnemoException("the store is closed", false, e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new MnemoException(
+          "compacting owners' indexes failed: " + e.getCause().getMessage(), false, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MnemoException("interrupted compacting owners' indexes", false, e);
+    }
+  }
+
+  /** Merges {@code p} into one segment and commits; false when it already was one. */
+  private static boolean compact(Partition p) throws IOException {
+    long start = p.lastWrite;
+    int segments;
+    IndexSearcher s = p.searchers.acquire();
+    try {
+      segments = s.getIndexReader().leaves().size();
+    } finally {
+      p.searchers.release(s);
+    }
+    if (segments > 1) {
+      p.writer.forceMerge(1);
+      p.commits.commitNow();
+    }
+    // a write since the check: compact again once idle
+    if (p.lastWrite == start) p.compacted = true;
+    return segments > 1;
+  }
+
+  /**
    * The indexing buffer of a move, in MB: about 60,000 records of 384 dimensions in one segment.
    */
   private static final double MOVE_BUFFER_MB = 128;
@@ -782,6 +929,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  /** How this store lays out its owners (tests). */
+  Layout layout() {
+    return layout;
+  }
+
   /** Number of owners' partitions open now (tests). */
   int openPartitions() {
     synchronized (open) {
@@ -958,6 +1110,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             current = p;
             p.searchers.maybeRefreshBlocking();
             tickets.put(p, p.commits.issue());
+            p.written();
           }
           current = null;
           embeddingModel = model;
@@ -1878,6 +2031,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Stops the mover: a move under way gives up (its folder is removed, or on the next open). */
   private void stopMoves() throws IOException {
     closing = true;
+    compactions.shutdownNow();
     mover.shutdown();
     try {
       if (!mover.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES))

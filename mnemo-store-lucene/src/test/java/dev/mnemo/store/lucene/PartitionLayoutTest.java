@@ -335,7 +335,39 @@ class PartitionLayoutTest {
                 .open(Map.of("dir", dir.resolve("b").toString(), "own_partition_above", "never"))) {
       store.apply(records, List.of());
       assertThat(store.ownersWithOwnPartition()).isEmpty();
+      assertThat(store.layout().compactAfterIdle()).isEqualTo(Duration.ofMinutes(5));
     }
+    try (var store =
+        (LuceneMemoryStore)
+            new LuceneStoreProvider()
+                .open(
+                    Map.of(
+                        "dir",
+                        dir.resolve("d").toString(),
+                        "compact_after_idle_seconds",
+                        "never"))) {
+      assertThat(store.layout().compactAfterIdle()).isNull();
+    }
+    try (var store =
+        (LuceneMemoryStore)
+            new LuceneStoreProvider()
+                .open(
+                    Map.of(
+                        "dir", dir.resolve("e").toString(), "compact_after_idle_seconds", "60"))) {
+      assertThat(store.layout().compactAfterIdle()).isEqualTo(Duration.ofSeconds(60));
+    }
+    for (String bad : List.of("-1", "soon"))
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  new LuceneStoreProvider()
+                      .open(
+                          Map.of(
+                              "dir",
+                              dir.resolve("f").toString(),
+                              "compact_after_idle_seconds",
+                              bad)))
+          .isInstanceOf(dev.mnemo.InvalidRequestException.class)
+          .hasMessageContaining("compact_after_idle_seconds");
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->
                 new LuceneStoreProvider()
@@ -420,6 +452,66 @@ class PartitionLayoutTest {
         embedder.modelId(),
         Map.of(),
         List.of());
+  }
+
+  @Test
+  void anIdleOwnIndex_isCompactedIntoOneSegment_withTheSameAnswers_andAgainAfterAWrite(
+      @TempDir Path dir) {
+    // the background check waits a day; the test runs the check itself with a later clock
+    Layout layout = OWN_ABOVE_200.withCompactAfterIdle(Duration.ofDays(1));
+    List<List<MemoryRecord>> batches = batches();
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, layout)) {
+      write(store, batches, null);
+      // more commits of owner-a after the move: more segments in their index
+      Random random = new Random(3);
+      for (int i = 0; i < 4; i++) {
+        List<MemoryRecord> more = new ArrayList<>();
+        for (int j = 0; j < 30; j++) more.add(record(random, 1_000 + i * 30 + j, "owner-a"));
+        store.apply(more, List.of());
+      }
+      assertThat(store.ownersWithOwnPartition()).containsExactly("owner-a");
+      assertThat(store.vectorFormatsOf("owner-a")).hasSizeGreaterThan(1);
+
+      List<String> before = new ArrayList<>();
+      Random queries = new Random(9);
+      for (int q = 0; q < 30; q++)
+        before.add(
+            String.join("\n", denseUpToTies(store.candidates(query(queries, q, "owner-a")))));
+      List<MemoryRecord> exportedBefore = exported(store, "owner-a");
+      String state = store.state();
+
+      assertThat(store.compactIdle(System.nanoTime())).as("not idle yet").isZero();
+      long later = System.nanoTime() + Duration.ofDays(2).toNanos();
+      assertThat(store.compactIdle(later)).isEqualTo(1);
+      assertThat(store.vectorFormatsOf("owner-a")).hasSize(1);
+      assertThat(store.state()).as("compaction commits").isNotEqualTo(state);
+      assertThat(store.compactIdle(later)).as("already compacted").isZero();
+
+      List<String> after = new ArrayList<>();
+      queries = new Random(9);
+      for (int q = 0; q < 30; q++)
+        after.add(String.join("\n", denseUpToTies(store.candidates(query(queries, q, "owner-a")))));
+      // the same records and nearest neighbours (up to ties, whose order is the documents'; BM25's
+      // statistics change a little as any merge changes them: deleted documents leave them)
+      assertThat(after).isEqualTo(before);
+      assertThat(exported(store, "owner-a")).isEqualTo(exportedBefore);
+
+      // a write makes the index eligible again once idle
+      store.apply(List.of(record(new Random(4), 5_000, "owner-a")), List.of());
+      assertThat(store.vectorFormatsOf("owner-a")).hasSize(2);
+      assertThat(store.compactIdle(System.nanoTime())).isZero();
+      assertThat(store.compactIdle(System.nanoTime() + Duration.ofDays(2).toNanos())).isEqualTo(1);
+      assertThat(store.vectorFormatsOf("owner-a")).hasSize(1);
+    }
+    // the compacted index is what a reopen finds; compactOwners merges whatever the idle time
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, layout)) {
+      assertThat(store.vectorFormatsOf("owner-a")).hasSize(1);
+      store.apply(List.of(record(new Random(5), 5_001, "owner-a")), List.of());
+      assertThat(store.vectorFormatsOf("owner-a")).hasSize(2);
+      assertThat(store.compactOwners()).isEqualTo(1);
+      assertThat(store.vectorFormatsOf("owner-a")).hasSize(1);
+      assertThat(exported(store, "owner-a")).hasSizeGreaterThan(600);
+    }
   }
 
   private CandidateQuery query(Random r, int q, String owner) {
