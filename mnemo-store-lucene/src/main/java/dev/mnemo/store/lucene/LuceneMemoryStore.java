@@ -529,12 +529,12 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** One thread runs the moves, one at a time, started on the first. */
   private final java.util.concurrent.ExecutorService mover =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "mnemo-partition-move");
-            t.setDaemon(true);
-            return t;
-          });
+      java.util.concurrent.Executors.newSingleThreadExecutor(daemon("mnemo-partition-move"));
+
+  /** Daemon threads of that name: a store never keeps the JVM alive. */
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return Thread.ofPlatform().name(name).daemon(true).factory();
+  }
 
   private static final System.Logger LOG = System.getLogger(LuceneMemoryStore.class.getName());
 
@@ -622,11 +622,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   private final java.util.concurrent.ScheduledExecutorService compactions =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "mnemo-partition-compact");
-            t.setDaemon(true);
-            return t;
-          });
+          daemon("mnemo-partition-compact"));
 
   /** Starts the periodic compaction checks, if the layout compacts. */
   private void scheduleCompaction() {
