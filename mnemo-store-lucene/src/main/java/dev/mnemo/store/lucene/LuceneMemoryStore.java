@@ -617,29 +617,65 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Ticks the compaction checks; each check runs on the mover's thread, so a compaction never
-   * overlaps a move and stops with the moves on close.
+   * One daemon thread for the whole JVM ticks every store's compaction check (a server holds a
+   * store per tenant); a check that finds an index due hands the compaction to that store's mover
+   * thread, so a compaction never overlaps a move, stops with the moves on close, and a store with
+   * no owner's index due never starts a thread of its own.
    */
-  private final java.util.concurrent.ScheduledExecutorService compactions =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          daemon("mnemo-partition-compact"));
+  private static final class CompactionTicker {
+    static final java.util.concurrent.ScheduledExecutorService TICKS =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            daemon("mnemo-partition-compact"));
+  }
+
+  /** This store's periodic check, cancelled on close; null when the layout never compacts. */
+  private java.util.concurrent.ScheduledFuture<?> compactionCheck;
+
+  /** A compaction is queued or running on the mover (the check does not queue another). */
+  private final java.util.concurrent.atomic.AtomicBoolean compactionQueued =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** Starts the periodic compaction checks, if the layout compacts. */
   private void scheduleCompaction() {
     java.time.Duration idle = layout.compactAfterIdle();
     if (idle == null) return;
     long every = Math.clamp(idle.toMillis() / 4, 1_000, 30_000);
-    compactions.scheduleWithFixedDelay(
-        () -> {
-          try {
-            mover.execute(() -> compactIdle(System.nanoTime()));
-          } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closing
-          }
-        },
-        every,
-        every,
-        java.util.concurrent.TimeUnit.MILLISECONDS);
+    compactionCheck =
+        CompactionTicker.TICKS.scheduleWithFixedDelay(
+            this::checkCompaction, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** On the ticker: queues a compaction on the mover when an open owner's index is due. */
+  private void checkCompaction() {
+    try {
+      if (closing || !anyDue(System.nanoTime()) || !compactionQueued.compareAndSet(false, true))
+        return;
+      try {
+        mover.execute(
+            () -> {
+              try {
+                compactIdle(System.nanoTime());
+              } finally {
+                compactionQueued.set(false);
+              }
+            });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        compactionQueued.set(false); // closing
+      }
+    } catch (RuntimeException e) {
+      // an exception would end the periodic check for good; the next tick tries again
+      LOG.log(System.Logger.Level.WARNING, "checking owners' indexes for compaction failed", e);
+    }
+  }
+
+  /** Whether an open owner's index is due for compaction (the cheap part of the check). */
+  private boolean anyDue(long now) {
+    long idle = layout.compactAfterIdle().toNanos();
+    synchronized (open) {
+      for (Partition p : open.values())
+        if (!p.failed && !p.compacted && now - p.lastWrite >= idle) return true;
+    }
+    return false;
   }
 
   /**
@@ -2027,7 +2063,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Stops the mover: a move under way gives up (its folder is removed, or on the next open). */
   private void stopMoves() throws IOException {
     closing = true;
-    compactions.shutdownNow();
+    if (compactionCheck != null) compactionCheck.cancel(false);
     mover.shutdown();
     try {
       if (!mover.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES))

@@ -514,6 +514,24 @@ class PartitionLayoutTest {
     }
   }
 
+  @Test
+  void theStoreCompactsAnIdleOwnIndexByItself(@TempDir Path dir) throws InterruptedException {
+    // idle 0: every check (each second) finds owner-a's index due once written
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.open(dir, OWN_ABOVE_200.withCompactAfterIdle(Duration.ZERO))) {
+      write(store, batches(), null);
+      Random random = new Random(3);
+      for (int i = 0; i < 4; i++)
+        store.apply(List.of(record(random, 1_000 + i, "owner-a")), List.of());
+      List<MemoryRecord> written = exported(store, "owner-a");
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (store.vectorFormatsOf("owner-a").size() > 1 && System.nanoTime() < deadline)
+        Thread.sleep(50);
+      assertThat(store.vectorFormatsOf("owner-a")).as("compacted in the background").hasSize(1);
+      assertThat(exported(store, "owner-a")).isEqualTo(written);
+    }
+  }
+
   private CandidateQuery query(Random r, int q, String owner) {
     Instant at = T0.plus(Duration.ofDays(r.nextInt(40)));
     Eligibility e = q % 2 == 0 ? Eligibility.current(owner, at) : Eligibility.allOf(owner);
