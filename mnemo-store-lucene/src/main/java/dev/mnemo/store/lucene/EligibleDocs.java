@@ -42,6 +42,17 @@ final class EligibleDocs {
 
   static EligibleDocs compute(IndexSearcher s, Eligibility e, TimeColumns.Cache columns)
       throws IOException {
+    return compute(s, e, columns, false);
+  }
+
+  /**
+   * The same, for an index that holds only {@code e}'s owner's records when {@code ownersOwn}: the
+   * owner's rule is then true of every document and is not searched ({@link
+   * Filters#fixedBeyondOwner}).
+   */
+  static EligibleDocs compute(
+      IndexSearcher s, Eligibility e, TimeColumns.Cache columns, boolean ownersOwn)
+      throws IOException {
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     FixedBitSet[] sets = new FixedBitSet[leaves.size()];
     int[] counts = new int[leaves.size()];
@@ -50,7 +61,8 @@ final class EligibleDocs {
     long knownAt = e.knownAt() == null ? 0 : e.knownAt().toEpochMilli();
     long overlapFrom = e.validOverlap() == null ? 0 : e.validOverlap().from().toEpochMilli();
     long overlapTo = e.validOverlap() == null ? 0 : e.validOverlap().to().toEpochMilli();
-    Weight fixed = s.createWeight(s.rewrite(Filters.fixed(e)), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    Query rules = ownersOwn ? Filters.fixedBeyondOwner(e) : Filters.fixed(e);
+    Weight fixed = s.createWeight(s.rewrite(rules), ScoreMode.COMPLETE_NO_SCORES, 1f);
     for (LeafReaderContext leaf : leaves) {
       Scorer scorer = fixed.scorer(leaf);
       if (scorer == null) continue;

@@ -55,12 +55,26 @@ final class Filters {
    */
   static Query fixed(Eligibility e) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    return fixed(b, e) ? b.build() : new MatchAllDocsQuery();
+    return fixed(b, e, true) ? b.build() : new MatchAllDocsQuery();
+  }
+
+  /**
+   * {@link #fixed} without the owner's clause, for an index that holds only that owner's records
+   * (their own partition): the clause would match every document, at the cost of reading the
+   * owner's postings on every request (Lucene's query cache never keeps a term query).
+   */
+  static Query fixedBeyondOwner(Eligibility e) {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    return fixed(b, e, false) ? b.build() : new MatchAllDocsQuery();
   }
 
   private static boolean fixed(BooleanQuery.Builder b, Eligibility e) {
+    return fixed(b, e, true);
+  }
+
+  private static boolean fixed(BooleanQuery.Builder b, Eligibility e, boolean owner) {
     boolean any = false;
-    if (e.owner() != null) {
+    if (owner && e.owner() != null) {
       b.add(new TermQuery(new Term(Schema.OWNER, e.owner())), Occur.FILTER);
       any = true;
     }

@@ -1513,7 +1513,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     long eligible = -1; // counted once, when first needed
     Eligibility eligibility = Filters.forIndex(q.eligibility(), s.getIndexReader());
     if (o.eligibleOnce()) {
-      EligibleDocs docs = EligibleDocs.compute(s, eligibility, p.columns);
+      // an owner's own index holds only their records (moves and writes route by owner)
+      boolean ownersOwn = p.owner != null && p.owner.equals(eligibility.owner());
+      EligibleDocs docs = EligibleDocs.compute(s, eligibility, p.columns, ownersOwn);
       filter = docs.asQuery();
       eligible = docs.count();
     } else {
