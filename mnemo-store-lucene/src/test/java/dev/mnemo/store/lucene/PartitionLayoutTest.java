@@ -532,6 +532,46 @@ class PartitionLayoutTest {
     }
   }
 
+  @Test
+  void writesDuringCompactions_areAllKept(@TempDir Path dir) throws Exception {
+    Layout layout = OWN_ABOVE_200.withCompactAfterIdle(Duration.ofDays(1));
+    List<MemoryRecord> all = new ArrayList<>();
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, layout)) {
+      write(store, batches(), null);
+      all.addAll(exported(store, "owner-a"));
+      java.util.concurrent.atomic.AtomicBoolean done =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicInteger compactions =
+          new java.util.concurrent.atomic.AtomicInteger();
+      Thread compactor =
+          new Thread(
+              () -> {
+                while (!done.get()) compactions.addAndGet(store.compactOwners());
+              });
+      compactor.start();
+      Random random = new Random(21);
+      try {
+        for (int i = 0; i < 60; i++) {
+          MemoryRecord r = record(random, 2_000 + i, "owner-a");
+          store.apply(List.of(r), List.of());
+          all.add(r);
+        }
+      } finally {
+        done.set(true);
+        compactor.join();
+      }
+      assertThat(compactions.get()).as("compactions ran beside the writes").isPositive();
+      List<String> want = all.stream().map(MemoryRecord::id).sorted().toList();
+      assertThat(exported(store, "owner-a").stream().map(MemoryRecord::id).sorted().toList())
+          .isEqualTo(want);
+      store.compactOwners();
+      assertThat(store.vectorFormatsOf("owner-a")).hasSize(1);
+    }
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, layout)) {
+      assertThat(exported(store, "owner-a")).hasSize(all.size());
+    }
+  }
+
   private CandidateQuery query(Random r, int q, String owner) {
     Instant at = T0.plus(Duration.ofDays(r.nextInt(40)));
     Eligibility e = q % 2 == 0 ? Eligibility.current(owner, at) : Eligibility.allOf(owner);
