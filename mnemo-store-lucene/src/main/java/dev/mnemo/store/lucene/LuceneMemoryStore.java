@@ -679,12 +679,13 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Merges every open owner's index that has several segments and no write for the layout's {@code
-   * compactAfterIdle} (as of {@code now}, a {@link System#nanoTime}) into one segment, and commits
-   * it; returns how many were compacted. Searches go on meanwhile (on the old segments until the
-   * commit's refresh); a write meanwhile is kept, and leaves the index to be compacted again once
-   * it is idle. Runs on the mover's thread (or a test's); the indexes are pinned throughout, so
-   * none is closed under it (a forget of the owner waits for it).
+   * Merges every open owner's index that has several segments (beside the largest, a tenth of its
+   * documents: {@link #COMPACT_SHARE}) and no write for the layout's {@code compactAfterIdle} (as
+   * of {@code now}, a {@link System#nanoTime}) into one segment, and commits it; returns how many
+   * were compacted. Searches go on meanwhile (on the old segments until the commit's refresh); a
+   * write meanwhile is kept, and leaves the index to be compacted again once it is idle. Runs on
+   * the mover's thread (or a test's); the indexes are pinned throughout, so none is closed under it
+   * (a forget of the owner waits for it).
    */
   int compactIdle(long now) {
     java.time.Duration idle = layout.compactAfterIdle();
@@ -700,7 +701,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     int compacted = 0;
     for (Partition p : due) {
       try {
-        if (!closing && compact(p)) compacted++;
+        if (!closing && compact(p, false)) compacted++;
       } catch (IOException | RuntimeException e) {
         LOG.log(
             System.Logger.Level.WARNING,
@@ -729,7 +730,7 @@ public final class LuceneMemoryStore implements MemoryStore {
                   if (closing) break;
                   Partition p = pin(owner);
                   try {
-                    if (p != shared && !p.failed && compact(p)) n++;
+                    if (p != shared && !p.failed && compact(p, true)) n++;
                   } finally {
                     unpin(p);
                   }
@@ -748,23 +749,43 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** Merges {@code p} into one segment and commits; false when it already was one. */
-  private static boolean compact(Partition p) throws IOException {
+  /**
+   * An idle index is merged only when the segments beside its largest hold at least this share of
+   * its documents: a few records written since the last merge (a conversation's) sit in small
+   * segments whose search costs little, and merging them would rewrite the whole index each time
+   * (17 s for 100,000 records here). So an index is rewritten once it has grown by about a tenth,
+   * which bounds what compaction adds to every record's writes to about ten rewrites.
+   */
+  static final double COMPACT_SHARE = 0.1;
+
+  /**
+   * Merges {@code p} into one segment and commits, when it has several and (unless {@code force})
+   * the segments beside its largest hold {@link #COMPACT_SHARE} of its documents; true when it did.
+   */
+  private static boolean compact(Partition p, boolean force) throws IOException {
     long start = p.lastWrite;
     int segments;
+    long total = 0;
+    long largest = 0;
     IndexSearcher s = p.searchers.acquire();
     try {
-      segments = s.getIndexReader().leaves().size();
+      List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+      segments = leaves.size();
+      for (LeafReaderContext leaf : leaves) {
+        total += leaf.reader().maxDoc();
+        largest = Math.max(largest, leaf.reader().maxDoc());
+      }
     } finally {
       p.searchers.release(s);
     }
-    if (segments > 1) {
+    boolean merge = segments > 1 && (force || total - largest >= COMPACT_SHARE * total);
+    if (merge) {
       p.writer.forceMerge(1);
       p.commits.commitNow();
     }
-    // a write since the check: compact again once idle
+    // a write since the check: look again once idle
     if (p.lastWrite == start) p.compacted = true;
-    return segments > 1;
+    return merge;
   }
 
   /**
