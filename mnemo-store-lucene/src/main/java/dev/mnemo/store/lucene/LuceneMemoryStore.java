@@ -623,9 +623,16 @@ public final class LuceneMemoryStore implements MemoryStore {
    * no owner's index due never starts a thread of its own.
    */
   private static final class CompactionTicker {
-    static final java.util.concurrent.ScheduledExecutorService TICKS =
-        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-            daemon("mnemo-partition-compact"));
+    static final java.util.concurrent.ScheduledThreadPoolExecutor TICKS = ticks();
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor ticks() {
+      var t =
+          new java.util.concurrent.ScheduledThreadPoolExecutor(
+              1, daemon("mnemo-partition-compact"));
+      // a closed store's check leaves the queue at once, not at its next tick (it holds the store)
+      t.setRemoveOnCancelPolicy(true);
+      return t;
+    }
   }
 
   /** This store's periodic check, cancelled on close; null when the layout never compacts. */
