@@ -166,8 +166,7 @@ public final class BenchStore {
 
   /**
    * Waits for the owners' moves the open or the fill scheduled (an owner above the layout's limit,
-   * for instance after the default limit changed) and compacts owners' indexes as an idle store
-   * would, so that nothing is timed while a move or a merge runs.
+   * for instance after the default limit changed), so that nothing is timed while one runs.
    */
   private static void awaitMoves(LuceneMemoryStore store, PrintStream log) {
     long t = System.nanoTime();
@@ -175,15 +174,6 @@ public final class BenchStore {
     long ms = (System.nanoTime() - t) / 1_000_000;
     if (ms >= 100)
       log.printf(Locale.ROOT, "waited %,d ms for owners' moves to their own index%n", ms);
-    // what the store does by itself once an owner's index has had no write for a while
-    t = System.nanoTime();
-    int n = store.compactOwners();
-    if (n > 0)
-      log.printf(
-          Locale.ROOT,
-          "compacted %d owners' indexes into one segment each: %,d ms%n",
-          n,
-          (System.nanoTime() - t) / 1_000_000);
   }
 
   private static Opened build(

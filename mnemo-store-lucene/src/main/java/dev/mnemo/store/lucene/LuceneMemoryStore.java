@@ -139,30 +139,16 @@ public final class LuceneMemoryStore implements MemoryStore {
    *     on: a move, new records and merged segments
    */
   public record Layout(
-      long ownPartitionAbove,
-      int maxOpenPartitions,
-      VectorFormat partitionVectors,
-      java.time.Duration compactAfterIdle) {
+      long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
     /**
-     * How long an owner's own index goes without a write before it is compacted, by default
-     * (declared before the layouts that use it).
-     */
-    public static final java.time.Duration COMPACT_AFTER_IDLE = java.time.Duration.ofMinutes(5);
-
-    /**
-     * What {@link #open(Path)} uses: an own partition above 5,000 records, 32 open at most, owners'
-     * own indexes compacted after 5 minutes without a write (why: docs/store-layout.md).
+     * What {@link #open(Path)} uses: an own partition above 5,000 records, 32 open at most (why:
+     * docs/store-layout.md).
      */
     public static final Layout DEFAULT = new Layout(5_000, 32);
 
     /** Every owner in the one shared index (owners moved out earlier still read from their own). */
     public static final Layout SHARED = new Layout(Long.MAX_VALUE, 32);
 
-    /**
-     * @param compactAfterIdle an open owner's index of several segments that has had no write for
-     *     this long is merged into one segment in the background (one HNSW graph to search instead
-     *     of several); null never compacts
-     */
     public Layout {
       if (ownPartitionAbove < 1)
         throw new IllegalArgumentException(
@@ -171,29 +157,16 @@ public final class LuceneMemoryStore implements MemoryStore {
         throw new IllegalArgumentException(
             "maxOpenPartitions must be at least 1: " + maxOpenPartitions);
       Objects.requireNonNull(partitionVectors, "partitionVectors");
-      if (compactAfterIdle != null && compactAfterIdle.isNegative())
-        throw new IllegalArgumentException(
-            "compactAfterIdle must not be negative: " + compactAfterIdle);
     }
 
-    /** With the default vector format and compaction of owners' own indexes. */
+    /** With the default vector format of owners' own indexes ({@link VectorFormat#DEFAULT}). */
     public Layout(long ownPartitionAbove, int maxOpenPartitions) {
       this(ownPartitionAbove, maxOpenPartitions, VectorFormat.DEFAULT);
     }
 
-    /** With the default compaction of owners' own indexes. */
-    public Layout(long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
-      this(ownPartitionAbove, maxOpenPartitions, partitionVectors, COMPACT_AFTER_IDLE);
-    }
-
     /** This layout with owners' own indexes storing their vectors as {@code vectors}. */
     public Layout withPartitionVectors(VectorFormat vectors) {
-      return new Layout(ownPartitionAbove, maxOpenPartitions, vectors, compactAfterIdle);
-    }
-
-    /** This layout with owners' own indexes compacted after {@code idle} (null: never). */
-    public Layout withCompactAfterIdle(java.time.Duration idle) {
-      return new Layout(ownPartitionAbove, maxOpenPartitions, partitionVectors, idle);
+      return new Layout(ownPartitionAbove, maxOpenPartitions, vectors);
     }
   }
 
@@ -369,7 +342,6 @@ public final class LuceneMemoryStore implements MemoryStore {
               table);
       store.repairLayout();
       store.moveLargeOwners();
-      store.scheduleCompaction();
       success = true;
       return store;
     } finally {
@@ -529,12 +501,12 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** One thread runs the moves, one at a time, started on the first. */
   private final java.util.concurrent.ExecutorService mover =
-      java.util.concurrent.Executors.newSingleThreadExecutor(daemon("mnemo-partition-move"));
-
-  /** Daemon threads of that name: a store never keeps the JVM alive. */
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return Thread.ofPlatform().name(name).daemon(true).factory();
-  }
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "mnemo-partition-move");
+            t.setDaemon(true);
+            return t;
+          });
 
   private static final System.Logger LOG = System.getLogger(LuceneMemoryStore.class.getName());
 
@@ -614,185 +586,6 @@ public final class LuceneMemoryStore implements MemoryStore {
       Thread.currentThread().interrupt();
       throw new MnemoException("interrupted waiting for partition moves", false, e);
     }
-  }
-
-  /**
-   * One daemon thread for the whole JVM ticks every store's compaction check (a server holds a
-   * store per tenant); a check that finds an index due hands the compaction to that store's mover
-   * thread, so a compaction never overlaps a move, stops with the moves on close, and a store with
-   * no owner's index due never starts a thread of its own.
-   */
-  private static final class CompactionTicker {
-    static final java.util.concurrent.ScheduledThreadPoolExecutor TICKS = ticks();
-
-    private static java.util.concurrent.ScheduledThreadPoolExecutor ticks() {
-      var t =
-          new java.util.concurrent.ScheduledThreadPoolExecutor(
-              1, daemon("mnemo-partition-compact"));
-      // a closed store's check leaves the queue at once, not at its next tick (it holds the store)
-      t.setRemoveOnCancelPolicy(true);
-      return t;
-    }
-  }
-
-  /** This store's periodic check, cancelled on close; null when the layout never compacts. */
-  private java.util.concurrent.ScheduledFuture<?> compactionCheck;
-
-  /** A compaction is queued or running on the mover (the check does not queue another). */
-  private final java.util.concurrent.atomic.AtomicBoolean compactionQueued =
-      new java.util.concurrent.atomic.AtomicBoolean();
-
-  /** Starts the periodic compaction checks, if the layout compacts. */
-  private void scheduleCompaction() {
-    java.time.Duration idle = layout.compactAfterIdle();
-    if (idle == null) return;
-    long every = Math.clamp(idle.toMillis() / 4, 1_000, 30_000);
-    compactionCheck =
-        CompactionTicker.TICKS.scheduleWithFixedDelay(
-            this::checkCompaction, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
-  }
-
-  /** On the ticker: queues a compaction on the mover when an open owner's index is due. */
-  private void checkCompaction() {
-    try {
-      if (closing || !anyDue(System.nanoTime()) || !compactionQueued.compareAndSet(false, true))
-        return;
-      try {
-        mover.execute(
-            () -> {
-              try {
-                compactIdle(System.nanoTime());
-              } finally {
-                compactionQueued.set(false);
-              }
-            });
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        compactionQueued.set(false); // closing
-      }
-    } catch (RuntimeException e) {
-      // an exception would end the periodic check for good; the next tick tries again
-      LOG.log(System.Logger.Level.WARNING, "checking owners' indexes for compaction failed", e);
-    }
-  }
-
-  /** Whether an open owner's index is due for compaction (the cheap part of the check). */
-  private boolean anyDue(long now) {
-    long idle = layout.compactAfterIdle().toNanos();
-    synchronized (open) {
-      for (Partition p : open.values())
-        if (!p.failed && !p.compacted && now - p.lastWrite >= idle) return true;
-    }
-    return false;
-  }
-
-  /**
-   * Merges every open owner's index that has several segments (beside the largest, a tenth of its
-   * documents: {@link #COMPACT_SHARE}) and no write for the layout's {@code compactAfterIdle} (as
-   * of {@code now}, a {@link System#nanoTime}) into one segment, and commits it; returns how many
-   * were compacted. Searches go on meanwhile (on the old segments until the commit's refresh); a
-   * write meanwhile is kept, and leaves the index to be compacted again once it is idle. Runs on
-   * the mover's thread (or a test's); the indexes are pinned throughout, so none is closed under it
-   * (a forget of the owner waits for it).
-   */
-  int compactIdle(long now) {
-    java.time.Duration idle = layout.compactAfterIdle();
-    if (idle == null || closing) return 0;
-    List<Partition> due = new ArrayList<>();
-    synchronized (open) {
-      for (Partition p : open.values()) { // iterating keeps the least-recently-used order
-        if (p.failed || p.compacted || now - p.lastWrite < idle.toNanos()) continue;
-        p.pins++;
-        due.add(p);
-      }
-    }
-    int compacted = 0;
-    for (Partition p : due) {
-      try {
-        if (!closing && compact(p, false)) compacted++;
-      } catch (IOException | RuntimeException e) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "compacting the index of owner " + p.owner + " failed; it stays as it was: " + e,
-            e);
-      } finally {
-        unpin(p);
-      }
-    }
-    return compacted;
-  }
-
-  /**
-   * Merges every owner's own index of several segments into one now, whatever its idle time, one
-   * index at a time on the thread that runs moves (each opened if it is not); returns how many were
-   * merged. For tools and benchmarks that want the layout settled: the store compacts an idle index
-   * by itself ({@link Layout#compactAfterIdle}).
-   */
-  public int compactOwners() {
-    try {
-      return mover
-          .submit(
-              () -> {
-                int n = 0;
-                for (String owner : table.keySet()) {
-                  if (closing) break;
-                  Partition p = pin(owner);
-                  try {
-                    if (p != shared && !p.failed && compact(p, true)) n++;
-                  } finally {
-                    unpin(p);
-                  }
-                }
-                return n;
-              })
-          .get();
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      throw new MnemoException("the store is closed", false, e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new MnemoException(
-          "compacting owners' indexes failed: " + e.getCause().getMessage(), false, e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new MnemoException("interrupted compacting owners' indexes", false, e);
-    }
-  }
-
-  /**
-   * An idle index is merged only when the segments beside its largest hold at least this share of
-   * its documents: a few records written since the last merge (a conversation's) sit in small
-   * segments whose search costs little, and merging them would rewrite the whole index each time
-   * (17 s for 100,000 records here). So an index is rewritten once it has grown by about a tenth,
-   * which bounds what compaction adds to every record's writes to about ten rewrites.
-   */
-  static final double COMPACT_SHARE = 0.1;
-
-  /**
-   * Merges {@code p} into one segment and commits, when it has several and (unless {@code force})
-   * the segments beside its largest hold {@link #COMPACT_SHARE} of its documents; true when it did.
-   */
-  private static boolean compact(Partition p, boolean force) throws IOException {
-    long start = p.lastWrite;
-    int segments;
-    long total = 0;
-    long largest = 0;
-    IndexSearcher s = p.searchers.acquire();
-    try {
-      List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-      segments = leaves.size();
-      for (LeafReaderContext leaf : leaves) {
-        total += leaf.reader().maxDoc();
-        largest = Math.max(largest, leaf.reader().maxDoc());
-      }
-    } finally {
-      p.searchers.release(s);
-    }
-    boolean merge = segments > 1 && (force || total - largest >= COMPACT_SHARE * total);
-    if (merge) {
-      p.writer.forceMerge(1);
-      p.commits.commitNow();
-    }
-    // a write since the check: look again once idle
-    if (p.lastWrite == start) p.compacted = true;
-    return merge;
   }
 
   /**
@@ -989,11 +782,6 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** How this store lays out its owners (tests). */
-  Layout layout() {
-    return layout;
-  }
-
   /** Number of owners' partitions open now (tests). */
   int openPartitions() {
     synchronized (open) {
@@ -1170,7 +958,6 @@ public final class LuceneMemoryStore implements MemoryStore {
             current = p;
             p.searchers.maybeRefreshBlocking();
             tickets.put(p, p.commits.issue());
-            p.written();
           }
           current = null;
           embeddingModel = model;
@@ -2093,7 +1880,6 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Stops the mover: a move under way gives up (its folder is removed, or on the next open). */
   private void stopMoves() throws IOException {
     closing = true;
-    if (compactionCheck != null) compactionCheck.cancel(false);
     mover.shutdown();
     try {
       if (!mover.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES))

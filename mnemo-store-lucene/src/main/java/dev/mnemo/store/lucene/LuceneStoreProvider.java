@@ -12,9 +12,7 @@ import java.util.Map;
  * default 5000; {@code never} keeps every owner in the shared index) and {@code
  * max_open_partitions} (default 32) and {@code partition_vectors} (how owners' own indexes store
  * the vectors of their graph: {@code float32}, the default, {@code int7} or {@code bbq}; {@link
- * VectorFormat}) and {@code compact_after_idle_seconds} (an owner's own index of several segments
- * is merged into one after this long without a write; default 300, {@code never}): {@link
- * LuceneMemoryStore.Layout}.
+ * VectorFormat}): {@link LuceneMemoryStore.Layout}.
  */
 public final class LuceneStoreProvider implements StoreProvider {
   @Override
@@ -50,22 +48,8 @@ public final class LuceneStoreProvider implements StoreProvider {
     } catch (IllegalArgumentException e) {
       throw new InvalidRequestException("partition_vectors", vectors, e.getMessage());
     }
-    String compact = config.get("compact_after_idle_seconds");
-    java.time.Duration compactAfter = d.compactAfterIdle();
-    if (compact != null) {
-      if (compact.equals("never")) compactAfter = null;
-      else {
-        long seconds = number("compact_after_idle_seconds", compact);
-        if (seconds < 0)
-          throw new InvalidRequestException(
-              "compact_after_idle_seconds",
-              compact,
-              "compact_after_idle_seconds must be 0 or more seconds, or 'never'; was " + compact);
-        compactAfter = java.time.Duration.ofSeconds(seconds);
-      }
-    }
     return LuceneMemoryStore.open(
-        Path.of(dir), new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen, format, compactAfter));
+        Path.of(dir), new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen, format));
   }
 
   private static long number(String key, String value) {
@@ -77,7 +61,7 @@ public final class LuceneStoreProvider implements StoreProvider {
           value,
           key
               + " must be a whole number"
-              + (key.equals("max_open_partitions") ? "" : " or 'never'")
+              + (key.equals("own_partition_above") ? " or 'never'" : "")
               + ", was "
               + value);
     }

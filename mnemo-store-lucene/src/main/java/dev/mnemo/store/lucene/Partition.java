@@ -55,18 +55,6 @@ final class Partition implements Closeable {
   /** Rolled back after a failed write: its writer is closed, searches still work. */
   volatile boolean failed;
 
-  /** {@link System#nanoTime} of the last write (or of the open). */
-  volatile long lastWrite = System.nanoTime();
-
-  /** Merged into one segment since the last write (see {@link LuceneMemoryStore#compactIdle}). */
-  volatile boolean compacted;
-
-  /** Notes a write: the index is no longer idle, nor compacted. */
-  void written() {
-    lastWrite = System.nanoTime();
-    compacted = false;
-  }
-
   private Partition(
       String owner,
       Directory directory,
