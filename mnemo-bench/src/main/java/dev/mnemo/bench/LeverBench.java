@@ -3,9 +3,7 @@ package dev.mnemo.bench;
 import dev.mnemo.Mnemo;
 import dev.mnemo.RecallResult;
 import dev.mnemo.embed.E5SmallEmbedder;
-import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
-import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
@@ -134,9 +132,9 @@ public final class LeverBench {
       for (String q : questions) {
         Instant at = ticker.next();
         CandidateQuery cq = query(owner, q, vectors.get(q), at);
-        String want = describe(views.get(0).candidates(cq));
+        String want = views.get(0).candidates(cq).describe();
         for (int v = 1; v < views.size(); v++)
-          if (!describe(views.get(v).candidates(cq)).equals(want)) differ++;
+          if (!views.get(v).candidates(cq).describe().equals(want)) differ++;
         RecallResult a = before.recall(ReadPathBench.request(owner, q, at, false));
         RecallResult b = after.recall(ReadPathBench.request(owner, q, at, false));
         if (!a.rendered().equals(b.rendered()) || !ids(a).equals(ids(b))) recallDiffer++;
@@ -220,33 +218,6 @@ public final class LeverBench {
     TimeRange range = TimeExpressions.parse(q, at, ZoneOffset.UTC).orElse(null);
     return new CandidateQuery(
         e, vector, q, Set.copyOf(Entities.queryKeys(q)), range, ReadPathBench.CANDIDATES);
-  }
-
-  /** Everything a candidate set says, as text (the records by id; exact floats). */
-  static String describe(CandidateSet s) {
-    StringBuilder b = new StringBuilder();
-    b.append(s.bm25Max())
-        .append('|')
-        .append(s.eligibleCount())
-        .append('|')
-        .append(new java.util.TreeMap<>(s.entityFrequencies()));
-    for (Candidate c : s.candidates()) {
-      b.append('\n')
-          .append(c.record().id())
-          .append(' ')
-          .append(c.cosine())
-          .append(' ')
-          .append(c.bm25())
-          .append(' ')
-          .append(c.denseRank())
-          .append(' ')
-          .append(c.bm25Rank())
-          .append(' ')
-          .append(c.entityRank())
-          .append(' ')
-          .append(c.timeRank());
-    }
-    return b.toString();
   }
 
   private static List<String> ids(RecallResult r) {

@@ -78,39 +78,6 @@ final class ReadPath {
   private final boolean parallelSignals;
 
   ReadPath(
-      MemoryStore store, Embedder embedder, Tokenizer tokenizer, InstantSource clock, ZoneId zone) {
-    this(
-        store,
-        embedder,
-        tokenizer,
-        clock,
-        zone,
-        dev.mnemo.Freshness.DEFAULT,
-        RelevanceModel.defaultModel());
-  }
-
-  ReadPath(
-      MemoryStore store,
-      Embedder embedder,
-      Tokenizer tokenizer,
-      InstantSource clock,
-      ZoneId zone,
-      dev.mnemo.Freshness freshness) {
-    this(store, embedder, tokenizer, clock, zone, freshness, RelevanceModel.defaultModel());
-  }
-
-  ReadPath(
-      MemoryStore store,
-      Embedder embedder,
-      Tokenizer tokenizer,
-      InstantSource clock,
-      ZoneId zone,
-      dev.mnemo.Freshness freshness,
-      RelevanceModel relevanceModel) {
-    this(store, embedder, tokenizer, clock, zone, freshness, relevanceModel, false);
-  }
-
-  ReadPath(
       MemoryStore store,
       Embedder embedder,
       Tokenizer tokenizer,

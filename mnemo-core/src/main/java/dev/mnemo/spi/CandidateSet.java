@@ -51,4 +51,36 @@ public record CandidateSet(
   public static CandidateSet empty() {
     return new CandidateSet(List.of(), 0, 0, Map.of());
   }
+
+  /**
+   * Everything this set says but its records' contents and the versions, as text: each candidate's
+   * id, cosine, BM25 and four ranks (floats exact), then the BM25 maximum, the eligible count and
+   * the entity frequencies. Two stores, or two ways of reading one, that answer alike give the same
+   * text (equivalence tests and benchmarks compare reads with it).
+   */
+  public String describe() {
+    StringBuilder b = new StringBuilder();
+    for (Candidate c : candidates) {
+      b.append(c.record().id())
+          .append(' ')
+          .append(c.cosine())
+          .append(' ')
+          .append(c.bm25())
+          .append(' ')
+          .append(c.denseRank())
+          .append(' ')
+          .append(c.bm25Rank())
+          .append(' ')
+          .append(c.entityRank())
+          .append(' ')
+          .append(c.timeRank())
+          .append('\n');
+    }
+    return b.append(bm25Max)
+        .append('|')
+        .append(eligibleCount)
+        .append('|')
+        .append(new java.util.TreeMap<>(entityFrequencies))
+        .toString();
+  }
 }

@@ -50,43 +50,4 @@ public record EngineSettings(
     RecallLog recallLog,
     RecallLogOptions recallLogOptions,
     Freshness freshness,
-    boolean parallelSignals) {
-
-  /** Settings with the signals searched after the query is embedded (no parallel signals). */
-  public EngineSettings(
-      MemoryStore store,
-      Embedder embedder,
-      Tokenizer tokenizer,
-      InstantSource clock,
-      ZoneId zone,
-      int maxTextChars,
-      Extractor extractor,
-      Consolidator consolidator,
-      TurnLog turnLog,
-      boolean synchronousIngest,
-      int ingestQueue,
-      Duration ingestQueueWait,
-      Function<String, List<String>> entityFinder,
-      RecallLog recallLog,
-      RecallLogOptions recallLogOptions,
-      Freshness freshness) {
-    this(
-        store,
-        embedder,
-        tokenizer,
-        clock,
-        zone,
-        maxTextChars,
-        extractor,
-        consolidator,
-        turnLog,
-        synchronousIngest,
-        ingestQueue,
-        ingestQueueWait,
-        entityFinder,
-        recallLog,
-        recallLogOptions,
-        freshness,
-        false);
-  }
-}
+    boolean parallelSignals) {}

@@ -9,7 +9,6 @@ import dev.mnemo.RecallResult;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
-import dev.mnemo.testkit.CandidateSets;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.time.TimeRange;
 import java.nio.file.Path;
@@ -66,9 +65,9 @@ class ParallelSignalsTest {
                     return query.vector();
                   });
           assertThat(asked.get()).isPositive();
-          assertThat(CandidateSets.describe(later))
+          assertThat(later.describe())
               .as("query %d", q)
-              .isEqualTo(CandidateSets.describe(store.candidates(query)));
+              .isEqualTo(store.candidates(query).describe());
         }
       }
     }

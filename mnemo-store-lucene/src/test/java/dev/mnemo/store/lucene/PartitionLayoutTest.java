@@ -11,7 +11,6 @@ import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.store.lucene.LuceneMemoryStore.Layout;
-import dev.mnemo.testkit.CandidateSets;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.time.TimeRange;
 import java.io.IOException;
@@ -85,9 +84,7 @@ class PartitionLayoutTest {
         CandidateQuery query = query(random, q, "owner-a");
         CandidateSet want = alone.candidates(query);
         CandidateSet got = parted.candidates(query);
-        assertThat(CandidateSets.describe(got))
-            .as("query %d", q)
-            .isEqualTo(CandidateSets.describe(want));
+        assertThat(got.describe()).as("query %d", q).isEqualTo(want.describe());
         assertThat(got.candidates().stream().map(Candidate::record).toList())
             .isEqualTo(want.candidates().stream().map(Candidate::record).toList());
         if (!want.candidates().isEmpty()) compared++;

@@ -15,7 +15,6 @@ import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore.ReadOptions;
-import dev.mnemo.testkit.CandidateSets;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.text.JTokkitTokenizer;
 import dev.mnemo.time.TimeRange;
@@ -94,12 +93,10 @@ class ReadLeversTest {
       for (int q = 0; q < 60; q++) {
         CandidateQuery query = query(random, q);
         CandidateSet baseline = views.get(0).candidates(query);
-        String want = CandidateSets.describe(baseline);
+        String want = baseline.describe();
         for (int v = 1; v < views.size(); v++) {
           CandidateSet got = views.get(v).candidates(query);
-          assertThat(CandidateSets.describe(got))
-              .as("%s, query %d", COMBINATIONS.get(v), q)
-              .isEqualTo(want);
+          assertThat(got.describe()).as("%s, query %d", COMBINATIONS.get(v), q).isEqualTo(want);
           assertThat(records(got)).isEqualTo(records(baseline));
           if (COMBINATIONS.get(v).versionsWithCandidates() && !got.candidates().isEmpty()) {
             Map<String, List<String>> wanted = eligibleVersions(views.get(0), query, baseline);
@@ -110,7 +107,7 @@ class ReadLeversTest {
           }
         }
         // asked twice: the second answer comes from the caches
-        assertThat(CandidateSets.describe(store.candidates(query))).isEqualTo(want);
+        assertThat(store.candidates(query).describe()).isEqualTo(want);
         assertThat(records(store.candidates(query))).isEqualTo(records(baseline));
         if (!baseline.candidates().isEmpty()) compared++;
         for (MemoryStore view : views) {
