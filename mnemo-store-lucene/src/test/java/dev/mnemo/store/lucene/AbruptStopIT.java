@@ -82,23 +82,7 @@ class AbruptStopIT {
   void concurrentWriters_haltedMidCommit_everyAcknowledgedWriteIsThere(@TempDir Path dir)
       throws Exception {
     Path index = dir.resolve("index");
-    Path out = dir.resolve("child.out");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p =
-        new ProcessBuilder(
-                java,
-                "--add-modules",
-                "jdk.incubator.vector",
-                "-cp",
-                System.getProperty("java.class.path"),
-                AbruptStopIT.class.getName(),
-                index.toString(),
-                "60",
-                "6")
-            .redirectErrorStream(true)
-            .redirectOutput(out.toFile())
-            .start();
-    assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("child finished").isTrue();
+    Path out = runChild(dir, 300, index.toString(), "60", "6");
     List<String[]> acked = new ArrayList<>();
     for (String line : Files.readAllLines(out))
       if (line.startsWith("ACK ")) acked.add(line.substring(4).split(" "));
@@ -113,22 +97,7 @@ class AbruptStopIT {
   @Test
   void reopenAfterHalt_everyAcknowledgedWriteIsThere(@TempDir Path dir) throws Exception {
     Path index = dir.resolve("index");
-    Path out = dir.resolve("child.out");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p =
-        new ProcessBuilder(
-                java,
-                "--add-modules",
-                "jdk.incubator.vector",
-                "-cp",
-                System.getProperty("java.class.path"),
-                AbruptStopIT.class.getName(),
-                index.toString(),
-                "25")
-            .redirectErrorStream(true)
-            .redirectOutput(out.toFile())
-            .start();
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("child finished").isTrue();
+    Path out = runChild(dir, 120, index.toString(), "25");
 
     List<String> acked = new ArrayList<>();
     for (String line : Files.readAllLines(out))
@@ -145,5 +114,28 @@ class AbruptStopIT {
       for (String id : acked) assertThat(m.get("owner", id)).as(id).isPresent();
       assertThat(m.history("owner", "k0")).isNotEmpty();
     }
+  }
+
+  /**
+   * Runs this class's {@code main} with {@code args} in a JVM of its own (it halts itself), waits
+   * for it and returns the file holding its output.
+   */
+  private static Path runChild(Path dir, int timeoutSeconds, String... args) throws Exception {
+    Path out = dir.resolve("child.out");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "--add-modules",
+                "jdk.incubator.vector",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AbruptStopIT.class.getName()));
+    command.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    assertThat(p.waitFor(timeoutSeconds, TimeUnit.SECONDS)).as("child finished").isTrue();
+    return out;
   }
 }
