@@ -42,7 +42,7 @@ final class Filters {
   /** The whole eligibility filter: {@link #fixed} clauses and {@link #times} clauses together. */
   static Query of(Eligibility e) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    boolean any = fixed(b, e);
+    boolean any = fixed(b, e, true);
     any |= times(b, e);
     return any ? b.build() : new MatchAllDocsQuery();
   }
@@ -66,10 +66,6 @@ final class Filters {
   static Query fixedBeyondOwner(Eligibility e) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     return fixed(b, e, false) ? b.build() : new MatchAllDocsQuery();
-  }
-
-  private static boolean fixed(BooleanQuery.Builder b, Eligibility e) {
-    return fixed(b, e, true);
   }
 
   private static boolean fixed(BooleanQuery.Builder b, Eligibility e, boolean owner) {

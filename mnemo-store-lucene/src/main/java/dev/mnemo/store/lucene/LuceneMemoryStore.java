@@ -1508,11 +1508,15 @@ public final class LuceneMemoryStore implements MemoryStore {
         heap.offer(leaf.docBase + doc, score);
       }
     }
-    ScoreDoc[] out = heap.drain();
+    return exactly(heap.drain());
+  }
+
+  /** Hits counted exactly: every one of them is in {@code hits}. */
+  private static TopDocs exactly(ScoreDoc[] hits) {
     return new TopDocs(
         new org.apache.lucene.search.TotalHits(
-            out.length, org.apache.lucene.search.TotalHits.Relation.EQUAL_TO),
-        out);
+            hits.length, org.apache.lucene.search.TotalHits.Relation.EQUAL_TO),
+        hits);
   }
 
   /**
@@ -1561,11 +1565,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0));
       }
     }
-    ScoreDoc[] out = heap.drain();
-    return new TopDocs(
-        new org.apache.lucene.search.TotalHits(
-            out.length, org.apache.lucene.search.TotalHits.Relation.EQUAL_TO),
-        out);
+    return exactly(heap.drain());
   }
 
   /**
