@@ -1,6 +1,5 @@
 package dev.mnemo.bench;
 
-import dev.mnemo.MemoryRecord;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.embed.E5SmallEmbedder;
@@ -16,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,16 +30,16 @@ import java.util.concurrent.Future;
  *
  * <ul>
  *   <li><b>remember latency</b> with 1, 4 and 16 concurrent writers (each its own owner), from the
- *       call to the durable acknowledgement, on an embedded store filled with {@code --fill}
- *       records. Vectors come from a hash of the text (no model), so the time is validation,
- *       supersession planning, the write and the commit. <i>Serialized</i>: the store seen through
- *       a wrapper without {@link MemoryStore#applyVisible}, so every write commits inside the
- *       engine's write lock, one after another (the behaviour before group commit); <i>group
- *       commit</i>: the store itself.
+ *       call to the durable acknowledgement, on two embedded stores filled with {@code --fill}
+ *       records each. Vectors come from a hash of the text (no model), so the time is validation,
+ *       supersession planning, the write and making it durable. <i>Commit</i>: the store without
+ *       its write-ahead log, every write durable once a Lucene commit covers it (shared by
+ *       concurrent writers: group commit); <i>log</i>: the store with it (the default), every write
+ *       durable once its log entry is synced.
  *   <li><b>ingest</b> at batches of {@code --batch}: {@code rememberAll} with the real e5 embedder
- *       against {@code embedPassages} of the same number of texts alone; one caller (serialized and
- *       group commit) and two callers at once (group commit: one embeds while the other's batch
- *       commits).
+ *       against {@code embedPassages} of the same number of texts alone; one caller on each store,
+ *       and two callers at once on the store with the log (one embeds while the other's batch is
+ *       written).
  * </ul>
  *
  * <p>{@code java ... dev.mnemo.bench.WriteBench [--dir DIR] [--fill N] [--writes N] [--rounds R]
@@ -76,48 +74,58 @@ public final class WriteBench {
     out.printf(Locale.ROOT, "load average at the end %s%n", loadAverage());
   }
 
+  /** The layout both series share; with or without the log. */
+  private static LuceneMemoryStore.Layout layout(boolean log) {
+    return LuceneMemoryStore.Layout.SHARED.withWriteAheadLog(log);
+  }
+
   private static void latency(
       Path dir, int fill, int writes, int rounds, long seed, PrintStream out) throws Exception {
     HashVectors vectors = new HashVectors();
-    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, LuceneMemoryStore.Layout.SHARED)) {
-      SplittableRandom random = new SplittableRandom(seed);
-      try (Mnemo filler = engine(store, vectors)) {
-        List<NewMemory> memories = new ArrayList<>();
-        for (int i = 0; i < fill; i++) {
-          memories.add(memory("fill-" + (i % 50), random));
-          if (memories.size() == 1000 || i == fill - 1) {
-            filler.rememberAll(memories);
-            memories.clear();
+    try (LuceneMemoryStore commits = LuceneMemoryStore.open(dir.resolve("commit"), layout(false));
+        LuceneMemoryStore logged = LuceneMemoryStore.open(dir.resolve("log"), layout(true))) {
+      for (LuceneMemoryStore store : List.of(commits, logged)) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (Mnemo filler = engine(store, vectors)) {
+          List<NewMemory> memories = new ArrayList<>();
+          for (int i = 0; i < fill; i++) {
+            memories.add(memory("fill-" + (i % 50), random));
+            if (memories.size() == 1000 || i == fill - 1) {
+              filler.rememberAll(memories);
+              memories.clear();
+            }
           }
         }
       }
-      out.printf(Locale.ROOT, "%nremember, durable acknowledgement (%,d records)%n", store.count());
+      SplittableRandom random = new SplittableRandom(seed + 1);
+      out.printf(
+          Locale.ROOT, "%nremember, durable acknowledgement (%,d records)%n", logged.count());
       out.println(Stats.header());
       for (int writers : new int[] {1, 4, 16}) {
-        List<Long> serialized = new ArrayList<>();
-        List<Long> grouped = new ArrayList<>();
-        try (Mnemo before = serialized(store, vectors);
-            Mnemo after = engine(store, vectors)) {
+        List<Long> committed = new ArrayList<>();
+        List<Long> logs = new ArrayList<>();
+        try (Mnemo before = engine(commits, vectors);
+            Mnemo after = engine(logged, vectors)) {
           int perWriter = Math.max(1, writes / writers);
           run(before, writers, 2, random, null); // warm-up
           run(after, writers, 2, random, null);
           for (int r = 0; r < rounds; r++) {
             if ((r & 1) == 0) {
-              run(before, writers, perWriter, random, serialized);
-              run(after, writers, perWriter, random, grouped);
+              run(before, writers, perWriter, random, committed);
+              run(after, writers, perWriter, random, logs);
             } else {
-              run(after, writers, perWriter, random, grouped);
-              run(before, writers, perWriter, random, serialized);
+              run(after, writers, perWriter, random, logs);
+              run(before, writers, perWriter, random, committed);
             }
           }
         }
-        Stats a = Stats.of(writers + " writers, serialized", toArray(serialized));
-        Stats b = Stats.of(writers + " writers, group commit", toArray(grouped));
+        Stats a = Stats.of(writers + " writers, commit", toArray(committed));
+        Stats b = Stats.of(writers + " writers, log", toArray(logs));
         out.println(a.line());
         out.println(b.line());
         out.printf(
             Locale.ROOT,
-            "  group / serialized: p50 %.2f, p99 %.2f%n",
+            "  log / commit: p50 %.2f, p99 %.2f%n",
             b.p50Millis() / a.p50Millis(),
             b.p99Millis() / a.p99Millis());
       }
@@ -159,9 +167,10 @@ public final class WriteBench {
   private static void ingest(
       Path dir, int batch, int batches, int rounds, long seed, PrintStream out) throws Exception {
     try (E5SmallEmbedder embedder = new E5SmallEmbedder();
-        LuceneMemoryStore store = LuceneMemoryStore.open(dir, LuceneMemoryStore.Layout.SHARED);
-        Mnemo before = serialized(store, embedder);
-        Mnemo after = engine(store, embedder)) {
+        LuceneMemoryStore commits = LuceneMemoryStore.open(dir.resolve("commit"), layout(false));
+        LuceneMemoryStore logged = LuceneMemoryStore.open(dir.resolve("log"), layout(true));
+        Mnemo before = engine(commits, embedder);
+        Mnemo after = engine(logged, embedder)) {
       SyntheticCorpus corpus = new SyntheticCorpus(seed + 2, embedder);
       out.printf(
           Locale.ROOT,
@@ -171,13 +180,14 @@ public final class WriteBench {
           rounds);
       // warm-up: the model and the writer
       before.rememberAll(batchOf(corpus, "warm", batch));
+      after.rememberAll(batchOf(corpus, "warm", batch));
       embedder.embedPassages(texts(batchOf(corpus, "warm", batch)));
       long[] totals = new long[4];
       String[] names = {
         "embedPassages alone",
-        "rememberAll, 1 caller, serialized",
-        "rememberAll, 1 caller, group commit",
-        "rememberAll, 2 callers, group commit"
+        "rememberAll, 1 caller, commit",
+        "rememberAll, 1 caller, log",
+        "rememberAll, 2 callers, log"
       };
       for (int r = 0; r < rounds; r++) {
         List<List<NewMemory>> work = new ArrayList<>();
@@ -199,7 +209,8 @@ public final class WriteBench {
           }
           totals[series] += System.nanoTime() - t;
           // the same texts again next series: remove what this one wrote
-          if (series != 0) store.deleteOwner("ingest-" + r);
+          if (series == 1) commits.deleteOwner("ingest-" + r);
+          if (series > 1) logged.deleteOwner("ingest-" + r);
         }
       }
       int texts = rounds * batches * batch;
@@ -246,14 +257,9 @@ public final class WriteBench {
     return memories.stream().map(NewMemory::text).toList();
   }
 
-  /** An engine over the store with group commit (which the engine does not close). */
+  /** An engine over the store (which the engine does not close). */
   private static Mnemo engine(MemoryStore store, Embedder embedder) {
-    return Mnemo.builder().store(new View(store, true)).embedder(embedder).build();
-  }
-
-  /** An engine over the store without group commit. */
-  private static Mnemo serialized(MemoryStore store, Embedder embedder) {
-    return Mnemo.builder().store(new View(store, false)).embedder(embedder).build();
+    return Mnemo.builder().store(new View(store)).embedder(embedder).build();
   }
 
   private static final String[] WORDS = {
@@ -333,24 +339,12 @@ public final class WriteBench {
   }
 
   /**
-   * The store as an engine sees it, never closed by it. Without group commit, {@code applyVisible}
-   * is the interface's default (a durable {@code apply}, inside the engine's write lock), as every
-   * write ran before group commit. No turn log and no retrieval log: the benchmark times writes,
-   * not logging (the engine keeps its turns in memory).
+   * The store as an engine sees it, never closed by it. No turn log and no retrieval log: the
+   * benchmark times writes, not logging (the engine keeps its turns in memory).
    */
   static final class View extends ForwardingMemoryStore {
-    private final boolean group;
-
-    View(MemoryStore s, boolean group) {
+    View(MemoryStore s) {
       super(s);
-      this.group = group;
-    }
-
-    @Override
-    public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-      if (group) return delegate().applyVisible(upserts, deleteIds);
-      delegate().apply(upserts, deleteIds);
-      return Durable.DONE;
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -137,12 +138,18 @@ public final class LuceneMemoryStore implements MemoryStore {
    * @param partitionVectors how owners' own indexes store the vectors their HNSW graph is built on
    *     (the shared index always keeps float32 only); applies to what is written from the next open
    *     on: a move, new records and merged segments
+   * @param writeAheadLog whether a write is durable once logged ({@link WriteAheadLog}: one append
+   *     and one sync, the indexes committed at checkpoints), or only once every index it went to is
+   *     committed (a Lucene commit per write, shared by concurrent writers)
    */
   public record Layout(
-      long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
+      long ownPartitionAbove,
+      int maxOpenPartitions,
+      VectorFormat partitionVectors,
+      boolean writeAheadLog) {
     /**
      * What {@link #open(Path)} uses: an own partition above 5,000 records, 32 open at most (why:
-     * docs/store-layout.md).
+     * docs/store-layout.md), writes durable once logged.
      */
     public static final Layout DEFAULT = new Layout(5_000, 32);
 
@@ -159,14 +166,27 @@ public final class LuceneMemoryStore implements MemoryStore {
       Objects.requireNonNull(partitionVectors, "partitionVectors");
     }
 
-    /** With the default vector format of owners' own indexes ({@link VectorFormat#DEFAULT}). */
+    /** With the write-ahead log. */
+    public Layout(long ownPartitionAbove, int maxOpenPartitions, VectorFormat partitionVectors) {
+      this(ownPartitionAbove, maxOpenPartitions, partitionVectors, true);
+    }
+
+    /**
+     * With the default vector format of owners' own indexes ({@link VectorFormat#DEFAULT}) and the
+     * write-ahead log.
+     */
     public Layout(long ownPartitionAbove, int maxOpenPartitions) {
       this(ownPartitionAbove, maxOpenPartitions, VectorFormat.DEFAULT);
     }
 
     /** This layout with owners' own indexes storing their vectors as {@code vectors}. */
     public Layout withPartitionVectors(VectorFormat vectors) {
-      return new Layout(ownPartitionAbove, maxOpenPartitions, vectors);
+      return new Layout(ownPartitionAbove, maxOpenPartitions, vectors, writeAheadLog);
+    }
+
+    /** This layout with or without the write-ahead log. */
+    public Layout withWriteAheadLog(boolean on) {
+      return new Layout(ownPartitionAbove, maxOpenPartitions, partitionVectors, on);
     }
   }
 
@@ -178,8 +198,10 @@ public final class LuceneMemoryStore implements MemoryStore {
       int exactScanMax,
       LuceneTurnLog turns,
       LazyRecallLog recalls,
-      Map<String, String> table) {
+      Map<String, String> table,
+      AtomicLong logged) {
     this.dir = dir;
+    this.logged = logged;
     this.shared = shared;
     this.turns = turns;
     this.recalls = recalls;
@@ -195,6 +217,38 @@ public final class LuceneMemoryStore implements MemoryStore {
    * written.
    */
   private volatile String embeddingModel;
+
+  /** The write-ahead log (null without one, {@link Layout#writeAheadLog}); set by open. */
+  private WriteAheadLog wal;
+
+  /** Syncs of the write-ahead log, shared by concurrent writers (null without a log). */
+  private GroupCommit walSyncs;
+
+  /**
+   * The write-ahead log position: every logged write up to it is in the writers of the indexes it
+   * went to (set under the write lock once a write's documents are added). Each commit records it.
+   */
+  private final AtomicLong logged;
+
+  /** The folder of {@code dir} that holds the write-ahead log. */
+  static final String LOG_DIR = "wal";
+
+  /**
+   * Log bytes after which a writer, once acknowledged, commits the indexes and deletes the log's
+   * older files (a checkpoint): it bounds what an open after a crash applies again (about 8,000
+   * records of 384 dimensions, a few seconds).
+   */
+  static final long CHECKPOINT_BYTES = 32L << 20;
+
+  /** {@link #CHECKPOINT_BYTES}, lowered by tests. */
+  volatile long checkpointBytes = CHECKPOINT_BYTES;
+
+  /**
+   * Held by a checkpoint; a forget holds it too, so that the log files it deletes (which hold the
+   * forgotten owner's text) are not sealed by someone else meanwhile. Taken before the write lock.
+   */
+  private final java.util.concurrent.locks.ReentrantLock checkpointLock =
+      new java.util.concurrent.locks.ReentrantLock();
 
   /**
    * The folder of {@code dir} that holds the turn log (a second index; Lucene leaves folders it did
@@ -234,12 +288,15 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * The version of the shared index's reader (it changes with every commit of it, and when an
-   * owner's partition is added or removed) and, with owners' partitions, the sum of their commit
-   * generations.
+   * With the write-ahead log, its position ({@code lucene:wN}). Without it, the version of the
+   * shared index's reader (it changes with every commit of it, and when an owner's partition is
+   * added or removed) and, with owners' partitions, the sum of their commit generations.
    */
   @Override
   public String state() {
+    // every change of the records is a logged write (a forget logs an empty one), and the log's
+    // numbering survives restarts: the same state before and after a reopen
+    if (wal != null) return "lucene:w" + logged.get();
     long version;
     IndexSearcher s = acquire(shared);
     try {
@@ -327,7 +384,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     boolean success = false;
     try {
       Analyzer analyzer = Analyzers.english();
-      shared = Partition.open(d, dir, null, analyzer, VectorFormat.FLOAT32, generation -> {});
+      AtomicLong logged = new AtomicLong();
+      shared =
+          Partition.open(
+              d, dir, null, analyzer, VectorFormat.FLOAT32, generation -> {}, logged::get);
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
       Map<String, String> table = Partition.Table.read(dir.resolve(OWNERS_DIR));
       store =
@@ -339,15 +399,19 @@ public final class LuceneMemoryStore implements MemoryStore {
               exactScanMax,
               turns,
               new LazyRecallLog(dir.resolve(RECALLS_DIR)),
-              table);
+              table,
+              logged);
       store.repairLayout();
+      if (layout.writeAheadLog()) store.recover();
       store.moveLargeOwners();
       success = true;
       return store;
     } finally {
       if (!success) {
         if (store != null) {
-          IOUtils.closeWhileHandlingException(store::stopMoves, store::closeOwnPartitions);
+          WriteAheadLog log = store.wal;
+          IOUtils.closeWhileHandlingException(
+              store::stopMoves, store::closeOwnPartitions, log == null ? null : log::close);
         }
         if (shared != null) {
           // rollback, not close: a failed open must not commit anything either
@@ -466,7 +530,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       release(shared, s);
     }
     synchronized (writeLock) {
-      for (String owner : large) schedule(owner);
+      // the log applied again on open may have scheduled some already
+      for (String owner : large) if (!moving.containsKey(owner)) schedule(owner);
     }
   }
 
@@ -539,6 +604,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private void schedule(String owner) {
+    if (table.containsKey(owner)) return; // moved already
     Move m = new Move();
     moving.put(owner, m);
     try {
@@ -729,7 +795,8 @@ public final class LuceneMemoryStore implements MemoryStore {
                 synchronized (open) {
                   generations.put(owner, generation);
                 }
-              });
+              },
+              logged::get);
       success = true;
       return p;
     } finally {
@@ -891,7 +958,16 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   @Override
   public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-    Map<Partition, Long> tickets = new LinkedHashMap<>();
+    return write(upserts, deleteIds, 0);
+  }
+
+  /**
+   * {@link #applyVisible}, or with {@code replay} > 0 a logged write applied again on open: only to
+   * the indexes whose last commit does not hold it, and not logged again.
+   */
+  private Durable write(List<MemoryRecord> upserts, Collection<String> deleteIds, long replay) {
+    // what makes the call durable: the log's sync, or the commits of its indexes
+    Map<GroupCommit, Long> tickets = new LinkedHashMap<>();
     List<Partition> pinned = new ArrayList<>();
     boolean handedOver = false;
     try {
@@ -934,6 +1010,7 @@ public final class LuceneMemoryStore implements MemoryStore {
           touched.addAll(writes.keySet());
           touched.addAll(deletes.keySet());
           if (!Objects.equals(model, embeddingModel) || touched.isEmpty()) touched.add(shared);
+          if (replay > 0) touched.removeIf(p -> p.committedLogSeq >= replay);
           for (Partition p : touched) {
             current = p;
             // the commit data first: a commit that holds the documents then holds their model
@@ -957,9 +1034,17 @@ public final class LuceneMemoryStore implements MemoryStore {
           for (Partition p : touched) {
             current = p;
             p.searchers.maybeRefreshBlocking();
-            tickets.put(p, p.commits.issue());
+            if (wal == null) tickets.put(p.commits, p.commits.issue());
           }
           current = null;
+          // logged last, once nothing can fail the call before it (a call refused must not come
+          // back when the log is applied again), and once the writers have it: a commit from here
+          // on may record the position
+          if (replay > 0) logged.set(Math.max(logged.get(), replay));
+          else if (wal != null) {
+            logged.set(wal.append(upserts, deleteIds));
+            tickets.put(walSyncs, walSyncs.issue());
+          }
           embeddingModel = model;
           if (layout.ownPartitionAbove() != Long.MAX_VALUE && writes.containsKey(shared)) {
             for (var e : byOwner.entrySet()) {
@@ -974,16 +1059,20 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
       }
       handedOver = true;
-      return () -> awaitCommits(tickets, pinned);
+      return () -> awaitDurable(tickets, pinned);
     } finally {
       if (!handedOver) for (Partition p : pinned) unpin(p);
     }
   }
 
-  /** Waits for the commits of a call's indexes, then unpins them. */
-  private void awaitCommits(Map<Partition, Long> tickets, List<Partition> pinned) {
+  /**
+   * Waits for what makes a call durable (the log's sync holding it, or the commits of its indexes)
+   * and unpins its indexes; then, with the log, runs a checkpoint if the log has grown past {@link
+   * #CHECKPOINT_BYTES} and none is running.
+   */
+  private void awaitDurable(Map<GroupCommit, Long> tickets, List<Partition> pinned) {
     try {
-      for (var t : tickets.entrySet()) t.getKey().commits.await(t.getValue());
+      for (var t : tickets.entrySet()) t.getKey().await(t.getValue());
     } catch (IOException | RuntimeException e) {
       failed = true;
       throw new MnemoException(
@@ -991,15 +1080,88 @@ public final class LuceneMemoryStore implements MemoryStore {
     } finally {
       for (Partition p : pinned) unpin(p);
     }
+    if (wal != null && wal.bytesSinceSeal() >= checkpointBytes && checkpointLock.tryLock()) {
+      try {
+        checkpoint();
+      } catch (IOException | RuntimeException e) {
+        // the call's write is durable in the log; the store is not (a failed commit rolled its
+        // index back): later writes are refused until it is reopened, which applies the log again
+        failed = true;
+        LOG.log(System.Logger.Level.ERROR, "checkpoint of the store in " + dir + " failed", e);
+      } finally {
+        checkpointLock.unlock();
+      }
+    }
+  }
+
+  /**
+   * Commits every index with changes (each commit records the log position) and deletes the log
+   * files sealed before: what the log held is then in the indexes' commits. Call holding {@link
+   * #checkpointLock}, not the write lock.
+   */
+  private void checkpoint() throws IOException {
+    List<Path> sealed;
+    List<Partition> pinned = new ArrayList<>();
+    synchronized (writeLock) {
+      checkWritable();
+      sealed = wal.seal();
+      // every write logged in the sealed files is in these writers now; partitions closed since
+      // committed everything when they closed
+      synchronized (open) {
+        for (Partition p : open.values()) {
+          p.pins++;
+          pinned.add(p);
+        }
+      }
+    }
+    try {
+      if (shared.writer.hasUncommittedChanges()) shared.commits.commitNow();
+      for (Partition p : pinned) if (p.writer.hasUncommittedChanges()) p.commits.commitNow();
+    } finally {
+      for (Partition p : pinned) unpin(p);
+    }
+    wal.deleteSealed(sealed);
+  }
+
+  /**
+   * Opens the write-ahead log and applies again what it holds that the indexes' last commits do not
+   * (a crash since the last checkpoint), then checkpoints.
+   */
+  private void recover() throws IOException {
+    List<WriteAheadLog.Entry> entries = new ArrayList<>();
+    wal = WriteAheadLog.open(dir.resolve(LOG_DIR), this::committedLogFloor, entries);
+    walSyncs = new GroupCommit(wal::sync);
+    for (WriteAheadLog.Entry e : entries) write(e.upserts(), e.deletes(), e.seq()).await();
+    logged.set(wal.lastSeq());
+    if (!entries.isEmpty()) {
+      checkpointLock.lock();
+      try {
+        checkpoint();
+      } finally {
+        checkpointLock.unlock();
+      }
+    }
+  }
+
+  /** The highest log position any index's last commit recorded (for a log started anew). */
+  private long committedLogFloor() {
+    long floor = shared.committedLogSeq;
+    for (String owner : table.keySet()) {
+      Path p = ownersDir().resolve(table.get(owner));
+      try (Directory d = FSDirectory.open(p)) {
+        floor =
+            Math.max(
+                floor, Partition.logSeq(SegmentInfos.readLatestCommit(d).getUserData().entrySet()));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return floor;
   }
 
   /** Sets the store's commit data on {@code p}'s writer (taken by its next commit). */
   private static void setCommitData(Partition p, String model) {
-    Map<String, String> data = new TreeMap<>();
-    data.put("format", Schema.FORMAT_VERSION);
-    if (model != null) data.put("embedding_model", model);
-    if (p.owner != null) data.put("owner", p.owner);
-    p.writer.setLiveCommitData(data.entrySet());
+    p.setCommitData(model);
   }
 
   private Partition pinFor(String owner, List<Partition> pinned) {
@@ -1693,10 +1855,42 @@ public final class LuceneMemoryStore implements MemoryStore {
    * Deletes the owner's records. From the shared index: deleted and merged away. An owner with a
    * partition of their own: the table switched without them (the point of the forget, on disk and
    * for readers), the partition closed once no call uses it, its folder deleted, and the shared
-   * index committed (the store's state changes).
+   * index committed (the store's state changes). Then, with a write-ahead log, a checkpoint: the
+   * log's files, which hold the owner's texts and vectors too, are deleted.
    */
   @Override
   public int deleteOwner(String owner) {
+    checkpointLock.lock();
+    try {
+      int n = deleteFromIndexes(owner);
+      if (wal != null) {
+        try {
+          synchronized (writeLock) {
+            // an empty entry: the forget moves the log's position, which names the store's state
+            checkWritable();
+            logged.set(wal.append(List.of(), List.of()));
+          }
+          checkpoint();
+        } catch (IOException | RuntimeException e) {
+          failed = true;
+          throw new MnemoException(
+              "forget of owner "
+                  + owner
+                  + ": the records are deleted from the index, but the write-ahead log that"
+                  + " still holds them could not be cleared: "
+                  + e.getMessage()
+                  + "; reopen the store and forget the owner again",
+              false,
+              e);
+        }
+      }
+      return n;
+    } finally {
+      checkpointLock.unlock();
+    }
+  }
+
+  private int deleteFromIndexes(String owner) {
     synchronized (writeLock) {
       checkWritable();
       Move move = moving.get(owner);
@@ -1898,7 +2092,16 @@ public final class LuceneMemoryStore implements MemoryStore {
       IOUtils.close(
           this::stopMoves, turns::close, recalls::close, this::closeOwnPartitions, shared);
     } catch (IOException e) {
+      if (wal != null) IOUtils.closeWhileHandlingException(wal); // kept: it has what was lost
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
+    }
+    if (wal == null) return;
+    // every index committed everything as it closed: the log's files are not needed any more
+    try (WriteAheadLog log = wal) {
+      if (!failed) log.deleteSealed(log.seal());
+    } catch (IOException e) {
+      throw new MnemoException(
+          "closing the Lucene store's write-ahead log failed: " + e.getMessage(), false, e);
     }
   }
 

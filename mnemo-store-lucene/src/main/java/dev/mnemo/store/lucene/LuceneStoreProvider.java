@@ -12,7 +12,8 @@ import java.util.Map;
  * default 5000; {@code never} keeps every owner in the shared index) and {@code
  * max_open_partitions} (default 32) and {@code partition_vectors} (how owners' own indexes store
  * the vectors of their graph: {@code float32}, the default, {@code int7} or {@code bbq}; {@link
- * VectorFormat}): {@link LuceneMemoryStore.Layout}.
+ * VectorFormat}) and {@code write_ahead_log} ({@code true}, the default: a write is durable once
+ * logged; {@code false}: once a Lucene commit holds it): {@link LuceneMemoryStore.Layout}.
  */
 public final class LuceneStoreProvider implements StoreProvider {
   @Override
@@ -48,8 +49,14 @@ public final class LuceneStoreProvider implements StoreProvider {
     } catch (IllegalArgumentException e) {
       throw new InvalidRequestException("partition_vectors", vectors, e.getMessage());
     }
+    String log = config.getOrDefault("write_ahead_log", "true").trim();
+    if (!log.equals("true") && !log.equals("false")) {
+      throw new InvalidRequestException(
+          "write_ahead_log", log, "write_ahead_log must be true or false, was " + log);
+    }
     return LuceneMemoryStore.open(
-        Path.of(dir), new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen, format));
+        Path.of(dir),
+        new LuceneMemoryStore.Layout(ownAbove, (int) maxOpen, format, log.equals("true")));
   }
 
   private static long number(String key, String value) {

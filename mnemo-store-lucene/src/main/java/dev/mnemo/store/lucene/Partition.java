@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
@@ -55,27 +56,48 @@ final class Partition implements Closeable {
   /** Rolled back after a failed write: its writer is closed, searches still work. */
   volatile boolean failed;
 
+  /**
+   * The store's write-ahead log position: the sequence number up to which every logged write is in
+   * the writers of the indexes it went to (see {@link WriteAheadLog}).
+   */
+  private final LongSupplier logged;
+
+  /**
+   * The write-ahead log position the last commit of this index recorded: logged writes after it may
+   * be missing from the index and are applied again on open.
+   */
+  volatile long committedLogSeq;
+
+  /** Guards the writer's live commit data (set by writes and by commits). */
+  private final Object commitData = new Object();
+
   private Partition(
       String owner,
       Directory directory,
       IndexWriter writer,
       TimeColumns.Cache columns,
-      LongConsumer committed)
+      LongConsumer committed,
+      LongSupplier logged)
       throws IOException {
     this.owner = owner;
     this.directory = directory;
     this.writer = writer;
     this.columns = columns;
+    this.logged = logged;
+    this.committedLogSeq = logSeq(writer.getLiveCommitData());
     this.searchers = new SearcherManager(writer, null);
     this.commits =
         new GroupCommit(
             () -> {
+              long seq;
               try {
+                seq = stampLogPosition();
                 writer.commit();
               } catch (IOException | RuntimeException e) {
                 rollback(e);
                 throw e;
               }
+              committedLogSeq = seq;
               committed.accept(SegmentInfos.getLastCommitGeneration(directory));
               // readers see the committed version (the store's state() names it), as after a
               // reopen; the commit is durable whatever happens here, so a failure is not the
@@ -88,11 +110,56 @@ final class Partition implements Closeable {
             });
   }
 
+  /** The commit data key of the write-ahead log position a commit holds. */
+  static final String LOG_SEQ = "wal_seq";
+
+  /** The write-ahead log position in a commit's data (0: none recorded). */
+  static long logSeq(Iterable<Map.Entry<String, String>> data) {
+    if (data != null)
+      for (var e : data) if (e.getKey().equals(LOG_SEQ)) return Long.parseLong(e.getValue());
+    return 0;
+  }
+
+  /**
+   * Sets the commit data the next commit takes: the index format, the embedding model of its
+   * vectors, the owner, and the write-ahead log position. Set before a write's documents are added,
+   * so a commit that holds them holds their model; the position is read when set, and only grows,
+   * so a commit never claims a logged write its index does not hold.
+   */
+  void setCommitData(String model) {
+    synchronized (commitData) {
+      Map<String, String> data = new TreeMap<>();
+      data.put("format", Schema.FORMAT_VERSION);
+      if (model != null) data.put("embedding_model", model);
+      if (owner != null) data.put("owner", owner);
+      data.put(LOG_SEQ, Long.toString(logged.getAsLong()));
+      writer.setLiveCommitData(data.entrySet());
+    }
+  }
+
+  /**
+   * Records the write-ahead log position in the commit data, keeping the rest; returns it. Every
+   * write up to it is in the writer (the position moves once a write's documents are added), so the
+   * commit about to run holds them all.
+   */
+  private long stampLogPosition() {
+    synchronized (commitData) {
+      long seq = logged.getAsLong();
+      Map<String, String> data = new TreeMap<>();
+      var live = writer.getLiveCommitData();
+      if (live != null) for (var e : live) data.put(e.getKey(), e.getValue());
+      data.put(LOG_SEQ, Long.toString(seq));
+      writer.setLiveCommitData(data.entrySet());
+      return seq;
+    }
+  }
+
   /**
    * Opens (creating if needed) the index in {@code d}; on failure the writer is rolled back (no
    * {@code write.lock} left), the directory is the caller's to close. Segments it writes store
    * their vectors as {@code vectors} says (segments already there keep the format they were written
-   * in). {@code committed} is told the generation of every commit.
+   * in). {@code committed} is told the generation of every commit; {@code logged} gives the store's
+   * write-ahead log position.
    */
   static Partition open(
       Directory d,
@@ -100,7 +167,8 @@ final class Partition implements Closeable {
       String owner,
       Analyzer analyzer,
       VectorFormat vectors,
-      LongConsumer committed)
+      LongConsumer committed,
+      LongSupplier logged)
       throws IOException {
     IndexWriter w = null;
     boolean success = false;
@@ -123,7 +191,7 @@ final class Partition implements Closeable {
             }
           });
       w = new IndexWriter(d, cfg);
-      Partition p = new Partition(owner, d, w, columns, committed);
+      Partition p = new Partition(owner, d, w, columns, committed, logged);
       success = true;
       return p;
     } finally {
@@ -156,8 +224,10 @@ final class Partition implements Closeable {
     }
   }
 
+  /** Closes the index; its writer commits everything first (with the log position). */
   @Override
   public void close() throws IOException {
+    if (!failed) stampLogPosition();
     IOUtils.close(searchers, failed ? null : writer, directory);
   }
 
