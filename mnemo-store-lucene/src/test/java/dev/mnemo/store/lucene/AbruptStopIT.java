@@ -23,12 +23,17 @@ class AbruptStopIT {
 
   /**
    * The child: writes records one by one, prints each id once acknowledged, then halts. With a
-   * third argument W, W threads write at once (sharing commits) and the JVM halts once N writes
-   * were acknowledged in all, while the others are still writing.
+   * third argument W, W threads write at once (sharing syncs) and the JVM halts once N writes were
+   * acknowledged in all, while the others are still writing; a fourth argument B checkpoints the
+   * store every B bytes of write-ahead log (commits and log files deleted while writers write).
    */
   public static void main(String[] args) throws InterruptedException {
     if (args.length > 2) {
-      concurrent(Path.of(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+      concurrent(
+          Path.of(args[0]),
+          Integer.parseInt(args[1]),
+          Integer.parseInt(args[2]),
+          args.length > 3 ? Long.parseLong(args[3]) : LuceneMemoryStore.CHECKPOINT_BYTES);
       return;
     }
     Mnemo m =
@@ -49,12 +54,11 @@ class AbruptStopIT {
     Runtime.getRuntime().halt(0); // no close, no commit-on-close: an abrupt stop
   }
 
-  private static void concurrent(Path index, int n, int writers) throws InterruptedException {
-    Mnemo m =
-        Mnemo.builder()
-            .store(LuceneMemoryStore.open(index))
-            .embedder(new HashingEmbedder())
-            .build();
+  private static void concurrent(Path index, int n, int writers, long checkpointBytes)
+      throws InterruptedException {
+    LuceneMemoryStore store = LuceneMemoryStore.open(index);
+    store.checkpointBytes = checkpointBytes;
+    Mnemo m = Mnemo.builder().store(store).embedder(new HashingEmbedder()).build();
     java.util.concurrent.CountDownLatch acked = new java.util.concurrent.CountDownLatch(n);
     for (int w = 0; w < writers; w++) {
       String owner = "owner-" + w;
@@ -82,13 +86,25 @@ class AbruptStopIT {
   void concurrentWriters_haltedMidCommit_everyAcknowledgedWriteIsThere(@TempDir Path dir)
       throws Exception {
     Path index = dir.resolve("index");
-    Path out = runChild(dir, 300, index.toString(), "60", "6");
+    everyAcknowledgedIsThere(runChild(dir, 300, index.toString(), "60", "6"), index, 60);
+  }
+
+  /** As above, with a checkpoint every 16 KB of log: commits and deleted log files mid-stream. */
+  @Test
+  void concurrentWriters_haltedWhileCheckpointing_everyAcknowledgedWriteIsThere(@TempDir Path dir)
+      throws Exception {
+    Path index = dir.resolve("index");
+    everyAcknowledgedIsThere(runChild(dir, 300, index.toString(), "200", "6", "16384"), index, 200);
+  }
+
+  /** The concurrent child's acknowledged writes ("ACK owner id"), at least n, all in the store. */
+  private static void everyAcknowledgedIsThere(Path out, Path index, int n) throws Exception {
     List<String[]> acked = new ArrayList<>();
     for (String line : Files.readAllLines(out))
       if (line.startsWith("ACK ")) acked.add(line.substring(4).split(" "));
     assertThat(acked)
         .as("child output: %s", String.join(File.separator, Files.readAllLines(out)))
-        .hasSizeGreaterThanOrEqualTo(60);
+        .hasSizeGreaterThanOrEqualTo(n);
     try (LuceneMemoryStore store = LuceneMemoryStore.open(index)) {
       for (String[] a : acked) assertThat(store.get(a[0], a[1])).as(a[1]).isPresent();
     }
