@@ -116,56 +116,61 @@ final class WriteAheadLog implements Closeable {
    */
   private static long read(Path f, boolean newest, List<Entry> out) throws IOException {
     long last = 0;
-    try (FileChannel c = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      long size = c.size();
-      ByteBuffer all = ByteBuffer.allocate(Math.toIntExact(size));
-      while (all.hasRemaining() && c.read(all) >= 0) {}
-      all.flip();
-      while (all.hasRemaining()) {
-        int at = all.position();
-        String damage = null;
-        Entry e = null;
-        if (all.remaining() < FRAME) damage = "a partial entry";
-        else {
-          int length = all.getInt();
-          if (length < 0 || length > all.remaining() - 12) damage = "an entry whose length is cut";
-          else {
-            long seq = all.getLong();
-            byte[] payload = new byte[length];
-            all.get(payload);
-            int sum = all.getInt();
-            CRC32C crc = new CRC32C();
-            crc.update(ByteBuffer.allocate(8).putLong(0, seq));
-            crc.update(payload);
-            if ((int) crc.getValue() != sum) damage = "an entry whose checksum does not match";
-            else e = decode(seq, payload, f, at);
-          }
-        }
-        if (damage != null) {
-          if (!newest)
-            throw new MnemoException(
-                "the write-ahead log "
-                    + f
-                    + " is damaged at byte "
-                    + at
-                    + " ("
-                    + damage
-                    + ") and entries follow it; it holds acknowledged writes that are not in the"
-                    + " index yet, so the store is not opened: restore the folder from a backup",
-                false);
-          // the newest file's torn tail: its sync never returned, nothing there was acknowledged
-          c.truncate(at);
-          c.force(true);
+    long size = Files.size(f);
+    long at = 0;
+    String damage = null;
+    // streamed, an entry at a time: a file is about 32 MB, but one call's entry may be larger
+    try (var in =
+        new java.io.DataInputStream(
+            new java.io.BufferedInputStream(Files.newInputStream(f), 1 << 16))) {
+      while (at < size) {
+        if (size - at < FRAME) {
+          damage = "a partial entry";
           break;
         }
+        int length = in.readInt();
+        if (length < 0 || length > size - at - FRAME) {
+          damage = "an entry whose length is cut";
+          break;
+        }
+        long seq = in.readLong();
+        byte[] payload = in.readNBytes(length);
+        int sum = in.readInt();
+        CRC32C crc = new CRC32C();
+        crc.update(ByteBuffer.allocate(8).putLong(0, seq));
+        crc.update(payload);
+        if ((int) crc.getValue() != sum) {
+          damage = "an entry whose checksum does not match";
+          break;
+        }
+        Entry e = decode(seq, payload, f, at);
         out.add(e);
         last = e.seq();
+        at += FRAME + length;
+      }
+    }
+    if (damage != null) {
+      if (!newest)
+        throw new MnemoException(
+            "the write-ahead log "
+                + f
+                + " is damaged at byte "
+                + at
+                + " ("
+                + damage
+                + "); it holds acknowledged writes that are not in the index yet, so the store is"
+                + " not opened: restore the folder from a backup",
+            false);
+      // the newest file's torn tail: its sync never returned, nothing there was acknowledged
+      try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+        c.truncate(at);
+        c.force(true);
       }
     }
     return last;
   }
 
-  private static Entry decode(long seq, byte[] payload, Path f, int at) {
+  private static Entry decode(long seq, byte[] payload, Path f, long at) {
     try {
       ByteBuffer b = ByteBuffer.wrap(payload);
       int jsonLength = b.getInt();
