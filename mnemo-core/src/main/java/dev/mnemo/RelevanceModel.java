@@ -302,6 +302,35 @@ public final class RelevanceModel {
     return 1 / (1 + Math.exp(-z));
   }
 
+  /**
+   * This model reading feature values from arrays laid out as {@code names} says (a feature the
+   * model has and {@code names} lacks reads 0, as a missing map entry does): no map per candidate.
+   */
+  public Binding bind(List<String> names) {
+    int[] at = new int[features.size()];
+    for (int i = 0; i < at.length; i++) at[i] = names.indexOf(features.get(i));
+    return new Binding(at);
+  }
+
+  /** A model bound to an array layout of feature values ({@link #bind}). Immutable. */
+  public final class Binding {
+    private final int[] at;
+
+    private Binding(int[] at) {
+      this.at = at;
+    }
+
+    /** {@link #probability(Map)} of the values, in the layout this binding was made for. */
+    public double probability(double[] values) {
+      double[] v = new double[at.length];
+      for (int i = 0; i < at.length; i++) v[i] = at[i] < 0 ? 0.0 : values[at[i]];
+      if (trees != null) return 1 / (1 + Math.exp(-trees.logOdds(v)));
+      double z = bias;
+      for (int i = 0; i < v.length; i++) z += term(i, v[i]);
+      return 1 / (1 + Math.exp(-z));
+    }
+  }
+
   /** Each feature's contribution to the log-odds, in the model's order, and {@code bias}. */
   public Map<String, Double> contributions(Map<String, Double> x) {
     if (trees != null) {

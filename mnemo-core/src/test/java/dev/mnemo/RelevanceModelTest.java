@@ -117,6 +117,22 @@ class RelevanceModelTest {
   }
 
   @Test
+  void aBindingToAnArrayLayoutGivesTheMapsProbabilityBitForBit() {
+    // the layout has an extra feature, another order, and lacks b (which then reads 0)
+    List<String> layout = List.of("z", "a");
+    for (RelevanceModel m : List.of(RelevanceModel.parse(TREES), RelevanceModel.parse(TEXT))) {
+      RelevanceModel.Binding bound = m.bind(layout);
+      for (double a : new double[] {-1, 0, 0.5, 1, 2.5, 3}) {
+        assertThat(bound.probability(new double[] {7, a}))
+            .isEqualTo(m.probability(Map.of("a", a, "z", 7.0)));
+      }
+    }
+    RelevanceModel trees = RelevanceModel.parse(TREES);
+    assertThat(trees.bind(List.of("b", "a")).probability(new double[] {1.0, 3.0}))
+        .isEqualTo(trees.probability(Map.of("a", 3.0, "b", 1.0)));
+  }
+
+  @Test
   void treeContributionsFollowThePathAndSumToTheLogOdds() {
     RelevanceModel m = RelevanceModel.parse(TREES);
     Map<String, Double> x = Map.of("a", 3.0, "b", 1.0);

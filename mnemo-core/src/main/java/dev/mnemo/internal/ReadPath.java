@@ -68,6 +68,9 @@ final class ReadPath {
   private final DenseCalibration calibration;
   private final RelevanceModel relevanceModel;
 
+  /** {@link #relevanceModel} reading {@link RelevanceFeatures#NAMES}-ordered values. */
+  private final RelevanceModel.Binding relevance;
+
   /** The store's freshness, under each request's. */
   private final dev.mnemo.Freshness freshness;
 
@@ -88,6 +91,7 @@ final class ReadPath {
       boolean parallelSignals) {
     this.parallelSignals = parallelSignals;
     this.relevanceModel = relevanceModel;
+    this.relevance = relevanceModel.bind(RelevanceFeatures.NAMES);
     this.freshness = freshness;
     this.store = store;
     this.embedder = embedder;
@@ -151,8 +155,11 @@ final class ReadPath {
     Outcome outcome;
     String reason;
 
-    /** The relevance model's features (see {@link RelevanceFeatures}) and probability. */
-    Map<String, Double> features;
+    /**
+     * The relevance model's features (values in {@link RelevanceFeatures#NAMES} order) and
+     * probability.
+     */
+    double[] features;
 
     double probability = Double.NaN;
     final List<String> conflictsWith = new ArrayList<>();
@@ -308,7 +315,7 @@ final class ReadPath {
     // 10 us a candidate); a trace (explain, or a logged recall) shows it for every candidate.
     boolean traced = req.explain() || keepTrace;
     for (Scored s : scored) {
-      if (traced || s.outcome == null) s.probability = relevanceModel.probability(s.features);
+      if (traced || s.outcome == null) s.probability = relevance.probability(s.features);
     }
     applyGate(scored, gate);
     long t4 = System.nanoTime();
@@ -348,10 +355,7 @@ final class ReadPath {
                 s.reason,
                 s.tokens,
                 List.copyOf(s.conflictsWith),
-                s.features == null
-                    ? null
-                    : new RelevanceTrace(
-                        s.probability, s.features, relevanceModel.contributions(s.features))));
+                s.features == null ? null : relevanceTrace(s)));
       }
       trace =
           new RecallTrace(
@@ -1078,6 +1082,12 @@ final class ReadPath {
               + " tokens) exceeds the budget of "
               + req.budgetTokens();
     }
+  }
+
+  /** The relevance model's part of a candidate's trace: probability, features, contributions. */
+  private RelevanceTrace relevanceTrace(Scored s) {
+    Map<String, Double> features = RelevanceFeatures.asMap(s.features);
+    return new RelevanceTrace(s.probability, features, relevanceModel.contributions(features));
   }
 
   private static Signals signals(Scored s) {

@@ -58,6 +58,78 @@ final class RelevanceFeatures {
     return HOW_MANY.matcher(text.toLowerCase(Locale.ROOT)).find();
   }
 
+  /**
+   * The features, in the order {@link Scored#features} holds them (an array per candidate: a map
+   * per candidate was the read path's largest allocation, about a quarter of it with the model's
+   * look-ups).
+   */
+  static final List<String> NAMES =
+      List.of(
+          "has_cosine",
+          "dense",
+          "cos_margin",
+          "cos_z",
+          "cos_gap",
+          "ccos",
+          "ccos_gap",
+          "cos_lead",
+          "ccos_lead",
+          "score_lead",
+          "bm25",
+          "coverage",
+          "covered_terms",
+          "entity",
+          "own_name",
+          "names_other_missing",
+          "has_episode",
+          "window",
+          "speaker",
+          "time_match",
+          "time_outside",
+          "recency",
+          "importance",
+          "authority",
+          "frequency",
+          "relevance",
+          "rel_ratio",
+          "score_ratio",
+          "cat_episodic",
+          "cat_semantic",
+          "q_terms",
+          "q_no_terms",
+          "q_how_many",
+          "q_when",
+          "q_who",
+          "q_where",
+          "q_why",
+          "q_time",
+          "n_candidates");
+
+  private static final Map<String, Integer> INDEX = index(NAMES);
+
+  private static Map<String, Integer> index(List<String> names) {
+    Map<String, Integer> out = new java.util.HashMap<>();
+    for (int i = 0; i < names.size(); i++) out.put(names.get(i), i);
+    return Map.copyOf(out);
+  }
+
+  /** One candidate's feature values, set by name (a name not in {@link #NAMES} is a bug). */
+  private static final class Values {
+    final double[] v = new double[NAMES.size()];
+
+    void put(String name, double value) {
+      v[INDEX.get(name)] = value;
+    }
+  }
+
+  /** Feature values as a map in {@link #NAMES} order (for a trace); null for null. */
+  static Map<String, Double> asMap(double[] values) {
+    if (values == null) return null;
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i++) out.put(NAMES.get(i), values[i]);
+    return out;
+  }
+
   /** What the features of one recall share. */
   record QueryContext(
       String text,
@@ -68,7 +140,7 @@ final class RelevanceFeatures {
       Map<String, Long> entityFrequencies,
       Set<String> names) {}
 
-  /** Fills {@code s.features} of every candidate. */
+  /** Fills {@code s.features} of every candidate ({@link #NAMES} order). */
   static void compute(List<Scored> scored, QueryContext q) {
     if (scored.isEmpty()) return;
     // Background names: mentioned by most of the owner's eligible records.
@@ -120,7 +192,7 @@ final class RelevanceFeatures {
     for (int i = 0; i < scored.size(); i++) {
       Scored s = scored.get(i);
       MemoryRecord r = s.r;
-      Map<String, Double> f = new LinkedHashMap<>();
+      Values f = new Values();
       boolean hasCos = !Double.isNaN(s.cosine);
       f.put("has_cosine", hasCos ? 1.0 : 0.0);
       f.put("dense", s.dense);
@@ -173,7 +245,7 @@ final class RelevanceFeatures {
       f.put("q_why", why);
       f.put("q_time", q.range() != null ? 1.0 : 0.0);
       f.put("n_candidates", nCand);
-      s.features = f;
+      s.features = f.v;
     }
   }
 

@@ -23,6 +23,11 @@ public final class Entities {
 
   private static final Pattern WORD = Pattern.compile("[\\p{L}][\\p{L}\\p{N}'’\\-]*");
 
+  /** Compiled once: {@link #normalize} runs for every query name and record entity. */
+  private static final Pattern EDGES = Pattern.compile("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$");
+
+  private static final Pattern SPACES = Pattern.compile("\\s+");
+
   private static final Set<String> NOT_NAMES =
       Set.copyOf(
           List.of(
@@ -306,8 +311,8 @@ public final class Entities {
     String s = name.trim().toLowerCase(Locale.ROOT).replace('’', '\'');
     if (s.endsWith("'s")) s = s.substring(0, s.length() - 2);
     else if (s.endsWith("s'")) s = s.substring(0, s.length() - 1);
-    s = s.replaceAll("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$", "");
-    return s.replaceAll("\\s+", " ");
+    s = EDGES.matcher(s).replaceAll("");
+    return SPACES.matcher(s).replaceAll(" ");
   }
 
   private static void flush(Set<String> out, StringBuilder phrase, int words) {
