@@ -23,9 +23,10 @@ import org.apache.lucene.util.IOUtils;
 /**
  * The store's write-ahead log: a write is durable once its entry is appended here and the file
  * synced, long before the Lucene commit that makes the index hold it (a commit writes and syncs
- * several files, about 25 ms here; one append and one fsync about 1 ms). Lucene commits happen at
- * checkpoints ({@link LuceneMemoryStore}); every commit records the highest entry its index holds
- * ({@code wal_seq} in the commit data), and on open the entries after it are applied again.
+ * several files: 6.7 ms at the median on a quiet machine here, tens of ms on a busy one; waiting
+ * for the log's sync took 0.5 ms, BENCHMARKS.md "Write path: the write-ahead log"). Lucene commits
+ * at checkpoints ({@link LuceneMemoryStore}); every commit records the highest entry its index
+ * holds ({@code wal_seq} in the commit data), and on open the entries after it are applied again.
  *
  * <p>Hand-written because no library on Maven Central does this for Lucene: Lucene has no log of
  * its own (Solr's update log is part of Solr), and a general one (e.g. a key-value store) would
