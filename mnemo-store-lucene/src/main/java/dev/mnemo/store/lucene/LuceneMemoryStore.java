@@ -540,7 +540,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * refreshes its searchers.
    */
   private void commit(Partition p, String model) throws IOException {
-    setCommitData(p, model);
+    p.setCommitData(model);
     p.commits.commitNow();
     p.searchers.maybeRefreshBlocking();
   }
@@ -1014,7 +1014,7 @@ public final class LuceneMemoryStore implements MemoryStore {
           for (Partition p : touched) {
             current = p;
             // the commit data first: a commit that holds the documents then holds their model
-            setCommitData(p, model);
+            p.setCommitData(model);
             Set<String> gone = deletes.getOrDefault(p, Set.of());
             List<Document> block = new ArrayList<>();
             List<BytesRef> ids = new ArrayList<>();
@@ -1129,7 +1129,11 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   private void recover() throws IOException {
     List<WriteAheadLog.Entry> entries = new ArrayList<>();
-    wal = WriteAheadLog.open(dir.resolve(LOG_DIR), this::committedLogFloor, entries);
+    try {
+      wal = WriteAheadLog.open(dir.resolve(LOG_DIR), this::committedLogFloor, entries);
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause(); // reading a partition's commit for the floor
+    }
     walSyncs = new GroupCommit(wal::sync);
     for (WriteAheadLog.Entry e : entries) write(e.upserts(), e.deletes(), e.seq()).await();
     logged.set(wal.lastSeq());
@@ -1157,11 +1161,6 @@ public final class LuceneMemoryStore implements MemoryStore {
       }
     }
     return floor;
-  }
-
-  /** Sets the store's commit data on {@code p}'s writer (taken by its next commit). */
-  private static void setCommitData(Partition p, String model) {
-    p.setCommitData(model);
   }
 
   private Partition pinFor(String owner, List<Partition> pinned) {
