@@ -49,8 +49,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The engine behind {@link Mnemo}: one write lock for the write path (so that supersession plans
- * against a consistent store), lock-free reads. Built by {@link Mnemo.Builder} through {@link
+ * The engine behind {@link Mnemo}: a write lock per owner for the write path (so that supersession
+ * plans against a consistent view of the owner's records, while other owners' writes proceed:
+ * {@link WriteLocks}), lock-free reads. Built by {@link Mnemo.Builder} through {@link
  * Engines#open}; reached only through {@link Mnemo} and its facets ({@link Maintenance}, {@link
  * RetrievalLog}, {@link Diagnostics}), which are small objects forwarding here, so that no caller
  * can cast a facet back to the engine.
@@ -62,7 +63,7 @@ final class Engine implements Mnemo {
   private final InstantSource clock;
   private final WritePath writes;
   private final ReadPath reads;
-  private final Object writeLock = new Object();
+  private final WriteLocks locks = new WriteLocks();
   private final int maxTextChars;
   private final TurnLog turnLog;
   private final boolean ownsTurnLog;
@@ -150,7 +151,7 @@ final class Engine implements Mnemo {
             consolidator != null ? consolidator : new RuleConsolidator(),
             zone,
             clock,
-            writeLock,
+            locks,
             options.synchronous() || own == null,
             options.queue(),
             32,
@@ -322,12 +323,12 @@ final class Engine implements Mnemo {
 
   @Override
   public MemoryRecord remember(NewMemory memory) {
-    return writes.write(java.util.Collections.singletonList(memory), true, writeLock).get(0);
+    return writes.write(java.util.Collections.singletonList(memory), true, locks).get(0);
   }
 
   @Override
   public List<MemoryRecord> rememberAll(List<NewMemory> memories) {
-    return writes.write(memories, false, writeLock);
+    return writes.write(memories, false, locks);
   }
 
   @Override
@@ -430,8 +431,11 @@ final class Engine implements Mnemo {
         }
       }
     }
-    synchronized (writeLock) {
+    WriteLocks.Held held = locks.owners(owners(out));
+    try {
       store.apply(out, List.of());
+    } finally {
+      held.release();
     }
     return out.size();
   }
@@ -485,12 +489,21 @@ final class Engine implements Mnemo {
     return new RetentionReport(examined, expired, turnsDeleted);
   }
 
+  private static Set<String> owners(Collection<MemoryRecord> records) {
+    Set<String> owners = new HashSet<>();
+    for (MemoryRecord r : records) owners.add(r.owner());
+    return owners;
+  }
+
   private int applyBatch(List<MemoryRecord> batch) {
     if (batch.isEmpty()) return 0;
     int n = batch.size();
-    synchronized (writeLock) {
+    WriteLocks.Held held = locks.owners(owners(batch));
+    try {
       store.apply(List.copyOf(batch), List.of());
       followSources(batch, List.of());
+    } finally {
+      held.release();
     }
     batch.clear();
     return n;
@@ -513,8 +526,11 @@ final class Engine implements Mnemo {
       throw new InvalidRequestException(
           "episode", episode, "episode must not be blank, was " + episode);
     }
-    synchronized (writeLock) {
+    WriteLocks.Held held = locks.owner(owner);
+    try {
       return summaryOf(owner, episode, null).map(this::remember);
+    } finally {
+      held.release();
     }
   }
 
@@ -533,8 +549,8 @@ final class Engine implements Mnemo {
    * derived from it, is re-derived from the episode's current records as a new version that
    * corrects the old one (metadata {@code rederived} says why), or expired when no current record
    * is left; a forgotten source takes every version of the summary with it (they may quote it), so
-   * its text survives nowhere. Runs under the write lock right after the change is applied, so a
-   * recall never sees the stale summary as current once the change is acknowledged.
+   * its text survives nowhere. Runs under the owner's write lock right after the change is applied,
+   * so a recall never sees the stale summary as current once the change is acknowledged.
    */
   private void followSources(Collection<MemoryRecord> changed, Collection<MemoryRecord> deleted) {
     Map<String, String> why = new java.util.LinkedHashMap<>(); // owner \0 episode -> reason
@@ -572,7 +588,7 @@ final class Engine implements Mnemo {
     if (next.isPresent()) {
       Map<String, String> meta = new java.util.LinkedHashMap<>(next.get().metadata());
       meta.put("rederived", "stale: " + reason + "; re-derived from the episode's current records");
-      writes.write(List.of(Records.with(next.get(), meta)), true, writeLock);
+      writes.write(List.of(Records.with(next.get(), meta)), true, locks);
     }
     // Under other access labels the new version does not supersede the old one (write rules per
     // label set): the stale one is expired here.
@@ -691,7 +707,8 @@ final class Engine implements Mnemo {
   public MemoryRecord recategorize(String owner, String id, Category category) {
     requireOwner(owner);
     Objects.requireNonNull(category, "category");
-    synchronized (writeLock) {
+    WriteLocks.Held held = locks.owner(owner);
+    try {
       MemoryRecord r =
           store
               .get(owner, id)
@@ -736,6 +753,8 @@ final class Engine implements Mnemo {
       if (created == null) throw new InvalidRequestException(session.violations());
       session.commit();
       return created;
+    } finally {
+      held.release();
     }
   }
 
@@ -826,18 +845,22 @@ final class Engine implements Mnemo {
   @Override
   public int forget(String owner) {
     requireAnyOwner(owner);
-    synchronized (writeLock) {
+    WriteLocks.Held held = locks.owner(owner);
+    try {
       int n = store.deleteOwner(owner);
       turnLog.deleteOwner(owner);
       forgetInLog(owner, null);
       return n;
+    } finally {
+      held.release();
     }
   }
 
   @Override
   public int forget(String owner, String id) {
     requireAnyOwner(owner);
-    synchronized (writeLock) {
+    WriteLocks.Held held = locks.owner(owner);
+    try {
       List<MemoryRecord> lineage = store.lineage(owner, id);
       List<String> ids = lineage.stream().map(MemoryRecord::id).toList();
       if (!ids.isEmpty()) {
@@ -849,6 +872,8 @@ final class Engine implements Mnemo {
       if (id != null && !gone.contains(id)) gone.add(id);
       forgetInLog(owner, gone);
       return ids.size();
+    } finally {
+      held.release();
     }
   }
 
@@ -856,7 +881,8 @@ final class Engine implements Mnemo {
   public int markUsed(String owner, Collection<String> ids) {
     requireOwner(owner);
     Instant now = clock.instant();
-    synchronized (writeLock) {
+    WriteLocks.Held held = locks.owner(owner);
+    try {
       List<MemoryRecord> updated = new ArrayList<>();
       for (String id : new LinkedHashSet<>(ids)) {
         store.get(owner, id).ifPresent(r -> updated.add(r.withUsage(r.accessCount() + 1, now)));
@@ -865,6 +891,8 @@ final class Engine implements Mnemo {
       if (recallLogger != null && !updated.isEmpty())
         recallLogger.used(owner, updated.stream().map(MemoryRecord::id).toList());
       return updated.size();
+    } finally {
+      held.release();
     }
   }
 

@@ -88,7 +88,7 @@ final class IngestPipeline implements AutoCloseable {
   private final Consolidator consolidator;
   private final ZoneId zone;
   private final InstantSource clock;
-  private final Object writeLock;
+  private final WriteLocks locks;
   private final boolean synchronous;
   private final int batchTurns;
 
@@ -120,7 +120,7 @@ final class IngestPipeline implements AutoCloseable {
       Consolidator consolidator,
       ZoneId zone,
       InstantSource clock,
-      Object writeLock,
+      WriteLocks locks,
       boolean synchronous,
       int capacity,
       int batchTurns,
@@ -133,7 +133,7 @@ final class IngestPipeline implements AutoCloseable {
     this.consolidator = consolidator;
     this.zone = zone;
     this.clock = clock;
-    this.writeLock = writeLock;
+    this.locks = locks;
     this.synchronous = synchronous;
     this.batchTurns = batchTurns;
     if (synchronous) {
@@ -536,8 +536,10 @@ final class IngestPipeline implements AutoCloseable {
   private List<MemoryRecord> consolidate(List<NewMemory> candidates, Map<String, String> notes) {
     if (candidates.isEmpty()) return List.of();
     List<float[]> vectors = writes.embed(candidates);
-    synchronized (writeLock) {
-      // forget(owner) may have run while the extractor worked (it takes the write lock, this batch
+    WriteLocks.Held held = locks.owner(candidates.get(0).owner());
+    try {
+      // forget(owner) may have run while the extractor worked (it takes the owner's lock, this
+      // batch
       // did not): a candidate whose source turns are gone from the log must not bring them back
       Set<String> sourceIds = new LinkedHashSet<>();
       for (NewMemory c : candidates) sourceIds.addAll(c.sources());
@@ -617,6 +619,8 @@ final class IngestPipeline implements AutoCloseable {
       long created = all.stream().filter(x -> written.contains(x.id())).count();
       recordsWritten.addAndGet(created);
       return all.stream().filter(x -> written.contains(x.id())).toList();
+    } finally {
+      held.release();
     }
   }
 

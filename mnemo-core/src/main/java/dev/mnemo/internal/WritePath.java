@@ -77,7 +77,7 @@ final class WritePath {
 
   /**
    * Told every batch of records a write applied (new versions and the versions it expired), under
-   * the write lock.
+   * the write locks of their owners.
    */
   private java.util.function.Consumer<List<MemoryRecord>> applied = all -> {};
 
@@ -85,8 +85,8 @@ final class WritePath {
     this.applied = java.util.Objects.requireNonNull(listener, "listener");
   }
 
-  /** Validates every item, then plans and applies the batch under the caller's write lock. */
-  List<MemoryRecord> write(List<NewMemory> batch, boolean single, Object writeLock) {
+  /** Validates every item, then plans and applies the batch under its owners' write locks. */
+  List<MemoryRecord> write(List<NewMemory> batch, boolean single, WriteLocks locks) {
     if (batch == null)
       throw new InvalidRequestException("memories", null, "memories must not be null");
     if (batch.isEmpty()) return List.of();
@@ -101,9 +101,13 @@ final class WritePath {
     List<MemoryRecord> created = new ArrayList<>();
     MemoryStore.Durable durable;
     // Planning reads the owner's versions, so it and the write that makes its records visible are
-    // serialized; the commit is awaited outside the lock, where concurrent writers share one
-    // (MemoryStore.applyVisible). Nothing is returned before it is durable.
-    synchronized (writeLock) {
+    // serialized per owner (writes of other owners plan at the same time); durability is awaited
+    // outside the lock, where concurrent writers share one sync (MemoryStore.applyVisible).
+    // Nothing is returned before it is durable.
+    Set<String> owners = new java.util.HashSet<>();
+    for (NewMemory m : batch) owners.add(m.owner());
+    WriteLocks.Held held = locks.owners(owners);
+    try {
       Plan plan = new Plan();
       for (int i = 0; i < batch.size(); i++) {
         created.add(
@@ -123,6 +127,8 @@ final class WritePath {
         durable.await();
         throw e;
       }
+    } finally {
+      held.release();
     }
     durable.await();
     return created;
@@ -132,7 +138,7 @@ final class WritePath {
    * A batch of changes built step by step and committed in one atomic {@link MemoryStore#apply}:
    * the ingest pipeline's consolidation adds candidates and changes existing records (merged
    * sources, a fact key given to a record that gets a new version) and commits them together, so
-   * that a batch of turns is either wholly applied or not at all. Used under the engine's write
+   * that a batch of turns is either wholly applied or not at all. Used under the owner's write
    * lock.
    */
   final class Session {

@@ -331,4 +331,51 @@ class EngineInMemoryTest {
     assertThat(m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(1))).isTrue();
     assertThat(m.diagnostics().orElseThrow().recallLogBytes()).isZero();
   }
+
+  @Test
+  void writesOfDifferentOwners_doNotWaitForEachOther_writesOfOneOwnerDo() throws Exception {
+    // owner a's write is held inside its planning (the same-fact look-up reads the store)
+    CountDownLatch aPlanning = new CountDownLatch(1);
+    CountDownLatch releaseA = new CountDownLatch(1);
+    dev.mnemo.spi.MemoryStore store =
+        new dev.mnemo.spi.ForwardingMemoryStore(new InMemoryMemoryStore()) {
+          @Override
+          public dev.mnemo.spi.CandidateSet candidates(dev.mnemo.spi.CandidateQuery q) {
+            if (q.eligibility().owner().equals("a") && aPlanning.getCount() > 0) {
+              aPlanning.countDown();
+              try {
+                releaseA.await(1, TimeUnit.MINUTES);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return super.candidates(q);
+          }
+        };
+    Mnemo m = open(Mnemo.builder().store(store).embedder(new HashingEmbedder()).clock(clock));
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+    try {
+      var first = pool.submit(() -> m.remember(NewMemory.builder("a", "Ana likes tea.").build()));
+      assertThat(aPlanning.await(1, TimeUnit.MINUTES)).isTrue();
+      var secondOfA =
+          pool.submit(() -> m.remember(NewMemory.builder("a", "Ana reads novels.").build()));
+      // b's write completes while a's is held
+      MemoryRecord b =
+          pool.submit(() -> m.remember(NewMemory.builder("b", "Bo plays chess.").build()))
+              .get(1, TimeUnit.MINUTES);
+      assertThat(m.get("b", b.id())).isPresent();
+      // a's second write waits for the first (it must plan against it)
+      assertThatThrownBy(() -> secondOfA.get(200, TimeUnit.MILLISECONDS))
+          .isInstanceOf(java.util.concurrent.TimeoutException.class);
+      assertThat(first.isDone()).isFalse();
+      releaseA.countDown();
+      MemoryRecord a1 = first.get(1, TimeUnit.MINUTES);
+      MemoryRecord a2 = secondOfA.get(1, TimeUnit.MINUTES);
+      assertThat(m.get("a", a1.id())).isPresent();
+      assertThat(m.get("a", a2.id())).isPresent();
+    } finally {
+      releaseA.countDown();
+      pool.shutdownNow();
+    }
+  }
 }

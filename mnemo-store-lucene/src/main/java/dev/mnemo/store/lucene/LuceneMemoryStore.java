@@ -92,11 +92,12 @@ import org.apache.lucene.util.QueryBuilder;
  *
  * <p>Durability: {@link #apply} returns once its changes are committed (fsync). Each index's part
  * of a call is one Lucene operation, so a reader and a commit see all of it or none of it.
- * Concurrent writers share commits ({@link #applyVisible}, {@link GroupCommit}): the changes are
- * written and made visible under the write lock, the commit awaited outside it. A call touching
+ * Concurrent writers share refreshes and syncs ({@link #applyVisible}, {@link GroupCommit}): the
+ * writes waiting for the write lock are applied as one group and made visible by one refresh per
+ * index under it, each logged in order; the sync (or commit) is awaited outside it. A call touching
  * several owners commits each owner's index: it is atomic per owner (the engine writes one owner
- * per call). Thread-safe: writes are serialized up to their commit, commits shared, reads
- * concurrent.
+ * per call). Thread-safe: writes are serialized up to their visibility, syncs and commits shared,
+ * reads concurrent.
  */
 public final class LuceneMemoryStore implements MemoryStore {
   private final Path dir;
@@ -964,63 +965,155 @@ public final class LuceneMemoryStore implements MemoryStore {
   /**
    * {@link #applyVisible}, or with {@code replay} > 0 a logged write applied again on open: only to
    * the indexes whose last commit does not hold it, and not logged again.
+   *
+   * <p>Concurrent calls are combined: a call queues its write and takes the write lock; the first
+   * to get it applies every write queued by then ({@link #applyGroup}), the others find theirs
+   * done. A group's documents are added one write after another, then each index is refreshed once
+   * for all of them (Lucene's near-real-time reopen, a few milliseconds of CPU that each write used
+   * to pay alone), then each write is logged in order. Nothing is logged before its documents are
+   * visible, so a write refused for a failed refresh never comes back when the log is applied.
    */
   private Durable write(List<MemoryRecord> upserts, Collection<String> deleteIds, long replay) {
-    // what makes the call durable: the log's sync, or the commits of its indexes
-    Map<GroupCommit, Long> tickets = new LinkedHashMap<>();
-    List<Partition> pinned = new ArrayList<>();
-    boolean handedOver = false;
-    try {
-      synchronized (writeLock) {
-        checkWritable();
-        List<Document> docs = new ArrayList<>(upserts.size());
-        try {
-          for (MemoryRecord r : upserts) docs.add(Schema.checkedDocument(r));
-        } catch (IllegalArgumentException e) {
-          // refused before the writer saw anything: the store stays writable
-          throw new MnemoException(
-              "write refused, nothing was written: " + e.getMessage(), false, e);
+    Pending w = new Pending(upserts, deleteIds, replay);
+    synchronized (queue) {
+      queue.add(w);
+    }
+    synchronized (writeLock) {
+      if (!w.done) {
+        beforeGroup.run();
+        List<Pending> group;
+        synchronized (queue) {
+          group = new ArrayList<>(queue);
+          queue.clear();
         }
-        Map<String, Partition> byOwner = new LinkedHashMap<>();
-        // per index: the call's upserts by id (the last of an id wins, as one replace after
-        // another did) and the ids it deletes
-        Map<Partition, Map<String, Integer>> writes = new LinkedHashMap<>();
-        Map<Partition, Set<String>> deletes = new LinkedHashMap<>();
-        Partition current = null;
-        try {
+        applyGroup(group);
+        groupApplied.accept(group.size());
+      }
+    }
+    if (w.refused != null) {
+      for (Partition p : w.pinned) unpin(p);
+      throw w.refused;
+    }
+    return () -> awaitDurable(w.tickets, w.pinned);
+  }
+
+  /** A write waiting for the write lock; then done, with what makes it durable, or refused. */
+  private static final class Pending {
+    final List<MemoryRecord> upserts;
+    final Collection<String> deleteIds;
+    final long replay;
+    final List<Partition> pinned = new ArrayList<>();
+    // what makes the call durable: the log's sync, or the commits of its indexes
+    final Map<GroupCommit, Long> tickets = new LinkedHashMap<>();
+    Set<Partition> touched = Set.of();
+    String model;
+    boolean done;
+    MnemoException refused;
+
+    Pending(List<MemoryRecord> upserts, Collection<String> deleteIds, long replay) {
+      this.upserts = upserts;
+      this.deleteIds = deleteIds;
+      this.replay = replay;
+    }
+
+    void refuse(MnemoException e) {
+      if (done) return;
+      refused = e;
+      done = true;
+    }
+  }
+
+  /** Writes queued for the write lock (see {@link #write}). */
+  private final List<Pending> queue = new ArrayList<>();
+
+  /** Tests: run under the write lock before a group is taken from the queue. */
+  volatile Runnable beforeGroup = () -> {};
+
+  /** Tests: told the size of every group applied. */
+  volatile java.util.function.IntConsumer groupApplied = n -> {};
+
+  /** Tests: writes queued now. */
+  int queued() {
+    synchronized (queue) {
+      return queue.size();
+    }
+  }
+
+  /**
+   * Applies a group of queued writes under the write lock: each write's documents, one refresh per
+   * index, each write's log entry. A write whose records cannot be indexed is refused alone; a
+   * failure of the writer or of a refresh rolls back every index the group touched and refuses the
+   * whole group (nothing of it was logged; acknowledged writes those indexes lose are in the log,
+   * applied again when the store is reopened, which it must be).
+   */
+  private void applyGroup(List<Pending> group) {
+    List<Pending> added = new ArrayList<>(group.size());
+    Set<Partition> touchedAll = new LinkedHashSet<>();
+    try {
+      checkWritable();
+      Map<String, Partition> groupIds = new HashMap<>(); // ids the group's writes so far upserted
+      String model = embeddingModel;
+      Partition current = null;
+      try {
+        for (Pending w : group) {
+          List<Document> docs = new ArrayList<>(w.upserts.size());
+          try {
+            for (MemoryRecord r : w.upserts) docs.add(Schema.checkedDocument(r));
+          } catch (IllegalArgumentException e) {
+            // refused before the writer saw anything: the store stays writable
+            w.refuse(
+                new MnemoException(
+                    "write refused, nothing was written: " + e.getMessage(), false, e));
+            continue;
+          }
+          Map<String, Partition> byOwner = new LinkedHashMap<>();
+          // per index: the call's upserts by id (the last of an id wins, as one replace after
+          // another did) and the ids it deletes
+          Map<Partition, Map<String, Integer>> writes = new LinkedHashMap<>();
+          Map<Partition, Set<String>> deletes = new LinkedHashMap<>();
+          List<MemoryRecord> upserts = w.upserts;
           for (int i = 0; i < upserts.size(); i++) {
-            Partition p = byOwner.computeIfAbsent(upserts.get(i).owner(), o -> pinFor(o, pinned));
+            Partition p = byOwner.computeIfAbsent(upserts.get(i).owner(), o -> pinFor(o, w.pinned));
             writes.computeIfAbsent(p, x -> new LinkedHashMap<>()).put(upserts.get(i).id(), i);
           }
           Map<String, Partition> upserted = new HashMap<>();
           for (int i = 0; i < upserts.size(); i++)
             upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
-          for (String id : deleteIds) {
-            Partition holder = holder(id, byOwner.values(), pinned);
+          for (String id : w.deleteIds) {
+            Partition holder = holder(id, byOwner.values(), w.pinned);
             Partition again = upserted.get(id);
+            // written by an earlier write of the group: in its writer, not yet in its searcher
+            Partition earlier = groupIds.get(id);
             if (holder != null) deletes.computeIfAbsent(holder, x -> new LinkedHashSet<>()).add(id);
             if (again != null && again != holder)
               deletes.computeIfAbsent(again, x -> new LinkedHashSet<>()).add(id);
+            // (an earlier write of the group pinned it, until that write's acknowledgement)
+            if (earlier != null && earlier != holder && earlier != again)
+              deletes.computeIfAbsent(earlier, x -> new LinkedHashSet<>()).add(id);
           }
-          String model = embeddingModel;
+          String before = model;
           for (MemoryRecord r : upserts)
             if (r.embeddingModel() != null && !r.embeddingModel().isEmpty())
               model = r.embeddingModel();
           Set<Partition> touched = new LinkedHashSet<>();
           touched.addAll(writes.keySet());
           touched.addAll(deletes.keySet());
-          if (!Objects.equals(model, embeddingModel) || touched.isEmpty()) touched.add(shared);
-          if (replay > 0) touched.removeIf(p -> p.committedLogSeq >= replay);
+          if (!Objects.equals(model, before) || touched.isEmpty()) touched.add(shared);
+          if (w.replay > 0) touched.removeIf(p -> p.committedLogSeq >= w.replay);
+          w.touched = touched;
+          w.model = model;
+          added.add(w);
           for (Partition p : touched) {
             current = p;
+            touchedAll.add(p);
             // the commit data first: a commit that holds the documents then holds their model
             p.setCommitData(model);
             Set<String> gone = deletes.getOrDefault(p, Set.of());
             List<Document> block = new ArrayList<>();
             List<BytesRef> ids = new ArrayList<>();
-            for (var w : writes.getOrDefault(p, Map.of()).entrySet()) {
-              ids.add(new BytesRef(w.getKey()));
-              if (!gone.contains(w.getKey())) block.add(docs.get(w.getValue()));
+            for (var e : writes.getOrDefault(p, Map.of()).entrySet()) {
+              ids.add(new BytesRef(e.getKey()));
+              if (!gone.contains(e.getKey())) block.add(docs.get(e.getValue()));
             }
             for (String id : gone)
               if (!writes.getOrDefault(p, Map.of()).containsKey(id)) ids.add(new BytesRef(id));
@@ -1031,38 +1124,80 @@ public final class LuceneMemoryStore implements MemoryStore {
             }
             if (p == shared) journal(upserts, writes.getOrDefault(p, Map.of()), gone);
           }
-          for (Partition p : touched) {
-            current = p;
-            p.searchers.maybeRefreshBlocking();
-            if (wal == null) tickets.put(p.commits, p.commits.issue());
-          }
           current = null;
-          // logged last, once nothing can fail the call before it (a call refused must not come
-          // back when the log is applied again), and once the writers have it: a commit from here
-          // on may record the position
-          if (replay > 0) logged.set(Math.max(logged.get(), replay));
+          for (var e : upserted.entrySet()) groupIds.put(e.getKey(), e.getValue());
+          for (String id : w.deleteIds) groupIds.remove(id);
+        }
+        for (Partition p : touchedAll) {
+          current = p;
+          p.searchers.maybeRefreshBlocking();
+        }
+        current = null;
+      } catch (IOException | RuntimeException e) {
+        if (current != null) touchedAll.add(current);
+        throw rollBack(touchedAll, e);
+      }
+      // logged last, in order, once nothing can fail the call before it (a call refused must not
+      // come back when the log is applied again), and once the writers have it: a commit from
+      // here on may record the position
+      for (int j = 0; j < added.size(); j++) {
+        Pending w = added.get(j);
+        try {
+          if (wal == null)
+            for (Partition p : w.touched) w.tickets.put(p.commits, p.commits.issue());
+          if (w.replay > 0) logged.set(Math.max(logged.get(), w.replay));
           else if (wal != null) {
-            logged.set(wal.append(upserts, deleteIds));
-            tickets.put(walSyncs, walSyncs.issue());
+            logged.set(wal.append(w.upserts, w.deleteIds));
+            w.tickets.put(walSyncs, walSyncs.issue());
           }
-          embeddingModel = model;
-          if (layout.ownPartitionAbove() != Long.MAX_VALUE && writes.containsKey(shared)) {
-            for (var e : byOwner.entrySet()) {
-              if (e.getValue() == shared) maybeMove(e.getKey());
-            }
-          }
+          embeddingModel = w.model;
+          w.done = true;
         } catch (IOException | RuntimeException e) {
-          if (current != null && !current.failed) current.rollback(e);
-          failed = true;
-          throw new MnemoException(
-              "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
+          Set<Partition> unlogged = new LinkedHashSet<>();
+          for (Pending later : added.subList(j, added.size())) unlogged.addAll(later.touched);
+          throw rollBack(unlogged, e);
         }
       }
-      handedOver = true;
-      return () -> awaitDurable(tickets, pinned);
-    } finally {
-      if (!handedOver) for (Partition p : pinned) unpin(p);
+      if (layout.ownPartitionAbove() != Long.MAX_VALUE) scheduleMoves(added);
+    } catch (MnemoException e) {
+      for (Pending w : group) w.refuse(e);
+    } catch (RuntimeException | Error e) {
+      // unexpected: no write of the group may be left waiting, none acknowledged
+      failed = true;
+      MnemoException refusal =
+          new MnemoException("write failed, nothing was acknowledged: " + e, false, e);
+      for (Pending w : group) w.refuse(refusal);
+      throw e;
     }
+  }
+
+  /**
+   * Schedules a move for each owner of the shared index the writes made larger than the layout
+   * allows. The writes are done: a failure to count is logged, and the next write tries again.
+   */
+  private void scheduleMoves(List<Pending> writes) {
+    Set<String> owners = new LinkedHashSet<>();
+    for (Pending w : writes)
+      if (w.touched.contains(shared)) for (MemoryRecord r : w.upserts) owners.add(r.owner());
+    for (String o : owners) {
+      if (table.containsKey(o)) continue;
+      try {
+        maybeMove(o);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "counting the records of an owner to move failed", e);
+      }
+    }
+  }
+
+  /**
+   * After a failed write: rolls back {@code touched} (uncommitted documents of refused writes must
+   * not be committed by a later close) and marks the store failed; returns the refusal.
+   */
+  private MnemoException rollBack(Set<Partition> touched, Exception e) {
+    for (Partition p : touched) if (!p.failed) p.rollback(e);
+    failed = true;
+    return new MnemoException(
+        "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
   }
 
   /**

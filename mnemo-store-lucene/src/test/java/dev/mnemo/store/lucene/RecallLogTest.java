@@ -284,9 +284,35 @@ class RecallLogTest {
   void aFullQueue_dropsAndCounts_neverBlocksTheRecall() {
     history();
     m.close();
-    m = open(new RecallLogOptions(true, 1.0, null, 1));
+    // the log's writer held in its first append: the queue of one fills, the rest is dropped
+    LuceneMemoryStore store = LuceneMemoryStore.open(dir);
+    dev.mnemo.spi.RecallLog real = store.recallLog().orElseThrow();
+    java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+    dev.mnemo.spi.RecallLog held =
+        (dev.mnemo.spi.RecallLog)
+            java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {dev.mnemo.spi.RecallLog.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("append"))
+                    gate.await(1, java.util.concurrent.TimeUnit.MINUTES);
+                  try {
+                    return method.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    m =
+        Mnemo.builder()
+            .store(store)
+            .embedder(new HashingEmbedder())
+            .clock(clock)
+            .recallLog(held)
+            .recallLogOptions(new RecallLogOptions(true, 1.0, null, 1))
+            .build();
     int n = 200;
     for (int i = 0; i < n; i++) m.recall(RecallRequest.builder("maya", "editor " + i).build());
+    gate.countDown();
     m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(30));
     RecallStats s = m.retrievalLog().orElseThrow().recallStats(RecallLogQuery.all(1));
     assertThat(s.recalls() + s.dropped()).isEqualTo(n);
