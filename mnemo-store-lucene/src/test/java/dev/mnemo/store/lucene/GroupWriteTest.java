@@ -46,6 +46,13 @@ class GroupWriteTest {
     return all.stream().map(MemoryRecord::id).collect(Collectors.toSet());
   }
 
+  /** The sizes of the groups the store applies from now on. */
+  private static List<Integer> groupSizes(LuceneMemoryStore store) {
+    List<Integer> groups = Collections.synchronizedList(new ArrayList<>());
+    store.groupApplied = groups::add;
+    return groups;
+  }
+
   /** Holds the next group until {@code writers} more writes are queued behind its leader. */
   private static CountDownLatch holdNextGroup(LuceneMemoryStore store, int writers) {
     CountDownLatch leaderIn = new CountDownLatch(1);
@@ -62,8 +69,7 @@ class GroupWriteTest {
   @Test
   void writesQueuedTogether_formOneGroup_aBadOneRefusedAlone() throws Exception {
     try (LuceneMemoryStore store = LuceneMemoryStore.open(tmp.resolve("s"))) {
-      List<Integer> groups = Collections.synchronizedList(new ArrayList<>());
-      store.groupApplied = groups::add;
+      List<Integer> groups = groupSizes(store);
       CountDownLatch leaderIn = holdNextGroup(store, 4);
       ExecutorService pool = Executors.newFixedThreadPool(5);
       try {
@@ -102,8 +108,7 @@ class GroupWriteTest {
   @Test
   void aDeleteOfAnIdWrittenEarlierInTheSameGroup_deletesIt() throws Exception {
     try (LuceneMemoryStore store = LuceneMemoryStore.open(tmp.resolve("s"))) {
-      List<Integer> groups = Collections.synchronizedList(new ArrayList<>());
-      store.groupApplied = groups::add;
+      List<Integer> groups = groupSizes(store);
       CountDownLatch leaderIn = holdNextGroup(store, 2);
       ExecutorService pool = Executors.newFixedThreadPool(3);
       try {
@@ -188,8 +193,7 @@ class GroupWriteTest {
     Layout layout = new Layout(20, 3);
     Map<String, Set<String>> expected = new ConcurrentHashMap<>();
     try (LuceneMemoryStore store = LuceneMemoryStore.open(tmp.resolve("s"), layout)) {
-      List<Integer> groups = Collections.synchronizedList(new ArrayList<>());
-      store.groupApplied = groups::add;
+      List<Integer> groups = groupSizes(store);
       ExecutorService pool = Executors.newFixedThreadPool(8);
       try {
         List<Future<?>> writers = new ArrayList<>();
