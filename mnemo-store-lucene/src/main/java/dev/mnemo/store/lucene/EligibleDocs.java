@@ -2,7 +2,11 @@ package dev.mnemo.store.lucene;
 
 import dev.mnemo.spi.Eligibility;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.ConstantScoreScorer;
 import org.apache.lucene.search.ConstantScoreWeight;
@@ -42,16 +46,18 @@ final class EligibleDocs {
 
   static EligibleDocs compute(IndexSearcher s, Eligibility e, TimeColumns.Cache columns)
       throws IOException {
-    return compute(s, e, columns, false);
+    return compute(s, e, columns, false, null);
   }
 
   /**
    * The same, for an index that holds only {@code e}'s owner's records when {@code ownersOwn}: the
    * owner's rule is then true of every document and is not searched ({@link
-   * Filters#fixedBeyondOwner}).
+   * Filters#fixedBeyondOwner}). With a {@code current} cache, a request whose instants come after
+   * the start of every open-ended record of a segment copies that segment's cached open records and
+   * checks only the others ({@link Cache}); other requests take the pass over the segment.
    */
   static EligibleDocs compute(
-      IndexSearcher s, Eligibility e, TimeColumns.Cache columns, boolean ownersOwn)
+      IndexSearcher s, Eligibility e, TimeColumns.Cache columns, boolean ownersOwn, Cache current)
       throws IOException {
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     FixedBitSet[] sets = new FixedBitSet[leaves.size()];
@@ -61,22 +67,47 @@ final class EligibleDocs {
     long knownAt = e.knownAt() == null ? 0 : e.knownAt().toEpochMilli();
     long overlapFrom = e.validOverlap() == null ? 0 : e.validOverlap().from().toEpochMilli();
     long overlapTo = e.validOverlap() == null ? 0 : e.validOverlap().to().toEpochMilli();
-    Query rules = ownersOwn ? Filters.fixedBeyondOwner(e) : Filters.fixed(e);
-    Weight fixed = s.createWeight(s.rewrite(rules), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    Query rules = s.rewrite(ownersOwn ? Filters.fixedBeyondOwner(e) : Filters.fixed(e));
+    Weight fixed = s.createWeight(rules, ScoreMode.COMPLETE_NO_SCORES, 1f);
     for (LeafReaderContext leaf : leaves) {
-      Scorer scorer = fixed.scorer(leaf);
-      if (scorer == null) continue;
-      TimeColumns times = timed ? columns.of(leaf.reader()) : null;
-      Bits live = leaf.reader().getLiveDocs();
-      FixedBitSet bits = new FixedBitSet(leaf.reader().maxDoc());
+      TimeColumns times = timed || current != null ? columns.of(leaf.reader()) : null;
+      FixedBitSet bits;
       int n = 0;
-      DocIdSetIterator it = scorer.iterator();
-      for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
-        if (live != null && !live.get(doc)) continue;
-        if (times != null && !times.admits(doc, e, validAt, knownAt, overlapFrom, overlapTo))
-          continue;
-        bits.set(doc);
-        n++;
+      Open open =
+          current == null || e.validOverlap() != null
+              ? null
+              : current.of(leaf, rules, fixed, times);
+      if (open != null
+          && (e.validAt() == null || open.validFromMax <= validAt)
+          && (e.knownAt() == null || open.recordedMax <= knownAt)) {
+        // every open-ended record started before the request's instants: all of them pass
+        bits = open.docs.clone();
+        n = open.count;
+        current.copies.increment();
+        // the others by their end, latest first: with both time rules, one that ended by the
+        // earlier of the request's instants fails one of them, and so does every one after it
+        long bound =
+            e.validAt() != null && e.knownAt() != null
+                ? Math.min(validAt, knownAt)
+                : Long.MIN_VALUE;
+        for (int i = 0; i < open.others.length && open.ends[i] > bound; i++) {
+          int doc = open.others[i];
+          if (timed && !times.admits(doc, e, validAt, knownAt, overlapFrom, overlapTo)) continue;
+          bits.set(doc);
+          n++;
+        }
+      } else {
+        Scorer scorer = fixed.scorer(leaf);
+        if (scorer == null) continue;
+        Bits live = leaf.reader().getLiveDocs();
+        bits = new FixedBitSet(leaf.reader().maxDoc());
+        DocIdSetIterator it = scorer.iterator();
+        for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+          if (live != null && !live.get(doc)) continue;
+          if (timed && !times.admits(doc, e, validAt, knownAt, overlapFrom, overlapTo)) continue;
+          bits.set(doc);
+          n++;
+        }
       }
       if (n > 0) {
         sets[leaf.ord] = bits;
@@ -84,6 +115,108 @@ final class EligibleDocs {
       }
     }
     return new EligibleDocs(sets, counts);
+  }
+
+  /**
+   * The live documents of one segment that the fixed rules admit, split by their times: {@code
+   * docs} those whose valid time and known time never end (most records: nothing superseded or
+   * expired them), with the latest start among them, and {@code others} the rest, ordered by their
+   * end ({@code ends}: the earlier of valid to and expired), latest first.
+   */
+  private record Open(
+      FixedBitSet docs,
+      int count,
+      long validFromMax,
+      long recordedMax,
+      int[] others,
+      long[] ends) {}
+
+  /**
+   * {@link Open} per segment (with its deletions: a segment whose deletions change is a new reader)
+   * and fixed rules, so that a recall copies a bit set instead of passing over every document of
+   * the segment: issue 15's "cached current set plus the few time-dependent exceptions". Meant for
+   * an owner's own index, where nearly every request brings the same rules; a few rules per segment
+   * are kept, the least recently used dropped, and a segment's entries go when its reader closes.
+   * Why by hand: Lucene's query cache keeps a query's matches, not this split by time, and never
+   * keeps the rules of an owner's own index (a match-all query).
+   */
+  static final class Cache {
+    private static final int RULES_PER_SEGMENT = 8;
+    private final Map<Object, Map<Query, Open>> byReader = new ConcurrentHashMap<>();
+
+    Open of(LeafReaderContext leaf, Query rules, Weight fixed, TimeColumns times)
+        throws IOException {
+      IndexReader.CacheHelper helper = leaf.reader().getReaderCacheHelper();
+      if (helper == null) return null; // not a segment: nothing to key on
+      Map<Query, Open> byRules =
+          byReader.computeIfAbsent(
+              helper.getKey(),
+              key -> {
+                helper.addClosedListener(byReader::remove);
+                return java.util.Collections.synchronizedMap(
+                    new LinkedHashMap<>(16, 0.75f, true) {
+                      @Override
+                      protected boolean removeEldestEntry(Map.Entry<Query, Open> eldest) {
+                        return size() > RULES_PER_SEGMENT;
+                      }
+                    });
+              });
+      Open found = byRules.get(rules);
+      if (found != null) return found;
+      Open computed = open(leaf, fixed, times);
+      byRules.put(rules, computed); // two requests racing both compute the same
+      return computed;
+    }
+
+    /** Segments whose eligible documents were copied from here (for tests). */
+    final java.util.concurrent.atomic.LongAdder copies =
+        new java.util.concurrent.atomic.LongAdder();
+
+    /** Segments held (for tests). */
+    int size() {
+      return byReader.size();
+    }
+
+    private static Open open(LeafReaderContext leaf, Weight fixed, TimeColumns times)
+        throws IOException {
+      FixedBitSet docs = new FixedBitSet(leaf.reader().maxDoc());
+      int count = 0;
+      long validFromMax = Long.MIN_VALUE;
+      long recordedMax = Long.MIN_VALUE;
+      int[] others = new int[16];
+      int nOthers = 0;
+      Scorer scorer = fixed.scorer(leaf);
+      if (scorer != null) {
+        Bits live = leaf.reader().getLiveDocs();
+        DocIdSetIterator it = scorer.iterator();
+        for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+          if (live != null && !live.get(doc)) continue;
+          if (times.validTo[doc] == Long.MAX_VALUE && times.expired[doc] == Long.MAX_VALUE) {
+            docs.set(doc);
+            count++;
+            validFromMax = Math.max(validFromMax, times.validFrom[doc]);
+            recordedMax = Math.max(recordedMax, times.recorded[doc]);
+          } else {
+            if (nOthers == others.length) others = java.util.Arrays.copyOf(others, nOthers * 2);
+            others[nOthers++] = doc;
+          }
+        }
+      }
+      Integer[] order = new Integer[nOthers];
+      long[] end = new long[nOthers];
+      for (int i = 0; i < nOthers; i++) {
+        order[i] = i;
+        end[i] = Math.min(times.validTo[others[i]], times.expired[others[i]]);
+      }
+      java.util.Arrays.sort(order, (a, b) -> Long.compare(end[b], end[a]));
+      int[] docsByEnd = new int[nOthers];
+      long[] ends = new long[nOthers];
+      for (int i = 0; i < nOthers; i++) {
+        docsByEnd[i] = others[order[i]];
+        ends[i] = end[order[i]];
+      }
+      return new Open(docs, count, validFromMax, recordedMax, docsByEnd, ends);
+    }
   }
 
   /** How many documents are eligible. */

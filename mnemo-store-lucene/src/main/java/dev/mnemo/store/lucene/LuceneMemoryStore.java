@@ -1626,7 +1626,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (o.eligibleOnce()) {
       // an owner's own index holds only their records (moves and writes route by owner)
       boolean ownersOwn = p.owner != null && p.owner.equals(eligibility.owner());
-      EligibleDocs docs = EligibleDocs.compute(s, eligibility, p.columns, ownersOwn);
+      EligibleDocs docs =
+          EligibleDocs.compute(s, eligibility, p.columns, ownersOwn, ownersOwn ? p.current : null);
       filter = docs.asQuery();
       eligible = docs.count();
     } else {

@@ -42,6 +42,9 @@ final class Partition implements Closeable {
   final SearcherManager searchers;
   final TimeColumns.Cache columns;
 
+  /** Per segment, the open-ended records the fixed rules admit ({@link EligibleDocs.Cache}). */
+  final EligibleDocs.Cache current = new EligibleDocs.Cache();
+
   /** The BM25 statistics of the query words, for the current reader. */
   final TermStatistics terms = new TermStatistics();
 
