@@ -301,6 +301,10 @@ final class ReadPath {
         req.freshness() == null ? freshness : req.freshness().over(freshness);
     rank(scored, req, validTime, range, queryKeys, fresh, gate.exhaustive());
     authorityFirst(scored);
+    // The probability decides only for candidates still in the running (boosted trees cost about
+    // 10 us a candidate, the features a few); a trace (explain, or a logged recall) shows it for
+    // every candidate.
+    boolean traced = req.explain() || keepTrace;
     RelevanceFeatures.compute(
         scored,
         new RelevanceFeatures.QueryContext(
@@ -310,10 +314,8 @@ final class ReadPath {
             range,
             found.eligibleCount(),
             found.entityFrequencies(),
-            queryNames(req)));
-    // The probability decides only for candidates still in the running (boosted trees cost about
-    // 10 us a candidate); a trace (explain, or a logged recall) shows it for every candidate.
-    boolean traced = req.explain() || keepTrace;
+            queryNames(req)),
+        traced);
     for (Scored s : scored) {
       if (traced || s.outcome == null) s.probability = relevance.probability(s.features);
     }

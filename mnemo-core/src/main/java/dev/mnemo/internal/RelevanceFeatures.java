@@ -140,8 +140,14 @@ final class RelevanceFeatures {
       Map<String, Long> entityFrequencies,
       Set<String> names) {}
 
-  /** Fills {@code s.features} of every candidate ({@link #NAMES} order). */
-  static void compute(List<Scored> scored, QueryContext q) {
+  /**
+   * Fills {@code s.features} ({@link #NAMES} order) of every candidate when {@code all}, else of
+   * the candidates still in the running (no outcome yet): only those are scored by the model unless
+   * the recall is traced. What the features compare a candidate with (cosine spread, leads, best
+   * relevance and score) is taken over every candidate either way, so a candidate's features do not
+   * depend on {@code all}.
+   */
+  static void compute(List<Scored> scored, QueryContext q, boolean all) {
     if (scored.isEmpty()) return;
     // Background names: mentioned by most of the owner's eligible records.
     Set<String> background = new HashSet<>();
@@ -191,6 +197,7 @@ final class RelevanceFeatures {
 
     for (int i = 0; i < scored.size(); i++) {
       Scored s = scored.get(i);
+      if (!all && s.outcome != null) continue;
       MemoryRecord r = s.r;
       Values f = new Values();
       boolean hasCos = !Double.isNaN(s.cosine);
