@@ -144,6 +144,50 @@ class FetchGateTest {
     assertThat(one.selected()).hasSize(1);
   }
 
+  /**
+   * An untraced recall (no explain, no retrieval log) computes features and probabilities only for
+   * the candidates still in the running; it selects what the traced recall selects, with the same
+   * scores, even with the gate's threshold between the candidates' probabilities.
+   */
+  @Test
+  void anUntracedRecall_selectsWhatTheTracedOneSelects() {
+    mnemo.close();
+    mnemo =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(dir))
+            .embedder(new HashingEmbedder())
+            .clock(MutableClock.at("2026-06-01T00:00:00Z"))
+            .recallLogOptions(dev.mnemo.RecallLogOptions.OFF)
+            .build();
+    int gated = 0;
+    for (String q :
+        List.of(
+            "Which food is Maya allergic to?",
+            "Where did Maya go hiking?",
+            "Where does Maya live?",
+            "hiking Alps coast")) {
+      RecallResult traced = ask(RecallRequest.builder("u", q).k(10));
+      List<Double> probabilities =
+          traced.trace().candidates().stream()
+              .map(c -> c.relevance().probability())
+              .sorted()
+              .toList();
+      // the default gate, and one between the candidates' probabilities
+      for (Double min :
+          java.util.Arrays.asList(null, probabilities.get(probabilities.size() / 2))) {
+        RecallRequest.Builder b = RecallRequest.builder("u", q).k(10);
+        if (min != null) b.minRelevance(min);
+        RecallResult withTrace = mnemo.recall(b.explain(true).build());
+        RecallResult without = mnemo.recall(b.explain(false).build());
+        assertThat(without.selected()).as("%s at %s", q, min).isEqualTo(withTrace.selected());
+        assertThat(without.rendered()).isEqualTo(withTrace.rendered());
+        if (withTrace.trace().candidates().stream()
+            .anyMatch(c -> c.outcome() == Outcome.BELOW_THRESHOLD)) gated++;
+      }
+    }
+    assertThat(gated).as("recalls where the gate left candidates out").isPositive();
+  }
+
   @Test
   void aggregationQuestionsAreExhaustive_unlessTheRequestSaysOtherwise() {
     RecallResult r =
