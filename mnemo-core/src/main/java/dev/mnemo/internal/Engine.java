@@ -123,7 +123,7 @@ final class Engine implements Mnemo {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     checkEmbeddingModel(store, embedder);
-    this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
+    this.tokenizer = CountingCache.of(Objects.requireNonNull(tokenizer, "tokenizer"));
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
     this.writes.onApplied(changed -> followSources(changed, List.of()));
@@ -132,7 +132,7 @@ final class Engine implements Mnemo {
         new ReadPath(
             store,
             embedder,
-            tokenizer,
+            this.tokenizer,
             clock,
             zone,
             Objects.requireNonNull(freshness, "freshness"),
