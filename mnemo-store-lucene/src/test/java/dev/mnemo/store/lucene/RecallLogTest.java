@@ -167,6 +167,105 @@ class RecallLogTest {
     assertThat(m.retrievalLog().orElseThrow().loggedRecall(editor.id())).contains(editor);
   }
 
+  /**
+   * A logged recall's trace, built for the log though the caller did not ask for it, is the trace
+   * of the same recall explained: every candidate's outcome, signals, features, probability and
+   * contributions, those the gate never needed to score too; conflicting versions the packing
+   * brought along stay out of the features.
+   */
+  @Test
+  void aLoggedTrace_isTheTraceOfTheSameRecallExplained() {
+    m.close();
+    // a store whose candidates leave out the rooibos record, which then comes along only as a
+    // conflicting version of the selected sencha one (as in a large store, where a version need
+    // not be among the candidates)
+    m =
+        Mnemo.builder()
+            .store(
+                new dev.mnemo.spi.ForwardingMemoryStore(LuceneMemoryStore.open(dir)) {
+                  @Override
+                  public dev.mnemo.spi.CandidateSet candidates(dev.mnemo.spi.CandidateQuery q) {
+                    return withoutRooibos(super.candidates(q));
+                  }
+
+                  @Override
+                  public dev.mnemo.spi.CandidateSet candidates(
+                      dev.mnemo.spi.CandidateQuery q, java.util.function.Supplier<float[]> v) {
+                    return withoutRooibos(super.candidates(q, v));
+                  }
+                })
+            .embedder(new HashingEmbedder())
+            .clock(clock)
+            .build();
+    history();
+    m.remember(NewMemory.builder("maya", "Maya's favourite tea is sencha.").factKey("tea").build());
+    m.remember(
+        NewMemory.builder("maya", "Maya's favourite tea is rooibos.")
+            .factKey("tea")
+            .conflictPolicy(dev.mnemo.ConflictPolicy.KEEP_BOTH)
+            .build());
+    int outOfTheRunning = 0;
+    int broughtAlong = 0;
+    for (String q :
+        List.of(
+            "Which editor does Maya use?",
+            "What is Maya's cat called?",
+            "zebrafish espresso",
+            "Which tea is Maya's favourite, sencha?")) {
+      LoggedRecall plain = recallLogged(RecallRequest.builder("maya", q).build());
+      LoggedRecall explained = recallLogged(RecallRequest.builder("maya", q).explain(true).build());
+      assertThat(candidates(plain)).as(q).isEqualTo(candidates(explained)).isNotEmpty();
+      assertThat(plain.trace().queryEntities()).isEqualTo(explained.trace().queryEntities());
+      outOfTheRunning +=
+          (int)
+              plain.trace().candidates().stream()
+                  .filter(c -> c.relevance() != null && c.outcome() == Outcome.BELOW_THRESHOLD)
+                  .filter(c -> !c.reason().contains("relevance probability"))
+                  .count();
+      broughtAlong +=
+          (int)
+              plain.trace().candidates().stream()
+                  .filter(c -> c.foundBy().contains("conflict"))
+                  .count();
+    }
+    assertThat(outOfTheRunning).as("candidates left out before the gate scored them").isPositive();
+    assertThat(broughtAlong).as("versions brought along by the packing").isPositive();
+  }
+
+  private static dev.mnemo.spi.CandidateSet withoutRooibos(dev.mnemo.spi.CandidateSet s) {
+    return new dev.mnemo.spi.CandidateSet(
+        s.candidates().stream().filter(c -> !c.record().text().contains("rooibos")).toList(),
+        s.bm25Max(),
+        s.eligibleCount(),
+        s.entityFrequencies(),
+        s.versions());
+  }
+
+  /**
+   * A trace's candidates as text: id, outcome, reason, signals, probability, features,
+   * contributions.
+   */
+  private static List<String> candidates(LoggedRecall e) {
+    return e.trace().candidates().stream()
+        .map(
+            c ->
+                String.join(
+                    " | ",
+                    c.id(),
+                    String.valueOf(c.outcome()),
+                    String.valueOf(c.reason()),
+                    String.valueOf(c.signals()),
+                    String.valueOf(c.conflictsWith()),
+                    c.relevance() == null
+                        ? "-"
+                        : c.relevance().probability()
+                            + " "
+                            + new java.util.TreeMap<>(c.relevance().features())
+                            + " "
+                            + new java.util.TreeMap<>(c.relevance().contributions())))
+        .toList();
+  }
+
   @Test
   void replay_ofAnUnchangedEngine_isIdentical_evenAfterLaterWrites_andAChangeOfWeightsShowsADiff() {
     history();
@@ -310,7 +409,9 @@ class RecallLogTest {
             .recallLog(held)
             .recallLogOptions(new RecallLogOptions(true, 1.0, null, 1))
             .build();
-    int n = 200;
+    // more than one batch of the writer's (RecallLogger.BATCH, 256, which it may gather from the
+    // queue before its first append) and the queue: some must be dropped, however fast the recalls
+    int n = 256 + 200;
     for (int i = 0; i < n; i++) m.recall(RecallRequest.builder("maya", "editor " + i).build());
     gate.countDown();
     m.diagnostics().orElseThrow().flushRecallLog(Duration.ofSeconds(30));
