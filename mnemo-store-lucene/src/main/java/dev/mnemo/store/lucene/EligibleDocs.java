@@ -78,6 +78,7 @@ final class EligibleDocs {
               ? null
               : current.of(leaf, rules, fixed, times);
       if (open != null
+          && open.docs != null
           && (e.validAt() == null || open.validFromMax <= validAt)
           && (e.knownAt() == null || open.recordedMax <= knownAt)) {
         // every open-ended record started before the request's instants: all of them pass
@@ -137,11 +138,18 @@ final class EligibleDocs {
    * the segment: issue 15's "cached current set plus the few time-dependent exceptions". Meant for
    * an owner's own index, where nearly every request brings the same rules; a few rules per segment
    * are kept, the least recently used dropped, and a segment's entries go when its reader closes.
-   * Why by hand: Lucene's query cache keeps a query's matches, not this split by time, and never
-   * keeps the rules of an owner's own index (a match-all query).
+   * Memory: per rule set, a bit per document and 12 bytes per document that is not open; a segment
+   * where more than a quarter are not open is not split (the pass is then about as fast), so an
+   * entry stays under 3.2 bytes a document, beside the 32 of the segment's {@link TimeColumns}. Why
+   * by hand: Lucene's query cache keeps a query's matches, not this split by time, and never keeps
+   * the rules of an owner's own index (a match-all query).
    */
   static final class Cache {
-    private static final int RULES_PER_SEGMENT = 8;
+    private static final int RULES_PER_SEGMENT = 4;
+
+    /** A segment not worth splitting: the request takes the pass. */
+    private static final Open PASS = new Open(null, 0, 0, 0, new int[0], new long[0]);
+
     private final Map<Object, Map<Query, Open>> byReader = new ConcurrentHashMap<>();
 
     Open of(LeafReaderContext leaf, Query rules, Weight fixed, TimeColumns times)
@@ -202,6 +210,7 @@ final class EligibleDocs {
           }
         }
       }
+      if (nOthers > leaf.reader().maxDoc() / 4) return PASS;
       Integer[] order = new Integer[nOthers];
       long[] end = new long[nOthers];
       for (int i = 0; i < nOthers; i++) {

@@ -82,6 +82,40 @@ class EligibleDocsTest {
     assertThat(cache.copies.sum()).as("segments copied from the cache").isGreaterThan(200);
   }
 
+  /**
+   * A segment where most records are superseded or expired is not split (its cache entry would be
+   * most of the segment): requests take the pass, and get the same documents.
+   */
+  @Test
+  void aSegmentMostlyClosed_isAnsweredByThePass(@TempDir Path dir) throws IOException {
+    Random random = new Random(12);
+    TimeColumns.Cache columns = new TimeColumns.Cache();
+    EligibleDocs.Cache cache = new EligibleDocs.Cache();
+    try (Directory d = FSDirectory.open(dir);
+        IndexWriter w = new IndexWriter(d, new IndexWriterConfig(Analyzers.english()))) {
+      for (int i = 0; i < 300; i++) {
+        MemoryRecord r = record(random, i);
+        if (i % 3 != 0) r = r.withExpiredAt(r.recordedAt().plus(Duration.ofDays(1)));
+        w.addDocument(Schema.checkedDocument(r));
+      }
+      w.commit();
+      try (DirectoryReader reader = DirectoryReader.open(w)) {
+        IndexSearcher s = new IndexSearcher(reader);
+        for (int q = 0; q < 40; q++) {
+          // the owner's records now, late or early in the history: the rules every document passes
+          Instant at = T0.plus(Duration.ofDays(q % 2 == 0 ? 700 : random.nextInt(600)));
+          Eligibility e = Eligibility.current("owner", at);
+          EligibleDocs pass = EligibleDocs.compute(s, e, columns, true, null);
+          EligibleDocs cached = EligibleDocs.compute(s, e, columns, true, cache);
+          assertThat(cached.count()).as("request %d: %s", q, e).isEqualTo(pass.count());
+          for (int ord = 0; ord < reader.leaves().size(); ord++)
+            assertThat(bits(cached.segment(ord))).isEqualTo(bits(pass.segment(ord)));
+        }
+      }
+    }
+    assertThat(cache.copies.sum()).isZero();
+  }
+
   private static List<Integer> bits(FixedBitSet b) {
     List<Integer> out = new ArrayList<>();
     if (b == null) return out;
