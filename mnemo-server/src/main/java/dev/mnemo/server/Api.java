@@ -122,6 +122,27 @@ final class Api {
   }
 
   /**
+   * A refused body up to this size is read and discarded before the refusal is sent (as Tomcat's
+   * {@code maxSwallowSize}): a server that answers and closes the connection while the client is
+   * still sending makes many clients (the JDK's among them) see a broken pipe instead of the 413. A
+   * larger body is not read; the connection is closed under it.
+   */
+  static final long SWALLOW_BYTES = 4L << 20;
+
+  /** Reads and discards the request's body when it declares at most {@link #SWALLOW_BYTES}. */
+  private static void swallow(Context ctx, long declared) {
+    if (declared > SWALLOW_BYTES) return;
+    byte[] sink = new byte[64 * 1024];
+    try {
+      InputStream in = ctx.req().getInputStream();
+      long read = 0;
+      for (int n; read <= SWALLOW_BYTES && (n = in.read(sink)) != -1; ) read += n;
+    } catch (IOException e) {
+      // the client went away: there is no one left to refuse
+    }
+  }
+
+  /**
    * Runs before every matched route: authenticates unless the route is public, and checks the role.
    */
   void authorize(Context ctx) {
@@ -137,7 +158,8 @@ final class Api {
     if (roles.contains(Access.PUBLIC)) return;
     long declared = ctx.req().getContentLengthLong();
     if (declared > config.maxRequestBytes()) {
-      // Refuse before reading (or authenticating) a body that will be refused anyway.
+      // Refuse before authenticating, and without keeping a body that will be refused anyway.
+      swallow(ctx, declared);
       throw ProblemException.field(
           413,
           "too-large",
