@@ -67,6 +67,10 @@ final class EligibleDocs {
     long knownAt = e.knownAt() == null ? 0 : e.knownAt().toEpochMilli();
     long overlapFrom = e.validOverlap() == null ? 0 : e.validOverlap().from().toEpochMilli();
     long overlapTo = e.validOverlap() == null ? 0 : e.validOverlap().to().toEpochMilli();
+    // With both time rules, a record that ended by the earlier of the request's instants fails
+    // one of them: the cached others, ordered by their end, are read down to this bound.
+    long bound =
+        e.validAt() != null && e.knownAt() != null ? Math.min(validAt, knownAt) : Long.MIN_VALUE;
     Query rules = s.rewrite(ownersOwn ? Filters.fixedBeyondOwner(e) : Filters.fixed(e));
     Weight fixed = s.createWeight(rules, ScoreMode.COMPLETE_NO_SCORES, 1f);
     for (LeafReaderContext leaf : leaves) {
@@ -85,12 +89,7 @@ final class EligibleDocs {
         bits = open.docs.clone();
         n = open.count;
         current.copies.increment();
-        // the others by their end, latest first: with both time rules, one that ended by the
-        // earlier of the request's instants fails one of them, and so does every one after it
-        long bound =
-            e.validAt() != null && e.knownAt() != null
-                ? Math.min(validAt, knownAt)
-                : Long.MIN_VALUE;
+        // the others by their end, latest first, down to the bound (below)
         for (int i = 0; i < open.others.length && open.ends[i] > bound; i++) {
           int doc = open.others[i];
           if (timed && !times.admits(doc, e, validAt, knownAt, overlapFrom, overlapTo)) continue;

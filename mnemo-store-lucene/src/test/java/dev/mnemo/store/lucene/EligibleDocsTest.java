@@ -61,18 +61,8 @@ class EligibleDocsTest {
           IndexSearcher s = new IndexSearcher(reader);
           for (int q = 0; q < 80; q++) {
             Eligibility e = eligibility(random, q);
-            EligibleDocs pass = EligibleDocs.compute(s, e, columns, true, null);
-            for (int again = 0; again < 2; again++) {
-              EligibleDocs cached = EligibleDocs.compute(s, e, columns, true, cache);
-              assertThat(cached.count())
-                  .as("round %d, request %d: %s", round, q, e)
-                  .isEqualTo(pass.count());
-              for (int ord = 0; ord < reader.leaves().size(); ord++) {
-                assertThat(bits(cached.segment(ord)))
-                    .as("round %d, request %d, segment %d: %s", round, q, ord, e)
-                    .isEqualTo(bits(pass.segment(ord)));
-              }
-            }
+            for (int again = 0; again < 2; again++)
+              assertAsThePass(s, e, columns, cache, "round " + round + ", request " + q);
           }
           assertThat(cache.size()).isEqualTo(reader.leaves().size());
         }
@@ -105,15 +95,31 @@ class EligibleDocsTest {
           // the owner's records now, late or early in the history: the rules every document passes
           Instant at = T0.plus(Duration.ofDays(q % 2 == 0 ? 700 : random.nextInt(600)));
           Eligibility e = Eligibility.current("owner", at);
-          EligibleDocs pass = EligibleDocs.compute(s, e, columns, true, null);
-          EligibleDocs cached = EligibleDocs.compute(s, e, columns, true, cache);
-          assertThat(cached.count()).as("request %d: %s", q, e).isEqualTo(pass.count());
-          for (int ord = 0; ord < reader.leaves().size(); ord++)
-            assertThat(bits(cached.segment(ord))).isEqualTo(bits(pass.segment(ord)));
+          assertAsThePass(s, e, columns, cache, "request " + q);
         }
       }
     }
     assertThat(cache.copies.sum()).isZero();
+  }
+
+  /**
+   * With {@code cache}, {@code e} gets the documents (and count) the pass over each segment finds.
+   */
+  private static void assertAsThePass(
+      IndexSearcher s,
+      Eligibility e,
+      TimeColumns.Cache columns,
+      EligibleDocs.Cache cache,
+      String what)
+      throws IOException {
+    EligibleDocs pass = EligibleDocs.compute(s, e, columns, true, null);
+    EligibleDocs cached = EligibleDocs.compute(s, e, columns, true, cache);
+    assertThat(cached.count()).as("%s: %s", what, e).isEqualTo(pass.count());
+    for (int ord = 0; ord < s.getIndexReader().leaves().size(); ord++) {
+      assertThat(bits(cached.segment(ord)))
+          .as("%s, segment %d: %s", what, ord, e)
+          .isEqualTo(bits(pass.segment(ord)));
+    }
   }
 
   private static List<Integer> bits(FixedBitSet b) {
