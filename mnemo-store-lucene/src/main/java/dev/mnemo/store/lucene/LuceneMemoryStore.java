@@ -1675,9 +1675,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       MemoryRecord rec = load(s, doc, o.recordCache());
       double cos = Double.NaN;
       if (vector != null && rec.embedding() != null && rec.embedding().length == vector.length) {
-        double dot = 0;
-        for (int i = 0; i < vector.length; i++) dot += vector[i] * rec.embedding()[i];
-        cos = dot;
+        cos = dot(vector, rec.embedding());
       }
       out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
     }
@@ -1773,17 +1771,25 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final int exactScanMax;
 
   /**
+   * How many hits beyond {@code k} a dense search keeps for {@link #rescored}: Lucene's scores may
+   * differ in their last bit from call to call, so the order is settled on the kept hits.
+   */
+  static final int RESCORE_MARGIN = 8;
+
+  /**
    * The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible.
+   * Either way the order is {@link #rescored}'s: by {@link #dot}, then the lower doc.
    */
   private TopDocs dense(
       IndexSearcher s, float[] vector, Query filter, long eligible, int k, int oversample)
       throws IOException {
     if (eligible > exactScanMax) {
       Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, k * oversample, filter);
-      if (!quantized(s)) return s.search(knn, k);
-      return rescored(s, s.search(knn, k * oversample), vector, k);
+      // a quantized graph's scores are estimates: every hit it found is rescored
+      return rescored(
+          s, s.search(knn, quantized(s) ? k * oversample : k + RESCORE_MARGIN), vector, k);
     }
-    TopK heap = new TopK(k);
+    TopK heap = new TopK(k + RESCORE_MARGIN);
     Weight w =
         s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
     for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
@@ -1805,7 +1811,21 @@ public final class LuceneMemoryStore implements MemoryStore {
         heap.offer(leaf.docBase + doc, score);
       }
     }
-    return exactly(heap.drain());
+    return rescored(s, exactly(heap.drain()), vector, k);
+  }
+
+  /**
+   * The dot product of two vectors of equal length, float products summed as doubles in index
+   * order: the same value on every call. Lucene's {@code VectorUtil.dotProduct} sums in SIMD lanes
+   * whose order depends on whether the JIT has compiled it yet, so the same pair of vectors can
+   * score one ulp apart from one call to the next, and equal or near-equal hits swap places (found
+   * as a flaky {@code ReadLeversTest}). Candidates carry this value as their cosine; the dense rank
+   * follows it.
+   */
+  static double dot(float[] a, float[] b) {
+    double dot = 0;
+    for (int i = 0; i < a.length; i++) dot += a[i] * b[i];
+    return dot;
   }
 
   /** Hits counted exactly: every one of them is in {@code hits}. */
@@ -1834,15 +1854,17 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * The {@code k} best of {@code found} by their float32 vectors (a quantized graph's scores are
-   * estimates): each hit's vector read from its segment and scored as the exact scan scores it.
+   * The {@code k} best of {@code found} by {@link #dot} with their float32 vectors, the lower doc
+   * first among equals: each hit's vector read from its segment. Scores are Lucene's DOT_PRODUCT
+   * score of that dot.
    */
   private static TopDocs rescored(IndexSearcher s, TopDocs found, float[] vector, int k)
       throws IOException {
     int[] docs = new int[found.scoreDocs.length];
     for (int i = 0; i < docs.length; i++) docs[i] = found.scoreDocs[i].doc;
     java.util.Arrays.sort(docs);
-    TopK heap = new TopK(k);
+    double[] dots = new double[docs.length];
+    boolean[] scored = new boolean[docs.length];
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     int i = 0;
     while (i < docs.length) {
@@ -1857,12 +1879,19 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (it.docID() != doc) continue;
         float[] v = values.vectorValue(it.index());
         if (v.length != vector.length) continue;
-        heap.offer(
-            docs[i],
-            Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0));
+        dots[i] = dot(vector, v);
+        scored[i] = true;
       }
     }
-    return exactly(heap.drain());
+    // docs ascending and a stable sort: the lower doc first among equal dots
+    Integer[] order = new Integer[docs.length];
+    int n = 0;
+    for (int j = 0; j < docs.length; j++) if (scored[j]) order[n++] = j;
+    java.util.Arrays.sort(order, 0, n, (x, y) -> Double.compare(dots[y], dots[x]));
+    ScoreDoc[] out = new ScoreDoc[Math.min(k, n)];
+    for (int j = 0; j < out.length; j++)
+      out[j] = new ScoreDoc(docs[order[j]], (float) Math.max((1 + dots[order[j]]) / 2, 0));
+    return exactly(out);
   }
 
   /**
