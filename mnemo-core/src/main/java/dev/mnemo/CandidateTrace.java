@@ -71,4 +71,23 @@ public record CandidateTrace(
         conflictsWith,
         null);
   }
+
+  /** This candidate with {@code relevance} as the fetch gate's part of its trace. */
+  public CandidateTrace withRelevance(RelevanceTrace relevance) {
+    return new CandidateTrace(
+        id,
+        sources,
+        text,
+        factKey,
+        validFrom,
+        validTo,
+        recordedAt,
+        foundBy,
+        signals,
+        outcome,
+        reason,
+        tokens,
+        conflictsWith,
+        relevance);
+  }
 }

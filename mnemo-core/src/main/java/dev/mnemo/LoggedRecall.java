@@ -82,6 +82,21 @@ public record LoggedRecall(
     return trace.candidates().stream().filter(c -> c.outcome() != Outcome.SELECTED).toList();
   }
 
+  /** This entry with {@code trace} in place of its own. */
+  public LoggedRecall withTrace(RecallTrace trace) {
+    return new LoggedRecall(
+        id,
+        loggedAt,
+        request,
+        trace,
+        selected,
+        renderedTokens,
+        engine,
+        storeState,
+        ineligible,
+        used);
+  }
+
   /** This entry with eligibility counts. */
   public LoggedRecall withIneligible(Map<String, Long> counts) {
     return new LoggedRecall(

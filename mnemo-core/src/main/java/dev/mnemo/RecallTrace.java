@@ -125,6 +125,15 @@ public record RecallTrace(
 
   /** This trace without timings, for comparing two runs. */
   public RecallTrace withoutTimings() {
+    return withCandidates(candidates, Map.of());
+  }
+
+  /** This trace with {@code candidates} in place of its own. */
+  public RecallTrace withCandidates(List<CandidateTrace> candidates) {
+    return withCandidates(candidates, stageNanos);
+  }
+
+  private RecallTrace withCandidates(List<CandidateTrace> candidates, Map<String, Long> stages) {
     return new RecallTrace(
         owner,
         query,
@@ -146,7 +155,7 @@ public record RecallTrace(
         candidates,
         tokensUsed,
         blockTokens,
-        Map.of(),
+        stages,
         gate);
   }
 }

@@ -242,7 +242,9 @@ final class Engine implements Mnemo {
       new RetrievalLog() {
         @Override
         public List<LoggedRecall> recalls(RecallLogQuery query) {
-          return recallLog().search(Objects.requireNonNull(query, "query"));
+          return recallLog().search(Objects.requireNonNull(query, "query")).stream()
+              .map(reads::withContributions)
+              .toList();
         }
 
         @Override
@@ -792,7 +794,9 @@ final class Engine implements Mnemo {
   }
 
   private Optional<LoggedRecall> loggedRecall(String id) {
-    return id == null || id.isBlank() ? Optional.empty() : recallLog().get(id);
+    return id == null || id.isBlank()
+        ? Optional.empty()
+        : recallLog().get(id).map(reads::withContributions);
   }
 
   private RecallStats recallStats(RecallLogQuery query) {

@@ -3,6 +3,7 @@ package dev.mnemo.internal;
 import dev.mnemo.CandidateTrace;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.Fusion;
+import dev.mnemo.LoggedRecall;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.Outcome;
 import dev.mnemo.RecallRequest;
@@ -357,7 +358,7 @@ final class ReadPath {
                 s.reason,
                 s.tokens,
                 List.copyOf(s.conflictsWith),
-                s.features == null ? null : relevanceTrace(s)));
+                s.features == null ? null : relevanceTrace(s, req.explain())));
       }
       trace =
           new RecallTrace(
@@ -1086,10 +1087,41 @@ final class ReadPath {
     }
   }
 
-  /** The relevance model's part of a candidate's trace: probability, features, contributions. */
-  private RelevanceTrace relevanceTrace(Scored s) {
+  /**
+   * The relevance model's part of a candidate's trace: probability, features and, for a recall
+   * asked to explain, contributions. A trace kept only for the retrieval log leaves them out: they
+   * follow from the features and the model ({@link #withContributions}), and computing them for
+   * every candidate of every logged recall was two thirds of what logging cost the recall.
+   */
+  private RelevanceTrace relevanceTrace(Scored s, boolean contributions) {
     Map<String, Double> features = RelevanceFeatures.asMap(s.features);
-    return new RelevanceTrace(s.probability, features, relevanceModel.contributions(features));
+    return new RelevanceTrace(
+        s.probability, features, contributions ? relevanceModel.contributions(features) : Map.of());
+  }
+
+  /**
+   * {@code e} with the contributions its trace left out ({@link #relevanceTrace}), computed from
+   * the logged features (stored at full precision) when this engine's relevance model is the one
+   * that judged the recall (the gate names it): the same values the recall would have shown. An
+   * entry judged by another model is returned as it is.
+   */
+  LoggedRecall withContributions(LoggedRecall e) {
+    RecallTrace t = e.trace();
+    if (t == null || t.gate() == null || !relevanceModel.id().equals(t.gate().model())) return e;
+    List<CandidateTrace> candidates = new ArrayList<>(t.candidates().size());
+    boolean changed = false;
+    for (CandidateTrace c : t.candidates()) {
+      RelevanceTrace r = c.relevance();
+      if (r != null && r.contributions().isEmpty() && !r.features().isEmpty()) {
+        c =
+            c.withRelevance(
+                new RelevanceTrace(
+                    r.probability(), r.features(), relevanceModel.contributions(r.features())));
+        changed = true;
+      }
+      candidates.add(c);
+    }
+    return changed ? e.withTrace(t.withCandidates(candidates)) : e;
   }
 
   private static Signals signals(Scored s) {

@@ -25,8 +25,9 @@ import java.util.TreeMap;
 /**
  * The wire form of a recall's trace ({@link RecallTrace}): the resolved request, every candidate
  * with its signals, outcome and reason, the gate's decision, stage timings. Signals and timings
- * travel as the wire rounds them (4 decimals; stage times in milliseconds; NaN as {@code null}).
- * The reader reads Mnemo's own output (a server's answer, the retrieval log): tolerant of unknown
+ * travel as the wire rounds them (4 decimals; stage times in milliseconds; NaN as {@code null});
+ * the relevance model's features and contributions (when the trace has them) at full precision. The
+ * reader reads Mnemo's own output (a server's answer, the retrieval log): tolerant of unknown
  * fields, a problem is an {@link IllegalArgumentException} naming the field's path ({@code
  * trace.candidates[2].id}). Stateless, thread-safe.
  */
@@ -99,12 +100,23 @@ public final class TraceJson {
     if (c.relevance() != null) {
       ObjectNode rel = x.putObject("relevance");
       num(rel, "probability", c.relevance().probability());
-      ObjectNode fs = rel.putObject("features");
-      new TreeMap<>(c.relevance().features()).forEach((k, val) -> num(fs, k, val));
-      ObjectNode cs = rel.putObject("contributions");
-      new TreeMap<>(c.relevance().contributions()).forEach((k, val) -> num(cs, k, val));
+      // features and contributions at full precision: a logged recall's contributions are
+      // computed from its features when it is read (RelevanceTrace), and must be the recall's own
+      exact(rel.putObject("features"), c.relevance().features());
+      if (!c.relevance().contributions().isEmpty())
+        exact(rel.putObject("contributions"), c.relevance().contributions());
     }
     return x;
+  }
+
+  /** {@code values} by name, unrounded (NaN as {@code null}). */
+  private static void exact(ObjectNode o, Map<String, Double> values) {
+    new TreeMap<>(values)
+        .forEach(
+            (k, v) -> {
+              if (Double.isNaN(v)) o.putNull(k);
+              else o.put(k, v);
+            });
   }
 
   private static final String[] SIGNALS = {

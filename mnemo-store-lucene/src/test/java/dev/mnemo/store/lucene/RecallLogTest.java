@@ -176,13 +176,14 @@ class RecallLogTest {
   @Test
   void aLoggedTrace_isTheTraceOfTheSameRecallExplained() {
     m.close();
+    LuceneMemoryStore lucene = LuceneMemoryStore.open(dir);
     // a store whose candidates leave out the rooibos record, which then comes along only as a
     // conflicting version of the selected sencha one (as in a large store, where a version need
     // not be among the candidates)
     m =
         Mnemo.builder()
             .store(
-                new dev.mnemo.spi.ForwardingMemoryStore(LuceneMemoryStore.open(dir)) {
+                new dev.mnemo.spi.ForwardingMemoryStore(lucene) {
                   @Override
                   public dev.mnemo.spi.CandidateSet candidates(dev.mnemo.spi.CandidateQuery q) {
                     return withoutRooibos(super.candidates(q));
@@ -215,6 +216,17 @@ class RecallLogTest {
       LoggedRecall plain = recallLogged(RecallRequest.builder("maya", q).build());
       LoggedRecall explained = recallLogged(RecallRequest.builder("maya", q).explain(true).build());
       assertThat(candidates(plain)).as(q).isEqualTo(candidates(explained)).isNotEmpty();
+      // the log keeps the plain recall's features but not its contributions: the engine computed
+      // them from the features as it read the entry back, and they are the explained recall's
+      var stored = lucene.recallLog().orElseThrow().get(plain.id()).orElseThrow();
+      assertThat(stored.trace().candidates())
+          .filteredOn(c -> c.relevance() != null)
+          .isNotEmpty()
+          .allSatisfy(c -> assertThat(c.relevance().contributions()).isEmpty())
+          .allSatisfy(c -> assertThat(c.relevance().features()).isNotEmpty());
+      assertThat(plain.trace().candidates())
+          .filteredOn(c -> c.relevance() != null)
+          .allSatisfy(c -> assertThat(c.relevance().contributions()).containsKey("bias"));
       assertThat(plain.trace().queryEntities()).isEqualTo(explained.trace().queryEntities());
       outOfTheRunning +=
           (int)
