@@ -304,8 +304,13 @@ final class ReadPath {
     authorityFirst(scored);
     // The probability decides only for candidates still in the running (boosted trees cost about
     // 10 us a candidate, the features a few); a trace (explain, or a logged recall) shows it for
-    // every candidate.
+    // every candidate. Untraced greedy packing asks for it lazily, in rank order, only for the
+    // candidates the packing reaches before k are selected (the gate only removes candidates, so
+    // the selection is the same; FetchGateTest).
     boolean traced = req.explain() || keepTrace;
+    boolean gateOn = gate.minRelevance() > 0;
+    RecallTrace.Gate lazyGate =
+        !traced && gateOn && req.packing() == dev.mnemo.Packing.GREEDY ? gate : null;
     RelevanceFeatures.compute(
         scored,
         new RelevanceFeatures.QueryContext(
@@ -317,14 +322,17 @@ final class ReadPath {
             found.entityFrequencies(),
             queryNames(req)),
         traced);
-    for (Scored s : scored) {
-      if (traced || s.outcome == null) s.probability = relevance.probability(s.features);
+    if (lazyGate == null) {
+      for (Scored s : scored) {
+        if (traced || gateOn && s.outcome == null)
+          s.probability = relevance.probability(s.features);
+      }
+      applyGate(scored, gate);
     }
-    applyGate(scored, gate);
     long t4 = System.nanoTime();
     timings.put("rank", t4 - t3);
 
-    List<Scored> selected = pack(scored, req);
+    List<Scored> selected = pack(scored, req, lazyGate);
     selected = surfaceConflicts(selected, scored, req, eligibility, found.versions());
     long t5 = System.nanoTime();
     timings.put("pack", t5 - t4);
@@ -442,17 +450,26 @@ final class ReadPath {
    */
   private static void applyGate(List<Scored> scored, RecallTrace.Gate gate) {
     if (gate.minRelevance() <= 0) return;
-    for (Scored s : scored) {
-      if (s.outcome == null && s.probability < gate.minRelevance()) {
-        s.outcome = Outcome.BELOW_THRESHOLD;
-        s.reason =
-            String.format(
+    for (Scored s : scored) if (s.outcome == null) gated(s, gate, true);
+  }
+
+  /**
+   * Whether {@code s}'s probability is below the gate's threshold, marking it {@code
+   * below_threshold} if so, with the reason when {@code reason} (a recall no trace shows leaves it
+   * out: formatting it was a percent of recall).
+   */
+  private static boolean gated(Scored s, RecallTrace.Gate gate, boolean reason) {
+    if (s.probability >= gate.minRelevance()) return false;
+    s.outcome = Outcome.BELOW_THRESHOLD;
+    s.reason =
+        !reason
+            ? null
+            : String.format(
                 java.util.Locale.ROOT,
                 "relevance probability %.3f < min_relevance %.3f",
                 s.probability,
                 gate.minRelevance());
-      }
-    }
+    return true;
   }
 
   private static Instant millis(Instant t) {
@@ -818,14 +835,20 @@ final class ReadPath {
    * ones may still fit. Coverage (MMR): each step takes the record maximizing {@code lambda * score
    * - (1 - lambda) * maxSim}, where maxSim is its highest cosine to a record already chosen; one at
    * or above {@code duplicateSimilarity} is a {@code duplicate}.
+   *
+   * @param lazyGate the fetch gate when it has not been applied yet (untraced greedy packing): each
+   *     record reached before k are selected is scored by the relevance model then, and left out if
+   *     below the threshold, as {@link #applyGate} would have left it out before; null otherwise
    */
-  private List<Scored> pack(List<Scored> scored, RecallRequest req) {
+  private List<Scored> pack(List<Scored> scored, RecallRequest req, RecallTrace.Gate lazyGate) {
     List<Scored> pool = new ArrayList<>();
     for (Scored s : scored) {
-      // tokens are counted for what may be packed (and for the trace), not for every candidate
-      if (s.outcome == null || req.explain()) s.tokens = tokenizer.count(s.r.text());
+      // tokens are counted for what may be packed (and for the trace), not for every candidate;
+      // under the lazy gate, for what the packing reaches
+      if (lazyGate == null && (s.outcome == null || req.explain()))
+        s.tokens = tokenizer.count(s.r.text());
       if (s.outcome == null) {
-        s.lineTokens = tokenizer.count(line(s, s.r, false, req));
+        if (lazyGate == null) s.lineTokens = tokenizer.count(line(s, s.r, false, req));
         pool.add(s);
       }
     }
@@ -876,6 +899,12 @@ final class ReadPath {
         next.outcome = Outcome.BEYOND_K;
         next.reason = "k = " + req.k() + " records already selected";
         continue;
+      }
+      if (lazyGate != null) {
+        next.probability = relevance.probability(next.features);
+        if (gated(next, lazyGate, false)) continue;
+        next.tokens = tokenizer.count(next.r.text());
+        next.lineTokens = tokenizer.count(line(next, next.r, false, req));
       }
       if (req.packing() == dev.mnemo.Packing.COVERAGE && maxSim >= req.duplicateSimilarity()) {
         next.outcome = Outcome.DUPLICATE;

@@ -172,20 +172,111 @@ class FetchGateTest {
               .map(c -> c.relevance().probability())
               .sorted()
               .toList();
-      // the default gate, and one between the candidates' probabilities
+      // the default gate, and others between the candidates' probabilities; greedy packing (the
+      // default, where an untraced recall asks the gate lazily in rank order) and coverage
       for (Double min :
-          java.util.Arrays.asList(null, probabilities.get(probabilities.size() / 2))) {
-        RecallRequest.Builder b = RecallRequest.builder("u", q).k(10);
-        if (min != null) b.minRelevance(min);
-        RecallResult withTrace = mnemo.recall(b.explain(true).build());
-        RecallResult without = mnemo.recall(b.explain(false).build());
-        assertThat(without.selected()).as("%s at %s", q, min).isEqualTo(withTrace.selected());
-        assertThat(without.rendered()).isEqualTo(withTrace.rendered());
-        if (withTrace.trace().candidates().stream()
-            .anyMatch(c -> c.outcome() == Outcome.BELOW_THRESHOLD)) gated++;
+          java.util.Arrays.asList(
+              null,
+              probabilities.get(probabilities.size() / 4),
+              probabilities.get(probabilities.size() / 2))) {
+        for (int k : new int[] {1, 2, 10}) {
+          for (dev.mnemo.Packing packing : dev.mnemo.Packing.values()) {
+            RecallRequest.Builder b = RecallRequest.builder("u", q).k(k).packing(packing);
+            if (min != null) b.minRelevance(min);
+            RecallResult withTrace = mnemo.recall(b.explain(true).build());
+            RecallResult without = mnemo.recall(b.explain(false).build());
+            assertThat(without.selected())
+                .as("%s at %s, k %d, %s", q, min, k, packing)
+                .isEqualTo(withTrace.selected());
+            assertThat(without.rendered()).isEqualTo(withTrace.rendered());
+            if (withTrace.trace().candidates().stream()
+                .anyMatch(c -> c.outcome() == Outcome.BELOW_THRESHOLD)) gated++;
+          }
+        }
       }
     }
     assertThat(gated).as("recalls where the gate left candidates out").isPositive();
+  }
+
+  /**
+   * The same on a larger random store, where the relevance model's order differs from the rank
+   * order: an untraced greedy recall asks the gate lazily, candidate by candidate in rank order,
+   * and must skip a gated candidate ranked above a selected one exactly as the traced recall does.
+   */
+  @Test
+  void anUntracedRecall_selectsWhatTheTracedOneSelects_onARandomStore(@TempDir Path other) {
+    String[] words = {
+      "tea", "coffee", "hiking", "Porto", "Lisbon", "cat", "dog", "piano", "chess", "running",
+      "allergy", "peanuts", "editor", "vim", "garden", "roses", "sister", "Ana", "train", "bike"
+    };
+    java.util.Random random = new java.util.Random(11);
+    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    try (Mnemo m =
+        Mnemo.builder()
+            .store(LuceneMemoryStore.open(other))
+            .embedder(new HashingEmbedder())
+            .clock(MutableClock.at("2026-06-01T00:00:00Z"))
+            .recallLogOptions(dev.mnemo.RecallLogOptions.OFF)
+            .build()) {
+      List<NewMemory> records = new java.util.ArrayList<>();
+      for (int i = 0; i < 160; i++) {
+        StringBuilder text = new StringBuilder("Maya");
+        for (int w = 0; w < 3 + random.nextInt(6); w++)
+          text.append(' ').append(words[random.nextInt(words.length)]);
+        records.add(
+            NewMemory.builder("u", text.append('.').toString())
+                .recordedAt(t0.plus(java.time.Duration.ofHours(random.nextInt(3600))))
+                .build());
+      }
+      m.rememberAll(records);
+      int compared = 0;
+      int skippedInRankOrder = 0;
+      for (int q = 0; q < 40; q++) {
+        String text =
+            "What about "
+                + words[random.nextInt(words.length)]
+                + " and "
+                + words[random.nextInt(words.length)]
+                + "?";
+        List<Double> probabilities =
+            m
+                .recall(RecallRequest.builder("u", text).minRelevance(0.0).explain(true).build())
+                .trace()
+                .candidates()
+                .stream()
+                .map(c -> c.relevance().probability())
+                .sorted()
+                .toList();
+        if (probabilities.isEmpty()) continue;
+        for (double quantile : new double[] {0.3, 0.6, 0.85}) {
+          double min = probabilities.get((int) (quantile * (probabilities.size() - 1)));
+          for (int k : new int[] {1, 3, 8}) {
+            RecallRequest.Builder b = RecallRequest.builder("u", text).k(k).minRelevance(min);
+            RecallResult withTrace = m.recall(b.explain(true).build());
+            RecallResult without = m.recall(b.explain(false).build());
+            assertThat(without.selected())
+                .as("%s at %s, k %d", text, min, k)
+                .isEqualTo(withTrace.selected());
+            assertThat(without.rendered()).isEqualTo(withTrace.rendered());
+            compared++;
+            List<CandidateTrace> ranked = withTrace.trace().candidates();
+            int lastSelected = -1;
+            for (int i = 0; i < ranked.size(); i++)
+              if (ranked.get(i).outcome() == Outcome.SELECTED) lastSelected = i;
+            for (int i = 0; i < lastSelected; i++)
+              if (ranked.get(i).outcome() == Outcome.BELOW_THRESHOLD
+                  && ranked.get(i).reason().contains("relevance probability")) {
+                skippedInRankOrder++;
+                break;
+              }
+          }
+        }
+      }
+      assertThat(compared).isGreaterThan(200);
+      assertThat(skippedInRankOrder)
+          .as("recalls where the gate left out a candidate ranked above a selected one")
+          .isGreaterThan(10);
+    }
   }
 
   @Test
