@@ -973,9 +973,7 @@ final class ReadPath {
     if (a.embedding() != null
         && b.embedding() != null
         && a.embedding().length == b.embedding().length) {
-      double dot = 0;
-      for (int i = 0; i < a.embedding().length; i++) dot += a.embedding()[i] * b.embedding()[i];
-      return dot;
+      return dev.mnemo.spi.Vectors.dot(a.embedding(), b.embedding());
     }
     Set<String> wa =
         new HashSet<>(List.of(a.text().toLowerCase(java.util.Locale.ROOT).split("\\W+")));

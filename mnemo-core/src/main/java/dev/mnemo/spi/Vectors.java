@@ -1,9 +1,10 @@
 package dev.mnemo.spi;
 
 /**
- * Input checks and vector arithmetic for {@link Embedder} implementations (shared by the local and
- * the HTTP embedder, which live in separate modules): the null checks every {@code embedPassages}
- * makes, and the L2 normalization the {@link Embedder} contract asks for. Stateless.
+ * Input checks and vector arithmetic for {@link Embedder} and {@link MemoryStore} implementations
+ * (shared by the local and the HTTP embedder and the stores, which live in separate modules): the
+ * null checks every {@code embedPassages} makes, the L2 normalization the {@link Embedder} contract
+ * asks for, and the dot product a store reports as a {@link Candidate}'s cosine. Stateless.
  */
 public final class Vectors {
   private Vectors() {}
@@ -24,6 +25,18 @@ public final class Vectors {
    * How far from 1 a norm may be before a vector is rescaled; float rounding alone stays far below.
    */
   public static final double NORM_TOLERANCE = 1e-4;
+
+  /**
+   * The dot product of two vectors of equal length (the cosine of unit vectors): float products
+   * summed as doubles in index order, so the same value on every call and in every module. Lucene's
+   * SIMD {@code VectorUtil.dotProduct} sums in lanes whose order depends on whether the JIT has
+   * compiled it yet, so the same pair can score one ulp apart from one call to the next.
+   */
+  public static double dot(float[] a, float[] b) {
+    double dot = 0;
+    for (int i = 0; i < a.length; i++) dot += a[i] * b[i];
+    return dot;
+  }
 
   /** The squared L2 norm, accumulated in double so long vectors do not lose precision. */
   public static double squaredNorm(float[] v) {

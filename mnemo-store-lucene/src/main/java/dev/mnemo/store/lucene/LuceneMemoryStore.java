@@ -7,6 +7,7 @@ import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.Vectors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -1675,7 +1676,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       MemoryRecord rec = load(s, doc, o.recordCache());
       double cos = Double.NaN;
       if (vector != null && rec.embedding() != null && rec.embedding().length == vector.length) {
-        cos = dot(vector, rec.embedding());
+        cos = Vectors.dot(vector, rec.embedding());
       }
       out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
     }
@@ -1778,7 +1779,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible.
-   * Either way the order is {@link #rescored}'s: by {@link #dot}, then the lower doc.
+   * Either way the order is {@link #rescored}'s: by {@link Vectors#dot}, then the lower doc.
    */
   private TopDocs dense(
       IndexSearcher s, float[] vector, Query filter, long eligible, int k, int oversample)
@@ -1814,20 +1815,6 @@ public final class LuceneMemoryStore implements MemoryStore {
     return rescored(s, exactly(heap.drain()), vector, k);
   }
 
-  /**
-   * The dot product of two vectors of equal length, float products summed as doubles in index
-   * order: the same value on every call. Lucene's {@code VectorUtil.dotProduct} sums in SIMD lanes
-   * whose order depends on whether the JIT has compiled it yet, so the same pair of vectors can
-   * score one ulp apart from one call to the next, and equal or near-equal hits swap places (found
-   * as a flaky {@code ReadLeversTest}). Candidates carry this value as their cosine; the dense rank
-   * follows it.
-   */
-  static double dot(float[] a, float[] b) {
-    double dot = 0;
-    for (int i = 0; i < a.length; i++) dot += a[i] * b[i];
-    return dot;
-  }
-
   /** Hits counted exactly: every one of them is in {@code hits}. */
   private static TopDocs exactly(ScoreDoc[] hits) {
     return new TopDocs(
@@ -1854,9 +1841,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * The {@code k} best of {@code found} by {@link #dot} with their float32 vectors, the lower doc
-   * first among equals: each hit's vector read from its segment. Scores are Lucene's DOT_PRODUCT
-   * score of that dot.
+   * The {@code k} best of {@code found} by {@link Vectors#dot} with their float32 vectors, the
+   * lower doc first among equals: each hit's vector read from its segment. Scores are Lucene's
+   * DOT_PRODUCT score of that dot.
    */
   private static TopDocs rescored(IndexSearcher s, TopDocs found, float[] vector, int k)
       throws IOException {
@@ -1879,7 +1866,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (it.docID() != doc) continue;
         float[] v = values.vectorValue(it.index());
         if (v.length != vector.length) continue;
-        dots[i] = dot(vector, v);
+        dots[i] = Vectors.dot(vector, v);
         scored[i] = true;
       }
     }

@@ -304,9 +304,7 @@ public final class SolrMemoryStore implements MemoryStore {
       if (cq.vector() != null
           && rec.embedding() != null
           && rec.embedding().length == cq.vector().length) {
-        double dot = 0;
-        for (int i = 0; i < cq.vector().length; i++) dot += cq.vector()[i] * rec.embedding()[i];
-        cos = dot;
+        cos = dev.mnemo.spi.Vectors.dot(cq.vector(), rec.embedding());
       }
       out.add(
           new Candidate(
