@@ -52,13 +52,13 @@ public final class LeverBench {
       List.of(
           new Variant(
               "before (eligible once, record cache)",
-              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_OVERSAMPLE, false, false)),
+              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_REACH, false, false)),
           new Variant(
               "+ versions with candidates",
-              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_OVERSAMPLE, true, false)),
+              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_REACH, true, false)),
           new Variant(
               "+ cached term statistics",
-              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_OVERSAMPLE, false, true)),
+              new ReadOptions(true, true, LuceneMemoryStore.GRAPH_REACH, false, true)),
           new Variant("now (every lever)", ReadOptions.DEFAULT));
 
   public static void main(String[] args) {

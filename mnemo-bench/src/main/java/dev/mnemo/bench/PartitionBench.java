@@ -49,8 +49,8 @@ import java.util.function.IntConsumer;
  * agreement of each quantized copy is reported against the first copy.
  *
  * <p>{@code java ... dev.mnemo.bench.PartitionBench --dir DIR --total N [--hot H,H] [--owners M]
- * [--above A] [--vectors F,F] [--queries Q] [--warmup W] [--samples S] [--seed S]
- * [--probe-oversample X,X] [--reuse-copy true]}
+ * [--above A] [--vectors F,F] [--queries Q] [--warmup W] [--samples S] [--seed S] [--probe-reach
+ * X,X] [--reuse-copy true]}
  */
 public final class PartitionBench {
   private PartitionBench() {}
@@ -106,7 +106,7 @@ public final class PartitionBench {
                 shared.sizeOnDisk(),
                 p.sizeOnDisk());
           }
-          if (o.containsKey("probe-oversample")) {
+          if (o.containsKey("probe-reach")) {
             probe(
                 shared,
                 parted,
@@ -114,7 +114,7 @@ public final class PartitionBench {
                 embedder,
                 hot,
                 queries,
-                Arrays.stream(o.get("probe-oversample").split(","))
+                Arrays.stream(o.get("probe-reach").split(","))
                     .map(String::trim)
                     .map(Integer::valueOf)
                     .toList(),
@@ -156,12 +156,10 @@ public final class PartitionBench {
     List<String> questions = SyntheticCorpus.questions(queries, seed + 1);
     Map<String, float[]> vectors = new HashMap<>();
     for (String q : questions) vectors.putIfAbsent(q, embedder.embedQuery(q));
-    // before: the shared index read as the store read before owners had partitions (no graph
-    // oversampling); after: the owner's own index read as the store now reads
+    // before: the shared index (its graph, when an owner there is large enough to need it, is
+    // asked for 6 × k: runs before 2026-12-03 asked it for k); after: the owner's own index
     List<MemoryStore> stores = new ArrayList<>();
-    stores.add(
-        new ReadPathBench.Unclosed(
-            shared.withReadOptions(new LuceneMemoryStore.ReadOptions(true, true, 1))));
+    stores.add(new ReadPathBench.Unclosed(shared));
     for (LuceneMemoryStore p : parted) stores.add(new ReadPathBench.Unclosed(p));
     List<String> layouts = new ArrayList<>();
     layouts.add("shared index (before)");
@@ -276,8 +274,9 @@ public final class PartitionBench {
   }
 
   /**
-   * Dense alone (k = 50) on the shared index and each laid-out copy, for each graph oversampling
-   * factor: recall@50 against an exact scan and the median time, stores and factors alternating
+   * Dense alone (k = 50) on the shared index and each laid-out copy, for each graph reach of
+   * owners' own indexes ({@link LuceneMemoryStore.ReadOptions#graphReach}; the shared index's ask
+   * is fixed): recall@50 against an exact scan and the median time, stores and factors alternating
    * call by call.
    */
   static void probe(
@@ -344,7 +343,7 @@ public final class PartitionBench {
       for (int k = 0; k < n; k++) {
         out.printf(
             Locale.ROOT,
-            "%s, %s, graph oversample %d: dense recall@50 against exact %.3f, p50 %.2f ms%n",
+            "%s, %s, graph reach %d: dense recall@50 against exact %.3f, p50 %.2f ms%n",
             owner,
             layouts.get(k % m),
             factors.get(k / m),

@@ -31,6 +31,7 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiTerms;
@@ -1461,9 +1462,10 @@ public final class LuceneMemoryStore implements MemoryStore {
    *     the eligibility query in each search
    * @param recordCache keep loaded records ({@link RecordCache}) instead of decoding stored fields
    *     and vectors for every candidate of every call
-   * @param graphOversample the HNSW search asks the graph for this many times the dense signal's
-   *     candidates and keeps the best (the graph's beam is as wide as what is asked for: wider
-   *     finds more of the exact neighbours, at the cost of a longer search)
+   * @param graphReach how far the HNSW search of an owner's own index looks: it asks the graph for
+   *     {@code k × graphReach} neighbours divided by the index's effective number of segments
+   *     ({@link #graphK}) and keeps the best k (the graph's beam is as wide as what is asked for:
+   *     wider finds more of the exact neighbours, at the cost of a longer search)
    * @param versionsWithCandidates return the eligible versions of the candidates' fact keys with
    *     the candidates ({@link CandidateSet#versions}), read from the same searcher in one search,
    *     so that the read path's conflict stage asks no {@link #versions} per selected fact key
@@ -1474,43 +1476,74 @@ public final class LuceneMemoryStore implements MemoryStore {
   public record ReadOptions(
       boolean eligibleOnce,
       boolean recordCache,
-      int graphOversample,
+      int graphReach,
       boolean versionsWithCandidates,
       boolean termStatistics) {
     /** Every lever on: what the store does. */
-    public static final ReadOptions DEFAULT =
-        new ReadOptions(true, true, GRAPH_OVERSAMPLE, true, true);
+    public static final ReadOptions DEFAULT = new ReadOptions(true, true, GRAPH_REACH, true, true);
 
     /** Every lever off: how the store read before them. */
     public static final ReadOptions BASELINE =
-        new ReadOptions(false, false, GRAPH_OVERSAMPLE, false, false);
+        new ReadOptions(false, false, GRAPH_REACH, false, false);
 
     public ReadOptions {
-      if (graphOversample < 1)
-        throw new IllegalArgumentException(
-            "graphOversample must be at least 1: " + graphOversample);
+      if (graphReach < 1)
+        throw new IllegalArgumentException("graphReach must be at least 1: " + graphReach);
     }
 
-    /** These levers with the store's graph oversampling, versions and term statistics. */
+    /** These levers with the store's graph reach, versions and term statistics. */
     public ReadOptions(boolean eligibleOnce, boolean recordCache) {
-      this(eligibleOnce, recordCache, GRAPH_OVERSAMPLE);
+      this(eligibleOnce, recordCache, GRAPH_REACH);
     }
 
     /** These levers with the store's versions and term statistics. */
-    public ReadOptions(boolean eligibleOnce, boolean recordCache, int graphOversample) {
-      this(eligibleOnce, recordCache, graphOversample, true, true);
+    public ReadOptions(boolean eligibleOnce, boolean recordCache, int graphReach) {
+      this(eligibleOnce, recordCache, graphReach, true, true);
     }
   }
 
   /**
-   * {@link ReadOptions#graphOversample} of the store. Measured on a 50,000-record owner of a
-   * 200,000-record store, k = 50 (BENCHMARKS.md): dense recall@50 against an exact scan 0.69 with
-   * no oversampling in the owner's own index (one segment: one graph, searched with a beam of 50),
-   * 0.92 at 4, 0.96 at 6, 0.97 at 8, for 1.0, 1.4, 1.6 and 1.9 ms; the shared index gave 0.75 at 1
-   * in 4.8 ms and 0.95 at 6 in 10.5 ms. Only owners with more than {@link #EXACT_SCAN_MAX} eligible
-   * records are searched in a graph.
+   * {@link ReadOptions#graphReach} of the store. Lucene searches each segment's graph with a beam
+   * of its share of what is asked (its share of the documents times the ask, plus a margin), so a
+   * fixed ask found 0.87 of the exact top 50 in a 100,000-record owner's index of one segment and
+   * 0.98 in one of eight (BENCHMARKS.md, "Dense recall and the owner's segments"). Asking {@code k
+   * × 18} divided by the effective number of segments kept dense recall@50 against an exact scan
+   * between 0.957 and 0.967 on seven layouts of that owner's vectors, one to eight segments, equal
+   * and uneven (reach 12: 0.920-0.951; 15: 0.947-0.963; 22: 0.959-0.972). Chosen on the bench's
+   * synthetic corpus (e5-small-v2 vectors), not on evaluation data.
    */
-  public static final int GRAPH_OVERSAMPLE = 6;
+  public static final int GRAPH_REACH = 18;
+
+  /**
+   * How many times k the graph of the shared index is asked for when an owner there has more than
+   * {@link #EXACT_SCAN_MAX} eligible records (only with {@link Layout#SHARED} or before a move):
+   * measured on a 50,000-record owner of a 200,000-record shared index, dense recall@50 0.75 at 1
+   * and 0.95 at 6 (BENCHMARKS.md). The owner's records are a filtered slice of every segment's
+   * graph there, so the reach of an own index does not apply.
+   */
+  static final int SHARED_GRAPH_OVERSAMPLE = 6;
+
+  /**
+   * What the HNSW search of an owner's own index asks the graph for: {@code k × reach × Σ pᵢ²},
+   * where pᵢ is segment i's share of the index's documents ({@code 1 / Σ pᵢ²} is its effective
+   * number of segments: 4 for four equal ones, 1.5 for 80 % + 20 %), and at least k plus the
+   * rescoring margin. Lucene gives each segment a beam of about {@code ask × pᵢ} (plus a margin of
+   * 16 standard deviations, {@code AbstractKnnVectorQuery}), so one segment needs the whole reach
+   * where four equal ones need a quarter each to find as many of the exact neighbours.
+   */
+  public static int graphK(IndexReader reader, int k, int reach) {
+    int floor = k + RESCORE_MARGIN;
+    double total = reader.maxDoc();
+    if (total == 0) return floor;
+    double sumOfSquares = 0;
+    for (LeafReaderContext leaf : reader.leaves()) {
+      double share = leaf.reader().maxDoc() / total;
+      sumOfSquares += share * share;
+    }
+    // less a hair, so that a share's rounding (0.8² + 0.2² is 0.68000000001) does not add one
+    double ask = Math.ceil((double) k * reach * sumOfSquares - 1e-6);
+    return (int) Math.max(floor, Math.min(Integer.MAX_VALUE / 2, ask));
+  }
 
   /**
    * This store read with other {@link ReadOptions} (benchmarks and equivalence tests): the same
@@ -1662,7 +1695,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     float[] vector = later == null ? q.vector() : later.get();
     if (vector != null) {
       if (eligible < 0) eligible = s.count(filter);
-      hits[0] = dense(s, vector, filter, eligible, q.perSignal(), o.graphOversample());
+      int k = q.perSignal();
+      int ask =
+          p.owner != null
+              ? graphK(s.getIndexReader(), k, o.graphReach())
+              : k * SHARED_GRAPH_OVERSAMPLE;
+      hits[0] = dense(s, vector, filter, eligible, k, ask);
     }
     Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
     for (int signal = 0; signal < hits.length; signal++)
@@ -1782,13 +1820,12 @@ public final class LuceneMemoryStore implements MemoryStore {
    * Either way the order is {@link #rescored}'s: by {@link Vectors#dot}, then the lower doc.
    */
   private TopDocs dense(
-      IndexSearcher s, float[] vector, Query filter, long eligible, int k, int oversample)
+      IndexSearcher s, float[] vector, Query filter, long eligible, int k, int graphK)
       throws IOException {
     if (eligible > exactScanMax) {
-      Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, k * oversample, filter);
+      Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, graphK, filter);
       // a quantized graph's scores are estimates: every hit it found is rescored
-      return rescored(
-          s, s.search(knn, quantized(s) ? k * oversample : k + RESCORE_MARGIN), vector, k);
+      return rescored(s, s.search(knn, quantized(s) ? graphK : k + RESCORE_MARGIN), vector, k);
     }
     TopK heap = new TopK(k + RESCORE_MARGIN);
     Weight w =

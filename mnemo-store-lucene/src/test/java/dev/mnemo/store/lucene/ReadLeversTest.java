@@ -51,8 +51,8 @@ class ReadLeversTest {
           ReadOptions.BASELINE,
           new ReadOptions(true, false),
           new ReadOptions(false, true),
-          new ReadOptions(false, false, LuceneMemoryStore.GRAPH_OVERSAMPLE, true, false),
-          new ReadOptions(false, false, LuceneMemoryStore.GRAPH_OVERSAMPLE, false, true),
+          new ReadOptions(false, false, LuceneMemoryStore.GRAPH_REACH, true, false),
+          new ReadOptions(false, false, LuceneMemoryStore.GRAPH_REACH, false, true),
           ReadOptions.DEFAULT);
 
   private final HashingEmbedder embedder = new HashingEmbedder();
