@@ -26,6 +26,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -169,6 +170,9 @@ public final class ReadPathBench {
    *     path asks
    * @param meanCandidates candidates per recall (all signals, deduplicated)
    * @param meanSelected records selected per recall
+   * @param denseRecallAt50 the share of the exact 50 nearest eligible records (a scan of the
+   *     owner's exported vectors) that the store's dense signal returns, over the questions (NaN
+   *     until measured)
    */
   public record HotOwner(
       int records,
@@ -179,7 +183,24 @@ public final class ReadPathBench {
       Stats storeBm25,
       Stats storeAll,
       double meanCandidates,
-      double meanSelected) {}
+      double meanSelected,
+      double denseRecallAt50) {
+
+    /** This result with the dense recall measured. */
+    HotOwner withDenseRecall(double recall) {
+      return new HotOwner(
+          records,
+          recallAlone,
+          fullReadPath,
+          stages,
+          storeDense,
+          storeBm25,
+          storeAll,
+          meanCandidates,
+          meanSelected,
+          recall);
+    }
+  }
 
   /**
    * Ingest against raw embedding of the same texts.
@@ -293,6 +314,9 @@ public final class ReadPathBench {
         s.append(",\"store_dense\":").append(h.storeDense().json());
         s.append(",\"store_bm25\":").append(h.storeBm25().json());
         s.append(",\"store_all\":").append(h.storeAll().json());
+        if (!Double.isNaN(h.denseRecallAt50()))
+          s.append(",\"dense_recall_at_50\":")
+              .append(String.format(Locale.ROOT, "%.4f", h.denseRecallAt50()));
         s.append(",\"stages\":{");
         s.append(
             h.stages().entrySet().stream()
@@ -529,12 +553,25 @@ public final class ReadPathBench {
               bm25,
               all,
               (double) candidates / traced,
-              (double) selected / traced));
+              (double) selected / traced,
+              Double.NaN));
     }
 
     ProcessMemory afterReads = ProcessMemory.now();
     out.println();
     out.println("memory after reads: " + afterReads.line());
+    // after the memory reading: the exact scan reads every record of the owner
+    for (int i = 0; i < hot.size(); i++) {
+      HotOwner h = hot.get(i);
+      double recall = denseRecallAt50(store, BenchStore.hotOwner(h.records()), questions, vectors);
+      out.printf(
+          Locale.ROOT,
+          "dense recall@50 against an exact scan, %,d/owner: %.3f (%d questions)%n",
+          h.records(),
+          recall,
+          questions.size());
+      hot.set(i, h.withDenseRecall(recall));
+    }
     LuceneSize size = luceneSize(opened, config);
     out.printf(
         Locale.ROOT,
@@ -616,6 +653,57 @@ public final class ReadPathBench {
       samples[i] = System.nanoTime() - t;
     }
     return Stats.of(name, samples);
+  }
+
+  /**
+   * The share of each question's exact 50 nearest eligible records that the store's dense signal
+   * returns, averaged over the questions: the owner's records exported once, each scored against
+   * every question (a bounded heap per question), eligibility as of {@link SyntheticCorpus#NOW}.
+   */
+  static double denseRecallAt50(
+      MemoryStore store, String owner, List<String> questions, Map<String, float[]> vectors) {
+    int k = CANDIDATES;
+    Eligibility e =
+        new Eligibility(
+            owner, null, Set.of(), Map.of(), SyntheticCorpus.NOW, SyntheticCorpus.NOW, null);
+    record Hit(String id, float score) {}
+    List<java.util.PriorityQueue<Hit>> best = new ArrayList<>();
+    for (int i = 0; i < questions.size(); i++)
+      best.add(new java.util.PriorityQueue<>(java.util.Comparator.comparingDouble(Hit::score)));
+    store.export(
+        owner,
+        r -> {
+          float[] v = r.embedding();
+          if (v == null || !e.admits(r)) return;
+          for (int i = 0; i < questions.size(); i++) {
+            float[] q = vectors.get(questions.get(i));
+            if (q == null || q.length != v.length) continue;
+            var heap = best.get(i);
+            float score = org.apache.lucene.util.VectorUtil.dotProduct(q, v);
+            if (heap.size() < k) heap.add(new Hit(r.id(), score));
+            else if (score > heap.peek().score()) {
+              heap.poll();
+              heap.add(new Hit(r.id(), score));
+            }
+          }
+        });
+    double sum = 0;
+    for (int i = 0; i < questions.size(); i++) {
+      Set<String> exact = new HashSet<>();
+      for (Hit h : best.get(i)) exact.add(h.id());
+      if (exact.isEmpty()) {
+        sum += 1;
+        continue;
+      }
+      CandidateQuery dense =
+          new CandidateQuery(e, vectors.get(questions.get(i)), null, Set.of(), null, k);
+      long found =
+          store.candidates(dense).candidates().stream()
+              .filter(c -> c.denseRank() > 0 && exact.contains(c.record().id()))
+              .count();
+      sum += (double) found / exact.size();
+    }
+    return questions.isEmpty() ? Double.NaN : sum / questions.size();
   }
 
   static RecallRequest request(String owner, String query, Instant askedAt, boolean explain) {
@@ -741,6 +829,12 @@ public final class ReadPathBench {
           h.fullReadPath().p50Nanos() / 1e6,
           h.fullReadPath().p99Nanos() / 1e6,
           h.fullReadPath().p999Nanos() / 1e6);
+      if (!Double.isNaN(h.denseRecallAt50()))
+        out.printf(
+            Locale.ROOT,
+            "  dense recall@50 vs exact, %,d/owner %.3f%n",
+            h.records(),
+            h.denseRecallAt50());
     }
     if (r.ingest() != null) {
       out.printf(
