@@ -47,8 +47,9 @@ import org.apache.lucene.store.FSDirectory;
  * reported.
  *
  * <p>{@code java ... dev.mnemo.bench.GraphReachBench --index DIR --work DIR [--queries 100]
- * [--layouts 1,4,60/25/10/5] [--reach 12,18] [--fixed 300]}: a layout is a segment count (equal
- * segments) or the segments' relative sizes separated by {@code /}.
+ * [--layouts 1,4,60/25/10/5] [--reach 12,18] [--fixed 300] [--limit N]}: a layout is a segment
+ * count (equal segments) or the segments' relative sizes separated by {@code /}; {@code --limit}
+ * keeps the first N vectors (a smaller owner).
  */
 public final class GraphReachBench {
   private GraphReachBench() {}
@@ -67,6 +68,8 @@ public final class GraphReachBench {
     PrintStream out = System.out;
 
     List<float[]> vectors = liveVectors(index);
+    if (o.containsKey("limit"))
+      vectors = vectors.subList(0, Math.min(vectors.size(), Integer.parseInt(o.get("limit"))));
     List<float[]> questions = new ArrayList<>();
     try (E5SmallEmbedder e5 = new E5SmallEmbedder()) {
       for (String q : SyntheticCorpus.questions(queries, 43)) questions.add(e5.embedQuery(q));
@@ -77,7 +80,7 @@ public final class GraphReachBench {
 
     for (String layout : layouts) {
       int[] sizes = sizes(layout, vectors.size());
-      Path dir = work.resolve("layout-" + layout.replace('/', '_'));
+      Path dir = work.resolve("layout-" + vectors.size() + "-" + layout.replace('/', '_'));
       if (!Files.exists(dir.resolve("done"))) write(dir, vectors, sizes);
       try (var d = FSDirectory.open(dir);
           DirectoryReader r = DirectoryReader.open(d)) {

@@ -1503,35 +1503,63 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * {@link ReadOptions#graphReach} of the store. Lucene searches each segment's graph with a beam
-   * of its share of what is asked (its share of the documents times the ask, plus a margin), so a
-   * fixed ask found 0.87 of the exact top 50 in a 100,000-record owner's index of one segment and
-   * 0.98 in one of eight (BENCHMARKS.md, "Dense recall and the owner's segments"). Asking {@code k
-   * × 18} divided by the effective number of segments kept dense recall@50 against an exact scan
-   * between 0.957 and 0.967 on seven layouts of that owner's vectors, one to eight segments, equal
-   * and uneven (reach 12: 0.920-0.951; 15: 0.947-0.963; 22: 0.959-0.972). Chosen on the bench's
-   * synthetic corpus (e5-small-v2 vectors), not on evaluation data.
+   * {@link ReadOptions#graphReach} of the store: the reach of an index of {@link
+   * #FULL_REACH_RECORDS} or more. Lucene searches each segment's graph with a beam of its share of
+   * what is asked (its share of the documents times the ask, plus a margin), so a fixed ask found
+   * 0.87 of the exact top 50 in a 100,000-record owner's index of one segment and 0.98 in one of
+   * eight (BENCHMARKS.md, "Dense recall and the owner's segments"). Asking {@code k × 18} divided
+   * by the effective number of segments kept dense recall@50 against an exact scan between 0.957
+   * and 0.967 on seven layouts of that owner's vectors, one to eight segments, equal and uneven
+   * (reach 12: 0.920-0.951; 15: 0.947-0.963; 22: 0.959-0.972). Chosen on the bench's synthetic
+   * corpus (e5-small-v2 vectors), not on evaluation data.
    */
   public static final int GRAPH_REACH = 18;
+
+  /**
+   * From this many documents in an owner's index on, the graph gets the whole {@link #GRAPH_REACH};
+   * a smaller index gets a share in proportion. A smaller graph is easier to search: on one segment
+   * of the same owner's first 20,000 / 35,000 / 50,000 / 70,000 / 100,000 vectors, the ask that
+   * found about 0.96 of the exact top 50 was k × 4 or less / 4 / 7-8 / 12 / 18 (BENCHMARKS.md).
+   * Beyond 100,000 records the reach stays 18: larger owners were not measured.
+   */
+  static final int FULL_REACH_RECORDS = 100_000;
+
+  /**
+   * The least share of {@link #GRAPH_REACH} an index is given: that of one of {@link
+   * #EXACT_SCAN_MAX} records, the smallest whose graph the store searches unless opened with a
+   * lower exact-scan limit (smaller graphs were not measured, and on hard data, such as random
+   * vectors, they need more than their size suggests).
+   */
+  static final double SMALLEST_SHARE =
+      (double) LuceneMemoryStore.EXACT_SCAN_MAX / FULL_REACH_RECORDS;
 
   /**
    * How many times k the graph of the shared index is asked for when an owner there has more than
    * {@link #EXACT_SCAN_MAX} eligible records (only with {@link Layout#SHARED} or before a move):
    * measured on a 50,000-record owner of a 200,000-record shared index, dense recall@50 0.75 at 1
    * and 0.95 at 6 (BENCHMARKS.md). The owner's records are a filtered slice of every segment's
-   * graph there, so the reach of an own index does not apply.
+   * graph there, so the reach of an own index does not apply. A quantized graph ({@link
+   * VectorFormat}) is asked for at least as much: its formats were measured at 6 × k (int7 found as
+   * much as float32 there, bbq less), and its neighbours are estimates that the rescoring sorts
+   * out.
    */
-  static final int SHARED_GRAPH_OVERSAMPLE = 6;
+  static final int FIXED_GRAPH_OVERSAMPLE = 6;
 
   /**
-   * What the HNSW search of an owner's own index asks the graph for: {@code k × reach × Σ pᵢ²},
-   * where pᵢ is segment i's share of the index's documents ({@code 1 / Σ pᵢ²} is its effective
-   * number of segments: 4 for four equal ones, 1.5 for 80 % + 20 %), and at least k plus the
-   * rescoring margin. Lucene gives each segment a beam of about {@code ask × pᵢ} (plus a margin of
-   * 16 standard deviations, {@code AbstractKnnVectorQuery}), so one segment needs the whole reach
-   * where four equal ones need a quarter each to find as many of the exact neighbours.
+   * What the HNSW search of an owner's own index asks the graph for: {@code k × reach × min(1,
+   * max(n / 100,000, 0.2)) × Σ pᵢ²}, where n is the index's documents ({@link #FULL_REACH_RECORDS},
+   * {@link #SMALLEST_SHARE}) and pᵢ is segment i's share of them ({@code 1 / Σ pᵢ²} is its
+   * effective number of segments: 4 for four equal ones, 1.5 for 80 % + 20 %), and at least k plus
+   * the rescoring margin. Lucene gives each segment a beam of about {@code ask × pᵢ} (plus a margin
+   * of 16 standard deviations, {@code AbstractKnnVectorQuery}), so one segment needs the whole
+   * reach where four equal ones need a quarter each to find as many of the exact neighbours.
    */
   public static int graphK(IndexReader reader, int k, int reach) {
+    return graphK(reader, k, reach, FULL_REACH_RECORDS);
+  }
+
+  /** {@link #graphK(IndexReader, int, int)} with the whole reach from {@code fullReachRecords}. */
+  static int graphK(IndexReader reader, int k, int reach, int fullReachRecords) {
     int floor = k + RESCORE_MARGIN;
     double total = reader.maxDoc();
     if (total == 0) return floor;
@@ -1540,8 +1568,11 @@ public final class LuceneMemoryStore implements MemoryStore {
       double share = leaf.reader().maxDoc() / total;
       sumOfSquares += share * share;
     }
+    // measured from EXACT_SCAN_MAX records on: a smaller index (graph searched only with a lower
+    // exact-scan limit) is asked as one of that size would be, not less
+    double size = Math.max(SMALLEST_SHARE, Math.min(1, total / fullReachRecords));
     // less a hair, so that a share's rounding (0.8² + 0.2² is 0.68000000001) does not add one
-    double ask = Math.ceil((double) k * reach * sumOfSquares - 1e-6);
+    double ask = Math.ceil((double) k * reach * size * sumOfSquares - 1e-6);
     return (int) Math.max(floor, Math.min(Integer.MAX_VALUE / 2, ask));
   }
 
@@ -1699,7 +1730,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       int ask =
           p.owner != null
               ? graphK(s.getIndexReader(), k, o.graphReach())
-              : k * SHARED_GRAPH_OVERSAMPLE;
+              : k * FIXED_GRAPH_OVERSAMPLE;
       hits[0] = dense(s, vector, filter, eligible, k, ask);
     }
     Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
@@ -1823,9 +1854,11 @@ public final class LuceneMemoryStore implements MemoryStore {
       IndexSearcher s, float[] vector, Query filter, long eligible, int k, int graphK)
       throws IOException {
     if (eligible > exactScanMax) {
-      Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, graphK, filter);
+      boolean quantized = quantized(s);
+      int ask = quantized ? Math.max(graphK, k * FIXED_GRAPH_OVERSAMPLE) : graphK;
+      Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, ask, filter);
       // a quantized graph's scores are estimates: every hit it found is rescored
-      return rescored(s, s.search(knn, quantized(s) ? graphK : k + RESCORE_MARGIN), vector, k);
+      return rescored(s, s.search(knn, quantized ? ask : k + RESCORE_MARGIN), vector, k);
     }
     TopK heap = new TopK(k + RESCORE_MARGIN);
     Weight w =

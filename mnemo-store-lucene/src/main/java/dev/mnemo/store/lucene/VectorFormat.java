@@ -14,9 +14,9 @@ import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
  * keeps the float32 vectors as well: the exact scan, export and the rescoring read those. A
  * quantized format adds a compact copy that the graph is built and searched on; the store then asks
  * the graph for as many neighbours as it would a float32 one ({@link
- * LuceneMemoryStore#GRAPH_REACH}) and rescores all of them with the float32 vectors before keeping
- * the best k, so scores and ranks are exact cosines of the records found (which records are found
- * can differ from a float32 graph).
+ * LuceneMemoryStore#GRAPH_REACH}), and at least 6 × k, and rescores all of them with the float32
+ * vectors before keeping the best k, so scores and ranks are exact cosines of the records found
+ * (which records are found can differ from a float32 graph).
  *
  * <p>The format is recorded by Lucene per segment and field, so an index written with one format
  * opens with any setting: a new setting applies to what is written from then on (a move to an own

@@ -16,14 +16,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the graph of an owner's own index is asked for follows its segments ({@link
+ * What the graph of an owner's own index is asked for follows its segments and its size ({@link
  * LuceneMemoryStore#graphK}): one segment gets the whole reach, equal segments a share each, uneven
- * ones what their effective number of segments gives, and never less than k plus the rescoring
- * margin.
+ * ones what their effective number of segments gives, a smaller index a share in proportion to its
+ * size, and never less than k plus the rescoring margin. The indexes here are small, so the whole
+ * reach is given from {@link #FULL} documents on.
  */
 class GraphKTest {
   private static final int K = 50;
   private static final int REACH = LuceneMemoryStore.GRAPH_REACH;
+  private static final int FULL = 1_000;
 
   @Test
   void theAsk_followsTheEffectiveNumberOfSegments(@TempDir Path dir) throws IOException {
@@ -38,6 +40,21 @@ class GraphKTest {
     java.util.Arrays.fill(twenty, 50);
     assertThat(askFor(dir.resolve("twenty"), twenty))
         .isEqualTo(Math.max(K + LuceneMemoryStore.RESCORE_MARGIN, K * REACH / 20));
+  }
+
+  @Test
+  void aSmallerIndex_asksInProportionToItsSize(@TempDir Path dir) throws IOException {
+    assertThat(askFor(dir.resolve("half"), 500)).isEqualTo(K * REACH / 2);
+    assertThat(askFor(dir.resolve("half-in-two"), 250, 250)).isEqualTo(K * REACH / 4);
+    // beyond the full size the reach stays whole
+    assertThat(askFor(dir.resolve("double"), 2_000)).isEqualTo(K * REACH);
+    // below the smallest share (a fifth: an index of the exact-scan limit), asked as at that share
+    assertThat(askFor(dir.resolve("tenth"), 100)).isEqualTo(K * REACH / 5);
+    // the store's own full size: an index of 500 documents is far below it, so a fifth
+    try (Directory d = FSDirectory.open(dir.resolve("half"));
+        DirectoryReader reader = DirectoryReader.open(d)) {
+      assertThat(LuceneMemoryStore.graphK(reader, K, REACH)).isEqualTo(K * REACH / 5);
+    }
   }
 
   @Test
@@ -65,7 +82,7 @@ class GraphKTest {
       w.commit();
       try (DirectoryReader reader = DirectoryReader.open(d)) {
         assertThat(reader.leaves()).hasSize(segments.length);
-        return LuceneMemoryStore.graphK(reader, K, REACH);
+        return LuceneMemoryStore.graphK(reader, K, REACH, FULL);
       }
     }
   }
