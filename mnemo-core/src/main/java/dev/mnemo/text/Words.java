@@ -20,8 +20,6 @@ import java.util.regex.Pattern;
 public final class Words {
   private Words() {}
 
-  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
-
   /** Greetings, thanks, acknowledgements and small-talk words: never content. */
   public static final Set<String> FILLER =
       Set.of(
@@ -338,13 +336,43 @@ public final class Words {
     return s;
   }
 
-  /** The lower-cased words of a text, in order. */
+  /**
+   * The lower-cased words of a text, in order: each a letter or number followed by letters, numbers
+   * and apostrophes (the regular expression {@code [\p{L}\p{N}][\p{L}\p{N}'’]*}, which {@code
+   * WordsTest} holds this scan to). Scanned by hand: the read path splits every candidate's text on
+   * every recall, and the regular expression's matcher was three quarters of that time.
+   */
   public static List<String> words(String text) {
     List<String> out = new ArrayList<>();
     if (text == null) return out;
-    Matcher m = WORD.matcher(text);
-    while (m.find()) out.add(lower(m.group()));
+    int n = text.length();
+    int i = 0;
+    while (i < n) {
+      int cp = text.codePointAt(i);
+      if (!letterOrNumber(cp)) {
+        i += Character.charCount(cp);
+        continue;
+      }
+      int start = i;
+      i += Character.charCount(cp);
+      while (i < n) {
+        int c = text.codePointAt(i);
+        if (!letterOrNumber(c) && c != '\'' && c != '’') break;
+        i += Character.charCount(c);
+      }
+      out.add(lower(text.substring(start, i)));
+    }
     return out;
+  }
+
+  /** Whether a code point is in Unicode's L or N categories ({@code \p{L}}, {@code \p{N}}). */
+  private static boolean letterOrNumber(int cp) {
+    if (cp < 128) return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z' || cp >= '0' && cp <= '9';
+    if (Character.isLetter(cp)) return true;
+    int type = Character.getType(cp);
+    return type == Character.DECIMAL_DIGIT_NUMBER
+        || type == Character.LETTER_NUMBER
+        || type == Character.OTHER_NUMBER;
   }
 
   private static final Pattern KEY_PART =

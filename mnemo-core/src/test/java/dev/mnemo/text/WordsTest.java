@@ -7,6 +7,33 @@ import org.junit.jupiter.api.Test;
 
 class WordsTest {
 
+  /** What {@link Words#words} scans for, as the regular expression it replaced. */
+  private static final java.util.regex.Pattern WORD =
+      java.util.regex.Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
+
+  @Test
+  void theWordScan_findsWhatTheRegularExpressionFinds() {
+    // letters and numbers of several scripts and categories (Nd, Nl, No), apostrophes, combining
+    // marks, surrogate pairs (a letter and an emoji), a lone surrogate, punctuation and spaces
+    int[] alphabet = {
+      'a', 'Z', 'é', 'ß', '0', '9', '\'', '’', ' ', '-', '.', ',', '_', '\n', 'Σ', 'ж', '中', 'ア',
+      '٣', '६', 'Ⅻ', '²', '½', '\u0301', '\u00A0', 0x1D400, 0x1F600, 0xD800, 'İ', 'ǅ', 'ʰ', '$'
+    };
+    java.util.Random random = new java.util.Random(17);
+    for (int round = 0; round < 20_000; round++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(40);
+      for (int i = 0; i < length; i++)
+        text.appendCodePoint(alphabet[random.nextInt(alphabet.length)]);
+      java.util.List<String> expected = new java.util.ArrayList<>();
+      var m = WORD.matcher(text);
+      while (m.find()) expected.add(Words.lower(m.group()));
+      assertThat(Words.words(text.toString())).as(text.toString()).isEqualTo(expected);
+    }
+    assertThat(Words.words("Maya's flat, 2 rooms")).containsExactly("maya", "flat", "2", "rooms");
+    assertThat(Words.words(null)).isEmpty();
+  }
+
   @Test
   void aFactKeyReadsAsTheWordsOfItsAttribute() {
     assertThat(Words.factKeyWords("home_city")).isEqualTo("home city");
