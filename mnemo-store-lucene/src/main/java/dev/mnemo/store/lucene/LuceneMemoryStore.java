@@ -117,6 +117,9 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   private static final RecordCache RECORDS = new RecordCache(RecordCache.DEFAULT_BYTES);
 
+  /** Bit-per-dimension copies of owners' own segments' vectors for the scan. */
+  private static final ScanVectors SCAN = new ScanVectors(ScanVectors.DEFAULT_BYTES);
+
   /**
    * Owner -> folder under {@code dir/owners} of the owners with their own partition; replaced whole
    * under {@link #open}'s lock.
@@ -1472,19 +1475,36 @@ public final class LuceneMemoryStore implements MemoryStore {
    * @param termStatistics keep the BM25 term statistics of the index's current reader ({@link
    *     TermStatistics}) for the text search, the candidates' exact BM25 and the normalization,
    *     instead of looking every query word up in every segment three times per call
+   * @param quantizedScan the scan of an owner's own index with {@link #SCAN_CODES_MIN} to {@link
+   *     #EXACT_SCAN_MAX} eligible records estimates every record from a bit-per-dimension copy of
+   *     the vectors ({@link ScanVectors}) and scores only the best {@link #SCAN_OVERSAMPLE} × (k +
+   *     8) with their float32 vectors, instead of every float32 vector (approximate, as the graph
+   *     of larger owners is)
    */
   public record ReadOptions(
       boolean eligibleOnce,
       boolean recordCache,
       int graphReach,
       boolean versionsWithCandidates,
-      boolean termStatistics) {
+      boolean termStatistics,
+      boolean quantizedScan) {
     /** Every lever on: what the store does. */
-    public static final ReadOptions DEFAULT = new ReadOptions(true, true, GRAPH_REACH, true, true);
+    public static final ReadOptions DEFAULT =
+        new ReadOptions(true, true, GRAPH_REACH, true, true, true);
 
     /** Every lever off: how the store read before them. */
     public static final ReadOptions BASELINE =
-        new ReadOptions(false, false, GRAPH_REACH, false, false);
+        new ReadOptions(false, false, GRAPH_REACH, false, false, false);
+
+    /** These levers with the quantized scan. */
+    public ReadOptions(
+        boolean eligibleOnce,
+        boolean recordCache,
+        int graphReach,
+        boolean versionsWithCandidates,
+        boolean termStatistics) {
+      this(eligibleOnce, recordCache, graphReach, versionsWithCandidates, termStatistics, true);
+    }
 
     public ReadOptions {
       if (graphReach < 1)
@@ -1731,7 +1751,7 @@ public final class LuceneMemoryStore implements MemoryStore {
           p.owner != null
               ? graphK(s.getIndexReader(), k, o.graphReach())
               : k * FIXED_GRAPH_OVERSAMPLE;
-      hits[0] = dense(s, vector, filter, eligible, k, ask);
+      hits[0] = dense(s, vector, filter, eligible, k, ask, p.owner != null && o.quantizedScan());
     }
     Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
     for (int signal = 0; signal < hits.length; signal++)
@@ -1834,7 +1854,9 @@ public final class LuceneMemoryStore implements MemoryStore {
    * Eligible records at or below this count are scored exactly instead of through the HNSW graph.
    * Measured at 1M records: with an owner holding 1 % of the index, Lucene's filtered graph search
    * explored, gave up and then scanned (22 ms) where the scan alone took 4.9 ms; at 10 % the graph
-   * search succeeded in 11-12 ms. Exact scoring is also exact: no recall lost to the graph.
+   * search succeeded in 11-12 ms. A scan of the float32 vectors is exact; in an owner's own index
+   * from {@link #SCAN_CODES_MIN} eligible records on the scan goes through sign codes first ({@link
+   * ScanVectors}), which is approximate, as the graph is.
    */
   static final int EXACT_SCAN_MAX = 20_000;
 
@@ -1851,7 +1873,13 @@ public final class LuceneMemoryStore implements MemoryStore {
    * Either way the order is {@link #rescored}'s: by {@link Vectors#dot}, then the lower doc.
    */
   private TopDocs dense(
-      IndexSearcher s, float[] vector, Query filter, long eligible, int k, int graphK)
+      IndexSearcher s,
+      float[] vector,
+      Query filter,
+      long eligible,
+      int k,
+      int graphK,
+      boolean quantizedScan)
       throws IOException {
     if (eligible > exactScanMax) {
       boolean quantized = quantized(s);
@@ -1860,9 +1888,10 @@ public final class LuceneMemoryStore implements MemoryStore {
       // a quantized graph's scores are estimates: every hit it found is rescored
       return rescored(s, s.search(knn, quantized ? ask : k + RESCORE_MARGIN), vector, k);
     }
-    TopK heap = new TopK(k + RESCORE_MARGIN);
     Weight w =
         s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    if (quantizedScan && eligible >= SCAN_CODES_MIN) return quantizedScan(s, w, vector, k);
+    TopK heap = new TopK(k + RESCORE_MARGIN);
     for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
       FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
       Scorer scorer = values == null ? null : w.scorer(leaf);
@@ -1880,6 +1909,46 @@ public final class LuceneMemoryStore implements MemoryStore {
         float score =
             Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
         heap.offer(leaf.docBase + doc, score);
+      }
+    }
+    return rescored(s, exactly(heap.drain()), vector, k);
+  }
+
+  /**
+   * How many times k + 8 the scan on sign codes ({@link ScanVectors}) keeps for the float32
+   * rescoring: 580 of a 10,000-record owner's records for k = 50. Measured on the 1M bench store's
+   * 10,000-record owner (200 questions, BENCHMARKS.md): dense recall@50 against the float32 scan
+   * 0.959 (the graph of the 100,000-record owner finds 0.967), recall alone ×0.67-0.81 between
+   * recalls. Chosen on the bench's synthetic corpus, not on evaluation data.
+   */
+  static final int SCAN_OVERSAMPLE = 10;
+
+  /**
+   * Owners with fewer eligible records than this are scanned on their float32 vectors, exactly: the
+   * codes pay where there is much to read (an owner gets an index of their own above 5,000
+   * records), and below it a store reads as a store of the owner's records alone would, to the bit.
+   */
+  static final int SCAN_CODES_MIN = 5_000;
+
+  /**
+   * The scan of {@link #dense} on {@link ScanVectors}' codes: every eligible record estimated, the
+   * best {@link #SCAN_OVERSAMPLE} × (k + 8) kept and {@link #rescored} with their float32 vectors.
+   */
+  private static TopDocs quantizedScan(IndexSearcher s, Weight eligible, float[] vector, int k)
+      throws IOException {
+    TopK heap = new TopK((k + RESCORE_MARGIN) * SCAN_OVERSAMPLE);
+    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+      Scorer scorer = eligible.scorer(leaf);
+      if (scorer == null) continue;
+      ScanVectors.Segment codes = SCAN.of(leaf.reader(), Schema.VECTOR);
+      ScanVectors.Query q = ScanVectors.query(codes, vector);
+      if (q == null) continue;
+      var live = leaf.reader().getLiveDocs();
+      DocIdSetIterator docs = scorer.iterator();
+      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+        if (live != null && !live.get(doc)) continue;
+        double estimate = ScanVectors.estimate(codes, q, doc);
+        if (!Double.isNaN(estimate)) heap.offer(leaf.docBase + doc, (float) estimate);
       }
     }
     return rescored(s, exactly(heap.drain()), vector, k);

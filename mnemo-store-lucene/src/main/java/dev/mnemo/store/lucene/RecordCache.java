@@ -4,10 +4,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mnemo.MemoryRecord;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 
 /**
@@ -31,15 +27,15 @@ final class RecordCache {
     MemoryRecord load() throws IOException;
   }
 
-  private final Cache<Key, MemoryRecord> cache;
-  private final Set<Object> watched = ConcurrentHashMap.newKeySet();
+  private final SegmentCache<Key, MemoryRecord> cache;
 
   RecordCache(long maxBytes) {
-    this.cache =
+    Cache<Key, MemoryRecord> records =
         Caffeine.newBuilder()
             .maximumWeight(maxBytes)
             .weigher((Key k, MemoryRecord r) -> weight(r))
             .build();
+    this.cache = new SegmentCache<>(records, closed -> k -> k.segment() == closed);
   }
 
   /**
@@ -47,35 +43,12 @@ final class RecordCache {
    * cached.
    */
   MemoryRecord get(LeafReader reader, int doc, Loader loader) throws IOException {
-    IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
-    if (helper == null) return loader.load();
-    Object segment = helper.getKey();
-    if (watched.add(segment)) {
-      helper.addClosedListener(
-          closed -> {
-            watched.remove(closed);
-            cache.asMap().keySet().removeIf(k -> k.segment() == closed);
-          });
-    }
-    try {
-      return cache.get(
-          new Key(segment, doc),
-          k -> {
-            try {
-              return loader.load();
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    return cache.get(reader, segment -> new Key(segment, doc), loader::load);
   }
 
   /** Records held (for tests). */
   long size() {
-    cache.cleanUp();
-    return cache.estimatedSize();
+    return cache.size();
   }
 
   /** A rough heap size: the vector, the strings' characters, and a fixed share for the rest. */

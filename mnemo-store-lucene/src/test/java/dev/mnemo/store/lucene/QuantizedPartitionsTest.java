@@ -123,7 +123,7 @@ class QuantizedPartitionsTest {
   }
 
   /** Dense ids best first by the exact cosine (the store's order: ties by index order). */
-  private static List<String> exactTop(List<MemoryRecord> records, float[] v, int k) {
+  static List<String> exactTop(List<MemoryRecord> records, float[] v, int k) {
     return records.stream()
         .sorted(Comparator.comparingDouble((MemoryRecord r) -> -dot(v, r.embedding())))
         .limit(k)
@@ -143,7 +143,7 @@ class QuantizedPartitionsTest {
     return org.apache.lucene.util.VectorUtil.dotProduct(a, b);
   }
 
-  private static float[] unit(Random r) {
+  static float[] unit(Random r) {
     float[] v = new float[DIM];
     double norm = 0;
     for (int i = 0; i < DIM; i++) {
@@ -154,7 +154,7 @@ class QuantizedPartitionsTest {
     return v;
   }
 
-  private static List<MemoryRecord> records(Random r, int from, int n) {
+  static List<MemoryRecord> records(Random r, int from, int n) {
     List<MemoryRecord> out = new ArrayList<>();
     for (int i = from; i < from + n; i++) {
       Instant recorded = T0.plus(Duration.ofHours(i));
