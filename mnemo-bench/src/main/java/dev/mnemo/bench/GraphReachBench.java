@@ -48,8 +48,8 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <p>{@code java ... dev.mnemo.bench.GraphReachBench --index DIR --work DIR [--queries 100]
  * [--layouts 1,4,60/25/10/5] [--reach 12,18] [--fixed 300] [--limit N]}: a layout is a segment
- * count (equal segments) or the segments' relative sizes separated by {@code /}; {@code --limit}
- * keeps the first N vectors (a smaller owner).
+ * count (equal segments) or the segments' whole relative sizes separated by {@code /}; {@code
+ * --limit} keeps the first N vectors (a smaller owner).
  */
 public final class GraphReachBench {
   private GraphReachBench() {}
@@ -60,7 +60,7 @@ public final class GraphReachBench {
     Map<String, String> o = BenchStore.options(args);
     Path index = Path.of(required(o, "index"));
     Path work = Path.of(required(o, "work"));
-    int queries = Integer.parseInt(o.getOrDefault("queries", "100"));
+    int queries = positive(o.getOrDefault("queries", "100"), "--queries");
     List<String> layouts = List.of(o.getOrDefault("layouts", "1,2,4,8").split(","));
     List<Integer> reaches =
         ints(o.getOrDefault("reach", Integer.toString(LuceneMemoryStore.GRAPH_REACH)));
@@ -69,7 +69,7 @@ public final class GraphReachBench {
 
     List<float[]> vectors = liveVectors(index);
     if (o.containsKey("limit"))
-      vectors = vectors.subList(0, Math.min(vectors.size(), Integer.parseInt(o.get("limit"))));
+      vectors = vectors.subList(0, Math.min(vectors.size(), positive(o.get("limit"), "--limit")));
     List<float[]> questions = new ArrayList<>();
     try (E5SmallEmbedder e5 = new E5SmallEmbedder()) {
       for (String q : SyntheticCorpus.questions(queries, 43)) questions.add(e5.embedQuery(q));
@@ -141,7 +141,19 @@ public final class GraphReachBench {
   }
 
   private static List<Integer> ints(String csv) {
-    return Arrays.stream(csv.split(",")).map(String::trim).map(Integer::valueOf).toList();
+    return Arrays.stream(csv.split(",")).map(String::trim).map(x -> positive(x, csv)).toList();
+  }
+
+  /** A whole number of at least 1, or an error naming the value and where it was given. */
+  private static int positive(String value, String given) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 1) return n;
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "expected a whole number of at least 1, got \"" + value + "\" in \"" + given + "\"");
   }
 
   private static double effective(DirectoryReader r) {
@@ -157,11 +169,14 @@ public final class GraphReachBench {
   static int[] sizes(String layout, int total) {
     double[] weights;
     if (layout.contains("/")) {
-      weights = Arrays.stream(layout.split("/")).mapToDouble(Double::parseDouble).toArray();
+      weights = Arrays.stream(layout.split("/")).mapToDouble(w -> positive(w, layout)).toArray();
     } else {
-      weights = new double[Integer.parseInt(layout)];
+      weights = new double[positive(layout, layout)];
       Arrays.fill(weights, 1);
     }
+    if (weights.length > total)
+      throw new IllegalArgumentException(
+          "layout " + layout + " has more segments than the " + total + " vectors");
     double sum = Arrays.stream(weights).sum();
     int[] sizes = new int[weights.length];
     int given = 0;

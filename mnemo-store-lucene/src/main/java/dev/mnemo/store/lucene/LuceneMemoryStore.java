@@ -1746,12 +1746,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     float[] vector = later == null ? q.vector() : later.get();
     if (vector != null) {
       if (eligible < 0) eligible = s.count(filter);
-      int k = q.perSignal();
-      int ask =
-          p.owner != null
-              ? graphK(s.getIndexReader(), k, o.graphReach())
-              : k * FIXED_GRAPH_OVERSAMPLE;
-      hits[0] = dense(s, vector, filter, eligible, k, ask, p.owner != null && o.quantizedScan());
+      // an owner's own index holds only their records: its graph and scan are the owner's
+      hits[0] = dense(s, vector, filter, eligible, q.perSignal(), o, p.owner != null);
     }
     Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
     for (int signal = 0; signal < hits.length; signal++)
@@ -1869,8 +1865,10 @@ public final class LuceneMemoryStore implements MemoryStore {
   static final int RESCORE_MARGIN = 8;
 
   /**
-   * The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible.
-   * Either way the order is {@link #rescored}'s: by {@link Vectors#dot}, then the lower doc.
+   * The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible
+   * (on sign codes first in an owner's own index from {@link #SCAN_CODES_MIN} on), else the graph,
+   * asked for {@link #graphK} in an owner's own index. Either way the order is {@link #rescored}'s:
+   * by {@link Vectors#dot}, then the lower doc.
    */
   private TopDocs dense(
       IndexSearcher s,
@@ -1878,19 +1876,23 @@ public final class LuceneMemoryStore implements MemoryStore {
       Query filter,
       long eligible,
       int k,
-      int graphK,
-      boolean quantizedScan)
+      ReadOptions o,
+      boolean ownersOwn)
       throws IOException {
     if (eligible > exactScanMax) {
       boolean quantized = quantized(s);
-      int ask = quantized ? Math.max(graphK, k * FIXED_GRAPH_OVERSAMPLE) : graphK;
+      int ask =
+          ownersOwn ? graphK(s.getIndexReader(), k, o.graphReach()) : k * FIXED_GRAPH_OVERSAMPLE;
+      if (quantized) ask = Math.max(ask, k * FIXED_GRAPH_OVERSAMPLE);
       Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, ask, filter);
       // a quantized graph's scores are estimates: every hit it found is rescored
       return rescored(s, s.search(knn, quantized ? ask : k + RESCORE_MARGIN), vector, k);
     }
     Weight w =
         s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
-    if (quantizedScan && eligible >= SCAN_CODES_MIN) return quantizedScan(s, w, vector, k);
+    if (ownersOwn && o.quantizedScan() && eligible >= SCAN_CODES_MIN) {
+      return quantizedScan(s, w, vector, k);
+    }
     TopK heap = new TopK(k + RESCORE_MARGIN);
     for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
       FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);

@@ -46,11 +46,6 @@ final class RecordCache {
     return cache.get(reader, segment -> new Key(segment, doc), loader::load);
   }
 
-  /** Records held (for tests). */
-  long size() {
-    return cache.size();
-  }
-
   /** A rough heap size: the vector, the strings' characters, and a fixed share for the rest. */
   static int weight(MemoryRecord r) {
     long w = 400L + 2L * r.text().length() + (r.context() == null ? 0 : 2L * r.context().length());

@@ -73,15 +73,19 @@ final class ScanVectors {
       centered[i] = (float) ((q[i] - segment.mean()[i]) * scale);
     }
     float[] table = new float[segment.bytes() * 256];
+    double[] sums = new double[256];
     for (int p = 0; p < segment.bytes(); p++) {
-      for (int pattern = 0; pattern < 256; pattern++) {
-        double sum = 0;
-        for (int j = 0; j < 8; j++) {
-          int dim = p * 8 + j;
-          if (dim >= d) break;
-          sum += ((pattern >>> j) & 1) != 0 ? centered[dim] : -centered[dim];
-        }
-        table[p * 256 + pattern] = (float) sum;
+      // pattern 0 is every sign negative; each set bit turns one negative term positive, so a
+      // pattern's sum is that of the pattern without its lowest bit plus twice that component
+      double none = 0;
+      for (int j = 0; j < 8 && p * 8 + j < d; j++) none -= centered[p * 8 + j];
+      sums[0] = none;
+      table[p * 256] = (float) none;
+      for (int pattern = 1; pattern < 256; pattern++) {
+        int dim = p * 8 + Integer.numberOfTrailingZeros(pattern);
+        double flip = dim < d ? 2.0 * centered[dim] : 0;
+        sums[pattern] = sums[pattern & (pattern - 1)] + flip;
+        table[p * 256 + pattern] = (float) sums[pattern];
       }
     }
     return new Query((float) dotMean, table);
@@ -105,11 +109,6 @@ final class ScanVectors {
   /** The codes of {@code reader}'s segment for {@code field}, made when not held. */
   Segment of(LeafReader reader, String field) throws IOException {
     return cache.get(reader, segment -> segment, () -> build(reader, field));
-  }
-
-  /** Segments held (for tests). */
-  long size() {
-    return cache.size();
   }
 
   private static Segment build(LeafReader reader, String field) throws IOException {

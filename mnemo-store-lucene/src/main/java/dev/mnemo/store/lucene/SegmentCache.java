@@ -66,10 +66,4 @@ final class SegmentCache<K, V> {
       throw e.getCause();
     }
   }
-
-  /** Entries held (for tests). */
-  long size() {
-    cache.cleanUp();
-    return cache.estimatedSize();
-  }
 }
