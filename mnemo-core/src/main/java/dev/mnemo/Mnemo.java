@@ -204,9 +204,10 @@ public interface Mnemo extends AutoCloseable {
     /**
      * Whether a recall embeds its query on a thread of its own while the store searches the signals
      * that need no vector (BM25, entities, time), instead of embedding first. Default false: on the
-     * 2-core machine measured, the full read path was 0.61× as fast at 10,000 records per owner and
-     * even at 50,000 (BENCHMARKS.md, "Quantized vectors in owners' own indexes, and parallel
-     * signals"). The answers are the same either way.
+     * 2-core machines measured, the full read path was 0.61× as fast at 10,000 records per owner
+     * and even at 50,000 under load, and even (×0.99-1.00, p99 higher) on a quiet machine, where
+     * the local embedding slowed by what the store's work beside it saved (BENCHMARKS.md, "A fresh
+     * machine, parallel signals when it is quiet"). The answers are the same either way.
      */
     public Builder parallelSignals(boolean v) {
       this.parallelSignals = v;

@@ -42,14 +42,16 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <p>The vectors are the live ones of an index the store wrote (an owner's own index of a {@link
  * BenchStore}: {@code DIR/store/owners/oN}); each layout is written once under {@code --work} with
- * the store's graph parameters (M 16, beam 100) and no merges, then asked the same questions
- * ({@link SyntheticCorpus#questions}, embedded with e5-small-v2) three times; the third pass is
- * reported.
+ * the store's graph parameters (M 16, beam 100; {@code --m} and {@code --beam} try others) and no
+ * merges, then asked the same questions ({@link SyntheticCorpus#questions}, embedded with
+ * e5-small-v2) three times; the third pass is reported.
  *
  * <p>{@code java ... dev.mnemo.bench.GraphReachBench --index DIR --work DIR [--queries 100]
- * [--layouts 1,4,60/25/10/5] [--reach 12,18] [--fixed 300] [--limit N]}: a layout is a segment
- * count (equal segments) or the segments' whole relative sizes separated by {@code /}; {@code
- * --limit} keeps the first N vectors (a smaller owner).
+ * [--layouts 1,4,60/25/10/5] [--reach 12,18] [--fixed 300] [--limit N] [--m 16] [--beam 100]
+ * [--patience 0.998/20]}: a layout is a segment count (equal segments) or the segments' whole
+ * relative sizes separated by {@code /}; {@code --limit} keeps the first N vectors (a smaller
+ * owner); {@code --patience} adds, for every reach, Lucene's early termination once the result
+ * queue stops changing ({@code PatienceKnnVectorQuery}, saturation/patience pairs).
  */
 public final class GraphReachBench {
   private GraphReachBench() {}
@@ -65,6 +67,13 @@ public final class GraphReachBench {
     List<Integer> reaches =
         ints(o.getOrDefault("reach", Integer.toString(LuceneMemoryStore.GRAPH_REACH)));
     List<Integer> fixed = o.containsKey("fixed") ? ints(o.get("fixed")) : List.of();
+    // Lucene's early termination when the result queue stops changing (PatienceKnnVectorQuery):
+    // "saturation/patience" pairs, each tried on every reach
+    List<String> patience =
+        o.containsKey("patience") ? List.of(o.get("patience").split(",")) : List.of();
+    // the graph's build parameters (the store's: M 16, beam 100)
+    int m = positive(o.getOrDefault("m", "16"), "--m");
+    int beam = positive(o.getOrDefault("beam", "100"), "--beam");
     PrintStream out = System.out;
 
     List<float[]> vectors = liveVectors(index);
@@ -80,8 +89,9 @@ public final class GraphReachBench {
 
     for (String layout : layouts) {
       int[] sizes = sizes(layout, vectors.size());
-      Path dir = work.resolve("layout-" + vectors.size() + "-" + layout.replace('/', '_'));
-      if (!Files.exists(dir.resolve("done"))) write(dir, vectors, sizes);
+      String built = m == 16 && beam == 100 ? "" : "-m" + m + "-b" + beam;
+      Path dir = work.resolve("layout-" + vectors.size() + "-" + layout.replace('/', '_') + built);
+      if (!Files.exists(dir.resolve("done"))) write(dir, vectors, sizes, m, beam);
       try (var d = FSDirectory.open(dir);
           DirectoryReader r = DirectoryReader.open(d)) {
         IndexSearcher s = new IndexSearcher(r);
@@ -94,13 +104,25 @@ public final class GraphReachBench {
         }
         List<String> names = new ArrayList<>();
         List<Integer> asks = new ArrayList<>();
+        List<double[]> patient = new ArrayList<>(); // {saturation, patience} or null
         for (int reach : reaches) {
           names.add("reach " + reach);
           asks.add(LuceneMemoryStore.graphK(r, K, reach));
+          patient.add(null);
+          for (String p : patience) {
+            String[] sp = p.split("/");
+            if (sp.length != 2)
+              throw new IllegalArgumentException(
+                  "--patience takes saturation/patience pairs, got \"" + p + "\"");
+            names.add("reach " + reach + " patience " + p);
+            asks.add(LuceneMemoryStore.graphK(r, K, reach));
+            patient.add(new double[] {Double.parseDouble(sp[0]), positive(sp[1], p)});
+          }
         }
         for (int ask : fixed) {
           names.add("fixed");
           asks.add(ask);
+          patient.add(null);
         }
         for (int round = 0; round < 3; round++) {
           for (int v = 0; v < asks.size(); v++) {
@@ -108,8 +130,16 @@ public final class GraphReachBench {
             long[] t = new long[questions.size()];
             for (int i = 0; i < questions.size(); i++) {
               long t0 = System.nanoTime();
+              KnnFloatVectorQuery knn =
+                  new KnnFloatVectorQuery("vec", questions.get(i), asks.get(v));
+              double[] pt = patient.get(v);
               TopDocs td =
-                  s.search(new KnnFloatVectorQuery("vec", questions.get(i), asks.get(v)), K);
+                  pt == null
+                      ? s.search(knn, K)
+                      : s.search(
+                          org.apache.lucene.search.PatienceKnnVectorQuery.fromFloatQuery(
+                              knn, pt[0], (int) pt[1]),
+                          K);
               t[i] = System.nanoTime() - t0;
               int hit = 0;
               for (ScoreDoc sd : td.scoreDocs) if (exact.get(i).contains(original[sd.doc])) hit++;
@@ -216,9 +246,10 @@ public final class GraphReachBench {
     return new HashSet<>(Arrays.asList(order).subList(0, Math.min(K, order.length)));
   }
 
-  /** The vectors in segments of these sizes, with the store's graph parameters, never merged. */
-  private static void write(Path dir, List<float[]> vectors, int[] sizes) throws IOException {
-    KnnVectorsFormat format = new Lucene99HnswVectorsFormat(16, 100);
+  /** The vectors in segments of these sizes, with the given graph parameters, never merged. */
+  private static void write(Path dir, List<float[]> vectors, int[] sizes, int m, int beam)
+      throws IOException {
+    KnnVectorsFormat format = new Lucene99HnswVectorsFormat(m, beam);
     IndexWriterConfig cfg =
         new IndexWriterConfig()
             .setCodec(

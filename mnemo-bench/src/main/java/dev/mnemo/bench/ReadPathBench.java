@@ -162,6 +162,8 @@ public final class ReadPathBench {
    * @param records the owner's record count
    * @param recallAlone recall with a precomputed query vector
    * @param fullReadPath embedding + recall
+   * @param fullParallel the same with parallel signals: the query embedded on a thread of its own
+   *     while the store searches BM25, entities and time
    * @param stages recall alone split by stage (from traces; {@code explain} adds its own cost to
    *     total)
    * @param storeDense {@code candidates()} with only the query vector
@@ -178,6 +180,7 @@ public final class ReadPathBench {
       int records,
       Stats recallAlone,
       Stats fullReadPath,
+      Stats fullParallel,
       Map<String, Stats> stages,
       Stats storeDense,
       Stats storeBm25,
@@ -192,6 +195,7 @@ public final class ReadPathBench {
           records,
           recallAlone,
           fullReadPath,
+          fullParallel,
           stages,
           storeDense,
           storeBm25,
@@ -311,6 +315,7 @@ public final class ReadPathBench {
         s.append("{\"records\":").append(h.records());
         s.append(",\"recall_alone\":").append(h.recallAlone().json());
         s.append(",\"full_read_path\":").append(h.fullReadPath().json());
+        s.append(",\"full_read_path_parallel\":").append(h.fullParallel().json());
         s.append(",\"store_dense\":").append(h.storeDense().json());
         s.append(",\"store_bm25\":").append(h.storeBm25().json());
         s.append(",\"store_all\":").append(h.storeAll().json());
@@ -456,13 +461,10 @@ public final class ReadPathBench {
             .tokenizer(JTokkitTokenizer.cl100k())
             .clock(clock)
             .build();
-    Mnemo real =
-        Mnemo.builder()
-            .store(store)
-            .embedder(Embedder.shared(embedder))
-            .tokenizer(JTokkitTokenizer.cl100k())
-            .clock(clock)
-            .build();
+    Mnemo real = withEmbedder(store, embedder, clock, false);
+    // the same, embedding the query on a thread of its own while the store searches the other
+    // signals
+    Mnemo overlapped = withEmbedder(store, embedder, clock, true);
     Ticker ticker = new Ticker();
 
     out.printf(
@@ -492,13 +494,20 @@ public final class ReadPathBench {
           interleaved(
               config,
               questions.size(),
-              new String[] {"recall alone, " + tag, "full read path, " + tag},
+              new String[] {
+                "recall alone, " + tag,
+                "full read path, " + tag,
+                "full read path, parallel signals, " + tag
+              },
               i -> precomputed.recall(request(owner, questions.get(i), ticker.next(), false)),
-              i -> real.recall(request(owner, questions.get(i), ticker.next(), false)));
+              i -> real.recall(request(owner, questions.get(i), ticker.next(), false)),
+              i -> overlapped.recall(request(owner, questions.get(i), ticker.next(), false)));
       Stats alone = paths[0];
       Stats full = paths[1];
+      Stats fullParallel = paths[2];
       out.println(alone.line());
       out.println(full.line());
+      out.println(fullParallel.line());
 
       // Per-stage split and candidate counts, from traces (explain adds the trace's cost to total
       // only).
@@ -548,6 +557,7 @@ public final class ReadPathBench {
               h,
               alone,
               full,
+              fullParallel,
               stages,
               dense,
               bm25,
@@ -616,6 +626,18 @@ public final class ReadPathBench {
   private static LuceneSize luceneSize(BenchStore.Opened opened, Config config) {
     return new LuceneSize(
         opened.store().sizeOnDisk(), BenchStore.sizeByKind(config.dir().resolve("store")));
+  }
+
+  /** An engine on {@code store} with the real embedder, embedding first or beside the search. */
+  private static Mnemo withEmbedder(
+      MemoryStore store, Embedder embedder, InstantSource clock, boolean parallelSignals) {
+    return Mnemo.builder()
+        .store(store)
+        .embedder(Embedder.shared(embedder))
+        .tokenizer(JTokkitTokenizer.cl100k())
+        .clock(clock)
+        .parallelSignals(parallelSignals)
+        .build();
   }
 
   /**
@@ -805,30 +827,26 @@ public final class ReadPathBench {
     return System.nanoTime() - t;
   }
 
+  /** One line of the summary: {@code label} and the series' p50 / p99 / p99.9 in milliseconds. */
+  private static void percentiles(PrintStream out, String label, Stats s) {
+    out.printf(
+        Locale.ROOT,
+        "%s %8.2f / %8.2f / %8.2f%n",
+        label,
+        s.p50Nanos() / 1e6,
+        s.p99Nanos() / 1e6,
+        s.p999Nanos() / 1e6);
+  }
+
   private static void summary(Result r, PrintStream out) {
     out.println();
     out.println("summary (milliseconds; p50 / p99 / p99.9):");
-    out.printf(
-        Locale.ROOT,
-        "  query embedding            %8.2f / %8.2f / %8.2f%n",
-        r.queryEmbedding().p50Nanos() / 1e6,
-        r.queryEmbedding().p99Nanos() / 1e6,
-        r.queryEmbedding().p999Nanos() / 1e6);
+    percentiles(out, "  query embedding           ", r.queryEmbedding());
     for (HotOwner h : r.hot()) {
-      out.printf(
-          Locale.ROOT,
-          "  recall alone, %,9d/owner %8.2f / %8.2f / %8.2f%n",
-          h.records(),
-          h.recallAlone().p50Nanos() / 1e6,
-          h.recallAlone().p99Nanos() / 1e6,
-          h.recallAlone().p999Nanos() / 1e6);
-      out.printf(
-          Locale.ROOT,
-          "  full path,    %,9d/owner %8.2f / %8.2f / %8.2f%n",
-          h.records(),
-          h.fullReadPath().p50Nanos() / 1e6,
-          h.fullReadPath().p99Nanos() / 1e6,
-          h.fullReadPath().p999Nanos() / 1e6);
+      String owner = String.format(Locale.ROOT, "%,9d/owner", h.records());
+      percentiles(out, "  recall alone, " + owner, h.recallAlone());
+      percentiles(out, "  full path,    " + owner, h.fullReadPath());
+      percentiles(out, "  full path, parallel signals, " + owner.strip(), h.fullParallel());
       if (!Double.isNaN(h.denseRecallAt50()))
         out.printf(
             Locale.ROOT,

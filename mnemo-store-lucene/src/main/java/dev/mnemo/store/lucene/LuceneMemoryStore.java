@@ -1743,6 +1743,20 @@ public final class LuceneMemoryStore implements MemoryStore {
       Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
       hits[3] = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
     }
+    // While a vector is still being computed, the lexical candidates' records and exact BM25 are
+    // read too: the same values the loop below would read, only earlier.
+    Map<Integer, MemoryRecord> early = Map.of();
+    Map<Integer, Float> bm25 = null;
+    double bm25Max = bm25Max(s, q.text(), o.termStatistics() ? p.terms : null);
+    if (later != null) {
+      Map<Integer, int[]> lexical = new LinkedHashMap<>();
+      for (int signal = 1; signal < hits.length; signal++)
+        if (hits[signal] != null) rank(lexical, hits[signal], signal);
+      early = new HashMap<>();
+      for (int doc : lexical.keySet()) early.put(doc, load(s, doc, o.recordCache()));
+      bm25 = exactBm25(s, text, lexical);
+      if (eligible < 0) eligible = s.count(filter);
+    }
     float[] vector = later == null ? q.vector() : later.get();
     if (vector != null) {
       if (eligible < 0) eligible = s.count(filter);
@@ -1753,12 +1767,20 @@ public final class LuceneMemoryStore implements MemoryStore {
     for (int signal = 0; signal < hits.length; signal++)
       if (hits[signal] != null) rank(ranks, hits[signal], signal);
     if (ranks.isEmpty()) return CandidateSet.empty();
-    Map<Integer, Float> bm25 = exactBm25(s, text, ranks);
+    if (bm25 == null) {
+      bm25 = exactBm25(s, text, ranks);
+    } else if (hits[0] != null) {
+      Map<Integer, int[]> denseOnly = new LinkedHashMap<>();
+      for (var e : ranks.entrySet())
+        if (!early.containsKey(e.getKey())) denseOnly.put(e.getKey(), e.getValue());
+      bm25.putAll(exactBm25(s, text, denseOnly));
+    }
     List<Candidate> out = new ArrayList<>(ranks.size());
     for (var e : ranks.entrySet()) {
       int doc = e.getKey();
       int[] r = e.getValue();
-      MemoryRecord rec = load(s, doc, o.recordCache());
+      MemoryRecord rec = early.get(doc);
+      if (rec == null) rec = load(s, doc, o.recordCache());
       double cos = Double.NaN;
       if (vector != null && rec.embedding() != null && rec.embedding().length == vector.length) {
         cos = Vectors.dot(vector, rec.embedding());
@@ -1778,7 +1800,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
     return new CandidateSet(
         out,
-        bm25Max(s, q.text(), o.termStatistics() ? p.terms : null),
+        bm25Max,
         entityFrequencies.isEmpty() ? 0 : eligible,
         entityFrequencies,
         o.versionsWithCandidates() ? versions(s, filter, out, o) : null);
