@@ -71,6 +71,8 @@ public final class GraphReachBench {
     // "saturation/patience" pairs, each tried on every reach
     List<String> patience =
         o.containsKey("patience") ? List.of(o.get("patience").split(",")) : List.of();
+    List<double[]> pairs = new ArrayList<>();
+    for (String p : patience) pairs.add(patience(p));
     // the graph's build parameters (the store's: M 16, beam 100)
     int m = positive(o.getOrDefault("m", "16"), "--m");
     int beam = positive(o.getOrDefault("beam", "100"), "--beam");
@@ -109,14 +111,10 @@ public final class GraphReachBench {
           names.add("reach " + reach);
           asks.add(LuceneMemoryStore.graphK(r, K, reach));
           patient.add(null);
-          for (String p : patience) {
-            String[] sp = p.split("/");
-            if (sp.length != 2)
-              throw new IllegalArgumentException(
-                  "--patience takes saturation/patience pairs, got \"" + p + "\"");
-            names.add("reach " + reach + " patience " + p);
+          for (int i = 0; i < pairs.size(); i++) {
+            names.add("reach " + reach + " patience " + patience.get(i).trim());
             asks.add(LuceneMemoryStore.graphK(r, K, reach));
-            patient.add(new double[] {Double.parseDouble(sp[0]), positive(sp[1], p)});
+            patient.add(pairs.get(i));
           }
         }
         for (int ask : fixed) {
@@ -184,6 +182,27 @@ public final class GraphReachBench {
     }
     throw new IllegalArgumentException(
         "expected a whole number of at least 1, got \"" + value + "\" in \"" + given + "\"");
+  }
+
+  /**
+   * A "saturation/patience" pair of {@code --patience}: a saturation above 0 and at most 1, a
+   * patience of at least 1; or an error naming the value.
+   */
+  private static double[] patience(String pair) {
+    String[] sp = pair.trim().split("/");
+    double saturation = Double.NaN;
+    try {
+      if (sp.length == 2) saturation = Double.parseDouble(sp[0].trim());
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    if (!(saturation > 0 && saturation <= 1))
+      throw new IllegalArgumentException(
+          "--patience takes saturation/patience pairs with a saturation in (0, 1], such as"
+              + " 0.998/20; got \""
+              + pair
+              + "\"");
+    return new double[] {saturation, positive(sp[1], pair)};
   }
 
   private static double effective(DirectoryReader r) {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -1749,13 +1750,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     Map<Integer, Float> bm25 = null;
     double bm25Max = bm25Max(s, q.text(), o.termStatistics() ? p.terms : null);
     if (later != null) {
-      Map<Integer, int[]> lexical = new LinkedHashMap<>();
-      for (int signal = 1; signal < hits.length; signal++)
-        if (hits[signal] != null) rank(lexical, hits[signal], signal);
       early = new HashMap<>();
-      for (int doc : lexical.keySet()) early.put(doc, load(s, doc, o.recordCache()));
-      bm25 = exactBm25(s, text, lexical);
-      if (eligible < 0) eligible = s.count(filter);
+      for (int signal = 1; signal < hits.length; signal++)
+        if (hits[signal] != null)
+          for (ScoreDoc hit : hits[signal].scoreDocs)
+            if (!early.containsKey(hit.doc)) early.put(hit.doc, load(s, hit.doc, o.recordCache()));
+      bm25 = exactBm25(s, text, early.keySet());
     }
     float[] vector = later == null ? q.vector() : later.get();
     if (vector != null) {
@@ -1768,11 +1768,10 @@ public final class LuceneMemoryStore implements MemoryStore {
       if (hits[signal] != null) rank(ranks, hits[signal], signal);
     if (ranks.isEmpty()) return CandidateSet.empty();
     if (bm25 == null) {
-      bm25 = exactBm25(s, text, ranks);
+      bm25 = exactBm25(s, text, ranks.keySet());
     } else if (hits[0] != null) {
-      Map<Integer, int[]> denseOnly = new LinkedHashMap<>();
-      for (var e : ranks.entrySet())
-        if (!early.containsKey(e.getKey())) denseOnly.put(e.getKey(), e.getValue());
+      Set<Integer> denseOnly = new HashSet<>(ranks.keySet());
+      denseOnly.removeAll(early.keySet());
       bm25.putAll(exactBm25(s, text, denseOnly));
     }
     List<Candidate> out = new ArrayList<>(ranks.size());
@@ -2088,11 +2087,11 @@ public final class LuceneMemoryStore implements MemoryStore {
    * by segment (the same scores a search would give them, without reading ids back from stored
    * fields or searching again).
    */
-  private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Map<Integer, int[]> ranks)
+  private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Set<Integer> candidates)
       throws IOException {
     Map<Integer, Float> out = new HashMap<>();
     if (text == null) return out;
-    int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+    int[] docs = candidates.stream().mapToInt(Integer::intValue).sorted().toArray();
     Weight weight = s.createWeight(s.rewrite(text), ScoreMode.COMPLETE, 1f);
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     int i = 0;

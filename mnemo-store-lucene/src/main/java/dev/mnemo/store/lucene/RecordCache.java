@@ -22,11 +22,6 @@ final class RecordCache {
 
   private record Key(Object segment, int doc) {}
 
-  /** A loader that may fail with an I/O error. */
-  interface Loader {
-    MemoryRecord load() throws IOException;
-  }
-
   private final SegmentCache<Key, MemoryRecord> cache;
 
   RecordCache(long maxBytes) {
@@ -42,8 +37,9 @@ final class RecordCache {
    * The record of {@code doc} in {@code reader}'s segment, loaded by {@code loader} when not
    * cached.
    */
-  MemoryRecord get(LeafReader reader, int doc, Loader loader) throws IOException {
-    return cache.get(reader, segment -> new Key(segment, doc), loader::load);
+  MemoryRecord get(LeafReader reader, int doc, SegmentCache.Loader<MemoryRecord> loader)
+      throws IOException {
+    return cache.get(reader, segment -> new Key(segment, doc), loader);
   }
 
   /** A rough heap size: the vector, the strings' characters, and a fixed share for the rest. */
