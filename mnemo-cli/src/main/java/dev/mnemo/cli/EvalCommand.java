@@ -712,11 +712,13 @@ final class EvalCommand implements Runnable {
       String embedderId = embedderIdHolder[0];
       List<dev.mnemo.eval.RelevanceData.Query> all =
           data.values().stream().flatMap(List::stream).toList();
+      // The threshold is chosen on the questions that look like users' (the scenario files: written
+      // facts, questions in other words, messages that need nothing); generated histories only
+      // where no scenario file is given (their template wording is the generator's fingerprint).
       List<dev.mnemo.eval.RelevanceData.Query> gate =
-          java.util.stream.Stream.concat(
-                  data.getOrDefault("generated", List.of()).stream(),
-                  data.getOrDefault("scenarios", List.of()).stream())
-              .toList();
+          data.containsKey("scenarios")
+              ? data.get("scenarios")
+              : data.getOrDefault("generated", List.of());
       List<dev.mnemo.eval.RelevanceData.Query> exhaustive =
           java.util.stream.Stream.concat(
                   data.getOrDefault("locomo", List.of()).stream(),
