@@ -304,6 +304,11 @@ public final class MnemoServer implements AutoCloseable {
     return Descriptors.pressure(Descriptors.open(), Descriptors.limit());
   }
 
+  /** Tenant stores open now (for tests: readiness reports the same). */
+  int openTenantsForTest() {
+    return tenants.openCount();
+  }
+
   /** The bound on connections at once ({@code limits.max_connections} or derived). */
   int maxConnections() {
     return maxConnections;

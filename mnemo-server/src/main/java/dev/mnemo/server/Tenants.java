@@ -93,8 +93,9 @@ final class Tenants implements AutoCloseable {
   /**
    * Where one tenant's store is held. {@code tenant} is null while the store is closed; it changes
    * only under {@code lock}, which is held while the store opens or closes (blocking I/O that must
-   * not run inside the map's own lock). A slot that left the map ({@code retired}: closed idle or
-   * deleted) is never used again: a caller that finds it retired takes the map's current slot.
+   * not run inside the map's own lock). A retired slot (closed idle, for room, or deleted) leaves
+   * the map once its store has closed, still under its lock, and is never used again: a caller that
+   * finds it retired takes the map's current slot, so a store is never open twice.
    */
   private static final class Slot {
     final ReentrantLock lock = new ReentrantLock();
@@ -222,8 +223,10 @@ final class Tenants implements AutoCloseable {
         if (!slot.retired && t != null && t.idle(now, idleNanos)) {
           slot.tenant = null;
           slot.retired = true;
-          slots.remove(e.getKey(), slot);
           closeQuietly(t, "idle");
+          // only once closed: a request arriving meanwhile waits on this slot's lock, then opens
+          // a new slot, so the store is never opened twice (Lucene's lock: "held by this VM")
+          slots.remove(e.getKey(), slot);
           LOG.debug("closed idle tenant store tenant={}", e.getKey());
         }
       } finally {
@@ -538,8 +541,8 @@ final class Tenants implements AutoCloseable {
         if (slot.retired || t == null || !t.closable()) continue;
         slot.tenant = null;
         slot.retired = true;
-        slots.remove(e.getKey(), slot);
         closeQuietly(t, "least recently used");
+        slots.remove(e.getKey(), slot); // once closed, as in closeIdle
         evictions.incrementAndGet();
         LOG.debug(
             "closed the least recently used tenant store tenant={} (tenants.max_open = {})",
@@ -638,8 +641,11 @@ final class Tenants implements AutoCloseable {
         t = slot.tenant;
         slot.tenant = null;
         slot.retired = true;
-        slots.remove(tenant, slot);
-        if (t != null) closeCounted(t);
+        try {
+          if (t != null) closeCounted(t);
+        } finally {
+          slots.remove(tenant, slot); // once closed, as in closeIdle
+        }
       } finally {
         slot.lock.unlock();
       }

@@ -100,6 +100,80 @@ class TenantBoundIT {
     }
   }
 
+  /**
+   * Four clients at once over 30 tenants with a bound of 6: stores close for room while other
+   * requests open, use and release theirs, and every request succeeds (fewer clients than the
+   * bound, so a closable store always exists) with every acknowledged write found afterwards.
+   */
+  @Test
+  void concurrentClientsOverMoreTenantsThanTheBound_allSucceed_andLoseNoWrite() throws Exception {
+    int bound = 6;
+    int tenants = 30;
+    int perClient = 60;
+    try (TestServer s = server(dir, bound)) {
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; i < tenants; i++) keys.add(s.key("c" + i));
+      java.util.concurrent.ConcurrentLinkedQueue<String> failures =
+          new java.util.concurrent.ConcurrentLinkedQueue<>();
+      java.util.concurrent.ConcurrentHashMap<Integer, java.util.Set<String>> written =
+          new java.util.concurrent.ConcurrentHashMap<>();
+      java.util.concurrent.atomic.AtomicInteger peakOpen =
+          new java.util.concurrent.atomic.AtomicInteger();
+      List<Thread> clients = new ArrayList<>();
+      for (int c = 0; c < 4; c++) {
+        long seed = 37L * (c + 1);
+        clients.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      java.util.Random random = new java.util.Random(seed);
+                      for (int n = 0; n < perClient; n++) {
+                        int t = random.nextInt(tenants);
+                        String text = "client seed " + seed + " wrote item " + n;
+                        TestServer.Response r =
+                            n % 2 == 0
+                                ? s.send(
+                                    "POST",
+                                    "/v1/memories",
+                                    keys.get(t),
+                                    "{\"owner\":\"o\",\"text\":\"" + text + "\"}")
+                                : s.send(
+                                    "POST",
+                                    "/v1/recall",
+                                    keys.get(t),
+                                    "{\"owner\":\"o\",\"text\":\"which item\"}");
+                        if (r.status() / 100 != 2) failures.add(t + ": " + r);
+                        else if (n % 2 == 0)
+                          written
+                              .computeIfAbsent(
+                                  t, k -> java.util.concurrent.ConcurrentHashMap.newKeySet())
+                              .add(r.json().get("ids").get(0).asText());
+                        peakOpen.accumulateAndGet(s.server.openTenantsForTest(), Math::max);
+                      }
+                    }));
+      }
+      for (Thread t : clients) t.join(120_000);
+      assertThat(failures).isEmpty();
+      assertThat(peakOpen.get()).isLessThanOrEqualTo(bound);
+      for (var e : written.entrySet()) {
+        for (String id : e.getValue()) {
+          assertThat(
+                  s.send("GET", "/v1/owners/o/memories/" + id, keys.get(e.getKey()), null).status())
+              .as("acknowledged write " + id + " of tenant c" + e.getKey())
+              .isEqualTo(200);
+        }
+      }
+      System.out.printf(
+          "tenant bound: 4 clients, %d requests over %d tenants, bound %d: peak open %d, closed for"
+              + " room %d%n",
+          4 * perClient,
+          tenants,
+          bound,
+          peakOpen.get(),
+          ready(s).get("tenants_closed_for_room").asLong());
+    }
+  }
+
   @Test
   void aStoreInUse_isNeverClosedForRoom_andWhenAllAreInUseAnotherTenantGets503() {
     int bound = 3;
