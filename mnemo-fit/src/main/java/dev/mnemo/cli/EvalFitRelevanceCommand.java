@@ -20,8 +20,8 @@ import picocli.CommandLine.Spec;
  * [--locomo DIR] [--longmemeval FILE]}: fits the fetch gate's relevance model on dev data.
  *
  * <p>Not in the product jar (XGBoost, with Scala and Kryo, is for fitting only; core reads the
- * fitted trees without it): a {@link CommandPlugin} under {@code eval}, found when this module is on
- * the class path, which the {@code ./mnemo} launcher arranges by running {@code
+ * fitted trees without it): a {@link CommandPlugin} under {@code eval}, found when this module is
+ * on the class path, which the {@code ./mnemo} launcher arranges by running {@code
  * mnemo-bench-cli/target/mnemo-bench.jar} for {@code eval fit-relevance}. In package {@code
  * dev.mnemo.cli} for the engine and cache options the other eval commands share.
  */
@@ -180,8 +180,7 @@ public final class EvalFitRelevanceCommand implements Callable<Integer>, Command
                 dev.mnemo.eval.RelevanceData.scenarios(
                     engine::open, scenarios, "scenarios", progress));
             header.add(
-                "  scenarios: "
-                    + scenarios.stream().map(p -> p.getFileName().toString()).toList());
+                "  scenarios: " + scenarios.stream().map(p -> p.getFileName().toString()).toList());
           }
           if (locomo != null) {
             data.put(
@@ -233,7 +232,8 @@ public final class EvalFitRelevanceCommand implements Callable<Integer>, Command
     dev.mnemo.eval.RelevanceFit.Fitted fit =
         dev.mnemo.eval.RelevanceFit.fit(all, gate, exhaustive, embedderId, header);
     Files.writeString(out, fit.text(), StandardCharsets.UTF_8);
-    if (report != null) EvalCommand.writeJson(report, dev.mnemo.eval.RelevanceFit.report(fit.model(), data));
+    if (report != null)
+      EvalCommand.writeJson(report, dev.mnemo.eval.RelevanceFit.report(fit.model(), data));
     if (dump != null) EvalCommand.writeLines(dump, dev.mnemo.eval.RelevanceData.dump(all));
     if (html != null) dev.mnemo.eval.RelevanceFit.html(fit.model(), data).write(html);
     PrintWriter o = spec.commandLine().getOut();
@@ -281,10 +281,10 @@ public final class EvalFitRelevanceCommand implements Callable<Integer>, Command
       o.print(
           dev.mnemo.eval.RelevanceFit.table(
               fit.model(),
-              java.util.Map.of(
-                  "generated held-out (seed " + checkSeed + ", not fitted)", check)));
+              java.util.Map.of("generated held-out (seed " + checkSeed + ", not fitted)", check)));
       o.print(dev.mnemo.eval.RelevanceFit.byKind(fit.model(), check));
-      if (checkDump != null) EvalCommand.writeLines(checkDump, dev.mnemo.eval.RelevanceData.dump(check));
+      if (checkDump != null)
+        EvalCommand.writeLines(checkDump, dev.mnemo.eval.RelevanceData.dump(check));
     }
     o.println("model: " + out);
     o.flush();
