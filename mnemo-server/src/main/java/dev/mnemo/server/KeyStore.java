@@ -219,6 +219,17 @@ final class KeyStore {
     if (!Files.exists(file)) return out;
     try {
       JsonNode root = JsonCodec.READER.readTree(Files.readAllBytes(file));
+      if (root != null && root.path("format").asInt() > FORMAT) {
+        throw new MnemoException(
+            "the key store "
+                + file
+                + " is in format version "
+                + root.path("format").asInt()
+                + "; this version of Mnemo reads format version "
+                + FORMAT
+                + ", so it is not opened (a newer Mnemo wrote it?)",
+            false);
+      }
       if (root == null || root.path("format").asInt() != FORMAT || !root.path("keys").isArray()) {
         throw new MnemoException(
             "the key store " + file + " is not a format-" + FORMAT + " key file", false);
