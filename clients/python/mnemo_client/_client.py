@@ -205,7 +205,7 @@ class Mnemo:
         deadline = time.monotonic() + timeout
         pause = 0.02
         while True:
-            if self.ingest_progress().pending == 0:
+            if self.ingest_progress().waiting == 0:
                 return True
             if time.monotonic() >= deadline:
                 return False

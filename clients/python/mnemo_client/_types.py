@@ -182,32 +182,53 @@ class IngestReceipt:
 
 @dataclass(frozen=True)
 class IngestProgress:
-    """``GET /v1/ingest/progress``: where background extraction stands."""
+    """``GET /v1/ingest/progress``: where background extraction stands.
 
-    pending: int
+    The turn log by state, over its whole life: ``waiting`` (queued for extraction), ``extracted``,
+    ``kept_as_sources`` (tool events, system messages, failed attempts: never memories),
+    ``failed``. The engine's work since the server opened it: ``records_written``,
+    ``duplicates_merged``, ``conflicts_kept``, ``dead_lettered``, ``last_error``."""
+
+    waiting: int
     extracted: int
-    kept: int
-    errors: int
+    kept_as_sources: int
+    failed: int
     records_written: int
     duplicates_merged: int
-    conflicts: int
-    last_error: Optional[str]
+    conflicts_kept: int
     dead_lettered: int
+    last_error: Optional[str]
     dead_letters: List[str]
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
+    @property
+    def pending(self) -> int:
+        """The former name of ``waiting``."""
+        return self.waiting
+
     @classmethod
     def from_json(cls, o: Dict[str, Any]) -> "IngestProgress":
+        # the grouped names, or the flat ones of a server from before them
+        t = o.get("turns") or {
+            "waiting": o.get("pending"), "extracted": o.get("extracted"),
+            "kept_as_sources": o.get("kept"), "failed": o.get("errors"),
+        }
+        s = o.get("since_start") or {
+            "records_written": o.get("records_written"),
+            "duplicates_merged": o.get("duplicates_merged"),
+            "conflicts_kept": o.get("conflicts"), "dead_lettered": o.get("dead_lettered"),
+            "last_error": o.get("last_error"),
+        }
         return cls(
-            pending=int(_get(o, "pending", 0)),
-            extracted=int(_get(o, "extracted", 0)),
-            kept=int(_get(o, "kept", 0)),
-            errors=int(_get(o, "errors", 0)),
-            records_written=int(_get(o, "records_written", 0)),
-            duplicates_merged=int(_get(o, "duplicates_merged", 0)),
-            conflicts=int(_get(o, "conflicts", 0)),
-            last_error=o.get("last_error"),
-            dead_lettered=int(_get(o, "dead_lettered", 0)),
+            waiting=int(_get(t, "waiting", 0)),
+            extracted=int(_get(t, "extracted", 0)),
+            kept_as_sources=int(_get(t, "kept_as_sources", 0)),
+            failed=int(_get(t, "failed", 0)),
+            records_written=int(_get(s, "records_written", 0)),
+            duplicates_merged=int(_get(s, "duplicates_merged", 0)),
+            conflicts_kept=int(_get(s, "conflicts_kept", 0)),
+            dead_lettered=int(_get(s, "dead_lettered", 0)),
+            last_error=s.get("last_error"),
             dead_letters=list(_get(o, "dead_letters", [])),
             raw=o,
         )

@@ -94,8 +94,11 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(["t1", "t2"], self.m.ingest(turns).duplicates)  # idempotent by turn id
         self.assertTrue(self.m.await_ingested(timeout=60))
         p = self.m.ingest_progress()
+        self.assertEqual(0, p.waiting)
         self.assertEqual(0, p.pending)
         self.assertGreaterEqual(p.extracted, 2)
+        self.assertGreaterEqual(p.records_written, 1)
+        self.assertEqual(p.extracted, p.raw["extracted"])  # the deprecated flat names stay
         self.assertIn("Berlin", " ".join(r.text for r in self.m.memories("dee")))
 
     def test_retrievalLog_listsGetsReplaysAndCounts(self) -> None:
