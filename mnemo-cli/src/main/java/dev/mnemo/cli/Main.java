@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
       RememberCommand.class,
       RecallCommand.class,
       HistoryCommand.class,
+      ListCommand.class,
+      ShowCommand.class,
       RetainCommand.class,
       SummarizeCommand.class,
       RecategorizeCommand.class,
