@@ -107,7 +107,7 @@ final class DenseCalibration {
    * maximum}}. The fetch gate reads a candidate's cosine against these ("how far above chance is
    * this cosine for this question"), which reads the same in a store of one record as in one of
    * 100,000: the candidates' own spread and leads are unstable over a handful of records. Embedded
-   * once per engine, on first use; about 300 dot products per query.
+   * once per embedder and cached ({@link BankVectors}); about 300 dot products per query.
    */
   double[] reference(float[] query) {
     float[][] ref = reference;
@@ -115,7 +115,7 @@ final class DenseCalibration {
       synchronized (this) {
         ref = reference;
         if (ref == null) {
-          ref = embedder.embedPassages(sentences("reference.txt")).toArray(new float[0][]);
+          ref = BankVectors.of(embedder, "reference.txt", sentences("reference.txt"));
           reference = ref;
         }
       }
@@ -140,8 +140,7 @@ final class DenseCalibration {
       synchronized (this) {
         b = bank;
         if (b == null) {
-          List<float[]> vectors = embedder.embedPassages(sentences());
-          b = vectors.toArray(new float[0][]);
+          b = BankVectors.of(embedder, "background.txt", sentences());
           bank = b;
         }
       }
