@@ -23,6 +23,12 @@ import java.util.List;
  *       newlines), format characters (right-to-left overrides, zero-width joiners: name spoofing in
  *       the inspector), other separators, lone surrogates, private-use and unassigned code points
  *       are refused.
+ *   <li><b>Sizes</b>: keys, scopes, source ids and entities at most {@value #MAX_KEY_CHARS}
+ *       characters, metadata values {@value #MAX_METADATA_VALUE_CHARS}; a record holds at most
+ *       {@value #MAX_METADATA_ENTRIES} metadata entries, {@value #MAX_SOURCES} sources and {@value
+ *       #MAX_ENTITIES} entities; a turn at most {@value #MAX_TURN_CHARS} characters; a recall asks
+ *       for at most {@value #MAX_BUDGET_TOKENS} tokens. Refusals name the limit (docs/security.md
+ *       lists every limit and what a client sees).
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -48,7 +54,42 @@ public final class InputRules {
    */
   public static final int MAX_METADATA_VALUE_CHARS = 4096;
 
+  /**
+   * The most metadata entries one record holds. A few dozen is usual; each entry is indexed, so
+   * thousands on one record make its owner's every recall and the store slower.
+   */
+  public static final int MAX_METADATA_ENTRIES = 128;
+
+  /** The most source ids one record names (turn or event ids it was derived from). */
+  public static final int MAX_SOURCES = 1024;
+
+  /** The most entities one record names. */
+  public static final int MAX_ENTITIES = 256;
+
+  /**
+   * The longest turn an ingest takes, in characters (a record's text is bounded by the engine's
+   * {@code maxTextChars}, 8,000 by default; a turn is split into records by extraction).
+   */
+  public static final int MAX_TURN_CHARS = 100_000;
+
+  /** The largest token budget a recall may ask for. */
+  public static final int MAX_BUDGET_TOKENS = 1_000_000;
+
   private InputRules() {}
+
+  /**
+   * Adds a violation when a collection of {@code size} items is larger than {@code max}; the
+   * message names the limit ({@code what}, e.g. {@code "MAX_SOURCES"}).
+   */
+  public static void checkCount(String field, int size, int max, String what, List<Violation> out) {
+    if (size > max) {
+      out.add(
+          new Violation(
+              field,
+              size,
+              field + " holds " + size + " items; at most " + max + " (" + what + ")"));
+    }
+  }
 
   /**
    * The checks of this class on a memory to write: its owner, its times ({@code recorded_at} not
@@ -63,6 +104,14 @@ public final class InputRules {
     checkLength(prefix + "fact_key", m.factKey(), MAX_KEY_CHARS, out);
     checkLength(prefix + "scope", m.scope(), MAX_KEY_CHARS, out);
     checkLength(prefix + "episode", m.episode(), MAX_KEY_CHARS, out);
+    checkCount(prefix + "sources", m.sources().size(), MAX_SOURCES, "sources per record", out);
+    checkCount(prefix + "entities", m.entities().size(), MAX_ENTITIES, "entities per record", out);
+    checkCount(
+        prefix + "metadata",
+        m.metadata().size(),
+        MAX_METADATA_ENTRIES,
+        "metadata entries per record",
+        out);
     for (int i = 0; i < m.sources().size(); i++)
       checkLength(prefix + "sources[" + i + "]", m.sources().get(i), MAX_KEY_CHARS, out);
     for (int i = 0; i < m.entities().size(); i++)

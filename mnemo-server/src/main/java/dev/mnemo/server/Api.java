@@ -193,7 +193,9 @@ final class Api {
   /**
    * Ready: started and not stopping, 200. The body lists each tenant whose store is unusable
    * ({@code failed_tenants}: why, since when, the next attempt to reopen it): one broken tenant is
-   * that tenant's problem, and the others are served, so the server stays ready.
+   * that tenant's problem, and the others are served, so the server stays ready. {@code disk} gives
+   * the free space of the stores' file system: {@code state} ok, low (under the warning threshold),
+   * full (writes answer 507; {@code message} says "disk full" with the path) or unknown.
    */
   private void ready(Context ctx) {
     if (!server.ready()) {
@@ -206,6 +208,14 @@ final class Api {
             .put("status", "ready")
             .put("tenants_open", tenants.openCount())
             .put("tenants_failed", failures.size());
+    DiskSpace.State disk = tenants.disk().state(true);
+    o.putObject("disk")
+        .put("state", disk.level())
+        .put("path", disk.path().toString())
+        .put("free_bytes", disk.usable())
+        .put("min_free_bytes", disk.min())
+        .put("warn_free_bytes", disk.warn())
+        .put("message", disk.describe());
     ArrayNode list = o.putArray("failed_tenants");
     failures
         .values()
@@ -404,21 +414,22 @@ final class Api {
   private void markUsed(Context ctx) {
     String owner = ctx.pathParam("owner");
     Wire.UsedReport report = Wire.used(body(ctx));
-    List<String> ids = report.ids();
+    TenantMemory m = memory(ctx);
+    // ids the tenant has no record of are named, not echoed as used
+    List<String> unknown = dev.mnemo.UsedRecords.unknown(m, owner, report.ids());
+    List<String> ids =
+        report.ids().stream().distinct().filter(id -> !unknown.contains(id)).toList();
     if (report.answer() != null) { // the caller gave its answer: mark only the records it used
-      TenantMemory m = memory(ctx);
       List<dev.mnemo.MemoryRecord> records =
-          ids.stream()
-              .distinct()
-              .map(id -> m.get(owner, id))
-              .flatMap(java.util.Optional::stream)
-              .toList();
+          ids.stream().map(id -> m.get(owner, id)).flatMap(java.util.Optional::stream).toList();
       ids = dev.mnemo.UsedRecords.in(report.query(), report.answer(), records);
     }
-    int n = ids.isEmpty() ? 0 : memory(ctx).markUsed(owner, ids);
+    int n = ids.isEmpty() ? 0 : m.markUsed(owner, ids);
     ObjectNode out = JsonCodec.object().put("owner", owner).put("updated", n);
     ArrayNode used = out.putArray("used");
     ids.stream().distinct().forEach(used::add);
+    ArrayNode unknownIds = out.putArray("unknown");
+    unknown.forEach(unknownIds::add);
     ctx.json(out);
   }
 

@@ -2145,16 +2145,53 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  /**
+   * The most term clauses one field's text query keeps: two fields stay under Lucene's limit of
+   * 1,024 clauses a query ({@code IndexSearcher.getMaxClauseCount}), which a long text of many
+   * distinct words (a record of 8,000 characters, a long recall text) otherwise passes, failing the
+   * search, and with it the write's same-fact check or the recall.
+   */
+  static final int MAX_TEXT_CLAUSES = 500;
+
   private static Query textQuery(QueryBuilder qb, String text, double contextWeight) {
-    Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
+    Query main = bounded(qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD));
     if (main == null) return null;
     Query ctx =
-        contextWeight <= 0 ? null : qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
+        contextWeight <= 0
+            ? null
+            : bounded(qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD));
     if (ctx == null) return main;
     return new BooleanQuery.Builder()
         .add(main, Occur.SHOULD)
         .add(new BoostQuery(ctx, (float) contextWeight), Occur.SHOULD)
         .build();
+  }
+
+  /**
+   * {@code q} within {@link #MAX_TEXT_CLAUSES}: a query of more SHOULD clauses becomes one clause
+   * per distinct clause, boosted by how often it occurred (the same score: repeated clauses add
+   * up), and past the bound the clauses of the most frequent terms are kept (ties: the earliest). A
+   * query within the bound is returned as it is.
+   */
+  static Query bounded(Query q) {
+    if (!(q instanceof BooleanQuery b) || b.clauses().size() <= MAX_TEXT_CLAUSES) return q;
+    java.util.LinkedHashMap<Query, int[]> counts = new java.util.LinkedHashMap<>();
+    for (var c : b.clauses()) {
+      if (c.occur() != Occur.SHOULD) return q; // only the analyzer's disjunctions are rewritten
+      counts.computeIfAbsent(c.query(), k -> new int[1])[0]++;
+    }
+    List<Map.Entry<Query, int[]>> kept = new ArrayList<>(counts.entrySet());
+    if (kept.size() > MAX_TEXT_CLAUSES) {
+      kept.sort(
+          (x, y) -> Integer.compare(y.getValue()[0], x.getValue()[0])); // stable: ties keep order
+      kept = kept.subList(0, MAX_TEXT_CLAUSES);
+    }
+    BooleanQuery.Builder out = new BooleanQuery.Builder();
+    for (var e : kept) {
+      int n = e.getValue()[0];
+      out.add(n == 1 ? e.getKey() : new BoostQuery(e.getKey(), n), Occur.SHOULD);
+    }
+    return out.build();
   }
 
   private void checkWritable() {
