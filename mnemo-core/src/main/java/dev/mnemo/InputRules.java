@@ -29,6 +29,11 @@ import java.util.List;
  *       #MAX_ENTITIES} entities; a turn at most {@value #MAX_TURN_CHARS} characters; a recall asks
  *       for at most {@value #MAX_BUDGET_TOKENS} tokens. Refusals name the limit (docs/security.md
  *       lists every limit and what a client sees).
+ *   <li><b>Recall filters</b>: at most {@value #MAX_METADATA_FILTERS} metadata entries in one
+ *       recall. Each becomes a clause of the store's eligibility query beside the owner, time,
+ *       scope, category and access clauses (up to {@link Access#MAX_PRINCIPALS} principals), and
+ *       the retrieval log counts what each rule removed with the same query; the whole must stay
+ *       under the 1,024 clauses Lucene's and Solr's queries take by default.
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -75,20 +80,21 @@ public final class InputRules {
   /** The largest token budget a recall may ask for. */
   public static final int MAX_BUDGET_TOKENS = 1_000_000;
 
+  /** The most metadata filters one recall may name. */
+  public static final int MAX_METADATA_FILTERS = 128;
+
   private InputRules() {}
 
   /**
-   * Adds a violation when a collection of {@code size} items is larger than {@code max}; the
-   * message names the limit ({@code what}, e.g. {@code "MAX_SOURCES"}).
+   * Adds a violation when a collection {@code field} holds more than {@code max} entries; true when
+   * it did (the caller then skips checking each entry).
    */
-  public static void checkCount(String field, int size, int max, String what, List<Violation> out) {
-    if (size > max) {
-      out.add(
-          new Violation(
-              field,
-              size,
-              field + " holds " + size + " items; at most " + max + " (" + what + ")"));
-    }
+  public static boolean checkCount(String field, int count, int max, List<Violation> out) {
+    if (count <= max) return false;
+    out.add(
+        new Violation(
+            field, count, field + " must hold at most " + max + " entries, was " + count));
+    return true;
   }
 
   /**
@@ -104,21 +110,19 @@ public final class InputRules {
     checkLength(prefix + "fact_key", m.factKey(), MAX_KEY_CHARS, out);
     checkLength(prefix + "scope", m.scope(), MAX_KEY_CHARS, out);
     checkLength(prefix + "episode", m.episode(), MAX_KEY_CHARS, out);
-    checkCount(prefix + "sources", m.sources().size(), MAX_SOURCES, "sources per record", out);
-    checkCount(prefix + "entities", m.entities().size(), MAX_ENTITIES, "entities per record", out);
-    checkCount(
-        prefix + "metadata",
-        m.metadata().size(),
-        MAX_METADATA_ENTRIES,
-        "metadata entries per record",
-        out);
-    for (int i = 0; i < m.sources().size(); i++)
-      checkLength(prefix + "sources[" + i + "]", m.sources().get(i), MAX_KEY_CHARS, out);
-    for (int i = 0; i < m.entities().size(); i++)
-      checkLength(prefix + "entities[" + i + "]", m.entities().get(i), MAX_KEY_CHARS, out);
-    for (var e : m.metadata().entrySet()) {
-      checkLength(prefix + "metadata", e.getKey(), MAX_KEY_CHARS, out);
-      checkLength(prefix + "metadata." + e.getKey(), e.getValue(), MAX_METADATA_VALUE_CHARS, out);
+    if (!checkCount(prefix + "sources", m.sources().size(), MAX_SOURCES, out)) {
+      for (int i = 0; i < m.sources().size(); i++)
+        checkLength(prefix + "sources[" + i + "]", m.sources().get(i), MAX_KEY_CHARS, out);
+    }
+    if (!checkCount(prefix + "entities", m.entities().size(), MAX_ENTITIES, out)) {
+      for (int i = 0; i < m.entities().size(); i++)
+        checkLength(prefix + "entities[" + i + "]", m.entities().get(i), MAX_KEY_CHARS, out);
+    }
+    if (!checkCount(prefix + "metadata", m.metadata().size(), MAX_METADATA_ENTRIES, out)) {
+      for (var e : m.metadata().entrySet()) {
+        checkLength(prefix + "metadata", e.getKey(), MAX_KEY_CHARS, out);
+        checkLength(prefix + "metadata." + e.getKey(), e.getValue(), MAX_METADATA_VALUE_CHARS, out);
+      }
     }
     Access.check(prefix + "access", m.access(), Access.MAX_LABELS, out);
   }
