@@ -159,14 +159,30 @@ class HostileInputTest {
         assertThat(refused(() -> m.recall(RecallRequest.builder(owner, "text").build())).field())
             .isEqualTo("owner");
         assertThat(refused(() -> m.history(owner, "k")).field()).isEqualTo("owner");
-        assertThat(m.forget(owner))
-            .isZero(); // forgetting stays open to owners written before the rule
+        // an unsafe owner the store does not hold is refused here too (DELETE /v1/owners/{owner})
+        assertThat(refused(() -> m.forget(owner)).field()).isEqualTo("owner");
+        assertThat(refused(() -> m.forget(owner, "some-id")).field()).isEqualTo("owner");
       }
       assertThat(
               m.remember(
                   NewMemory.builder("Maya Łukasiewicz / team-7", "Names in any script are fine.")
                       .build()))
           .isNotNull();
+    }
+  }
+
+  @Test
+  void anUnsafeOwnerWrittenBeforeTheRule_staysErasable() {
+    String legacy = "zero\u200Bwidth";
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir.resolve("index"))) {
+      store.apply(
+          List.of(record(legacy, "r1", Map.of()), record(legacy, "r2", Map.of())), List.of());
+    }
+    try (Mnemo m = open(true, null, null)) {
+      assertThat(m.forget(legacy, "r1")).isEqualTo(1);
+      assertThat(m.forget(legacy)).isEqualTo(1);
+      // once nothing is stored under it, the owner is refused like on every other call
+      assertThat(refused(() -> m.forget(legacy)).field()).isEqualTo("owner");
     }
   }
 
@@ -186,10 +202,14 @@ class HostileInputTest {
   }
 
   private static MemoryRecord record(String id, Map<String, String> meta) {
+    return record("o", id, meta);
+  }
+
+  private static MemoryRecord record(String owner, String id, Map<String, String> meta) {
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     return new MemoryRecord(
         id,
-        "o",
+        owner,
         null,
         dev.mnemo.Category.SEMANTIC,
         "text " + id,
