@@ -377,7 +377,17 @@ public final class FieldReader {
               + s
               + "'");
     }
-    // the range every store represents (InputRules): a year of +-1e9 parses, but no store keeps it
+    return at;
+  }
+
+  /**
+   * {@link #parseInstant}, also refused outside the range every store represents ({@link
+   * dev.mnemo.InputRules#checkTime}): for values no engine call checks afterwards (the log's query
+   * parameters). A body's times are checked by the engine with the rest of the record, so that
+   * {@code validate} lists them among the other violations.
+   */
+  public static Instant parseInstantInRange(String field, String s) {
+    Instant at = parseInstant(field, s);
     List<Violation> range = new ArrayList<>(1);
     dev.mnemo.InputRules.checkTime(field, at, range);
     if (!range.isEmpty()) throw new InvalidRequestException(range);

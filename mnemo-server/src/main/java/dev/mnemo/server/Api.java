@@ -597,7 +597,9 @@ final class Api {
   }
 
   private void checkJsonType(Context ctx) {
-    String ct = ctx.contentType();
+    // the raw header: the servlet's getContentType() looks the charset up and throws (500) for a
+    // name such as 'charset=\u00ff'
+    String ct = ctx.header("Content-Type");
     if (ct != null && !isJson(ct)) {
       throw ProblemException.field(
           415,
@@ -664,7 +666,7 @@ final class Api {
    * application/jsonx}).
    */
   static boolean isJson(String contentType) {
-    String[] parts = contentType.toLowerCase(java.util.Locale.ROOT).split(";");
+    String[] parts = contentType.toLowerCase(java.util.Locale.ROOT).split(";", -1); // ";;;" too
     if (!parts[0].trim().equals("application/json")) return false;
     for (int i = 1; i < parts.length; i++) {
       String p = parts[i].trim();

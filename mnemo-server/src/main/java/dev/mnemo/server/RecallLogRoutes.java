@@ -144,7 +144,7 @@ final class RecallLogRoutes {
   }
 
   private static Instant instant(Context ctx, String name) {
-    return FieldReader.parseInstant(name, ctx.queryParam(name));
+    return FieldReader.parseInstantInRange(name, ctx.queryParam(name));
   }
 
   /** The tenant's retrieval log; a store without one (SolrCloud) answers 501, saying so. */

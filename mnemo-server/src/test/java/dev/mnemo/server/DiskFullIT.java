@@ -120,8 +120,14 @@ class DiskFullIT {
       assertThat(ready.json().get("disk").get("state").asText()).isEqualTo("full");
       assertThat(ready.json().get("disk").get("message").asText())
           .contains("disk full", mount.toString());
-      assertThat(ready.json().get("failed_tenants").findValuesAsText("failure"))
+      // without a key nothing names a tenant; the admin key's answer says which and why
+      assertThat(ready.json().get("tenants_failed").asInt()).isEqualTo(1);
+      assertThat(ready.json().has("failed_tenants")).isFalse();
+      JsonNode admin = s.send("GET", "/health/ready", TestServer.ADMIN, null).json();
+      assertThat(admin.get("failed_tenants").findValuesAsText("failure"))
           .containsExactly("disk-full");
+      assertThat(admin.get("failed_tenants").findValuesAsText("error").get(0))
+          .contains("disk full", mount.toString());
 
       // Clients retrying faster than the back-off: every retry is a 507, none a 500, and reads go
       // on.
@@ -138,7 +144,7 @@ class DiskFullIT {
           .as("the first write after space returned, with a 1 min back-off: " + healed)
           .isEqualTo(201);
       acked.add(healed.json().get("ids").get(0).asText());
-      TestServer.Response after = s.send("GET", "/health/ready", null, null);
+      TestServer.Response after = s.send("GET", "/health/ready", TestServer.ADMIN, null);
       assertThat(after.json().get("failed_tenants")).isEmpty();
       assertThat(after.json().get("disk").get("state").asText()).isNotEqualTo("full");
 

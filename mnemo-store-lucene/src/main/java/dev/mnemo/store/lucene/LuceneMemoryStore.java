@@ -1732,7 +1732,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
     if (!q.entities().isEmpty()) {
       BooleanQuery.Builder any = new BooleanQuery.Builder();
-      for (String e : q.entities()) {
+      // distinct, and at most MAX_TEXT_CLAUSES (a long query names many): Lucene's clause limit
+      for (String e : new LinkedHashSet<>(q.entities()).stream().limit(MAX_TEXT_CLAUSES).toList()) {
         any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
       }
       hits[2] = s.search(and(any.build(), filter), q.perSignal());
@@ -2130,8 +2131,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (text == null || text.isBlank()) return null;
     QueryBuilder qb =
         cached == null
-            ? new QueryBuilder(analyzer)
-            : new QueryBuilder(analyzer) {
+            ? new BoundedQueryBuilder(analyzer)
+            : new BoundedQueryBuilder(analyzer) {
               @Override
               protected Query newTermQuery(Term term, float boost) {
                 try {
@@ -2151,19 +2152,17 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * The most term clauses one field's text query keeps: two fields stay under Lucene's limit of
-   * 1,024 clauses a query ({@code IndexSearcher.getMaxClauseCount}), which a long text of many
-   * distinct words (a record of 8,000 characters, a long recall text) otherwise passes, failing the
-   * search, and with it the write's same-fact check or the recall.
+   * 1,024 clauses a query ({@code IndexSearcher.getMaxClauseCount}), which a long text (a record of
+   * 8,000 characters, a long recall text: one clause per word, repeated words included) otherwise
+   * passes, failing the search, and with it the write's same-fact check or the recall.
    */
   static final int MAX_TEXT_CLAUSES = 500;
 
   private static Query textQuery(QueryBuilder qb, String text, double contextWeight) {
-    Query main = bounded(qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD));
+    Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
     if (main == null) return null;
     Query ctx =
-        contextWeight <= 0
-            ? null
-            : bounded(qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD));
+        contextWeight <= 0 ? null : qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
     if (ctx == null) return main;
     return new BooleanQuery.Builder()
         .add(main, Occur.SHOULD)
@@ -2172,30 +2171,63 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * {@code q} within {@link #MAX_TEXT_CLAUSES}: a query of more SHOULD clauses becomes one clause
-   * per distinct clause, boosted by how often it occurred (the same score: repeated clauses add
-   * up), and past the bound the clauses of the most frequent terms are kept (ties: the earliest). A
-   * query within the bound is returned as it is.
+   * Lucene's query builder with every boolean query it builds bounded ({@link BoundedDisjunction}):
+   * the builder adds one clause per analyzed token, and Lucene's own {@code BooleanQuery.Builder}
+   * throws past 1,024 of them while they are added, before any caller could trim the query.
    */
-  static Query bounded(Query q) {
-    if (!(q instanceof BooleanQuery b) || b.clauses().size() <= MAX_TEXT_CLAUSES) return q;
-    java.util.LinkedHashMap<Query, int[]> counts = new java.util.LinkedHashMap<>();
-    for (var c : b.clauses()) {
-      if (c.occur() != Occur.SHOULD) return q; // only the analyzer's disjunctions are rewritten
-      counts.computeIfAbsent(c.query(), k -> new int[1])[0]++;
+  static class BoundedQueryBuilder extends QueryBuilder {
+    BoundedQueryBuilder(Analyzer analyzer) {
+      super(analyzer);
     }
-    List<Map.Entry<Query, int[]>> kept = new ArrayList<>(counts.entrySet());
-    if (kept.size() > MAX_TEXT_CLAUSES) {
-      kept.sort(
-          (x, y) -> Integer.compare(y.getValue()[0], x.getValue()[0])); // stable: ties keep order
-      kept = kept.subList(0, MAX_TEXT_CLAUSES);
+
+    @Override
+    protected BooleanQuery.Builder newBooleanQuery() {
+      return new BoundedDisjunction();
     }
-    BooleanQuery.Builder out = new BooleanQuery.Builder();
-    for (var e : kept) {
-      int n = e.getValue()[0];
-      out.add(n == 1 ? e.getKey() : new BoostQuery(e.getKey(), n), Occur.SHOULD);
+  }
+
+  /**
+   * A boolean query's builder that holds its clauses until {@link #build}: within {@link
+   * #MAX_TEXT_CLAUSES} it builds them as they came; past it, the optional (SHOULD) clauses become
+   * one per distinct clause, boosted by how often it occurred (the same score: repeated clauses add
+   * up), and when still too many, those of the most frequent terms are kept (ties: the earliest).
+   * Other clauses are kept as they are. Hand-written: Lucene has no bounded builder.
+   */
+  static final class BoundedDisjunction extends BooleanQuery.Builder {
+    private final List<org.apache.lucene.search.BooleanClause> held = new ArrayList<>();
+
+    @Override
+    public BooleanQuery.Builder add(org.apache.lucene.search.BooleanClause clause) {
+      held.add(clause);
+      return this;
     }
-    return out.build();
+
+    @Override
+    public BooleanQuery.Builder add(Query query, Occur occur) {
+      return add(new org.apache.lucene.search.BooleanClause(query, occur));
+    }
+
+    @Override
+    public BooleanQuery build() {
+      if (held.size() > MAX_TEXT_CLAUSES) {
+        LinkedHashMap<Query, int[]> counts = new LinkedHashMap<>();
+        for (var c : held) {
+          if (c.occur() == Occur.SHOULD) counts.computeIfAbsent(c.query(), k -> new int[1])[0]++;
+          else super.add(c);
+        }
+        List<Map.Entry<Query, int[]>> kept = new ArrayList<>(counts.entrySet());
+        kept.sort((x, y) -> Integer.compare(y.getValue()[0], x.getValue()[0])); // stable
+        for (var e : kept.subList(0, Math.min(kept.size(), MAX_TEXT_CLAUSES))) {
+          int n = e.getValue()[0];
+          super.add(
+              new org.apache.lucene.search.BooleanClause(
+                  n == 1 ? e.getKey() : new BoostQuery(e.getKey(), n), Occur.SHOULD));
+        }
+      } else {
+        for (var c : held) super.add(c);
+      }
+      return super.build();
+    }
   }
 
   private void checkWritable() {
