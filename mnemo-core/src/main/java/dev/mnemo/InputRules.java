@@ -23,6 +23,12 @@ import java.util.List;
  *       newlines), format characters (right-to-left overrides, zero-width joiners: name spoofing in
  *       the inspector), other separators, lone surrogates, private-use and unassigned code points
  *       are refused.
+ *   <li><b>Sizes</b>: keys, scopes, source ids and entities at most {@value #MAX_KEY_CHARS}
+ *       characters, metadata values {@value #MAX_METADATA_VALUE_CHARS}; a record holds at most
+ *       {@value #MAX_METADATA_ENTRIES} metadata entries, {@value #MAX_SOURCES} sources and {@value
+ *       #MAX_ENTITIES} entities; a turn at most {@value #MAX_TURN_CHARS} characters; a recall asks
+ *       for at most {@value #MAX_BUDGET_TOKENS} tokens. Refusals name the limit (docs/security.md
+ *       lists every limit and what a client sees).
  *   <li><b>Recall filters</b>: at most {@value #MAX_METADATA_FILTERS} metadata entries in one
  *       recall. Each becomes a clause of the store's eligibility query beside the owner, time,
  *       scope, category and access clauses (up to {@link Access#MAX_PRINCIPALS} principals), and
@@ -52,6 +58,27 @@ public final class InputRules {
    * The longest metadata value, in characters (a store indexes it as one term of at most 32 KB).
    */
   public static final int MAX_METADATA_VALUE_CHARS = 4096;
+
+  /**
+   * The most metadata entries one record holds. A few dozen is usual; each entry is indexed, so
+   * thousands on one record make its owner's every recall and the store slower.
+   */
+  public static final int MAX_METADATA_ENTRIES = 128;
+
+  /** The most source ids one record names (turn or event ids it was derived from). */
+  public static final int MAX_SOURCES = 1024;
+
+  /** The most entities one record names. */
+  public static final int MAX_ENTITIES = 256;
+
+  /**
+   * The longest turn an ingest takes, in characters (a record's text is bounded by the engine's
+   * {@code maxTextChars}, 8,000 by default; a turn is split into records by extraction).
+   */
+  public static final int MAX_TURN_CHARS = 100_000;
+
+  /** The largest token budget a recall may ask for. */
+  public static final int MAX_BUDGET_TOKENS = 1_000_000;
 
   /** The most metadata filters one recall may name. */
   public static final int MAX_METADATA_FILTERS = 128;
@@ -83,13 +110,19 @@ public final class InputRules {
     checkLength(prefix + "fact_key", m.factKey(), MAX_KEY_CHARS, out);
     checkLength(prefix + "scope", m.scope(), MAX_KEY_CHARS, out);
     checkLength(prefix + "episode", m.episode(), MAX_KEY_CHARS, out);
-    for (int i = 0; i < m.sources().size(); i++)
-      checkLength(prefix + "sources[" + i + "]", m.sources().get(i), MAX_KEY_CHARS, out);
-    for (int i = 0; i < m.entities().size(); i++)
-      checkLength(prefix + "entities[" + i + "]", m.entities().get(i), MAX_KEY_CHARS, out);
-    for (var e : m.metadata().entrySet()) {
-      checkLength(prefix + "metadata", e.getKey(), MAX_KEY_CHARS, out);
-      checkLength(prefix + "metadata." + e.getKey(), e.getValue(), MAX_METADATA_VALUE_CHARS, out);
+    if (!checkCount(prefix + "sources", m.sources().size(), MAX_SOURCES, out)) {
+      for (int i = 0; i < m.sources().size(); i++)
+        checkLength(prefix + "sources[" + i + "]", m.sources().get(i), MAX_KEY_CHARS, out);
+    }
+    if (!checkCount(prefix + "entities", m.entities().size(), MAX_ENTITIES, out)) {
+      for (int i = 0; i < m.entities().size(); i++)
+        checkLength(prefix + "entities[" + i + "]", m.entities().get(i), MAX_KEY_CHARS, out);
+    }
+    if (!checkCount(prefix + "metadata", m.metadata().size(), MAX_METADATA_ENTRIES, out)) {
+      for (var e : m.metadata().entrySet()) {
+        checkLength(prefix + "metadata", e.getKey(), MAX_KEY_CHARS, out);
+        checkLength(prefix + "metadata." + e.getKey(), e.getValue(), MAX_METADATA_VALUE_CHARS, out);
+      }
     }
     Access.check(prefix + "access", m.access(), Access.MAX_LABELS, out);
   }

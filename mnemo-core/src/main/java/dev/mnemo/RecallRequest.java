@@ -127,10 +127,15 @@ public record RecallRequest(
           new InvalidRequestException.Violation(
               "k", k, "k must be between 1 and " + MAX_K + ", was " + k));
     }
-    if (budgetTokens < 0) {
+    if (budgetTokens < 0 || budgetTokens > InputRules.MAX_BUDGET_TOKENS) {
       v.add(
           new InvalidRequestException.Violation(
-              "budget_tokens", budgetTokens, "budget_tokens must be >= 0, was " + budgetTokens));
+              "budget_tokens",
+              budgetTokens,
+              "budget_tokens must be between 0 and "
+                  + InputRules.MAX_BUDGET_TOKENS
+                  + ", was "
+                  + budgetTokens));
     }
     if (!(threshold >= 0 && threshold <= 1)) {
       v.add(

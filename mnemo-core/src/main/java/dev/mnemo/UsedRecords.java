@@ -110,4 +110,12 @@ public final class UsedRecords {
     }
     return out;
   }
+
+  /**
+   * The ids among {@code ids} (distinct, in order) of which {@code memory} holds no record of the
+   * owner: what a mark-used or forget answer names as unknown instead of echoing them as used.
+   */
+  public static List<String> unknown(Mnemo memory, String owner, Collection<String> ids) {
+    return ids.stream().distinct().filter(id -> memory.get(owner, id).isEmpty()).toList();
+  }
 }

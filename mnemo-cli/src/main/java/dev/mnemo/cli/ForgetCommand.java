@@ -50,6 +50,11 @@ final class ForgetCommand implements Callable<Integer> {
       } else {
         System.out.println("deleted " + n + " record" + (n == 1 ? "" : "s"));
       }
+      if (id != null && n == 0) {
+        System.err.println(
+            "error: owner '" + owner + "' has no record '" + id + "': nothing deleted");
+        return 1;
+      }
     }
     return 0;
   }

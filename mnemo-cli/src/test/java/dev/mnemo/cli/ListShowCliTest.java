@@ -39,6 +39,16 @@ class ListShowCliTest {
   }
 
   @Test
+  void forget_anUnknownId_exits1_namingIt_andDeletesNothing() {
+    assertThat(std.run("forget", "--data", data(), "--owner", "maya", "--id", "no-such-id"))
+        .isEqualTo(1);
+    assertThat(std.err.toString())
+        .contains("owner 'maya' has no record 'no-such-id': nothing deleted");
+    assertThat(std.run("list", "--data", data(), "--owner", "maya")).isZero();
+    assertThat(std.out.toString()).contains("3 current records");
+  }
+
+  @Test
   void list_showsTheOwnersCurrentRecords_newestFirst_andNoOtherOwners() {
     assertThat(std.run("list", "--data", data(), "--owner", "maya")).isZero();
     String out = std.out.toString();

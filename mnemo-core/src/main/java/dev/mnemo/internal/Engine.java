@@ -847,7 +847,7 @@ final class Engine implements Mnemo {
   /** Deletes the owner's records and turns (every version, vector, turn and error artifact). */
   @Override
   public int forget(String owner) {
-    requireAnyOwner(owner);
+    requireErasableOwner(owner);
     WriteLocks.Held held = locks.owner(owner);
     try {
       int n = store.deleteOwner(owner);
@@ -861,7 +861,7 @@ final class Engine implements Mnemo {
 
   @Override
   public int forget(String owner, String id) {
-    requireAnyOwner(owner);
+    requireErasableOwner(owner);
     WriteLocks.Held held = locks.owner(owner);
     try {
       List<MemoryRecord> lineage = store.lineage(owner, id);
@@ -947,5 +947,36 @@ final class Engine implements Mnemo {
 
   private static void requireOwner(String owner) {
     dev.mnemo.InputRules.requireOwner("owner", owner);
+  }
+
+  /**
+   * An owner that may be forgotten: a valid one, or one the store holds records of under a name
+   * outside the safe set (written before it was enforced: it must stay erasable). Any other unsafe
+   * owner (a zero-width space, a control character) is refused as every other call refuses it.
+   */
+  private void requireErasableOwner(String owner) {
+    requireAnyOwner(owner);
+    if (dev.mnemo.InputRules.ownerProblem("owner", owner) == null) return;
+    boolean[] stored = {false};
+    try {
+      store.export(
+          owner,
+          r -> {
+            stored[0] = true;
+            throw new FoundOne();
+          });
+    } catch (FoundOne expected) {
+      // one record is enough
+    }
+    if (!stored[0]) requireOwner(owner);
+  }
+
+  /** Stops an export at its first record: an existence check through the store's interface. */
+  private static final class FoundOne extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    FoundOne() {
+      super(null, null, false, false);
+    }
   }
 }

@@ -326,6 +326,8 @@ final class IngestPipeline implements AutoCloseable {
     dev.mnemo.InputRules.checkTransactionTime(path + "at", t.at(), now, v);
     if (t.text() == null || t.text().isBlank())
       v.add(new Violation(path + "text", t.text(), path + "text must not be blank"));
+    dev.mnemo.InputRules.checkLength(
+        path + "text", t.text(), dev.mnemo.InputRules.MAX_TURN_CHARS, v);
     if (t.attempt() < 1)
       v.add(
           new Violation(

@@ -357,14 +357,17 @@ public final class FieldReader {
   public static Instant parseInstant(String field, String s) {
     if (s == null) return null;
     String t = s.trim();
+    Instant at;
     try {
-      if (t.length() == 10) return LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
-      try {
-        return Instant.parse(t);
-      } catch (DateTimeParseException e) {
-        return OffsetDateTime.parse(t).toInstant();
+      if (t.length() == 10) at = LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
+      else {
+        try {
+          at = Instant.parse(t);
+        } catch (DateTimeParseException e) {
+          at = OffsetDateTime.parse(t).toInstant();
+        }
       }
-    } catch (DateTimeParseException e) {
+    } catch (java.time.DateTimeException e) { // a parse error, or a date past what Instant holds
       throw new InvalidRequestException(
           field,
           s,
@@ -374,5 +377,20 @@ public final class FieldReader {
               + s
               + "'");
     }
+    return at;
+  }
+
+  /**
+   * {@link #parseInstant}, also refused outside the range every store represents ({@link
+   * dev.mnemo.InputRules#checkTime}): for values no engine call checks afterwards (the log's query
+   * parameters). A body's times are checked by the engine with the rest of the record, so that
+   * {@code validate} lists them among the other violations.
+   */
+  public static Instant parseInstantInRange(String field, String s) {
+    Instant at = parseInstant(field, s);
+    List<Violation> range = new ArrayList<>(1);
+    dev.mnemo.InputRules.checkTime(field, at, range);
+    if (!range.isEmpty()) throw new InvalidRequestException(range);
+    return at;
   }
 }

@@ -60,6 +60,14 @@ public final class StrictJson {
    * sequences).
    */
   static void checkUtf8(byte[] body) throws Malformed {
+    // Named before the decoder runs: Jackson would detect and read UTF-16 and UTF-32 by their
+    // zero bytes and skip a byte-order mark, so a body in another encoding passed as if UTF-8.
+    String other = otherEncoding(body);
+    if (other != null)
+      throw new Malformed(
+          "the request body is "
+              + other
+              + ", not UTF-8; send UTF-8 text without a byte-order mark");
     try {
       StandardCharsets.UTF_8
           .newDecoder()
@@ -75,6 +83,35 @@ public final class StrictJson {
                   : "")
               + "; send UTF-8 text");
     }
+  }
+
+  /**
+   * The encoding {@code b} is in when it is recognizably not plain UTF-8 (a byte-order mark of
+   * UTF-8, UTF-16 or UTF-32, or the NUL bytes of UTF-16/32 text, which JSON never holds raw), else
+   * null.
+   */
+  static String otherEncoding(byte[] b) {
+    int n = b.length;
+    if (n >= 4 && b[0] == 0 && b[1] == 0 && (b[2] & 0xFF) == 0xFE && (b[3] & 0xFF) == 0xFF)
+      return "UTF-32BE (it starts with a byte-order mark)";
+    if (n >= 4 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xFE && b[2] == 0 && b[3] == 0)
+      return "UTF-32LE (it starts with a byte-order mark)";
+    if (n >= 3 && (b[0] & 0xFF) == 0xEF && (b[1] & 0xFF) == 0xBB && (b[2] & 0xFF) == 0xBF)
+      return "UTF-8 with a byte-order mark (EF BB BF)";
+    if (n >= 2 && (b[0] & 0xFF) == 0xFE && (b[1] & 0xFF) == 0xFF)
+      return "UTF-16BE (it starts with a byte-order mark)";
+    if (n >= 2 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xFE)
+      return "UTF-16LE (it starts with a byte-order mark)";
+    for (int i = 0; i < n; i++) {
+      if (b[i] != 0) continue;
+      boolean even = i % 2 == 0;
+      return "UTF-16 or UTF-32 ("
+          + (even ? "big" : "little")
+          + "-endian by its zero bytes; the first at byte "
+          + i
+          + ")";
+    }
+    return null;
   }
 
   private static int firstBad(byte[] b) {

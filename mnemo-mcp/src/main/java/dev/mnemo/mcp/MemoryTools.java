@@ -272,6 +272,10 @@ final class MemoryTools {
     out.put("owner", owner);
     if (id != null) out.put("id", id);
     out.put("deleted", deleted);
+    if (id != null && deleted == 0) {
+      out.putArray("unknown").add(id);
+      out.put("note", "No memory '" + id + "' of this owner: nothing was deleted.");
+    }
     return out;
   }
 
@@ -283,11 +287,11 @@ final class MemoryTools {
     String stored = args.get("owner").asText();
     List<String> ids = new ArrayList<>();
     args.get("ids").forEach(i -> ids.add(i.asText()));
-    List<String> used = ids;
+    List<String> unknown = UsedRecords.unknown(mnemo, stored, ids);
+    List<String> used = ids.stream().distinct().filter(id -> !unknown.contains(id)).toList();
     if (args.has("answer")) {
       List<MemoryRecord> records =
-          ids.stream()
-              .distinct()
+          used.stream()
               .map(id -> mnemo.get(stored, id))
               .flatMap(java.util.Optional::stream)
               .toList();
@@ -303,6 +307,11 @@ final class MemoryTools {
     ArrayNode marked = out.putArray("used");
     used.stream().distinct().forEach(marked::add);
     out.put("updated", updated);
+    if (!unknown.isEmpty()) {
+      ArrayNode u = out.putArray("unknown");
+      unknown.forEach(u::add);
+      out.put("note", unknown.size() + " of the ids are no memory of this owner: " + unknown);
+    }
     return out;
   }
 

@@ -84,6 +84,115 @@ class StdioTransportIT {
     }
   }
 
+  /** Hostile values for any tool argument: strings, numbers, collections and nulls. */
+  static List<Object> hostileValues() {
+    List<Object> out =
+        new ArrayList<>(
+            List.of(
+                "",
+                " ",
+                "\u0000",
+                "a\u0000b",
+                "admin\u202Egnp",
+                "zero\u200Bwidth",
+                "\uFEFF",
+                "\ud800",
+                "line\nbreak",
+                "x".repeat(10_000),
+                "w ".repeat(5_000),
+                "-1000000000-01-01T00:00:00Z",
+                "+1000000000-12-31T23:59:59Z",
+                "9999-12-31T23:59:59.999999999Z",
+                "0000-00-00",
+                "*",
+                "owner:*",
+                "a AND (",
+                -1,
+                0,
+                Long.MAX_VALUE,
+                1e308,
+                -1e308,
+                true,
+                List.of(),
+                List.of("x".repeat(5_000)),
+                Map.of(),
+                Map.of("k", List.of(1))));
+    List<String> manyStrings = new ArrayList<>();
+    Map<String, Object> manyEntries = new java.util.HashMap<>();
+    for (int i = 0; i < 2_000; i++) {
+      manyStrings.add("v" + i);
+      manyEntries.put("k" + i, "v");
+    }
+    out.add(manyStrings);
+    out.add(manyEntries);
+    out.add(null);
+    return out;
+  }
+
+  /**
+   * Every tool the server lists, each of its arguments (from the tool's own input schema, so a new
+   * argument is covered without editing this test) given each hostile value in turn, the others
+   * valid: every answer is a result or a tool error naming what is wrong, never an internal or a
+   * store failure, and the server serves on.
+   */
+  @Test
+  void stdio_everyArgumentOfEveryTool_takesTheHostileCorpus_withoutAnInternalError() {
+    Map<String, Map<String, Object>> base =
+        Map.of(
+            "remember", Map.of("owner", "h", "text", "Hostile base record."),
+            "recall", Map.of("owner", "h", "query", "base"),
+            "history", Map.of("owner", "h", "fact_key", "k"),
+            "forget", Map.of("owner", "h", "id", "no-such-id"),
+            "mark_used", Map.of("owner", "h", "ids", List.of("no-such-id")));
+    List<String> failures = new ArrayList<>();
+    int calls = 0;
+    try (McpSyncClient client = start()) {
+      List<io.modelcontextprotocol.spec.McpSchema.Tool> tools = client.listTools().tools();
+      assertThat(tools)
+          .extracting(t -> t.name())
+          .containsExactlyInAnyOrderElementsOf(base.keySet());
+      for (var tool : tools) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> props = (Map<String, Object>) tool.inputSchema().get("properties");
+        assertThat(props).as(tool.name()).isNotEmpty();
+        for (String arg : props.keySet()) {
+          for (Object v : hostileValues()) {
+            Map<String, Object> args = new java.util.HashMap<>(base.get(tool.name()));
+            args.put(arg, v);
+            String what = tool.name() + "." + arg + "=" + abbreviate(String.valueOf(v));
+            calls++;
+            try {
+              var r =
+                  client.callTool(
+                      io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder(tool.name())
+                          .arguments(args)
+                          .build());
+              String text =
+                  ((io.modelcontextprotocol.spec.McpSchema.TextContent) r.content().get(0)).text();
+              if (Boolean.TRUE.equals(r.isError())) {
+                JsonNode structured = dev.mnemo.json.JsonCodec.tree(r.structuredContent());
+                String code = structured.path("error").asText("");
+                if (code.equals("internal") || code.equals("failed") || text.contains("\tat "))
+                  failures.add(what + " -> " + abbreviate(text));
+              }
+            } catch (RuntimeException e) {
+              failures.add(what + " -> " + e);
+            }
+          }
+        }
+      }
+      assertThat(failures).as(failures.size() + " of " + calls + " calls").isEmpty();
+      assertThat(calls).isGreaterThan(300);
+      // still serving
+      JsonNode r = ToolScenario.ok(client, "remember", Map.of("owner", "h", "text", "Still here."));
+      assertThat(r.get("id").asText()).isNotBlank();
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() > 120 ? s.substring(0, 120) + "..." : s;
+  }
+
   /**
    * Raw lines to the child's stdin, replies read from its stdout: what the SDK's client never
    * sends.

@@ -196,7 +196,10 @@ final class Api {
    * server stays ready: the body counts the tenants whose store is unusable ({@code
    * tenants_failed}), and with the admin key lists them ({@code failed_tenants}: why, since when,
    * the next attempt to reopen it) with the descriptors and bounds. Without a key nothing names a
-   * tenant; a key sent is checked (and throttled) as on any route.
+   * tenant; a key sent is checked (and throttled) as on any route. {@code disk}, for every caller,
+   * gives the free space of the stores' file system: {@code state} ok, low (under the warning
+   * threshold), full (writes answer 507; {@code message} says "disk full" with the path) or
+   * unknown.
    */
   private void ready(Context ctx) {
     String why = server.notReady();
@@ -214,6 +217,14 @@ final class Api {
             .put("status", "ready")
             .put("tenants_open", tenants.openCount())
             .put("tenants_failed", failures.size());
+    DiskSpace.State disk = tenants.disk().state(true);
+    o.putObject("disk")
+        .put("state", disk.level())
+        .put("path", disk.path().toString())
+        .put("free_bytes", disk.usable())
+        .put("min_free_bytes", disk.min())
+        .put("warn_free_bytes", disk.warn())
+        .put("message", disk.describe());
     if (!admin) {
       ctx.json(o);
       return;
@@ -421,21 +432,22 @@ final class Api {
   private void markUsed(Context ctx) {
     String owner = ctx.pathParam("owner");
     Wire.UsedReport report = Wire.used(body(ctx));
-    List<String> ids = report.ids();
+    TenantMemory m = memory(ctx);
+    // ids the tenant has no record of are named, not echoed as used
+    List<String> unknown = dev.mnemo.UsedRecords.unknown(m, owner, report.ids());
+    List<String> ids =
+        report.ids().stream().distinct().filter(id -> !unknown.contains(id)).toList();
     if (report.answer() != null) { // the caller gave its answer: mark only the records it used
-      TenantMemory m = memory(ctx);
       List<dev.mnemo.MemoryRecord> records =
-          ids.stream()
-              .distinct()
-              .map(id -> m.get(owner, id))
-              .flatMap(java.util.Optional::stream)
-              .toList();
+          ids.stream().map(id -> m.get(owner, id)).flatMap(java.util.Optional::stream).toList();
       ids = dev.mnemo.UsedRecords.in(report.query(), report.answer(), records);
     }
-    int n = ids.isEmpty() ? 0 : memory(ctx).markUsed(owner, ids);
+    int n = ids.isEmpty() ? 0 : m.markUsed(owner, ids);
     ObjectNode out = JsonCodec.object().put("owner", owner).put("updated", n);
     ArrayNode used = out.putArray("used");
     ids.stream().distinct().forEach(used::add);
+    ArrayNode unknownIds = out.putArray("unknown");
+    unknown.forEach(unknownIds::add);
     ctx.json(out);
   }
 
@@ -585,7 +597,9 @@ final class Api {
   }
 
   private void checkJsonType(Context ctx) {
-    String ct = ctx.contentType();
+    // the raw header: the servlet's getContentType() looks the charset up and throws (500) for a
+    // name such as 'charset=\u00ff'
+    String ct = ctx.header("Content-Type");
     if (ct != null && !isJson(ct)) {
       throw ProblemException.field(
           415,
@@ -652,7 +666,7 @@ final class Api {
    * application/jsonx}).
    */
   static boolean isJson(String contentType) {
-    String[] parts = contentType.toLowerCase(java.util.Locale.ROOT).split(";");
+    String[] parts = contentType.toLowerCase(java.util.Locale.ROOT).split(";", -1); // ";;;" too
     if (!parts[0].trim().equals("application/json")) return false;
     for (int i = 1; i < parts.length; i++) {
       String p = parts[i].trim();

@@ -134,7 +134,13 @@ public final class MnemoServer implements AutoCloseable {
             () -> t[0].openCount(),
             () -> t[0].failures().size());
     this.tenants =
-        new Tenants(data.resolve("tenants"), b.engines, config, metrics, b.reopenBackoff);
+        new Tenants(
+            data.resolve("tenants"),
+            b.engines,
+            config,
+            metrics,
+            b.reopenBackoff,
+            new DiskSpace(data.resolve("tenants"), b.minFreeBytes, b.warnFreeBytes));
     t[0] = tenants;
     metrics.recallRates(tenants::recallStats);
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
@@ -489,6 +495,21 @@ public final class MnemoServer implements AutoCloseable {
     private final EngineFactory engines;
     private final Map<String, Servlet> mounts = new LinkedHashMap<>();
     private java.time.Duration reopenBackoff = java.time.Duration.ofSeconds(1);
+    private long minFreeBytes = DiskSpace.DEFAULT_MIN_FREE_BYTES;
+    private long warnFreeBytes = DiskSpace.DEFAULT_WARN_FREE_BYTES;
+
+    /**
+     * Free-space thresholds of the data directory's file system: under {@code minFreeBytes}
+     * (default 16 MiB) the disk counts as full (writes refused by the store answer 507, a store
+     * that failed for lack of space waits for room before it is reopened); under {@code
+     * warnFreeBytes} (default 1 GiB) a warning is logged and readiness says {@code low}.
+     */
+    public Builder diskSpace(long minFreeBytes, long warnFreeBytes) {
+      new DiskSpace(Path.of("."), minFreeBytes, warnFreeBytes); // checks the values
+      this.minFreeBytes = minFreeBytes;
+      this.warnFreeBytes = warnFreeBytes;
+      return this;
+    }
 
     /**
      * The wait before a failed tenant store is first reopened (doubling per failed attempt); tests

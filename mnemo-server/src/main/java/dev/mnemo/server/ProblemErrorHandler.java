@@ -22,6 +22,16 @@ final class ProblemErrorHandler extends org.eclipse.jetty.server.handler.ErrorHa
     setShowCauses(false);
   }
 
+  /**
+   * Every method gets a problem document: Jetty writes an error body only for GET, POST and HEAD,
+   * so a DELETE with an invalid path (bad UTF-8 in a segment, an encoded backslash) answered a bare
+   * 400.
+   */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(
       Request request,
@@ -60,6 +70,12 @@ final class ProblemErrorHandler extends org.eclipse.jetty.server.handler.ErrorHa
     Servlet() {
       setShowStacks(false);
       setShowCauses(false);
+    }
+
+    /** Every method gets a problem document, as in {@link ProblemErrorHandler}. */
+    @Override
+    public boolean errorPageForMethod(String method) {
+      return true;
     }
 
     @Override

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>{@link ProblemException}</td><td>its own</td><td>its own</td></tr>
  *   <tr><td>body over the size limit</td><td>413</td><td>too-large</td></tr>
  *   <tr><td>unknown route / method</td><td>404 / 405</td><td>not-found / method-not-allowed</td></tr>
+ *   <tr><td>{@link DiskSpace.NoSpaceException} (the disk is full)</td><td>507 + Retry-After</td><td>insufficient-storage (with {@code disk}: path, free and needed bytes)</td></tr>
  *   <tr><td>retriable {@link MnemoException} (a provider's time-out, shutting down)</td><td>503 + Retry-After</td><td>unavailable</td></tr>
  *   <tr><td>other {@link MnemoException} (store failure)</td><td>500</td><td>store-failure</td></tr>
  *   <tr><td>anything else</td><td>500</td><td>internal (logged with its stack trace; the body says only the request id)</td></tr>
@@ -136,6 +137,24 @@ final class Problems {
                 instance,
                 requestId);
       };
+    }
+    if (t instanceof DiskSpace.NoSpaceException n) {
+      ObjectNode disk = JsonCodec.object();
+      disk.put("path", n.state.path().toString());
+      disk.put("free_bytes", n.state.usable());
+      disk.put("min_free_bytes", n.state.min());
+      Problem out =
+          build(
+              507,
+              "insufficient-storage",
+              "Insufficient storage",
+              n.getMessage(),
+              List.of(),
+              Map.of("Retry-After", String.valueOf(DiskSpace.NoSpaceException.RETRY_AFTER_SECONDS)),
+              instance,
+              requestId);
+      out.body().set("disk", disk);
+      return out;
     }
     if (t instanceof MnemoException m && m.retriable()) {
       return build(

@@ -42,6 +42,13 @@ final class TenantMemory implements Mnemo {
   private final Metrics metrics;
   private final boolean traceLogged;
   private final WriteHealth health = new WriteHealth();
+  private final DiskSpace disk; // null: free space is not watched
+
+  /**
+   * Usable bytes when a write was last refused for lack of space (-1: none was): the store is
+   * reopened once more than this is free and at least the minimum (see {@link Tenants}).
+   */
+  private volatile long noSpaceUsable = -1;
 
   /** Writes finished (or failed) so far: what a cache of the store's content is tagged with. */
   private final java.util.concurrent.atomic.AtomicLong writes =
@@ -53,6 +60,17 @@ final class TenantMemory implements Mnemo {
 
   TenantMemory(
       String tenant, Mnemo engine, GroupCommitter committer, Metrics metrics, boolean traceLogged) {
+    this(tenant, engine, committer, metrics, traceLogged, null);
+  }
+
+  TenantMemory(
+      String tenant,
+      Mnemo engine,
+      GroupCommitter committer,
+      Metrics metrics,
+      boolean traceLogged,
+      DiskSpace disk) {
+    this.disk = disk;
     this.tenant = tenant;
     this.engine = engine;
     this.committer = committer;
@@ -70,8 +88,18 @@ final class TenantMemory implements Mnemo {
   }
 
   /**
-   * Runs one write, recording its outcome in {@link #health}. A call that changed nothing (forget
-   * or mark-used of ids that do not exist) may not have reached the store, so it proves nothing.
+   * Whether a write of this store was refused for lack of space, and the usable bytes then (-1: not
+   * refused for space).
+   */
+  long noSpaceUsable() {
+    return noSpaceUsable;
+  }
+
+  /**
+   * Runs one write, recording its outcome in {@link #health}. A store failure while the disk is
+   * full (or whose cause says so) becomes a {@link DiskSpace.NoSpaceException}: 507, not 500. A
+   * call that changed nothing (forget or mark-used of ids that do not exist) may not have reached
+   * the store, so it proves nothing.
    */
   private <T> T tracked(Supplier<T> write, Predicate<T> changed) {
     long ticket = health.begin();
@@ -80,13 +108,27 @@ final class TenantMemory implements Mnemo {
       out = write.get();
     } catch (RuntimeException e) {
       health.failed(e);
-      throw e;
+      throw disk == null ? e : noSpace(e);
     } finally {
       writes.incrementAndGet(); // after the write is visible (or failed, which may have changed
       // something)
     }
     if (changed.test(out)) health.succeeded(ticket);
+    if (disk != null) disk.state(false); // logs a warning when free space falls under the threshold
     return out;
+  }
+
+  /** {@code e} as a {@link DiskSpace.NoSpaceException} when the disk is full, else {@code e}. */
+  private RuntimeException noSpace(RuntimeException e) {
+    if (e instanceof InvalidRequestException || e instanceof DiskSpace.NoSpaceException) return e;
+    boolean said = DiskSpace.noSpace(e);
+    if (!said && !WriteHealth.isStoreFailure(e)) return e;
+    DiskSpace.State s = disk.state(true);
+    if (!s.full() && !said) return e;
+    noSpaceUsable = Math.max(0, s.usable());
+    DiskSpace.State full =
+        s.full() ? s : new DiskSpace.State("full", s.path(), s.usable(), s.min(), s.warn());
+    return new DiskSpace.NoSpaceException(tenant, full, e);
   }
 
   /**

@@ -29,9 +29,12 @@ import org.slf4j.LoggerFactory;
  * <p>One tenant's broken store concerns that tenant only ({@link #failures()}, which readiness
  * lists). A store that refused a write keeps serving reads from its last commit and is reopened by
  * the first request after a back-off; a store that cannot be opened answers 503 until the back-off
- * has passed and the next request tries again. The back-off starts at {@code reopenBackoff} (1 s by
- * default) and doubles with each failed attempt, up to {@link #MAX_REOPEN_BACKOFF}; {@link #reopen}
- * tries at once.
+ * has passed and the next request tries again. The back-off counts from the failure: refusals in
+ * between do not restart it. A store that failed for lack of disk space ({@link DiskSpace}) is
+ * reopened by the first request that finds room again (at least the minimum free, and more than
+ * when it failed), without waiting for the back-off, and its refused writes answer 507. The
+ * back-off starts at {@code reopenBackoff} (1 s by default) and doubles with each failed attempt,
+ * up to {@link #MAX_REOPEN_BACKOFF}; {@link #reopen} tries at once.
  *
  * <p>Opening and closing: each tenant has a {@link Slot} with a lock of its own, taken outside the
  * map's lock, so a store that takes seconds to open delays that tenant's first requests only, and
@@ -135,12 +138,16 @@ final class Tenants implements AutoCloseable {
   }
 
   /**
-   * A tenant whose store is unusable: {@code kind} {@code "open"} (it could not be opened) or
-   * {@code "write"} (it refused a write and keeps its last commit until reopened); the next attempt
-   * to reopen it is due at {@code nextAttempt}.
+   * A tenant whose store is unusable: {@code kind} {@code "open"} (it could not be opened), {@code
+   * "write"} (it refused a write and keeps its last commit until reopened) or {@code "disk-full"}
+   * (either, for lack of space: reopened as soon as space is freed, {@code error} names the path);
+   * the next attempt to reopen it is due at {@code nextAttempt} at the latest.
    */
   record Trouble(
       String tenant, String kind, Instant since, String error, int attempts, Instant nextAttempt) {}
+
+  /** The {@link Trouble#kind} of a store that failed for lack of disk space. */
+  static final String DISK_FULL = "disk-full";
 
   /** How long opening a store waits for an open one to become closable when all are in use. */
   static final Duration CAPACITY_WAIT = Duration.ofSeconds(2);
@@ -160,6 +167,7 @@ final class Tenants implements AutoCloseable {
   private final ConcurrentHashMap<String, Trouble> unopened = new ConcurrentHashMap<>();
 
   private final Duration reopenBackoff;
+  private final DiskSpace disk;
   private final int maxOpen;
 
   /** Stores open or being opened: at most {@link #maxOpen}. */
@@ -186,6 +194,27 @@ final class Tenants implements AutoCloseable {
       ServerConfig config,
       Metrics metrics,
       Duration reopenBackoff) {
+    this(
+        root,
+        factory,
+        config,
+        metrics,
+        reopenBackoff,
+        new DiskSpace(root, DiskSpace.DEFAULT_MIN_FREE_BYTES, DiskSpace.DEFAULT_WARN_FREE_BYTES));
+  }
+
+  /**
+   * @param disk the free space of the stores' file system: a tenant that failed for lack of space
+   *     is reopened as soon as there is room again, whatever its back-off says
+   */
+  Tenants(
+      Path root,
+      EngineFactory factory,
+      ServerConfig config,
+      Metrics metrics,
+      Duration reopenBackoff,
+      DiskSpace disk) {
+    this.disk = disk;
     this.root = root;
     this.reopenBackoff = reopenBackoff;
     this.factory = factory;
@@ -370,15 +399,24 @@ final class Tenants implements AutoCloseable {
     Tenant t = slot.tenant;
     if (t == null) {
       Trouble trouble = unopened.get(k);
-      if (trouble != null && now.isBefore(trouble.nextAttempt())) throw unavailable(trouble, now);
+      if (trouble != null && now.isBefore(trouble.nextAttempt())) {
+        // A store that could not open for lack of space is tried as soon as there is room again.
+        if (!trouble.kind().equals(DISK_FULL)) throw unavailable(trouble, now);
+        if (!disk.roomToReopen()) throw new DiskSpace.NoSpaceException(k, disk.state(false), null);
+      }
       slot.tenant = openOrRecord(k, trouble == null ? 0 : trouble.attempts(), 0);
       return slot.tenant;
     }
     var failure = t.memory().health().failure();
     if (failure.isPresent()) {
-      // The store refused a write (Lucene rolled it back and refuses the next ones): once the
-      // back-off has passed, the next request reopens it from its last commit.
-      if (!now.isBefore(failure.get().at().plus(backoff(t.reopens().get())))) {
+      // The store refused a write (Lucene rolled it back and refuses the next ones): the next
+      // request reopens it from its last commit once the back-off has passed (counted from the
+      // failure: later refusals do not restart it), or, when it failed for lack of space, as soon
+      // as more space is free than then and at least the minimum.
+      long refusedAt = t.memory().noSpaceUsable();
+      boolean room =
+          refusedAt >= 0 && disk.roomToReopen() && disk.state(false).usable() > refusedAt;
+      if (room || !now.isBefore(failure.get().at().plus(backoff(t.reopens().get())))) {
         slot.tenant = null;
         closeQuietly(t, "failed");
         slot.tenant = openOrRecord(k, 0, t.reopens().get() + 1);
@@ -407,12 +445,16 @@ final class Tenants implements AutoCloseable {
     } catch (RuntimeException e) {
       Instant now = Instant.now();
       Trouble before = unopened.get(name);
+      DiskSpace.State space = disk.state(true);
+      boolean full = DiskSpace.noSpace(e) || space.full();
       Trouble trouble =
           new Trouble(
               name,
-              "open",
+              full ? DISK_FULL : "open",
               before == null ? now : before.since(),
-              String.valueOf(e.getMessage()),
+              full
+                  ? space.describe() + " (" + e.getMessage() + ")"
+                  : String.valueOf(e.getMessage()),
               openAttempts + 1,
               now.plus(backoff(openAttempts)));
       unopened.put(name, trouble);
@@ -422,6 +464,7 @@ final class Tenants implements AutoCloseable {
           trouble.attempts(),
           trouble.nextAttempt(),
           e.toString());
+      if (full) throw new DiskSpace.NoSpaceException(name, space, e);
       throw unavailable(trouble, now);
     }
   }
@@ -618,7 +661,8 @@ final class Tenants implements AutoCloseable {
                 metrics::committed)
             : null;
     TenantMemory memory =
-        new TenantMemory(name, engine, committer, metrics, config.traceTenants().contains(name));
+        new TenantMemory(
+            name, engine, committer, metrics, config.traceTenants().contains(name), disk);
     LOG.info("opened tenant store tenant={} dir={}", name, dir);
     return new Tenant(
         name,
@@ -696,9 +740,11 @@ final class Tenants implements AutoCloseable {
                       t.name(),
                       new Trouble(
                           t.name(),
-                          "write",
+                          t.memory().noSpaceUsable() >= 0 ? DISK_FULL : "write",
                           f.at(),
-                          f.message(),
+                          t.memory().noSpaceUsable() >= 0
+                              ? disk.state(false).describe() + " (" + f.message() + ")"
+                              : f.message(),
                           t.reopens().get(),
                           f.at().plus(backoff(t.reopens().get())))));
     }
@@ -765,6 +811,11 @@ final class Tenants implements AutoCloseable {
 
   boolean closed() {
     return closed;
+  }
+
+  /** The free space of the stores' file system (readiness shows it). */
+  DiskSpace disk() {
+    return disk;
   }
 
   @Override

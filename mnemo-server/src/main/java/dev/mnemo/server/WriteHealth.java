@@ -45,11 +45,23 @@ final class WriteHealth {
     failure.updateAndGet(f -> f != null && f.ticket() < ticket ? null : f);
   }
 
-  /** The write failed with {@code e}; records it when it is a store failure. */
+  /**
+   * The write failed with {@code e}; records it when it is a store failure. A store that has
+   * already failed keeps the time and message of its first failure: the refusals that follow (a
+   * failed Lucene store refuses every write) neither restart the reopen's back-off, which counts
+   * from the failure, nor hide its cause; only the ticket moves on, so a write that started before
+   * this refusal does not clear it.
+   */
   void failed(RuntimeException e) {
     if (isStoreFailure(e)) {
-      failure.set(
-          new Failure(tickets.incrementAndGet(), Instant.now(), String.valueOf(e.getMessage())));
+      long ticket = tickets.incrementAndGet();
+      Instant now = Instant.now();
+      String message = String.valueOf(e.getMessage());
+      failure.updateAndGet(
+          f ->
+              f == null
+                  ? new Failure(ticket, now, message)
+                  : new Failure(ticket, f.at(), f.message()));
     }
   }
 

@@ -57,7 +57,7 @@ class ReadinessIT {
         failNext = false;
         failed = sticky;
         throw new MnemoException(
-            "write failed, nothing was acknowledged: No space left on device", false);
+            "write failed, nothing was acknowledged: Input/output error", false);
       }
     }
 
@@ -171,7 +171,7 @@ class ReadinessIT {
       assertThat(failed.json().get("type").asText()).isEqualTo("urn:mnemo:problem:store-failure");
 
       JsonNode f = onlyFailed(s, "acme", "write");
-      assertThat(f.get("error").asText()).contains("No space left on device");
+      assertThat(f.get("error").asText()).contains("Input/output error");
       assertThat(s.send("GET", "/health/live", null, null).status()).isEqualTo(200);
       assertThat(s.send("GET", "/metrics", TestServer.ADMIN, null).body())
           .contains("mnemo_tenants_failed 1.0");
@@ -200,7 +200,8 @@ class ReadinessIT {
                   .status())
           .isEqualTo(500);
       assertThat(s.send("DELETE", "/v1/owners/alice", acme, null).status()).isEqualTo(500);
-      assertThat(onlyFailed(s, "acme", "write").get("error").asText()).contains("rolled back");
+      assertThat(onlyFailed(s, "acme", "write").get("error").asText())
+          .contains("Input/output error"); // the first failure's cause is kept
 
       // Only the admin reopens a tenant, and only an existing one.
       assertThat(s.send("POST", "/v1/tenants/acme/reopen", acme, null).status()).isEqualTo(403);

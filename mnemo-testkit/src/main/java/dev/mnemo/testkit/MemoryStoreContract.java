@@ -1094,7 +1094,7 @@ public abstract class MemoryStoreContract {
     assertThatThrownBy(() -> RecallRequest.builder("u", "q").k(0).build())
         .hasMessage("k must be between 1 and 1000, was 0");
     assertThatThrownBy(() -> RecallRequest.builder("u", "q").budgetTokens(-1).build())
-        .hasMessage("budget_tokens must be >= 0, was -1");
+        .hasMessage("budget_tokens must be between 0 and 1000000, was -1");
     assertThatThrownBy(() -> Category.fromCode("category", "gossip"))
         .hasMessage("category must be one of [episodic, semantic, procedural, task], was 'gossip'");
   }

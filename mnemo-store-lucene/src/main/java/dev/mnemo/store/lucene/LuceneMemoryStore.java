@@ -1732,7 +1732,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
     if (!q.entities().isEmpty()) {
       BooleanQuery.Builder any = new BooleanQuery.Builder();
-      for (String e : q.entities()) {
+      // distinct, and at most MAX_TEXT_CLAUSES (a long query names many): Lucene's clause limit
+      for (String e : new LinkedHashSet<>(q.entities()).stream().limit(MAX_TEXT_CLAUSES).toList()) {
         any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
       }
       hits[2] = s.search(and(any.build(), filter), q.perSignal());
@@ -2130,8 +2131,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (text == null || text.isBlank()) return null;
     QueryBuilder qb =
         cached == null
-            ? new QueryBuilder(analyzer)
-            : new QueryBuilder(analyzer) {
+            ? new BoundedQueryBuilder(analyzer)
+            : new BoundedQueryBuilder(analyzer) {
               @Override
               protected Query newTermQuery(Term term, float boost) {
                 try {
@@ -2149,6 +2150,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  /**
+   * The most term clauses one field's text query keeps: two fields stay under Lucene's limit of
+   * 1,024 clauses a query ({@code IndexSearcher.getMaxClauseCount}), which a long text (a record of
+   * 8,000 characters, a long recall text: one clause per word, repeated words included) otherwise
+   * passes, failing the search, and with it the write's same-fact check or the recall.
+   */
+  static final int MAX_TEXT_CLAUSES = 500;
+
   private static Query textQuery(QueryBuilder qb, String text, double contextWeight) {
     Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
     if (main == null) return null;
@@ -2159,6 +2168,66 @@ public final class LuceneMemoryStore implements MemoryStore {
         .add(main, Occur.SHOULD)
         .add(new BoostQuery(ctx, (float) contextWeight), Occur.SHOULD)
         .build();
+  }
+
+  /**
+   * Lucene's query builder with every boolean query it builds bounded ({@link BoundedDisjunction}):
+   * the builder adds one clause per analyzed token, and Lucene's own {@code BooleanQuery.Builder}
+   * throws past 1,024 of them while they are added, before any caller could trim the query.
+   */
+  static class BoundedQueryBuilder extends QueryBuilder {
+    BoundedQueryBuilder(Analyzer analyzer) {
+      super(analyzer);
+    }
+
+    @Override
+    protected BooleanQuery.Builder newBooleanQuery() {
+      return new BoundedDisjunction();
+    }
+  }
+
+  /**
+   * A boolean query's builder that holds its clauses until {@link #build}: within {@link
+   * #MAX_TEXT_CLAUSES} it builds them as they came; past it, the optional (SHOULD) clauses become
+   * one per distinct clause, boosted by how often it occurred (the same score: repeated clauses add
+   * up), and when still too many, those of the most frequent terms are kept (ties: the earliest).
+   * Other clauses are kept as they are. Hand-written: Lucene has no bounded builder.
+   */
+  static final class BoundedDisjunction extends BooleanQuery.Builder {
+    private final List<org.apache.lucene.search.BooleanClause> held = new ArrayList<>();
+
+    @Override
+    public BooleanQuery.Builder add(org.apache.lucene.search.BooleanClause clause) {
+      held.add(clause);
+      return this;
+    }
+
+    @Override
+    public BooleanQuery.Builder add(Query query, Occur occur) {
+      return add(new org.apache.lucene.search.BooleanClause(query, occur));
+    }
+
+    @Override
+    public BooleanQuery build() {
+      if (held.size() > MAX_TEXT_CLAUSES) {
+        LinkedHashMap<Query, int[]> counts = new LinkedHashMap<>();
+        for (var c : held) {
+          if (c.occur() == Occur.SHOULD) counts.computeIfAbsent(c.query(), k -> new int[1])[0]++;
+          else super.add(c);
+        }
+        List<Map.Entry<Query, int[]>> kept = new ArrayList<>(counts.entrySet());
+        kept.sort((x, y) -> Integer.compare(y.getValue()[0], x.getValue()[0])); // stable
+        for (var e : kept.subList(0, Math.min(kept.size(), MAX_TEXT_CLAUSES))) {
+          int n = e.getValue()[0];
+          super.add(
+              new org.apache.lucene.search.BooleanClause(
+                  n == 1 ? e.getKey() : new BoostQuery(e.getKey(), n), Occur.SHOULD));
+        }
+      } else {
+        for (var c : held) super.add(c);
+      }
+      return super.build();
+    }
   }
 
   private void checkWritable() {

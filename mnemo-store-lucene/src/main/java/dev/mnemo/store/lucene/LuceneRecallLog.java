@@ -48,6 +48,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
@@ -258,12 +259,12 @@ final class LuceneRecallLog implements RecallLog {
   public boolean markUsed(String owner, Collection<String> ids, Instant at) {
     if (ids.isEmpty()) return false;
     synchronized (writeLock) {
-      BooleanQuery.Builder any = new BooleanQuery.Builder();
-      for (String id : ids) any.add(new TermQuery(new Term(SELECTED, id)), Occur.SHOULD);
+      // a term set, not a disjunction of term queries: no clause limit for a long list of ids
+      Query any = new TermInSetQuery(SELECTED, ids.stream().map(BytesRef::new).toList());
       Query q =
           new BooleanQuery.Builder()
               .add(new TermQuery(new Term(OWNER, owner)), Occur.FILTER)
-              .add(any.build(), Occur.FILTER)
+              .add(any, Occur.FILTER)
               .add(LongPoint.newRangeQuery(AT, Long.MIN_VALUE, at.toEpochMilli()), Occur.FILTER)
               .build();
       List<LoggedRecall> latest = find(q, 0, 1);
@@ -308,12 +309,12 @@ final class LuceneRecallLog implements RecallLog {
     if (ids.isEmpty()) return 0;
     synchronized (writeLock) {
       try {
-        BooleanQuery.Builder any = new BooleanQuery.Builder();
-        for (String id : ids) any.add(new TermQuery(new Term(CANDIDATE, id)), Occur.SHOULD);
+        // a term set: no clause limit for a long list of ids (a record's whole lineage)
+        Query any = new TermInSetQuery(CANDIDATE, ids.stream().map(BytesRef::new).toList());
         Query q =
             new BooleanQuery.Builder()
                 .add(new TermQuery(new Term(OWNER, owner)), Occur.FILTER)
-                .add(any.build(), Occur.FILTER)
+                .add(any, Occur.FILTER)
                 .build();
         int n = withSearcher(s -> s.count(q));
         if (n == 0) return 0;

@@ -159,14 +159,130 @@ class HostileInputTest {
         assertThat(refused(() -> m.recall(RecallRequest.builder(owner, "text").build())).field())
             .isEqualTo("owner");
         assertThat(refused(() -> m.history(owner, "k")).field()).isEqualTo("owner");
-        assertThat(m.forget(owner))
-            .isZero(); // forgetting stays open to owners written before the rule
+        // an unsafe owner the store does not hold is refused here too (DELETE /v1/owners/{owner})
+        assertThat(refused(() -> m.forget(owner)).field()).isEqualTo("owner");
+        assertThat(refused(() -> m.forget(owner, "some-id")).field()).isEqualTo("owner");
       }
       assertThat(
               m.remember(
                   NewMemory.builder("Maya Łukasiewicz / team-7", "Names in any script are fine.")
                       .build()))
           .isNotNull();
+    }
+  }
+
+  @Test
+  void collectionsOverTheirLimit_areRefusedNamingTheLimit_andUsualSizesAreKept() {
+    try (Mnemo m = open(true, null, null)) {
+      Map<String, String> many = new java.util.HashMap<>();
+      for (int i = 0; i <= dev.mnemo.InputRules.MAX_METADATA_ENTRIES; i++) many.put("k" + i, "v");
+      InvalidRequestException e =
+          refused(() -> m.remember(NewMemory.builder("o", "x").metadata(many).build()));
+      assertThat(e.field()).isEqualTo("metadata");
+      assertThat(e.getMessage())
+          .contains("metadata must hold at most " + dev.mnemo.InputRules.MAX_METADATA_ENTRIES);
+      List<String> ids = new java.util.ArrayList<>();
+      for (int i = 0; i <= dev.mnemo.InputRules.MAX_SOURCES; i++) ids.add("s" + i);
+      assertThat(
+              refused(() -> m.remember(NewMemory.builder("o", "x").sources(ids).build()))
+                  .getMessage())
+          .contains("sources must hold at most " + dev.mnemo.InputRules.MAX_SOURCES);
+      assertThat(
+              refused(
+                      () ->
+                          m.remember(
+                              NewMemory.builder("o", "x")
+                                  .entities(ids.subList(0, dev.mnemo.InputRules.MAX_ENTITIES + 1))
+                                  .build()))
+                  .getMessage())
+          .contains("entities must hold at most " + dev.mnemo.InputRules.MAX_ENTITIES);
+      assertThat(
+              refused(
+                      () ->
+                          m.ingest(
+                              List.of(
+                                  Turn.of(
+                                      "o",
+                                      "t1",
+                                      Turn.Role.USER,
+                                      "O",
+                                      "word ".repeat(dev.mnemo.InputRules.MAX_TURN_CHARS / 5 + 1),
+                                      clock.instant()))))
+                  .field())
+          .isEqualTo("turns[0].text");
+      assertThat(
+              refused(
+                      () ->
+                          RecallRequest.builder("o", "x")
+                              .budgetTokens(dev.mnemo.InputRules.MAX_BUDGET_TOKENS + 1)
+                              .build())
+                  .field())
+          .isEqualTo("budget_tokens");
+
+      Map<String, String> usual = new java.util.HashMap<>();
+      for (int i = 0; i < 40; i++) usual.put("key" + i, "value " + i);
+      MemoryRecord kept =
+          m.remember(
+              NewMemory.builder("o", "A record of usual size.")
+                  .metadata(usual)
+                  .sources(ids.subList(0, 50))
+                  .entities(ids.subList(0, 30))
+                  .build());
+      assertThat(m.get("o", kept.id()).orElseThrow().metadata()).hasSize(40);
+    }
+  }
+
+  @Test
+  void aLongTextOfManyDistinctWords_isWrittenAndRecalled() {
+    // past 1,024 distinct words the text query once failed (Lucene's clause limit): 500 on
+    // remember (the same-fact check) and on recall
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; text.length() < 7_900; i++) text.append("w").append(i).append(' ');
+    try (Mnemo m = open(true, null, null)) {
+      MemoryRecord r = m.remember(NewMemory.builder("o", text.toString().trim()).build());
+      MemoryRecord r2 = m.remember(NewMemory.builder("o", text.toString().trim() + " w0").build());
+      assertThat(r2.id()).isNotNull();
+      // answers (the gate may select nothing of such a text; what matters is no store failure)
+      assertThat(m.recall(RecallRequest.builder("o", text.toString().trim()).k(5).build()).ids())
+          .isSubsetOf(r.id(), r2.id());
+    }
+  }
+
+  @Test
+  void aTextQueryOfManyClauses_isBoundedPerField_keepingTheMostFrequentTerms() {
+    StringBuilder text = new StringBuilder("zeta zeta zeta ");
+    for (int i = 0; i < 2_000; i++) text.append("w").append(i).append(' ');
+    var qb =
+        new LuceneMemoryStore.BoundedQueryBuilder(
+            new org.apache.lucene.analysis.standard.StandardAnalyzer());
+    var bounded =
+        (org.apache.lucene.search.BooleanQuery)
+            qb.createBooleanQuery(
+                "text", text.toString(), org.apache.lucene.search.BooleanClause.Occur.SHOULD);
+    assertThat(bounded.clauses()).hasSize(LuceneMemoryStore.MAX_TEXT_CLAUSES);
+    // the repeated term first, boosted by its count, then the earliest of the rest
+    assertThat(bounded.clauses().get(0).query().toString()).isEqualTo("(text:zeta)^3.0");
+    assertThat(bounded.clauses().get(1).query().toString()).isEqualTo("text:w0");
+    // a short text is built as Lucene builds it (repeated words as repeated clauses)
+    assertThat(
+            qb.createBooleanQuery(
+                    "text", "zeta zeta beta", org.apache.lucene.search.BooleanClause.Occur.SHOULD)
+                .toString())
+        .isEqualTo("text:zeta text:zeta text:beta");
+  }
+
+  @Test
+  void anUnsafeOwnerWrittenBeforeTheRule_staysErasable() {
+    String legacy = "zero\u200Bwidth";
+    try (LuceneMemoryStore store = LuceneMemoryStore.open(dir.resolve("index"))) {
+      store.apply(
+          List.of(record(legacy, "r1", Map.of()), record(legacy, "r2", Map.of())), List.of());
+    }
+    try (Mnemo m = open(true, null, null)) {
+      assertThat(m.forget(legacy, "r1")).isEqualTo(1);
+      assertThat(m.forget(legacy)).isEqualTo(1);
+      // once nothing is stored under it, the owner is refused like on every other call
+      assertThat(refused(() -> m.forget(legacy)).field()).isEqualTo("owner");
     }
   }
 
@@ -186,10 +302,14 @@ class HostileInputTest {
   }
 
   private static MemoryRecord record(String id, Map<String, String> meta) {
+    return record("o", id, meta);
+  }
+
+  private static MemoryRecord record(String owner, String id, Map<String, String> meta) {
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     return new MemoryRecord(
         id,
-        "o",
+        owner,
         null,
         dev.mnemo.Category.SEMANTIC,
         "text " + id,
