@@ -495,7 +495,7 @@ final class WritePath {
       List<MemoryRecord> changes = new ArrayList<>();
       List<String> notes = new ArrayList<>();
       if (sameFactNote != null) notes.add(sameFactNote);
-      else notes.addAll(eventNotes);
+      notes.addAll(eventNotes);
       sameFactNote = null;
       if (m.factKey() != null) {
         Map<String, MemoryRecord> known = versionsOf(m.owner(), m.factKey());

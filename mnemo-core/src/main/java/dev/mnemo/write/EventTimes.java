@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  *       planning a trip to Kyoto in April", "I will ...", "is going to ...", "my appointment is
  *       ...") written in February is about the coming one: a month, season or date without a year
  *       and without a backward word ("last", "ago", "yesterday", "previous", "past") that resolved
- *       to before the recorded time moves one year forward when the text says it plans.
+ *       to before the recorded time moves one year forward when the text says it plans and is not
+ *       in the past tense ("was", "were", "went", "did": "my appointment was on the 3rd").
  *   <li><b>States</b>: a phrase that starts with "since" ("has been vegetarian since March") says
  *       when a state began: {@link Found#startsState()}, so the write path takes its start as the
  *       record's valid-from unless the writer set one.
@@ -51,6 +52,10 @@ public final class EventTimes {
               + "|would like to|'ll)\\b|['’]ll\\b",
           Pattern.CASE_INSENSITIVE);
 
+  /** A statement in the past tense ("my appointment was on the 3rd"): not a plan. */
+  private static final Pattern PAST =
+      Pattern.compile("\\b(?:was|were|went|did|had been)\\b", Pattern.CASE_INSENSITIVE);
+
   private static final Pattern BACKWARD =
       Pattern.compile(
           "\\b(?:last|ago|yesterday|previous|past|before|earlier|this|next|since|today|tonight"
@@ -73,7 +78,10 @@ public final class EventTimes {
     Instant from = best.from();
     Instant to = best.to();
     String phrase = best.expression().strip();
-    if (!to.isAfter(recordedAt) && PLAN.matcher(text).find() && !BACKWARD.matcher(phrase).find()) {
+    if (!to.isAfter(recordedAt)
+        && PLAN.matcher(text).find()
+        && !PAST.matcher(text).find()
+        && !BACKWARD.matcher(phrase).find()) {
       from = from.atZone(zone).plusYears(1).toInstant();
       to = to.atZone(zone).plusYears(1).toInstant();
     }

@@ -308,8 +308,7 @@ public final class SameFact {
         negated |= NEGATORS.contains(raw.get(j).toLowerCase(Locale.ROOT));
       int p = negated ? -polarity : polarity;
       Set<String> object =
-          new LinkedHashSet<>(
-              RuleConsolidator.contentWords(clauseAfter(text, raw.get(i))));
+          new LinkedHashSet<>(RuleConsolidator.contentWords(clauseAfter(text, raw.get(i))));
       object.removeAll(FILLERS);
       object.removeAll(PREFERENCE.keySet());
       if (object.isEmpty()) return null;
@@ -324,8 +323,7 @@ public final class SameFact {
    */
   private static String clauseAfter(String text, String verb) {
     String t = text.replace('’', '\'');
-    Matcher m =
-        Pattern.compile("(?<![\\p{L}])" + Pattern.quote(verb) + "(?![\\p{L}])").matcher(t);
+    Matcher m = Pattern.compile("(?<![\\p{L}])" + Pattern.quote(verb) + "(?![\\p{L}])").matcher(t);
     if (!m.find()) return "";
     String rest = t.substring(m.end());
     int end = rest.length();

@@ -28,7 +28,7 @@ class ScenarioReaderTest {
         .extracting(Scenario::id)
         .containsExactly(
             "s-editor", "s-same-name", "s-budget", "s-nothing-relevant", "s-scope", "s-time-words");
-    assertThat(all.stream().mapToInt(s -> s.queries().size()).sum()).isEqualTo(30);
+    assertThat(all.stream().mapToInt(s -> s.queries().size()).sum()).isEqualTo(12);
     Scenario editor = all.get(0);
     assertThat(editor.origin()).endsWith("dev.jsonl:1");
     assertThat(editor.writes().get(1).sources()).containsExactly("e2");
