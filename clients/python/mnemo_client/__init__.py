@@ -21,6 +21,7 @@ from ._types import (
     RecallStats,
     Replay,
     Turn,
+    Withheld,
 )
 
 __all__ = [
@@ -39,5 +40,6 @@ __all__ = [
     "RecallStats",
     "Replay",
     "Turn",
+    "Withheld",
 ]
 __version__ = "0.1.0"

@@ -86,25 +86,58 @@ class Record:
         )
 
 
+def _float(o: Dict[str, Any], name: str) -> Optional[float]:
+    v = o.get(name)
+    return None if v is None else float(v)
+
+
 @dataclass(frozen=True)
 class Recalled:
-    """A selected record with why it was selected: fused ``score``, the gate's ``relevance``
-    (probability it helps answer the query) and the tokens its text takes."""
+    """A selected record with why it was selected: the final ``score`` (match with the priors),
+    the gate's ``relevance`` (its probability that the record helps answer the query: what
+    ``min_relevance`` tests; None when no relevance model applied), the ``match`` of its own
+    evidence (dense, BM25, names fused) and the tokens its text takes."""
 
     record: Record
     score: float
-    relevance: float
+    relevance: Optional[float]
     tokens: int
     conflicts_with: List[str] = field(default_factory=list)
+    match: Optional[float] = None
 
     @classmethod
     def from_json(cls, o: Dict[str, Any]) -> "Recalled":
         return cls(
             record=Record.from_json(o),
             score=float(_get(o, "score", 0.0)),
-            relevance=float(_get(o, "relevance", 0.0)),
+            relevance=_float(o, "relevance"),
             tokens=int(_get(o, "tokens", 0)),
             conflicts_with=list(_get(o, "conflicts_with", [])),
+            match=_float(o, "match"),
+        )
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """What the fetch gate held back from a recall: ``count`` candidates below ``min_relevance``,
+    the ``best_relevance`` among them (None when none), and ``searched`` (False: the message was
+    small talk and not looked up). An empty answer with ``count`` > 0 is the gate's decision, not
+    an empty memory."""
+
+    searched: bool = True
+    count: int = 0
+    best_relevance: Optional[float] = None
+    min_relevance: float = 0.0
+
+    @classmethod
+    def from_json(cls, o: Optional[Dict[str, Any]]) -> "Withheld":
+        if not o:
+            return cls()
+        return cls(
+            searched=bool(_get(o, "searched", True)),
+            count=int(_get(o, "count", 0)),
+            best_relevance=_float(o, "best_relevance"),
+            min_relevance=float(_get(o, "min_relevance", 0.0)),
         )
 
 
@@ -119,6 +152,7 @@ class RecallResult:
     block_tokens: int
     trace: Optional[Dict[str, Any]] = None
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    withheld: Withheld = field(default_factory=Withheld)
 
     @property
     def empty(self) -> bool:
@@ -139,6 +173,7 @@ class RecallResult:
             block_tokens=int(_get(o, "block_tokens", 0)),
             trace=o.get("trace"),
             raw=o,
+            withheld=Withheld.from_json(o.get("withheld")),
         )
 
 

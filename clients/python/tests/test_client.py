@@ -42,6 +42,22 @@ class ClientTest(unittest.TestCase):
         self.assertIsNotNone(got.trace)
         self.assertIsNotNone(got.gate)
         self.assertIsNone(self.m.recall("maya", "is Maya allergic to peanuts").trace)
+        self.assertIsNotNone(got.records[0].match)
+        # no relevance model fits "--embedder none": a relevance only under a request's threshold
+        self.assertIsNone(got.records[0].relevance)
+        gated = self.m.recall("maya", "is Maya allergic to peanuts", min_relevance=0.01)
+        self.assertGreaterEqual(gated.records[0].relevance, gated.withheld.min_relevance)
+
+    def test_anEmptyAnswer_saysWhatTheGateWithheld(self) -> None:
+        self.m.remember("wyn", "Wyn keeps bees in the back garden.")
+        got = self.m.recall("wyn", "Which airline does Wyn usually fly with?", min_relevance=0.5)
+        self.assertTrue(got.empty)
+        self.assertTrue(got.withheld.searched)
+        self.assertGreater(got.withheld.min_relevance, 0)
+        self.assertGreaterEqual(got.withheld.count, 1)
+        self.assertLess(got.withheld.best_relevance, got.withheld.min_relevance)
+        small = self.m.recall("wyn", "Thanks a lot!")
+        self.assertFalse(small.withheld.searched)
 
     def test_factKey_supersedes_andHistoryKeepsEveryVersion(self) -> None:
         first = self.m.remember("ana", "Ana lives in Porto.", fact_key="city", valid_from="2025-01-01")

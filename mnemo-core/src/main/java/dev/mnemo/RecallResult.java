@@ -11,6 +11,8 @@ import java.util.List;
  * @param tokensUsed tokens of the selected texts
  * @param renderedTokens tokens of the rendered block, header, dates and markers included: at most
  *     the request's budget
+ * @param withheld what the fetch gate held back: an empty answer says whether the store had
+ *     candidates that the gate judged irrelevant (and how close the best came), or nothing matched
  * @param trace the full trace when the request asked for {@code explain}, else null
  */
 public record RecallResult(
@@ -18,9 +20,52 @@ public record RecallResult(
     String rendered,
     int tokensUsed,
     int renderedTokens,
+    Withheld withheld,
     RecallTrace trace) {
   public RecallResult {
     selected = List.copyOf(selected);
+    java.util.Objects.requireNonNull(withheld, "withheld (Withheld.NONE when no gate applied)");
+  }
+
+  /**
+   * What the fetch gate held back from one recall.
+   *
+   * @param searched false when the message was not looked up at all (small talk: nothing to look
+   *     up), else true
+   * @param count candidates whose relevance was below {@code minRelevance} (among those the
+   *     selection reached: it stops asking once k records are selected)
+   * @param bestRelevance the highest relevance among them, {@code NaN} when none was withheld
+   * @param minRelevance the threshold the gate applied; 0 when no gate applied (turned off by the
+   *     request, or no relevance model fits the embedder)
+   */
+  public record Withheld(boolean searched, int count, double bestRelevance, double minRelevance) {
+    /** No gate applied: nothing withheld. */
+    public static final Withheld NONE = new Withheld(true, 0, Double.NaN, 0);
+
+    /** What a recall's trace shows the gate withheld (a logged recall keeps only its trace). */
+    public static Withheld of(RecallTrace t) {
+      RecallTrace.Gate g = t.gate();
+      if (g == null) return NONE;
+      if ("skip".equals(g.fetch())) return new Withheld(false, 0, Double.NaN, g.minRelevance());
+      if (g.minRelevance() <= 0) return NONE;
+      int n = 0;
+      double best = Double.NaN;
+      for (CandidateTrace c : t.candidates()) {
+        if (c.outcome() != Outcome.BELOW_THRESHOLD || c.relevance() == null) continue;
+        double p = c.relevance().probability();
+        if (!(p < g.minRelevance())) continue;
+        n++;
+        if (Double.isNaN(best) || p > best) best = p;
+      }
+      return new Withheld(true, n, best, g.minRelevance());
+    }
+  }
+
+  /** This result without its trace. */
+  public RecallResult withoutTrace() {
+    return trace == null
+        ? this
+        : new RecallResult(selected, rendered, tokensUsed, renderedTokens, withheld, null);
   }
 
   /** The selected records' ids, best first. */

@@ -12,8 +12,9 @@ package dev.mnemo;
  * @param bm25Raw raw Lucene BM25 score (0 when the text does not match)
  * @param bm25 the BM25 signal in [0, 1]: raw over the query's maximum, through a sigmoid
  * @param entity the specificity of the most specific query entity the record names, in [0, 1]
- * @param relevance the weighted-sum fusion of dense, bm25 and entity (the record's own evidence,
- *     without the window); what the threshold tests
+ * @param match the weighted-sum fusion of dense, bm25 and entity (the record's own evidence,
+ *     without the window); what the request's threshold tests. Not the fetch gate's relevance,
+ *     which is a probability ({@link RelevanceTrace#probability()}, {@link Recalled#relevance()})
  * @param rrf reciprocal-rank fusion score normalized to [0, 1] (only under RRF)
  * @param recency {@code 0.5^(age / halfLife)} with the half-life of the record's category
  * @param importance the record's importance
@@ -23,7 +24,7 @@ package dev.mnemo;
  * @param speaker 1 when the record's speaker is a person the query names, or its role (user,
  *     assistant) is the one the query's grammatical person points at ({@link
  *     dev.mnemo.text.QueryPerson}), else 0
- * @param finalScore relevance (or rrf) times (1 + the weighted ranking signals): the sort key
+ * @param finalScore match (or rrf) times (1 + the weighted ranking signals): the sort key
  */
 public record Signals(
     double cosine,
@@ -32,7 +33,7 @@ public record Signals(
     double bm25Raw,
     double bm25,
     double entity,
-    double relevance,
+    double match,
     double rrf,
     double recency,
     double importance,

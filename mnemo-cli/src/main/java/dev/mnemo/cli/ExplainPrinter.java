@@ -12,22 +12,26 @@ final class ExplainPrinter {
   private ExplainPrinter() {}
 
   static void print(RecallResult r, PrintStream out) {
+    RecallResult.Withheld w = r.withheld();
     if (r.selected().isEmpty()) {
-      boolean skipped =
-          r.trace() != null && r.trace().gate() != null && "skip".equals(r.trace().gate().fetch());
-      out.println(
-          skipped
-              ? "(nothing selected: " + r.trace().gate().reason() + ")"
-              : "(nothing selected: no eligible record passed the threshold)");
+      out.println("(nothing selected: " + nothingSelected(r) + ")");
     } else {
       out.println(r.rendered());
     }
     out.printf(
         Locale.ROOT,
-        "%d selected, %d tokens of texts, %d tokens rendered%n",
+        "%d selected, %d tokens of texts, %d tokens rendered%s%n",
         r.selected().size(),
         r.tokensUsed(),
-        r.renderedTokens());
+        r.renderedTokens(),
+        r.selected().isEmpty() || w.count() == 0
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "; %d withheld below min_relevance %.3f (best relevance %.3f)",
+                w.count(),
+                w.minRelevance(),
+                w.bestRelevance()));
     RecallTrace t = r.trace();
     if (t == null) return;
     out.println();
@@ -74,12 +78,12 @@ final class ExplainPrinter {
         "%-16s %-18s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-15s %s%n",
         "outcome",
         "source",
-        "p",
+        "relev",
         "cos",
         "dense",
         "bm25",
         "entity",
-        "relev",
+        "match",
         "recen",
         "impor",
         "freq",
@@ -106,7 +110,7 @@ final class ExplainPrinter {
           s.dense(),
           s.bm25(),
           s.entity(),
-          s.relevance(),
+          s.match(),
           s.recency(),
           s.importance(),
           s.frequency(),
@@ -120,6 +124,33 @@ final class ExplainPrinter {
     StringBuilder sb = new StringBuilder("stage ms:");
     t.stageNanos().forEach((k, v) -> sb.append(String.format(Locale.ROOT, " %s=%.2f", k, v / 1e6)));
     out.println(sb);
+  }
+
+  /**
+   * Why an answer is empty, in the words of the setting that decided it: users of memory services
+   * whose default threshold drops relevant records "think the memory is empty"; this line says
+   * whether it is.
+   */
+  static String nothingSelected(RecallResult r) {
+    RecallResult.Withheld w = r.withheld();
+    if (!w.searched()) {
+      return (r.trace() != null && r.trace().gate() != null
+              ? r.trace().gate().reason()
+              : "small talk, nothing to look up")
+          + "; --min-relevance 0 looks it up anyway";
+    }
+    if (w.count() > 0) {
+      return String.format(
+          Locale.ROOT,
+          "%d candidate%s withheld below min_relevance %.3f, the best at relevance %.3f;"
+              + " a lower --min-relevance lets %s through, 0 turns the gate off",
+          w.count(),
+          w.count() == 1 ? "" : "s",
+          w.minRelevance(),
+          w.bestRelevance(),
+          w.count() == 1 ? "it" : "them");
+    }
+    return "no eligible record matched the message closely enough";
   }
 
   private static String trim(String s, int n) {

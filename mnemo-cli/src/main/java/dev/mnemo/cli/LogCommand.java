@@ -180,7 +180,12 @@ final class LogCommand implements Callable<Integer> {
     out.println();
     ExplainPrinter.print(
         new RecallResult(
-            java.util.List.of(), "", e.trace().tokensUsed(), e.renderedTokens(), e.trace()),
+            java.util.List.of(),
+            "",
+            e.trace().tokensUsed(),
+            e.renderedTokens(),
+            RecallResult.Withheld.of(e.trace()),
+            e.trace()),
         out);
     out.println("selected: " + e.selected());
     for (CandidateTrace c : e.omitted()) {

@@ -176,4 +176,43 @@ class GateInvarianceTest {
           .contains("Hanna's locker code at the climbing gym is 4471.");
     }
   }
+
+  /**
+   * An empty answer says what the gate withheld, traced or not, and the CLI line names {@code
+   * min_relevance}; a selected record's relevance is the probability the gate compared. (The
+   * threshold is the request's here: what is under test is the report, not the default's
+   * abstention.)
+   */
+  @Test
+  void anAnswerSaysWhatTheGateWithheld() {
+    String airline = "Which airline does Hanna usually fly with?";
+    try (Mnemo m = open("withheld")) {
+      m.rememberAll(hanna("h", b -> b));
+      RecallResult none = m.recall(RecallRequest.builder("h", airline).minRelevance(0.5).build());
+      assertThat(none.selected()).isEmpty();
+      RecallResult.Withheld w = none.withheld();
+      assertThat(w.searched()).isTrue();
+      assertThat(w.minRelevance()).isPositive();
+      assertThat(w.count()).isPositive();
+      assertThat(w.bestRelevance()).isLessThan(w.minRelevance());
+      assertThat(ExplainPrinter.nothingSelected(none))
+          .startsWith(w.count() + " candidate")
+          .contains("withheld below min_relevance")
+          .contains("0 turns the gate off");
+      RecallResult traced =
+          m.recall(RecallRequest.builder("h", airline).minRelevance(0.5).explain(true).build());
+      assertThat(RecallResult.Withheld.of(traced.trace()).bestRelevance())
+          .isEqualTo(traced.withheld().bestRelevance());
+
+      RecallResult cat = ask(m, "h", "What's the name of Hanna's cat?");
+      assertThat(cat.selected()).isNotEmpty();
+      assertThat(cat.selected().get(0).relevance())
+          .isEqualTo(probability(cat, "Hanna has a grey cat named Pixel."))
+          .isGreaterThanOrEqualTo(cat.withheld().minRelevance());
+
+      RecallResult thanks = m.recall(RecallRequest.builder("h", "Thanks a lot!").build());
+      assertThat(thanks.withheld().searched()).isFalse();
+      assertThat(ExplainPrinter.nothingSelected(thanks)).contains("--min-relevance 0");
+    }
+  }
 }

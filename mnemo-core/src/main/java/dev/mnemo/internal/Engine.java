@@ -769,9 +769,7 @@ final class Engine implements Mnemo {
     String state = store.state();
     RecallResult r = reads.recall(request, null, true);
     logger.offer(request, r, state);
-    return request.explain()
-        ? r
-        : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
+    return request.explain() ? r : r.withoutTrace();
   }
 
   /** The eligibility a logged recall ran with (its resolved instants and time range). */

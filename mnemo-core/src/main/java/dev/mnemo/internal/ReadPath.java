@@ -163,6 +163,10 @@ final class ReadPath {
     double[] features;
 
     double probability = Double.NaN;
+
+    /** Whether the fetch gate withheld it (its probability below min_relevance). */
+    boolean withheld;
+
     final List<String> conflictsWith = new ArrayList<>();
 
     Scored(Candidate c) {
@@ -235,7 +239,8 @@ final class ReadPath {
                   tokenizer.count(rendered),
                   timings,
                   gate);
-      return new RecallResult(List.of(), rendered, 0, tokenizer.count(rendered), trace);
+      return new RecallResult(
+          List.of(), rendered, 0, tokenizer.count(rendered), withheld(gate, List.of()), trace);
     }
     Eligibility eligibility = eligibility(req, validTime, knownTime, range);
     List<String> queryKeys = new ArrayList<>(Entities.queryKeys(text));
@@ -309,6 +314,8 @@ final class ReadPath {
     // the selection is the same; FetchGateTest).
     boolean traced = req.explain() || keepTrace;
     boolean gateOn = gate.minRelevance() > 0;
+    boolean modelApplies =
+        gateOn || relevanceModel.fits(embedder == null ? null : embedder.modelId());
     RecallTrace.Gate lazyGate =
         !traced && gateOn && req.packing() == dev.mnemo.Packing.GREEDY ? gate : null;
     RelevanceFeatures.compute(
@@ -325,7 +332,7 @@ final class ReadPath {
         traced);
     if (lazyGate == null) {
       for (Scored s : scored) {
-        if (traced || gateOn && s.outcome == null)
+        if (traced || (gateOn || modelApplies && req.blockRelevance()) && s.outcome == null)
           s.probability = relevance.probability(s.features);
       }
       applyGate(scored, gate);
@@ -346,8 +353,18 @@ final class ReadPath {
     timings.put("total", t6 - t0);
 
     List<Recalled> out = new ArrayList<>();
-    for (Scored s : selected)
-      out.add(new Recalled(s.r, s.score, s.relevance, s.tokens, s.conflictsWith));
+    for (Scored s : selected) {
+      if (modelApplies && Double.isNaN(s.probability) && s.features != null)
+        s.probability = relevance.probability(s.features);
+      out.add(
+          new Recalled(
+              s.r,
+              s.score,
+              s.relevance,
+              modelApplies ? s.probability : Double.NaN,
+              s.tokens,
+              s.conflictsWith));
+    }
     RecallTrace trace = null;
     if (req.explain() || keepTrace) {
       List<CandidateTrace> ct = new ArrayList<>(scored.size());
@@ -394,7 +411,26 @@ final class ReadPath {
               timings,
               gate);
     }
-    return new RecallResult(out, rendered, used, renderedTokens, trace);
+    return new RecallResult(out, rendered, used, renderedTokens, withheld(gate, scored), trace);
+  }
+
+  /**
+   * What the fetch gate held back: how many candidates it withheld and the best of their
+   * probabilities (among the candidates the packing reached: untraced greedy packing stops asking
+   * once k records are selected).
+   */
+  private static RecallResult.Withheld withheld(RecallTrace.Gate gate, List<Scored> scored) {
+    if (SKIP.equals(gate.fetch()))
+      return new RecallResult.Withheld(false, 0, Double.NaN, gate.minRelevance());
+    if (gate.minRelevance() <= 0) return RecallResult.Withheld.NONE;
+    int n = 0;
+    double best = Double.NaN;
+    for (Scored s : scored) {
+      if (!s.withheld) continue;
+      n++;
+      if (Double.isNaN(best) || s.probability > best) best = s.probability;
+    }
+    return new RecallResult.Withheld(true, n, best, gate.minRelevance());
   }
 
   static final String RETRIEVE = "retrieve";
@@ -462,6 +498,7 @@ final class ReadPath {
   private static boolean gated(Scored s, RecallTrace.Gate gate, boolean reason) {
     if (s.probability >= gate.minRelevance()) return false;
     s.outcome = Outcome.BELOW_THRESHOLD;
+    s.withheld = true;
     s.reason =
         !reason
             ? null
@@ -971,7 +1008,10 @@ final class ReadPath {
    * style.
    */
   private static String line(Scored s, MemoryRecord r, boolean conflict, RecallRequest req) {
-    return Renderer.line(r, conflict, req.blockRelevance() ? s.relevance : Double.NaN);
+    // the block's relevance is the gate's probability, as in every answer; a request that turned
+    // the gate off with an embedder no model fits has none, and shows the match instead
+    double shown = Double.isNaN(s.probability) ? s.relevance : s.probability;
+    return Renderer.line(r, conflict, req.blockRelevance() ? shown : Double.NaN);
   }
 
   private static double maxSimilarity(Scored s, List<Scored> chosen) {

@@ -62,15 +62,46 @@ public final class ResultJson {
     o.put(shape.rendered, r.rendered());
     o.put("tokens_used", r.tokensUsed());
     o.put(shape.renderedTokens, r.renderedTokens());
+    o.set("withheld", withheld(r.withheld()));
     if (r.trace() != null) o.set("trace", TraceJson.write(r.trace()));
     return o;
   }
 
-  /** One selected record: the record's fields plus score, relevance, tokens, conflicts. */
+  /**
+   * What the fetch gate held back: {@code searched} (false: small talk, not looked up), {@code
+   * count}, {@code best_relevance} (null when none) and the {@code min_relevance} it applied.
+   */
+  static ObjectNode withheld(RecallResult.Withheld w) {
+    ObjectNode o = JsonCodec.object();
+    o.put("searched", w.searched());
+    o.put("count", w.count());
+    Nodes.num(o, "best_relevance", w.bestRelevance());
+    Nodes.num(o, "min_relevance", w.minRelevance());
+    return o;
+  }
+
+  private static RecallResult.Withheld withheld(FieldReader w) {
+    if (w == null) return RecallResult.Withheld.NONE;
+    Boolean searched = w.bool("searched");
+    Integer count = w.integer("count");
+    Double best = w.number("best_relevance");
+    Double min = w.number("min_relevance");
+    return new RecallResult.Withheld(
+        searched == null || searched,
+        count == null ? 0 : count,
+        best == null ? Double.NaN : best,
+        min == null ? 0 : min);
+  }
+
+  /**
+   * One selected record: the record's fields plus score, match (the fused evidence), relevance (the
+   * gate's probability, null when no relevance model applied), tokens, conflicts.
+   */
   public static ObjectNode recalled(Recalled s) {
     ObjectNode x = RecordJson.write(s.record(), false);
     x.put("score", round(s.score()));
-    x.put("relevance", round(s.relevance()));
+    Nodes.num(x, "match", s.match());
+    Nodes.num(x, "relevance", s.relevance());
     x.put("tokens", s.tokens());
     if (!s.conflictsWith().isEmpty()) {
       ArrayNode c = x.putArray("conflicts_with");
@@ -91,6 +122,7 @@ public final class ResultJson {
     List<Recalled> selected = new ArrayList<>();
     for (JsonNode s : n.path(shape.selected)) selected.add(recalled(s));
     RecallTrace trace = x.has("trace") ? TraceJson.read(n.get("trace")) : null;
+    FieldReader withheldReader = x.object("withheld", "an object");
     return Nodes.answer(
         "result",
         v,
@@ -98,12 +130,14 @@ public final class ResultJson {
           String rendered = x.requiredString(shape.rendered);
           Integer used = x.integer("tokens_used");
           Integer renderedTokens = x.integer(shape.renderedTokens);
+          RecallResult.Withheld withheld = withheld(withheldReader);
           if (!v.isEmpty()) return null;
           return new RecallResult(
               selected,
               rendered,
               used == null ? 0 : used,
               renderedTokens == null ? 0 : renderedTokens,
+              withheld,
               trace);
         });
   }
@@ -121,6 +155,7 @@ public final class ResultJson {
         v,
         () -> {
           Double score = x.number("score");
+          Double match = x.number("match");
           Double relevance = x.number("relevance");
           Integer tokens = x.integer("tokens");
           List<String> conflicts = x.strings("conflicts_with");
@@ -128,6 +163,7 @@ public final class ResultJson {
           return new Recalled(
               r,
               score == null ? Double.NaN : score,
+              match == null ? Double.NaN : match,
               relevance == null ? Double.NaN : relevance,
               tokens == null ? 0 : tokens,
               conflicts);

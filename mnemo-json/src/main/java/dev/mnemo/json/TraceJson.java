@@ -126,7 +126,7 @@ public final class TraceJson {
     "bm25_raw",
     "bm25",
     "entity",
-    "relevance",
+    "match",
     "rrf",
     "recency",
     "importance",
@@ -146,7 +146,7 @@ public final class TraceJson {
       s.bm25Raw(),
       s.bm25(),
       s.entity(),
-      s.relevance(),
+      s.match(),
       s.rrf(),
       s.recency(),
       s.importance(),
@@ -264,6 +264,8 @@ public final class TraceJson {
   private static Signals signals(FieldReader x) {
     double[] s = new double[SIGNALS.length];
     for (int i = 0; i < s.length; i++) s[i] = x == null ? Double.NaN : orNaN(x.number(SIGNALS[i]));
+    // logs written before format 2 of the trace named the match "relevance"
+    if (x != null && !x.has("match")) s[6] = orNaN(x.number("relevance"));
     return new Signals(
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13],
         s[14]);

@@ -34,7 +34,8 @@ class TraceJsonTest {
 
   @Test
   void aResultWithoutItsBlock_isUnreadable() {
-    ObjectNode wire = ResultJson.write(new RecallResult(List.of(), "", 0, 0, null));
+    ObjectNode wire =
+        ResultJson.write(new RecallResult(List.of(), "", 0, 0, RecallResult.Withheld.NONE, null));
     wire.remove("rendered");
     assertThatThrownBy(() -> ResultJson.read(wire))
         .hasMessage("unreadable result: result.rendered is required");

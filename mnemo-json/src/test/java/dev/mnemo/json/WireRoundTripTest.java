@@ -255,10 +255,11 @@ class WireRoundTripTest {
             14,
             Map.of("embed", 1_500_000L, "pack", 0L));
     return new RecallResult(
-        List.of(new Recalled(record("r1", null), 0.8125, 0.6, 9, List.of("r0"))),
+        List.of(new Recalled(record("r1", null), 0.8125, 0.6, 0.4375, 9, List.of("r0"))),
         "- [since 2026-03-01] Maya switched from Vim to Emacs.",
         9,
         14,
+        new RecallResult.Withheld(true, 2, 0.0212, 0.03),
         trace);
   }
 
@@ -270,12 +271,19 @@ class WireRoundTripTest {
     RecallResult back = ResultJson.read(wire);
     assertThat(ResultJson.write(back)).isEqualTo(wire);
     assertThat(back.selected()).isEqualTo(result.selected());
+    assertThat(back.withheld()).isEqualTo(result.withheld());
     assertThat(back.trace()).isEqualTo(trace);
     assertThat(back.trace().candidates().get(2).outcome()).isNull();
-    assertThat(ResultJson.write(new RecallResult(List.of(), "", 0, 0, null)).has("trace"))
+    assertThat(
+            ResultJson.write(
+                    new RecallResult(List.of(), "", 0, 0, RecallResult.Withheld.NONE, null))
+                .has("trace"))
         .isFalse();
     assertThat(
-            ResultJson.read(ResultJson.write(new RecallResult(List.of(), "", 0, 0, null))).trace())
+            ResultJson.read(
+                    ResultJson.write(
+                        new RecallResult(List.of(), "", 0, 0, RecallResult.Withheld.NONE, null)))
+                .trace())
         .isNull();
   }
 
@@ -284,7 +292,7 @@ class WireRoundTripTest {
     var rest = ResultJson.write(result(), ResultJson.Shape.REST);
     assertThat(rest.fieldNames())
         .toIterable()
-        .containsExactly("records", "block", "tokens_used", "block_tokens", "trace");
+        .containsExactly("records", "block", "tokens_used", "block_tokens", "withheld", "trace");
     RecallResult back = ResultJson.read(rest, ResultJson.Shape.REST);
     assertThat(back.selected()).isEqualTo(result().selected());
     assertThat(back.trace()).isEqualTo(result().trace());

@@ -54,6 +54,8 @@ final class MemoryTools {
           "id",
           "text",
           "score",
+          "relevance",
+          "match",
           "category",
           "scope",
           "fact_key",
@@ -225,6 +227,7 @@ final class MemoryTools {
         if (s.has(f) && !s.get(f).isNull()) c.set(f, s.get(f));
       }
     }
+    out.set("withheld", full.get("withheld"));
     if (r.selected().isEmpty()) out.put("note", EMPTY_RECALL_NOTE);
     if (full.has("trace")) out.set("trace", shown((ObjectNode) full.get("trace"), owner));
     return out;

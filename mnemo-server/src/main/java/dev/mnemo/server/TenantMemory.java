@@ -233,9 +233,7 @@ final class TenantMemory implements Mnemo {
             TraceJson.write(r.trace()));
       }
     }
-    return request.explain()
-        ? r
-        : new RecallResult(r.selected(), r.rendered(), r.tokensUsed(), r.renderedTokens(), null);
+    return request.explain() ? r : r.withoutTrace();
   }
 
   @Override

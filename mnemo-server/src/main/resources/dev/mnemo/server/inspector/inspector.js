@@ -345,10 +345,20 @@ function showRecall(req, res) {
   meter.textContent = res.tokens_used + ' / ' + budget;
   $('#budget-text').textContent = res.tokens_used + ' of ' + budget + ' tokens used by ' + res.records.length
     + ' record' + (res.records.length === 1 ? '' : 's') + ' (the rendered block: ' + res.block_tokens + ' tokens)';
-  $('#block').textContent = res.block || '(nothing selected: an empty answer is valid)';
+  $('#block').textContent = res.block || nothingSelected(res.withheld);
   $('#trace').hidden = !res.trace;
   if (res.trace) showTrace(res.trace);
   say('Recall done: ' + res.records.length + ' selected' + (res.trace ? ' of ' + res.trace.candidates.length + ' candidates.' : '.'));
+}
+
+/** Why an answer is empty, in the words of the setting that decided it. */
+function nothingSelected(w) {
+  if (w && w.searched === false) return '(nothing selected: small talk, nothing to look up)';
+  if (w && w.count > 0) {
+    return `(nothing selected: ${w.count} withheld below min_relevance ${w.min_relevance.toFixed(3)},`
+      + ` the best at relevance ${(w.best_relevance ?? 0).toFixed(3)})`;
+  }
+  return '(nothing selected: no eligible record matched the message closely enough)';
 }
 
 /**
@@ -363,7 +373,7 @@ function contributions(c, trace) {
   const s = c.signals;
   const w = trace.weights;
   const rrf = trace.fusion.startsWith('rrf');
-  const base = rrf ? (s.rrf || 0) : (s.relevance || 0);
+  const base = rrf ? (s.rrf || 0) : (s.match ?? s.relevance ?? 0);
   const parts = [];
   if (rrf) {
     parts.push(['rrf', base]);
@@ -468,7 +478,7 @@ async function showLogged(id) {
     el('td', {}, el('span', { class: 'badge ' + c.outcome }, c.outcome.replace('_', ' '))),
     el('td', {}, c.text, el('code', { class: 'id' }, c.id)),
     el('td', { class: 'num' }, (c.signals.final || 0).toFixed(3)),
-    el('td', { class: 'num' }, (c.signals.relevance || 0).toFixed(3)),
+    el('td', { class: 'num' }, (c.signals.match ?? c.signals.relevance ?? 0).toFixed(3)),
     el('td', {}, c.reason || '—'))));
   say('Logged recall ' + id + ': ' + e.selected.length + ' selected of ' + e.trace.candidates.length + ' candidates.');
 }

@@ -91,15 +91,15 @@ class ConversationSignalsTest {
     RecallResult without = ask("pottery workshop", Weights.DEFAULT.withWindow(0));
     // the record without an episode has no window, and its relevance is over the other weights only
     assertThat(trace(with, "loose").signals().window()).isZero();
-    assertThat(trace(with, "loose").signals().relevance())
-        .isEqualTo(trace(without, "loose").signals().relevance());
+    assertThat(trace(with, "loose").signals().match())
+        .isEqualTo(trace(without, "loose").signals().match());
     // the reply that names no topic word gains from its neighbour
     assertThat(trace(with, "s1:2").signals().window()).isGreaterThan(0);
     assertThat(trace(with, "s1:2").signals().finalScore())
         .isGreaterThan(trace(without, "s1:2").signals().finalScore());
     // the threshold judges the record's own evidence: the window reorders, it does not admit
-    assertThat(trace(with, "s1:2").signals().relevance())
-        .isEqualTo(trace(without, "s1:2").signals().relevance());
+    assertThat(trace(with, "s1:2").signals().match())
+        .isEqualTo(trace(without, "s1:2").signals().match());
   }
 
   @Test
