@@ -46,6 +46,8 @@ class Record:
     origin: Optional[str] = None
     access_count: int = 0
     last_accessed_at: Optional[str] = None
+    #: The time the text is about, read at write time: ``{"from", "to", "phrase"}``, or None.
+    event_time: Optional[Dict[str, str]] = None
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -79,6 +81,7 @@ class Record:
             origin=o.get("origin"),
             access_count=int(_get(o, "access_count", 0)),
             last_accessed_at=o.get("last_accessed_at"),
+            event_time=o.get("event_time"),
             raw=o,
         )
 

@@ -55,6 +55,9 @@ import java.util.Objects;
  * @param metadata the caller's own string attributes, filterable
  * @param access the record's access labels ({@code team:..}, {@code role:..}, {@code person:..}),
  *     sorted; empty = every caller of the owner may see it (see {@link Access})
+ * @param eventTime the time the text is about, read from it at write time ("in 2024", "last
+ *     month"), or null when the text names none (see {@link EventTime}); records written before
+ *     event times existed have none
  */
 public record MemoryRecord(
     String id,
@@ -82,7 +85,8 @@ public record MemoryRecord(
     float[] embedding,
     String embeddingModel,
     Map<String, String> metadata,
-    List<String> access) {
+    List<String> access,
+    EventTime eventTime) {
 
   /** The metadata key where the write path notes which rule decided (see the class comment). */
   public static final String RESOLUTION = "resolution";
@@ -100,6 +104,96 @@ public record MemoryRecord(
     entities = List.copyOf(entities == null ? List.of() : entities);
     metadata = Map.copyOf(metadata == null ? Map.of() : metadata);
     access = Access.normalize(access);
+  }
+
+  /** A record without an event time (the layout before event times; every other component). */
+  public MemoryRecord(
+      String id,
+      String owner,
+      String scope,
+      Category category,
+      String text,
+      String context,
+      List<String> sources,
+      String episode,
+      int seq,
+      Instant recordedAt,
+      Instant expiredAt,
+      Instant validFrom,
+      Instant validTo,
+      String factKey,
+      int version,
+      String origin,
+      double importance,
+      Authority authority,
+      ConflictPolicy conflictPolicy,
+      List<String> entities,
+      long accessCount,
+      Instant lastAccessedAt,
+      float[] embedding,
+      String embeddingModel,
+      Map<String, String> metadata,
+      List<String> access) {
+    this(
+        id,
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        sources,
+        episode,
+        seq,
+        recordedAt,
+        expiredAt,
+        validFrom,
+        validTo,
+        factKey,
+        version,
+        origin,
+        importance,
+        authority,
+        conflictPolicy,
+        entities,
+        accessCount,
+        lastAccessedAt,
+        embedding,
+        embeddingModel,
+        metadata,
+        access,
+        null);
+  }
+
+  /** A copy with another event time (null: none). */
+  public MemoryRecord withEventTime(EventTime t) {
+    return new MemoryRecord(
+        id,
+        owner,
+        scope,
+        category,
+        text,
+        context,
+        sources,
+        episode,
+        seq,
+        recordedAt,
+        expiredAt,
+        validFrom,
+        validTo,
+        factKey,
+        version,
+        origin,
+        importance,
+        authority,
+        conflictPolicy,
+        entities,
+        accessCount,
+        lastAccessedAt,
+        embedding,
+        embeddingModel,
+        metadata,
+        access,
+        t);
   }
 
   /**
@@ -148,7 +242,8 @@ public record MemoryRecord(
         embedding,
         embeddingModel,
         metadata,
-        access);
+        access,
+        eventTime);
   }
 
   /**
@@ -182,7 +277,8 @@ public record MemoryRecord(
         vector,
         model,
         metadata,
-        access);
+        access,
+        eventTime);
   }
 
   /** A copy with updated usage counters. */
@@ -213,7 +309,8 @@ public record MemoryRecord(
         embedding,
         embeddingModel,
         metadata,
-        access);
+        access,
+        eventTime);
   }
 
   /**
@@ -247,7 +344,8 @@ public record MemoryRecord(
         embedding,
         embeddingModel,
         metadata,
-        access);
+        access,
+        eventTime);
   }
 
   /**
@@ -282,7 +380,8 @@ public record MemoryRecord(
         && java.util.Arrays.equals(embedding, r.embedding)
         && java.util.Objects.equals(embeddingModel, r.embeddingModel)
         && metadata.equals(r.metadata)
-        && access.equals(r.access);
+        && access.equals(r.access)
+        && java.util.Objects.equals(eventTime, r.eventTime);
   }
 
   @Override
@@ -329,6 +428,7 @@ public record MemoryRecord(
         + ", metadata="
         + metadata
         + (access.isEmpty() ? "" : ", access=" + access)
+        + (eventTime == null ? "" : ", eventTime=" + eventTime)
         + "]";
   }
 }

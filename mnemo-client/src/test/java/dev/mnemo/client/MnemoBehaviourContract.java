@@ -219,6 +219,114 @@ abstract class MnemoBehaviourContract {
   }
 
   @Test
+  void aKeylessMove_supersedesTheOldCity_fromTheTimeItNames_andMarchStillAnswersTheOldOne() {
+    Mnemo m = mnemo();
+    MemoryRecord berlin =
+        m.remember(
+            NewMemory.builder("mover", "I live in Berlin.")
+                .recordedAt(Instant.parse("2026-01-10T09:00:00Z"))
+                .build());
+    MemoryRecord lisbon =
+        m.remember(
+            NewMemory.builder("mover", "I moved to Lisbon last month.")
+                .recordedAt(Instant.parse("2026-05-05T09:00:00Z"))
+                .build());
+    assertThat(berlin.eventTime()).isNull();
+    // The text is about April; the move holds from then (no valid-from was given).
+    assertThat(lisbon.eventTime()).isNotNull();
+    assertThat(lisbon.eventTime().from()).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
+    assertThat(lisbon.eventTime().phrase()).isEqualTo("last month");
+    assertThat(lisbon.validFrom()).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
+    assertThat(lisbon.factKey()).isEqualTo("auto/" + berlin.id());
+    assertThat(lisbon.resolution())
+        .startsWith("same fact: updates " + berlin.id() + " (slot residence)")
+        .contains("valid from 2026-04-01T00:00:00Z ('last month')");
+    assertThat(m.get("mover", lisbon.id())).contains(lisbon);
+    assertThat(m.history("mover", lisbon.factKey()))
+        .extracting(MemoryRecord::text)
+        .contains(berlin.text(), lisbon.text());
+
+    // Which versions are eligible is the write rules' doing, so the fetch gate is off and the
+    // question shares a word with each text: the test's hashing embedder knows no synonyms, and
+    // the gate drops "I moved to Lisbon" for "Where do I live?" with the real one too (the dev
+    // scenario s-nokey-first-person-city, docs/evaluation.md).
+    RecallResult now =
+        m.recall(
+            RecallRequest.builder("mover", "Where do I live, did I move?")
+                .minRelevance(0.0)
+                .build());
+    assertThat(now.selected())
+        .extracting(s -> s.record().text())
+        .contains(lisbon.text())
+        .doesNotContain(berlin.text());
+    // The block dates the move by the month it names, not by the day it was written.
+    assertThat(now.rendered()).contains("[2026-04] I moved to Lisbon last month.");
+    for (String at : new String[] {"2026-03-10T00:00:00Z", "2026-02-01T00:00:00Z"}) {
+      RecallResult march =
+          m.recall(
+              RecallRequest.builder("mover", "What was true in March: where did I live?")
+                  .minRelevance(0.0)
+                  .mode(TemporalMode.validAt(Instant.parse(at)))
+                  .build());
+      assertThat(march.selected())
+          .as(at)
+          .extracting(s -> s.record().text())
+          .containsExactly(berlin.text());
+    }
+    RecallResult april =
+        m.recall(
+            RecallRequest.builder("mover", "Where did I live after I moved?")
+                .minRelevance(0.0)
+                .mode(TemporalMode.validAt(Instant.parse("2026-04-15T00:00:00Z")))
+                .build());
+    assertThat(april.selected()).extracting(s -> s.record().text()).containsExactly(lisbon.text());
+  }
+
+  @Test
+  void aKeylessToolWithoutItsPurpose_isKeptBesideTheOldOne_andShownTogether() {
+    Mnemo m = mnemo();
+    MemoryRecord vim =
+        m.remember(
+            NewMemory.builder("editor2", "I use Vim for editing code.")
+                .recordedAt(Instant.parse("2026-01-03T10:00:00Z"))
+                .build());
+    MemoryRecord emacs =
+        m.remember(
+            NewMemory.builder("editor2", "I use Emacs.")
+                .recordedAt(Instant.parse("2026-04-02T10:00:00Z"))
+                .build());
+    assertThat(emacs.factKey()).isEqualTo("auto/" + vim.id());
+    assertThat(emacs.conflictPolicy()).isEqualTo(dev.mnemo.ConflictPolicy.KEEP_BOTH);
+    assertThat(emacs.resolution()).contains("uncertain").contains("keep_both");
+    assertThat(m.get("editor2", vim.id()).orElseThrow().expiredAt()).isNull();
+    RecallResult now =
+        m.recall(RecallRequest.builder("editor2", "Which editor do I use for code?").build());
+    assertThat(now.rendered())
+        .contains("conflicting records of one fact")
+        .contains("said 2026-01-03")
+        .contains("said 2026-04-02");
+  }
+
+  @Test
+  void sinceX_setsTheValidFrom_theWriterLeftOut() {
+    Mnemo m = mnemo();
+    MemoryRecord vegan =
+        m.remember(
+            NewMemory.builder("since", "I've been vegan since March.")
+                .recordedAt(Instant.parse("2026-06-01T10:00:00Z"))
+                .build());
+    assertThat(vegan.validFrom()).isEqualTo(Instant.parse("2026-03-01T00:00:00Z"));
+    assertThat(vegan.resolution()).contains("valid from 2026-03-01T00:00:00Z ('since March')");
+    MemoryRecord given =
+        m.remember(
+            NewMemory.builder("since2", "I've been vegan since March.")
+                .recordedAt(Instant.parse("2026-06-01T10:00:00Z"))
+                .validFrom(JUNE)
+                .build());
+    assertThat(given.validFrom()).isEqualTo(JUNE);
+  }
+
+  @Test
   void accessLabels_aLabelledRecordIsRecalledOnlyForOneOfItsPrincipals() {
     Mnemo m = mnemo();
     MemoryRecord pay =

@@ -126,6 +126,7 @@ final class Engine implements Mnemo {
     this.tokenizer = CountingCache.of(Objects.requireNonNull(tokenizer, "tokenizer"));
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writes = new WritePath(store, embedder, clock, maxTextChars, options.entityFinder());
+    this.writes.zone(zone);
     this.writes.onApplied(changed -> followSources(changed, List.of()));
     this.maxTextChars = maxTextChars;
     this.reads =

@@ -748,6 +748,16 @@ final class ReadPath {
   }
 
   /**
+   * Whether a question's time range matches a record: its event time where it has one, its valid
+   * start otherwise.
+   */
+  static boolean timeMatches(TimeRange range, MemoryRecord r) {
+    return r.eventTime() != null
+        ? r.eventTime().overlaps(range.from(), range.to())
+        : range.contains(r.validFrom());
+  }
+
+  /**
    * Stage 4, ranking: {@code score = base * (1 + wr * recency + wi * importance + wf * frequency +
    * wa * authority + wt * timeMatch + ws * speaker)}, where base is the relevance with the window
    * (or the normalized RRF score). Multiplicative on purpose: the ranking signals reorder records
@@ -762,12 +772,13 @@ final class ReadPath {
    * dev.mnemo.Freshness} has one, else of its category; when the query names a time, recency is 0
    * for records outside it (it orders only inside the constraint); a record older than its kind's
    * (or category's) maximum age is {@code too_old}. Frequency is {@code n / (n + 3)}. Authority is
-   * 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when the record's valid time starts
-   * inside the query's time range. Then stage 5, the threshold: relevance below the absolute
-   * threshold, or below {@code relativeThreshold} times the best candidate's relevance, is {@code
-   * below_threshold} (a record half as relevant as the best one is more likely noise than a second
-   * answer). Sorted by tier (a record outside the question's named time after every record inside
-   * it), then score, then newer first, then text, then id.
+   * 0.5 derived, 0.75 explicit, 1.0 verified. timeMatch is 1 when the record's event time (the time
+   * its text is about, {@link MemoryRecord#eventTime}) overlaps the query's time range, or, for a
+   * record without one, when its valid time starts inside it. Then stage 5, the threshold:
+   * relevance below the absolute threshold, or below {@code relativeThreshold} times the best
+   * candidate's relevance, is {@code below_threshold} (a record half as relevant as the best one is
+   * more likely noise than a second answer). Sorted by tier (a record outside the question's named
+   * time after every record inside it), then score, then newer first, then text, then id.
    */
   private static void rank(
       List<Scored> scored,
@@ -808,7 +819,7 @@ final class ReadPath {
             case EXPLICIT -> 0.75;
             case VERIFIED -> 1.0;
           };
-      s.timeMatch = range != null && range.contains(r.validFrom()) ? 1 : 0;
+      s.timeMatch = range != null && timeMatches(range, r) ? 1 : 0;
       // Time words are a constraint, not a hint: recency orders only inside the named time, so a
       // newer record outside "March" cannot win on being newer.
       if (range != null && s.timeMatch == 0) s.recency = 0;

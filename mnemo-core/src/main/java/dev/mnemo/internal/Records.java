@@ -39,7 +39,8 @@ final class Records {
         r.embedding(),
         r.embeddingModel(),
         r.metadata(),
-        r.access());
+        r.access(),
+        r.eventTime());
   }
 
   /** The same record with another vector. */
@@ -70,7 +71,8 @@ final class Records {
         vector,
         model,
         r.metadata(),
-        r.access());
+        r.access(),
+        r.eventTime());
   }
 
   /** The candidate under another fact key and conflict policy, recorded at {@code recordedAt}. */
@@ -91,6 +93,31 @@ final class Records {
         m.importance(),
         m.authority(),
         policy,
+        m.entities(),
+        m.metadata(),
+        m.lowerAuthority(),
+        m.access());
+  }
+
+  /** The candidate with another valid-from (null: the recorded time). */
+  static NewMemory with(NewMemory m, Instant validFrom) {
+    if (java.util.Objects.equals(validFrom, m.validFrom())) return m;
+    return new NewMemory(
+        m.owner(),
+        m.text(),
+        m.scope(),
+        m.category(),
+        m.context(),
+        m.sources(),
+        m.episode(),
+        m.seq(),
+        m.recordedAt(),
+        validFrom,
+        m.validTo(),
+        m.factKey(),
+        m.importance(),
+        m.authority(),
+        m.conflictPolicy(),
         m.entities(),
         m.metadata(),
         m.lowerAuthority(),
@@ -155,6 +182,7 @@ final class Records {
         r.embedding(),
         r.embeddingModel(),
         meta,
-        r.access());
+        r.access(),
+        r.eventTime());
   }
 }

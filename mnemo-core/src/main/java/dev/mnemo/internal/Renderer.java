@@ -43,7 +43,7 @@ final class Renderer {
     if (selected.isEmpty()) return "";
     List<ReadPath.Scored> lines = new ArrayList<>(selected);
     lines.sort(
-        Comparator.<ReadPath.Scored, Instant>comparing(s -> s.r.validFrom())
+        Comparator.<ReadPath.Scored, Instant>comparing(s -> shownTime(s.r))
             .reversed()
             .thenComparing(s -> s.r.id()));
     StringBuilder sb = new StringBuilder(header(style));
@@ -73,10 +73,14 @@ final class Renderer {
         + " "
         + r.text().strip().replace('\n', ' ')
         + (conflict
-            ? " (conflicting records of '"
-                + r.factKey()
-                + "', this one "
+            ? " (conflicting records of "
+                + (r.factKey() == null || r.factKey().startsWith(AUTO_KEY)
+                    ? "one fact"
+                    : "'" + r.factKey() + "'")
+                + ", this one "
                 + r.authority().code()
+                + ", said "
+                + DAY.format(r.recordedAt())
                 + ": engine cannot tell which holds)"
             : "")
         + (Double.isNaN(relevance)
@@ -84,11 +88,46 @@ final class Renderer {
             : String.format(java.util.Locale.ROOT, " (relevance %.2f)", relevance));
   }
 
-  /** The date label of a record. */
+  /** The prefix of a fact key the write path derives (docs/write-path.md): not worth showing. */
+  static final String AUTO_KEY = "auto/";
+
+  /** The time a line is sorted by: the event time's start where it is shown, else valid start. */
+  static Instant shownTime(MemoryRecord r) {
+    return showsEvent(r) ? r.eventTime().from() : r.validFrom();
+  }
+
+  /** A "since" phrase set the valid-from: the valid-time label says it already. */
+  private static boolean showsEvent(MemoryRecord r) {
+    return r.eventTime() != null
+        && !r.eventTime().phrase().toLowerCase(java.util.Locale.ROOT).startsWith("since");
+  }
+
+  /**
+   * The date label of a record: the time its text is about where it names one ({@code [2024]},
+   * {@code [2026-03]}, {@code [2026-07-03]}, {@code [2026-04-13 to 2026-04-20]}, with {@code " to
+   * END"} of valid time when the fact has ended), else its valid time.
+   */
   static String dates(MemoryRecord r) {
+    if (showsEvent(r)) {
+      String label = span(r.eventTime().from(), r.eventTime().to());
+      return "[" + label + (r.validTo() == null ? "" : " to " + DAY.format(r.validTo())) + "]";
+    }
     String from = DAY.format(r.validFrom());
     if (r.validTo() != null) return "[" + from + " to " + DAY.format(r.validTo()) + "]";
     if (r.category() == Category.EPISODIC) return "[" + from + "]";
     return "[since " + from + "]";
+  }
+
+  /** A whole year, month or day in its own words; other intervals as "FROM to LAST DAY". */
+  private static String span(Instant from, Instant to) {
+    java.time.LocalDateTime f = java.time.LocalDateTime.ofInstant(from, ZoneOffset.UTC);
+    java.time.LocalDateTime t = java.time.LocalDateTime.ofInstant(to, ZoneOffset.UTC);
+    boolean midnight = f.toLocalTime().equals(java.time.LocalTime.MIDNIGHT);
+    if (midnight && f.getDayOfYear() == 1 && f.plusYears(1).equals(t))
+      return String.valueOf(f.getYear());
+    if (midnight && f.getDayOfMonth() == 1 && f.plusMonths(1).equals(t))
+      return String.format(java.util.Locale.ROOT, "%d-%02d", f.getYear(), f.getMonthValue());
+    if (midnight && f.plusDays(1).equals(t)) return DAY.format(from);
+    return DAY.format(from) + " to " + DAY.format(to.minusMillis(1));
   }
 }

@@ -49,6 +49,13 @@ final class WritePath {
   private final int maxTextChars;
   private final Supplier<String> ids;
 
+  /** The zone in which a text's days, months and years start ("last month"): the engine's. */
+  private java.time.ZoneId zone = java.time.ZoneOffset.UTC;
+
+  void zone(java.time.ZoneId z) {
+    this.zone = java.util.Objects.requireNonNull(z, "zone");
+  }
+
   /** Candidates per signal the same-fact rules look at. */
   static final int SAME_FACT_CANDIDATES = 20;
 
@@ -354,6 +361,20 @@ final class WritePath {
     /** The note of the same-fact rule that gave the next record its derived fact key, or null. */
     private String sameFactNote;
 
+    /** The event time read for {@link #eventFor} (by {@link #sameFact}), so it is read once. */
+    private NewMemory eventFor;
+
+    private java.util.Optional<dev.mnemo.write.EventTimes.Found> event;
+
+    private java.util.Optional<dev.mnemo.write.EventTimes.Found> eventOf(
+        NewMemory m, Instant recorded) {
+      if (eventFor != m) {
+        eventFor = m;
+        event = dev.mnemo.write.EventTimes.find(m.text(), recorded, zone);
+      }
+      return event;
+    }
+
     /**
      * Conflicts without a fact key: a record without one (and not an episode) that restates or
      * contradicts a current non-episodic record of the owner ({@link SameFact}: subject +
@@ -403,6 +424,26 @@ final class WritePath {
         if (match.isEmpty()) continue;
         String key = r.factKey() != null ? r.factKey() : "auto/" + r.id();
         if (r.factKey() == null) put(Records.with(r, r.sources(), key, r.importance()));
+        // Uncertain (a tool without what it is for, a switch from a value no slot names): both
+        // stay current and are shown together, dated, unless the writer chose a policy.
+        ConflictPolicy policy = m.conflictPolicy();
+        boolean keepBoth = !match.get().certain() && policy == null;
+        if (keepBoth) policy = ConflictPolicy.KEEP_BOTH;
+        // A state that starts at the time the text names ("I moved to Porto last month") holds
+        // from then, unless the writer set a valid-from; when that time contains the start of
+        // the record it updates, the update cannot be placed before it and starts with it.
+        Instant validFrom = m.validFrom();
+        String starts = "";
+        var ev = eventOf(m, recorded);
+        if (validFrom == null
+            && match.get().startsState()
+            && ev.isPresent()
+            && ev.get().time().from().isBefore(recorded)) {
+          validFrom = millis(ev.get().time().from());
+          if (ev.get().time().contains(r.validFrom()) && r.validFrom().isAfter(validFrom))
+            validFrom = r.validFrom();
+          starts = "; valid from " + validFrom + " ('" + ev.get().time().phrase() + "')";
+        }
         sameFactNote =
             "same fact: "
                 + match.get().kind().code()
@@ -410,10 +451,15 @@ final class WritePath {
                 + r.id()
                 + " ("
                 + match.get().rule()
+                + (match.get().certain() ? "" : ", uncertain")
                 + "), fact_key '"
                 + key
-                + "'";
-        return Records.with(m, key, m.conflictPolicy(), m.recordedAt());
+                + "'"
+                + (keepBoth ? "; keep_both: uncertain, kept beside it and shown together" : "")
+                + starts;
+        NewMemory out = Records.with(Records.with(m, key, policy, m.recordedAt()), validFrom);
+        eventFor = out; // the same text: its event time is the one read above
+        return out;
       }
       return m;
     }
@@ -422,8 +468,20 @@ final class WritePath {
         NewMemory m, float[] vector, Instant now, String p, List<Violation> violations) {
       // Stores keep milliseconds: truncate here so the record returned equals the record stored.
       Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
+      var event = eventOf(m, recorded);
+      eventFor = null;
       Instant from = m.validFrom() == null ? recorded : millis(m.validFrom());
       Instant to = m.validTo() == null ? null : millis(m.validTo());
+      List<String> eventNotes = new ArrayList<>();
+      // "has been vegetarian since March": the state's start is the valid-from the writer left out.
+      if (m.validFrom() == null
+          && event.isPresent()
+          && event.get().startsState()
+          && event.get().time().from().isBefore(recorded)
+          && (to == null || millis(event.get().time().from()).isBefore(to))) {
+        from = millis(event.get().time().from());
+        eventNotes.add("valid from " + from + " ('" + event.get().time().phrase() + "')");
+      }
       Set<String> entities = new LinkedHashSet<>(entityFinder.apply(m.text()));
       for (String e : m.entities()) {
         String k = Entities.normalize(e);
@@ -437,6 +495,7 @@ final class WritePath {
       List<MemoryRecord> changes = new ArrayList<>();
       List<String> notes = new ArrayList<>();
       if (sameFactNote != null) notes.add(sameFactNote);
+      notes.addAll(eventNotes);
       sameFactNote = null;
       if (m.factKey() != null) {
         Map<String, MemoryRecord> known = versionsOf(m.owner(), m.factKey());
@@ -584,7 +643,13 @@ final class WritePath {
               vector,
               vector == null ? null : embedder.modelId(),
               metadata,
-              m.access());
+              m.access(),
+              event
+                  .map(
+                      f ->
+                          new dev.mnemo.EventTime(
+                              millis(f.time().from()), millis(f.time().to()), f.time().phrase()))
+                  .orElse(null));
       changes.add(rec);
       for (MemoryRecord c : changes) {
         upserts.put(c.id(), c);

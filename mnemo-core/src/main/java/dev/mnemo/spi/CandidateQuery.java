@@ -11,7 +11,8 @@ import java.util.Set;
  * @param vector the query vector for the dense kNN search, or null
  * @param text the query text for the BM25 search, or null/blank
  * @param entities normalized entity keys; records naming any of them are entity candidates
- * @param timeRange when set, records whose valid time starts inside it are candidates too
+ * @param timeRange when set, records whose valid time starts inside it, or whose event time ({@link
+ *     dev.mnemo.MemoryRecord#eventTime}) overlaps it, are candidates too
  * @param perSignal how many candidates each signal contributes at most
  * @param contextWeight the weight of a record's context (neighbouring turns) in the BM25 search,
  *     relative to its text's weight of 1: the text search is over the record as read in its

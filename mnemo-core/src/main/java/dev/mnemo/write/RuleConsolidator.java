@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li><b>NOOP, exact duplicate</b>: the same text once lower-cased and stripped of punctuation.
  *   <li><b>NOOP, near-duplicate</b>: the same polarity (both or neither negated) and a Jaccard
- *       similarity of content words of at least {@value #NEAR_DUPLICATE}.
+ *       similarity of content words of at least {@value #NEAR_DUPLICATE}, and the same numbers,
+ *       dates and identifiers ({@link SameFact#marks}): "part 0" and "part 2" are two facts.
  *   <li><b>Contradiction</b>: opposite polarity (one has a negation cue such as "not", "never", "no
  *       longer", "n't", "anymore", the other none) and a Jaccard similarity of at least {@value
  *       #SAME_STATEMENT} once negation words are removed, or the same fact key with opposite
@@ -68,13 +69,15 @@ public final class RuleConsolidator implements Consolidator {
       double j = jaccard(words, contentWords(r.text()));
       boolean opposite = negated != negated(r.text());
       boolean sameKey = candidate.factKey() != null && candidate.factKey().equals(r.factKey());
-      if (!opposite && j >= NEAR_DUPLICATE) {
+      // Different numbers, dates or identifiers: different facts, however similar the words.
+      boolean sameMarks = SameFact.marks(candidate.text()).equals(SameFact.marks(r.text()));
+      if (!opposite && j >= NEAR_DUPLICATE && sameMarks) {
         return new Decision(
             Action.NOOP,
             r.id(),
             String.format(Locale.ROOT, "near-duplicate of %s (jaccard %.2f)", r.id(), j));
       }
-      if (opposite && (j >= SAME_STATEMENT || sameKey)) {
+      if (opposite && ((j >= SAME_STATEMENT && sameMarks) || sameKey)) {
         Instant when =
             candidate.validFrom() != null ? candidate.validFrom() : candidate.recordedAt();
         boolean later = when == null || when.isAfter(r.validFrom());

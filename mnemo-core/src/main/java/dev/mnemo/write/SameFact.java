@@ -42,7 +42,9 @@ public final class SameFact {
     /** The same fact said again (same polarity). */
     RESTATES("restates"),
     /** The same fact with the opposite polarity. */
-    CONTRADICTS("contradicts");
+    CONTRADICTS("contradicts"),
+    /** The same slot (subject + attribute) with another value: "moved to Porto" after Lisbon. */
+    UPDATES("updates");
 
     private final String code;
 
@@ -59,7 +61,12 @@ public final class SameFact {
    * A match: the kind and the rule that found it ({@code subject+attribute} or {@code
    * near-duplicate}).
    */
-  public record Match(Kind kind, String rule) {}
+  public record Match(Kind kind, String rule, boolean certain, boolean startsState) {
+    /** A certain match that starts no state. */
+    public Match(Kind kind, String rule) {
+      this(kind, rule, true, false);
+    }
+  }
 
   private static final Map<String, Integer> PREFERENCE = preferenceVerbs();
   private static final Pattern TOKEN = Pattern.compile("[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)?");
@@ -148,6 +155,23 @@ public final class SameFact {
     String sb = subject(words(older));
     if (sa != null && sb != null && !sa.equals(sb))
       return Optional.empty(); // about different people
+    // Statements that differ in their numbers, dates or identifiers are different facts
+    // ("... marker r2w2i4 part 0" / "... marker r0w2i4 part 2"); a slot's value may differ.
+    boolean sameMarks = marks(newer).equals(marks(older));
+    Slots.Slot sn = Slots.of(newer);
+    Slots.Slot so = sn == null ? null : Slots.of(older);
+    if (sn != null && so != null && sn.subject().equals(so.subject())) {
+      Optional<Match> slot = slotMatch(sn, so);
+      if (slot.isPresent()) return slot;
+    }
+    if (sn != null && !sn.from().isEmpty() && sn.subject().equals(subjectOf(older, so))) {
+      // "I switched from Vim to VS Code": the record that says Vim, in a slot or not.
+      Set<String> ow = so != null ? so.value() : RuleConsolidator.contentWords(older);
+      if (ow.containsAll(sn.from()))
+        return Optional.of(
+            new Match(Kind.UPDATES, "slot " + sn.attribute() + " (from)", so != null, sn.change()));
+    }
+    if (!sameMarks) return Optional.empty();
     Preference a = preference(newer);
     Preference b = preference(older);
     if (a != null
@@ -169,6 +193,92 @@ public final class SameFact {
       return Optional.of(new Match(Kind.CONTRADICTS, "near-duplicate"));
     }
     return Optional.empty();
+  }
+
+  private static String subjectOf(String text, Slots.Slot slot) {
+    if (slot != null) return slot.subject();
+    String s = subject(words(text));
+    return s;
+  }
+
+  /** Same subject: the same attribute is the same slot; a tool's purpose may be worded apart. */
+  private static Optional<Match> slotMatch(Slots.Slot n, Slots.Slot o) {
+    boolean same = n.attribute().equals(o.attribute());
+    boolean certain = n.certain() && o.certain();
+    if (!same && n.attribute().startsWith("tool:") && o.attribute().startsWith("tool:")) {
+      Set<String> pn = Set.of(n.attribute().substring(5).split(" "));
+      Set<String> po = Set.of(o.attribute().substring(5).split(" "));
+      if (n.attribute().equals("tool:") || o.attribute().equals("tool:")) {
+        // One says what the tool is for, the other not: maybe the same slot; both are kept.
+        same = n.from().isEmpty() || o.value().containsAll(n.from());
+        certain = !n.from().isEmpty() && o.value().containsAll(n.from());
+      } else same = RuleConsolidator.jaccard(pn, po) >= SAME_OBJECT;
+    }
+    if (!same) return Optional.empty();
+    Kind kind = n.value().equals(o.value()) ? Kind.RESTATES : Kind.UPDATES;
+    return Optional.of(
+        new Match(
+            kind, "slot " + n.attribute().replace("tool:", "tool for "), certain, n.change()));
+  }
+
+  private static final Pattern MARK = Pattern.compile("[\\p{L}\\p{N}]*\\p{N}[\\p{L}\\p{N}]*");
+  private static final Set<String> NUMBER_WORDS =
+      Set.of(
+          "zero",
+          "one",
+          "two",
+          "three",
+          "four",
+          "five",
+          "six",
+          "seven",
+          "eight",
+          "nine",
+          "ten",
+          "eleven",
+          "twelve",
+          "twenty",
+          "thirty",
+          "hundred",
+          "thousand",
+          "million",
+          "first",
+          "second",
+          "third",
+          "january",
+          "february",
+          "march",
+          "april",
+          "june",
+          "july",
+          "august",
+          "september",
+          "october",
+          "november",
+          "december",
+          "monday",
+          "tuesday",
+          "wednesday",
+          "thursday",
+          "friday",
+          "saturday",
+          "sunday");
+
+  /**
+   * The words that make a statement distinct however similar the rest is: every token with a digit
+   * (numbers, dates, amounts, versions, ids such as "r2w2i4"), number words, month and weekday
+   * names; as a sorted list, so "part 0" and "part 2" differ.
+   */
+  static List<String> marks(String text) {
+    List<String> out = new ArrayList<>();
+    Matcher m = MARK.matcher(text.toLowerCase(Locale.ROOT));
+    while (m.find()) out.add(m.group());
+    for (String w : words(text)) {
+      String l = w.toLowerCase(Locale.ROOT);
+      if (NUMBER_WORDS.contains(l)) out.add(l);
+    }
+    java.util.Collections.sort(out);
+    return out;
   }
 
   private record Preference(String subject, int polarity, Set<String> object) {}
@@ -198,14 +308,30 @@ public final class SameFact {
         negated |= NEGATORS.contains(raw.get(j).toLowerCase(Locale.ROOT));
       int p = negated ? -polarity : polarity;
       Set<String> object =
-          new LinkedHashSet<>(
-              RuleConsolidator.contentWords(String.join(" ", raw.subList(i + 1, raw.size()))));
+          new LinkedHashSet<>(RuleConsolidator.contentWords(clauseAfter(text, raw.get(i))));
       object.removeAll(FILLERS);
       object.removeAll(PREFERENCE.keySet());
       if (object.isEmpty()) return null;
       return new Preference(subject, p, object);
     }
     return null;
+  }
+
+  /**
+   * The words after the first {@code verb} up to the end of its clause: "I don't like running
+   * anymore, my knees hurt" is about running, not knees.
+   */
+  private static String clauseAfter(String text, String verb) {
+    String t = text.replace('’', '\'');
+    Matcher m = Pattern.compile("(?<![\\p{L}])" + Pattern.quote(verb) + "(?![\\p{L}])").matcher(t);
+    if (!m.find()) return "";
+    String rest = t.substring(m.end());
+    int end = rest.length();
+    for (char c : new char[] {',', '.', ';', '!', '?'}) {
+      int i = rest.indexOf(c);
+      if (i >= 0 && i < end) end = i;
+    }
+    return rest.substring(0, end);
   }
 
   private static final Set<String> PRONOUNS =

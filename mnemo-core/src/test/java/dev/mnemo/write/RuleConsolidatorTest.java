@@ -17,7 +17,7 @@ class RuleConsolidatorTest {
   private final RuleConsolidator rules = new RuleConsolidator();
   private static final Instant T = Instant.parse("2026-04-01T10:00:00Z");
 
-  private static MemoryRecord record(String id, String text, String factKey) {
+  static MemoryRecord record(String id, String text, String factKey) {
     return new MemoryRecord(
         id,
         "u",

@@ -24,13 +24,36 @@ class ScenarioExpectationsIT {
   private static final Path EXPECTATION =
       Path.of("src/test/resources/expectations/scenarios-dev.json");
 
+  /** Facts that change without a key, and event time (issue 32): written as users write. */
+  static final Path NOKEY = Path.of("src/test/resources/scenarios/dev-nokey.jsonl");
+
+  private static final Path NOKEY_EXPECTATION =
+      Path.of("src/test/resources/expectations/scenarios-dev-nokey.json");
+
   private static Embedder embedder;
   private static ScenarioReport report;
+  private static ScenarioReport nokey;
 
   @BeforeAll
   static void run() {
     embedder = Providers.embedder("e5-small-v2-q", Map.of());
     report = new ScenarioRunner(TestEngines.lucene(embedder)).run(List.of(ScenarioReaderTest.DEV));
+    nokey = new ScenarioRunner(TestEngines.lucene(embedder)).run(List.of(NOKEY));
+    System.out.println(
+        "dev scenarios:\n" + report.table() + "\nno-key scenarios:\n" + nokey.table());
+    for (QueryResult r : nokey.results())
+      if (r.policy() == Policy.FULL)
+        System.out.println(
+            "no-key full "
+                + r.scenario()
+                + " "
+                + r.query()
+                + " selected "
+                + r.selected()
+                + " expect "
+                + r.expect()
+                + " stale "
+                + r.stale());
   }
 
   @AfterAll
@@ -62,6 +85,18 @@ class ScenarioExpectationsIT {
     assertThat(full.staleUse()).isEqualTo(0.0);
     assertThat(full.leakage()).isZero();
     assertThat(full.abstention()).isEqualTo(1.0);
+  }
+
+  @Test
+  void noKey_isNoWorseThanRecorded() throws IOException {
+    JsonNode expected = JsonCodec.read(NOKEY_EXPECTATION);
+    PolicyMetrics recorded = PolicyMetrics.fromJson(expected.get("metrics"));
+    PolicyMetrics now = nokey.metrics(Policy.FULL);
+    assertThat(now.regressionsAgainst(recorded))
+        .as("full policy on %s against %s; table:%n%s", NOKEY, NOKEY_EXPECTATION, nokey.table())
+        .isEmpty();
+    assertThat(now.staleUse()).isEqualTo(0.0);
+    assertThat(now.leakage()).isZero();
   }
 
   @Test

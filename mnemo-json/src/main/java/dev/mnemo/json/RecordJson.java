@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.Authority;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
+import dev.mnemo.EventTime;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.InvalidRequestException.Violation;
 import dev.mnemo.MemoryRecord;
@@ -26,8 +27,10 @@ import java.util.TreeMap;
  * for them. Optional, with the defaults of a new memory ({@link dev.mnemo.NewMemory}): {@code
  * importance} 0.5, {@code authority} explicit, {@code conflict_policy} supersede, {@code version}
  * 0, {@code seq} none (-1), {@code access_count} 0, lists and metadata empty, the rest null; the
- * embedding and its model as written. {@link #write} writes every field, so a record read back is
- * equal to the record written; the defaults only fill in a record written by hand.
+ * embedding and its model as written; {@code event_time} (an object {@code from}, {@code to},
+ * {@code phrase}) is written only when the record has one, and a record without it (written before
+ * event times existed) reads as having none. {@link #write} writes every field, so a record read
+ * back is equal to the record written; the defaults only fill in a record written by hand.
  *
  * <p>What differs is who wrote the JSON, and so what an error means:
  *
@@ -74,7 +77,8 @@ public final class RecordJson {
           "embedding_model",
           "embedding",
           "metadata",
-          "access");
+          "access",
+          "event_time");
 
   /** The importance of a record that states none: a new memory's default. */
   public static final double DEFAULT_IMPORTANCE = 0.5;
@@ -114,6 +118,12 @@ public final class RecordJson {
     ObjectNode meta = o.putObject("metadata");
     new TreeMap<>(r.metadata()).forEach(meta::put);
     if (!r.access().isEmpty()) r.access().forEach(o.putArray("access")::add);
+    if (r.eventTime() != null) {
+      ObjectNode e = o.putObject("event_time");
+      e.put("from", r.eventTime().from().toString());
+      e.put("to", r.eventTime().to().toString());
+      e.put("phrase", r.eventTime().phrase());
+    }
     return o;
   }
 
@@ -169,6 +179,7 @@ public final class RecordJson {
     String origin = x.text("origin");
     Instant lastAccessed = x.instant("last_accessed_at");
     String model = x.text("embedding_model");
+    EventTime event = eventTime(x);
     if (!x.violations().isEmpty()) return null;
     return new MemoryRecord(
         id,
@@ -196,6 +207,27 @@ public final class RecordJson {
         vector,
         model,
         meta,
-        access);
+        access,
+        event);
+  }
+
+  /**
+   * The optional {@code event_time} object ({@code from}, {@code to}, {@code phrase}, all required
+   * inside it, so a misspelt field is reported as a missing one); absent (a record written before
+   * event times): null.
+   */
+  private static EventTime eventTime(FieldReader x) {
+    FieldReader e = x.object("event_time", "an object {from, to, phrase}");
+    if (e == null) return null;
+    int before = e.violations().size();
+    Instant from = e.requiredInstant("from");
+    Instant to = e.requiredInstant("to");
+    String phrase = e.requiredString("phrase");
+    if (e.violations().size() > before) return null;
+    if (!to.isAfter(from)) {
+      e.reject("to", to.toString(), "must be after from (" + from + ")");
+      return null;
+    }
+    return new EventTime(from, to, phrase);
   }
 }

@@ -136,6 +136,37 @@ class RecordJsonTest {
   }
 
   @Test
+  void anEventTime_isWrittenOnlyWhenThereIsOne_readBackEqual_andABadOneIsNamed() {
+    MemoryRecord plain = WireRoundTripTest.record("r1", null);
+    assertThat(RecordJson.write(plain, false).has("event_time")).isFalse();
+    MemoryRecord dated =
+        plain.withEventTime(
+            new dev.mnemo.EventTime(
+                Instant.parse("2024-01-01T00:00:00Z"),
+                Instant.parse("2025-01-01T00:00:00Z"),
+                "in 2024"));
+    ObjectNode o = RecordJson.write(dated, false);
+    assertThat(o.path("event_time").path("phrase").asText()).isEqualTo("in 2024");
+    assertThat(o.path("event_time").path("from").asText()).isEqualTo("2024-01-01T00:00:00Z");
+    for (var read : BOTH) assertThat(read.apply(o)).isEqualTo(dated);
+    ObjectNode bad = RecordJson.write(dated, false);
+    ((ObjectNode) bad.get("event_time")).put("to", "2023-01-01T00:00:00Z");
+    ((ObjectNode) bad.get("event_time")).remove("phrase");
+    assertThatThrownBy(() -> RecordJson.readInput(bad, "f:1: "))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::field)
+                    .containsExactly("f:1: event_time.phrase"));
+    ((ObjectNode) bad.get("event_time")).put("phrase", "in 2024");
+    assertThatThrownBy(() -> RecordJson.readInput(bad, "f:1: "))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("event_time.to")
+        .hasMessageContaining("must be after from");
+  }
+
+  @Test
   void blankRequiredText_isRefused() throws Exception {
     assertThatThrownBy(
             () ->

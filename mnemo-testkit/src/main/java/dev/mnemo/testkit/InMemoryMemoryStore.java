@@ -170,8 +170,12 @@ public final class InMemoryMemoryStore implements MemoryStore {
           eligible.stream()
               .filter(
                   d ->
-                      !d.record().validFrom().isBefore(q.timeRange().from())
-                          && d.record().validFrom().isBefore(q.timeRange().to()))
+                      (!d.record().validFrom().isBefore(q.timeRange().from())
+                              && d.record().validFrom().isBefore(q.timeRange().to()))
+                          || (d.record().eventTime() != null
+                              && d.record()
+                                  .eventTime()
+                                  .overlaps(q.timeRange().from(), q.timeRange().to())))
               .sorted(
                   Comparator.comparing((Doc d) -> d.record().recordedAt())
                       .reversed()) // stable: ties in write order

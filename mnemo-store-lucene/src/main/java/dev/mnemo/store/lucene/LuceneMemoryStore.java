@@ -1739,11 +1739,24 @@ public final class LuceneMemoryStore implements MemoryStore {
       hits[2] = s.search(and(any.build(), filter), q.perSignal());
     }
     if (q.timeRange() != null) {
+      long from = q.timeRange().from().toEpochMilli();
+      long to = q.timeRange().to().toEpochMilli();
+      // Valid time starting inside the range, or an event time (the time the text is about)
+      // overlapping it.
       Query inRange =
-          LongPoint.newRangeQuery(
-              Schema.VALID_FROM,
-              q.timeRange().from().toEpochMilli(),
-              q.timeRange().to().toEpochMilli() - 1);
+          new BooleanQuery.Builder()
+              .add(LongPoint.newRangeQuery(Schema.VALID_FROM, from, to - 1), Occur.SHOULD)
+              .add(
+                  new BooleanQuery.Builder()
+                      .add(
+                          LongPoint.newRangeQuery(Schema.EVENT_FROM, Long.MIN_VALUE, to - 1),
+                          Occur.FILTER)
+                      .add(
+                          LongPoint.newRangeQuery(Schema.EVENT_TO, from + 1, Long.MAX_VALUE),
+                          Occur.FILTER)
+                      .build(),
+                  Occur.SHOULD)
+              .build();
       // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
       // cut (a conversation's turns share their session's time) would change from run to run.
       Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));

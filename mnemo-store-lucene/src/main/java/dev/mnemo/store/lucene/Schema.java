@@ -61,6 +61,16 @@ final class Schema {
   static final String META = "meta";
   static final String META_STORED = "meta_kv";
 
+  /**
+   * The event time ({@link dev.mnemo.EventTime}), on records that have one: its ends indexed as
+   * points (the time candidates) and stored, its phrase stored. Documents written before event
+   * times have none of these fields and read back without one.
+   */
+  static final String EVENT_FROM = "event_from";
+
+  static final String EVENT_TO = "event_to";
+  static final String EVENT_PHRASE = "event_phrase";
+
   /** Access labels (indexed and stored), and {@link #RESTRICTED} on every labelled record. */
   static final String ACCESS = "access";
 
@@ -113,6 +123,11 @@ final class Schema {
     }
     for (String a : r.access()) d.add(new StringField(ACCESS, a, Field.Store.YES));
     if (!r.access().isEmpty()) d.add(new StringField(ACCESS, RESTRICTED, Field.Store.NO));
+    if (r.eventTime() != null) {
+      time(d, EVENT_FROM, r.eventTime().from());
+      time(d, EVENT_TO, r.eventTime().to());
+      d.add(new StoredField(EVENT_PHRASE, r.eventTime().phrase()));
+    }
     return d;
   }
 
@@ -207,7 +222,14 @@ final class Schema {
         vector,
         model == null || model.isEmpty() ? null : model,
         meta,
-        access);
+        access,
+        eventTime(d));
+  }
+
+  private static dev.mnemo.EventTime eventTime(Document d) {
+    if (d.getField(EVENT_FROM) == null) return null;
+    return new dev.mnemo.EventTime(
+        instant(d, EVENT_FROM), instant(d, EVENT_TO), d.get(EVENT_PHRASE));
   }
 
   private static Instant instant(Document d, String field) {

@@ -62,6 +62,15 @@ final class SolrSchema {
    */
   static final String RESTRICTED = "\u0001restricted";
 
+  /**
+   * The key under which a record's event time is kept among the stored metadata terms ({@code
+   * from/to/phrase}, epoch milliseconds): the collection's schema stays as it is, so collections
+   * created before event times keep accepting writes. A control character, so no caller's key
+   * (metadata keys are text) is mistaken for it; it is never read back as metadata. The Solr
+   * store's time candidates are by valid time only.
+   */
+  static final String EVENT_TIME = "\u0001event_time";
+
   /** Indexed in place of a missing scope, so "records of no scope" is a term query. */
   static final String NO_SCOPE = "\u0001none";
 
@@ -113,6 +122,15 @@ final class SolrSchema {
     List<String> meta = new ArrayList<>();
     for (var e : new TreeMap<>(r.metadata()).entrySet())
       meta.add(metaTerm(e.getKey(), e.getValue()));
+    if (r.eventTime() != null)
+      meta.add(
+          metaTerm(
+              EVENT_TIME,
+              r.eventTime().from().toEpochMilli()
+                  + "/"
+                  + r.eventTime().to().toEpochMilli()
+                  + "/"
+                  + r.eventTime().phrase()));
     if (!meta.isEmpty()) d.setField(META, meta);
     if (!r.access().isEmpty()) {
       List<String> access = new ArrayList<>(r.access());
@@ -132,8 +150,18 @@ final class SolrSchema {
 
   static MemoryRecord fromDocument(SolrDocument d) {
     Map<String, String> meta = new LinkedHashMap<>();
+    dev.mnemo.EventTime event = null;
     for (String kv : strings(d, META)) {
       int i = kv.indexOf('\u0000');
+      if (kv.substring(0, i).equals(EVENT_TIME)) {
+        String[] parts = kv.substring(i + 1).split("/", 3);
+        event =
+            new dev.mnemo.EventTime(
+                Instant.ofEpochMilli(Long.parseLong(parts[0])),
+                Instant.ofEpochMilli(Long.parseLong(parts[1])),
+                parts[2]);
+        continue;
+      }
       meta.put(kv.substring(0, i), kv.substring(i + 1));
     }
     String scope = (String) d.getFirstValue(SCOPE);
@@ -165,7 +193,8 @@ final class SolrSchema {
         vector(d),
         model == null || model.isEmpty() ? null : model,
         meta,
-        strings(d, ACCESS).stream().filter(a -> !a.equals(RESTRICTED)).toList());
+        strings(d, ACCESS).stream().filter(a -> !a.equals(RESTRICTED)).toList(),
+        event);
   }
 
   private static float[] vector(SolrDocument d) {
