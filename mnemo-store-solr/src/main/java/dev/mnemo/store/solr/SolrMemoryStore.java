@@ -501,7 +501,7 @@ public final class SolrMemoryStore implements MemoryStore {
     q.setSort(SolrSchema.RECORDED, SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
     q.setRows(cq.perSignal());
-    q.setFields("*");
+    q.setFields(SolrSchema.RECORD_FIELDS);
     return q;
   }
 
@@ -515,7 +515,7 @@ public final class SolrMemoryStore implements MemoryStore {
     q.addSort(SolrSchema.RECORDED, SolrQuery.ORDER.asc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);
     q.setRows(cq.perSignal());
-    q.setFields("*", "score");
+    q.setFields(SolrSchema.RECORD_FIELDS, "score");
     return q;
   }
 

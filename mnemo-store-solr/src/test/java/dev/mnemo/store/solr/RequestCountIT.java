@@ -9,17 +9,11 @@ import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.time.TimeRange;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.solr.client.solrj.SolrClient;
-import org.apache.solr.client.solrj.SolrRequest;
-import org.apache.solr.client.solrj.SolrServerException;
-import org.apache.solr.common.util.NamedList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -52,33 +46,10 @@ class RequestCountIT {
     }
   }
 
-  /** Counts requests, then hands them to the real client. */
-  static final class CountingClient extends SolrClient {
-    private static final long serialVersionUID = 1L;
-    final transient SolrClient delegate;
-    final AtomicInteger requests = new AtomicInteger();
-
-    CountingClient(SolrClient delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public NamedList<Object> request(SolrRequest<?> request, String collection)
-        throws SolrServerException, IOException {
-      requests.incrementAndGet();
-      return delegate.request(request, collection);
-    }
-
-    @Override
-    public void close() throws IOException {
-      delegate.close();
-    }
-  }
-
   @Test
   void candidates_everySignal_isOneRequest() {
-    CountingClient client =
-        new CountingClient(SolrStoreProvider.client(Map.of("zk", TestCluster.shared().zk())));
+    CountingSolrClient client =
+        new CountingSolrClient(SolrStoreProvider.client(Map.of("zk", TestCluster.shared().zk())));
     try (SolrMemoryStore store =
         new SolrMemoryStore(
             client,
