@@ -200,6 +200,17 @@ final class Api {
       throw ProblemException.of(
           503, "not-ready", "Not ready", "the server is starting or stopping");
     }
+    var store = server.storeHealth();
+    if (store.isPresent() && !store.get().serving()) {
+      throw ProblemException.of(
+          503,
+          "store-down",
+          "Store not serving",
+          "the store's cluster cannot serve every owner: "
+              + store.get().status()
+              + " "
+              + store.get().detail());
+    }
     var failures = tenants.failures();
     ObjectNode o =
         JsonCodec.object()
@@ -218,6 +229,11 @@ final class Api {
                     .put("error", f.error())
                     .put("attempts", f.attempts())
                     .put("next_attempt", f.nextAttempt().toString()));
+    store.ifPresent(
+        h ->
+            o.putObject("store")
+                .put("status", h.status())
+                .set("detail", JsonCodec.tree(h.detail())));
     ctx.json(o);
   }
 

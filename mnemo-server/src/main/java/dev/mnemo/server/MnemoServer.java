@@ -132,6 +132,7 @@ public final class MnemoServer implements AutoCloseable {
     t[0] = tenants;
     metrics.recallRates(tenants::recallStats);
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
+    this.storeHealth = b.storeHealth;
     Api api = new Api(this, keys, tenants, config, metrics);
     Map<String, Servlet> mounts = Map.copyOf(b.mounts);
     this.app =
@@ -278,6 +279,22 @@ public final class MnemoServer implements AutoCloseable {
    */
   boolean ready() {
     return started && !stopping && !tenants.closed();
+  }
+
+  private java.util.function.Supplier<StoreHealth> storeHealth; // null: none
+
+  /**
+   * The store cluster's health for {@code /health/ready}, empty without a check; a check that
+   * throws is reported as not serving, with its message.
+   */
+  java.util.Optional<StoreHealth> storeHealth() {
+    if (storeHealth == null) return java.util.Optional.empty();
+    try {
+      return java.util.Optional.of(storeHealth.get());
+    } catch (RuntimeException e) {
+      return java.util.Optional.of(
+          new StoreHealth(false, "unknown", Map.of("error", String.valueOf(e.getMessage()))));
+    }
   }
 
   /** "METHOD /path" of every route registered, in registration order (for the OpenAPI check). */
@@ -437,6 +454,17 @@ public final class MnemoServer implements AutoCloseable {
     private final EngineFactory engines;
     private final Map<String, Servlet> mounts = new LinkedHashMap<>();
     private java.time.Duration reopenBackoff = java.time.Duration.ofSeconds(1);
+    private java.util.function.Supplier<StoreHealth> storeHealth;
+
+    /**
+     * A check of the store's cluster that {@code /health/ready} runs on every call and reports
+     * under {@code "store"}; when it says the store cannot serve, the server answers 503 (a load
+     * balancer then sends requests elsewhere). None by default (an embedded store has no cluster).
+     */
+    public Builder storeHealth(java.util.function.Supplier<StoreHealth> check) {
+      this.storeHealth = Objects.requireNonNull(check, "check");
+      return this;
+    }
 
     /**
      * The wait before a failed tenant store is first reopened (doubling per failed attempt); tests
