@@ -23,6 +23,11 @@ import java.util.List;
  *       newlines), format characters (right-to-left overrides, zero-width joiners: name spoofing in
  *       the inspector), other separators, lone surrogates, private-use and unassigned code points
  *       are refused.
+ *   <li><b>Recall filters</b>: at most {@value #MAX_METADATA_FILTERS} metadata entries in one
+ *       recall. Each becomes a clause of the store's eligibility query beside the owner, time,
+ *       scope, category and access clauses (up to {@link Access#MAX_PRINCIPALS} principals), and
+ *       the retrieval log counts what each rule removed with the same query; the whole must stay
+ *       under the 1,024 clauses Lucene's and Solr's queries take by default.
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -48,7 +53,22 @@ public final class InputRules {
    */
   public static final int MAX_METADATA_VALUE_CHARS = 4096;
 
+  /** The most metadata filters one recall may name. */
+  public static final int MAX_METADATA_FILTERS = 128;
+
   private InputRules() {}
+
+  /**
+   * Adds a violation when a collection {@code field} holds more than {@code max} entries; true when
+   * it did (the caller then skips checking each entry).
+   */
+  public static boolean checkCount(String field, int count, int max, List<Violation> out) {
+    if (count <= max) return false;
+    out.add(
+        new Violation(
+            field, count, field + " must hold at most " + max + " entries, was " + count));
+    return true;
+  }
 
   /**
    * The checks of this class on a memory to write: its owner, its times ({@code recorded_at} not

@@ -20,7 +20,7 @@ import java.util.Set;
  *   <tr><td>mode</td><td>current</td><td>see {@link TemporalMode}</td></tr>
  *   <tr><td>scope</td><td>none</td><td>when set, only records of that scope or of no scope</td></tr>
  *   <tr><td>categories</td><td>all</td><td>only records of these categories</td></tr>
- *   <tr><td>metadata</td><td>none</td><td>only records whose metadata has every given key=value</td></tr>
+ *   <tr><td>metadata</td><td>none</td><td>only records whose metadata has every given key=value (at most {@value InputRules#MAX_METADATA_FILTERS} entries)</td></tr>
  *   <tr><td>k</td><td>5</td><td>at most this many records</td></tr>
  *   <tr><td>budgetTokens</td><td>400</td><td>the rendered block (header, dates, markers included) fits this many tokens</td></tr>
  *   <tr><td>threshold</td><td>{@value #DEFAULT_THRESHOLD}</td><td>minimum relevance (0..1)</td></tr>
@@ -102,7 +102,9 @@ public record RecallRequest(
     InputRules.checkOwner("owner", owner, v);
     InputRules.checkTime("asked_at", askedAt, v);
     InputRules.checkLength("scope", scope, InputRules.MAX_KEY_CHARS, v);
-    if (metadata != null) {
+    if (metadata != null
+        && !InputRules.checkCount(
+            "metadata", metadata.size(), InputRules.MAX_METADATA_FILTERS, v)) {
       for (var e : metadata.entrySet()) {
         InputRules.checkLength("metadata", e.getKey(), InputRules.MAX_KEY_CHARS, v);
         InputRules.checkLength(

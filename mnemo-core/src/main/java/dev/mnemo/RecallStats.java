@@ -8,7 +8,8 @@ package dev.mnemo;
  * @param selected records selected, over all recalls
  * @param used selected records the caller reported used ({@code markUsed}) after the recall
  * @param injectedTokens tokens of the rendered blocks of the recalls that selected something
- * @param dropped recalls the logger dropped because its queue was full (since the engine started)
+ * @param dropped recalls the logger could not log since the engine started: its queue was full, or
+ *     the log refused the write (usage reports in a refused batch count too)
  */
 public record RecallStats(
     long recalls, long fetched, long selected, long used, long injectedTokens, long dropped) {

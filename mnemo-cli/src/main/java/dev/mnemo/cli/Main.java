@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
       RememberCommand.class,
       RecallCommand.class,
       HistoryCommand.class,
+      ListCommand.class,
+      ShowCommand.class,
       RetainCommand.class,
       SummarizeCommand.class,
       RecategorizeCommand.class,
@@ -75,15 +77,28 @@ public final class Main implements Runnable {
                   + "run ./mnemo bench from a checkout of the repository (it builds mnemo-bench-cli/target/mnemo-bench.jar)");
       return 2;
     }
+    if (args.length > 1
+        && args[0].equals("eval")
+        && args[1].equals("fit-relevance")
+        && !cl.getSubcommands().get("eval").getSubcommands().containsKey("fit-relevance")) {
+      // The fit (XGBoost, Scala, Kryo) is developer tooling, not in the product jar.
+      cl.getErr()
+          .println(
+              "error: 'mnemo eval fit-relevance' is not in this jar: the fit lives in the mnemo-fit module; "
+                  + "run ./mnemo eval fit-relevance from a checkout of the repository (it builds mnemo-bench-cli/target/mnemo-bench.jar)");
+      return 2;
+    }
     return cl.execute(args);
   }
 
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
-    // Commands of modules outside the product jar (mnemo-bench-cli's 'bench'), when on the class
-    // path.
-    for (CommandPlugin plugin : java.util.ServiceLoader.load(CommandPlugin.class))
-      cl.addSubcommand(plugin);
+    // Commands of modules outside the product jar (mnemo-bench-cli's 'bench', mnemo-fit's 'eval
+    // fit-relevance'), when on the class path.
+    for (CommandPlugin plugin : java.util.ServiceLoader.load(CommandPlugin.class)) {
+      if (plugin.parent() == null) cl.addSubcommand(plugin);
+      else cl.getSubcommands().get(plugin.parent()).addSubcommand(plugin);
+    }
     ServeCommand.describeDataOption(cl.getSubcommands().get("serve"));
     HelpLayout.apply(cl);
     cl.setExecutionExceptionHandler(

@@ -333,9 +333,10 @@ class CliJsonTest {
   @Test
   void everyCommandThatPrintsAResult_hasJson() {
     // serve and mcp speak HTTP and MCP for as long as they run; completion prints a shell script;
-    // export writes JSON lines already; eval and solr only group their subcommands
+    // export writes JSON lines already, show one JSON record; eval and solr only group their
+    // subcommands
     Set<String> exempt =
-        Set.of("serve", "mcp", "completion", "help", "mnemo", "eval", "export", "solr");
+        Set.of("serve", "mcp", "completion", "help", "mnemo", "eval", "export", "show", "solr");
     List<String> without = new ArrayList<>();
     walk(Main.commandLine(), exempt, without);
     assertThat(without).isEmpty();

@@ -54,6 +54,16 @@ class LauncherIT {
         Files.readString(err, StandardCharsets.UTF_8));
   }
 
+  /** {@code java -jar mnemo-cli/target/mnemo.jar ARGS}, without the launcher. */
+  private Run runProductJar(String... args) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-jar");
+    cmd.add(ROOT.resolve("mnemo-cli/target/mnemo.jar").toString());
+    cmd.addAll(List.of(args));
+    return run(cmd, Map.of());
+  }
+
   @Test
   void productJar_holdsNoBenchmarks_andSaysWhereBenchIs() throws Exception {
     try (java.util.jar.JarFile jar =
@@ -65,17 +75,44 @@ class LauncherIT {
                   .toList())
           .isEmpty();
     }
-    Run r =
-        run(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                ROOT.resolve("mnemo-cli/target/mnemo.jar").toString(),
-                "bench",
-                "--quick"),
-            Map.of());
+    Run r = runProductJar("bench", "--quick");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("./mnemo bench", "mnemo-bench-cli");
+  }
+
+  /**
+   * The rest of what the product jar leaves out: debug symbols, the fitting libraries (XGBoost with
+   * Scala and Kryo, in mnemo-fit), test libraries, a second Jackson major, ZooKeeper's native
+   * Netty.
+   */
+  @Test
+  void productJar_holdsNoDebugSymbolsFittingOrTestLibraries_andSaysWhereTheFitIs()
+      throws Exception {
+    List<String> names;
+    try (java.util.jar.JarFile jar =
+        new java.util.jar.JarFile(ROOT.resolve("mnemo-cli/target/mnemo.jar").toFile())) {
+      names = jar.stream().map(java.util.jar.JarEntry::getName).toList();
+    }
+    assertThat(names).contains("dev/mnemo/cli/Main.class", "e5-small-v2-q.onnx");
+    for (String f :
+        List.of(
+            ".pdb",
+            ".dSYM/",
+            "ml/dmlc/",
+            "xgboost4j",
+            "scala/",
+            "com/esotericsoftware/",
+            "org/junit/",
+            "org/assertj/",
+            "net/jqwik/",
+            "dev/mnemo/testkit/",
+            "dev/mnemo/eval/RelevanceFit",
+            "tools/jackson/",
+            "netty_tcnative"))
+      assertThat(names).as("entries containing %s", f).noneMatch(n -> n.contains(f));
+    Run r = runProductJar("eval", "fit-relevance", "--out", "unused.properties");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("./mnemo eval fit-relevance", "mnemo-fit");
   }
 
   @Test

@@ -27,6 +27,7 @@ final class DenseCalibration {
 
   private final Embedder embedder;
   private volatile float[][] bank;
+  private volatile float[][] reference;
 
   /**
    * Records' floors by id: a record's text and vector never change, so its floor is computed once.
@@ -99,14 +100,47 @@ final class DenseCalibration {
     return out;
   }
 
+  /**
+   * How a query meets memories about nothing in particular: its cosines to a fixed reference of
+   * about 300 memory-like sentences about other people (the resource {@code reference.txt}: jobs,
+   * pets, diets, plans, in the first and the third person), as {@code {mean, standard deviation,
+   * maximum}}. The fetch gate reads a candidate's cosine against these ("how far above chance is
+   * this cosine for this question"), which reads the same in a store of one record as in one of
+   * 100,000: the candidates' own spread and leads are unstable over a handful of records. Embedded
+   * once per embedder and cached ({@link BankVectors}); about 300 dot products per query.
+   */
+  double[] reference(float[] query) {
+    float[][] ref = reference;
+    if (ref == null) {
+      synchronized (this) {
+        ref = reference;
+        if (ref == null) {
+          ref = BankVectors.of(embedder, "reference.txt", sentences("reference.txt"));
+          reference = ref;
+        }
+      }
+    }
+    double[] cos = cosines(query, ref);
+    double sum = 0;
+    double sq = 0;
+    double max = Double.NEGATIVE_INFINITY;
+    for (double c : cos) {
+      sum += c;
+      sq += c * c;
+      max = Math.max(max, c);
+    }
+    double mean = sum / cos.length;
+    double sd = Math.sqrt(Math.max(0, sq / cos.length - mean * mean));
+    return new double[] {mean, sd, max};
+  }
+
   private float[][] bank() {
     float[][] b = bank;
     if (b == null) {
       synchronized (this) {
         b = bank;
         if (b == null) {
-          List<float[]> vectors = embedder.embedPassages(sentences());
-          b = vectors.toArray(new float[0][]);
+          b = BankVectors.of(embedder, "background.txt", sentences());
           bank = b;
         }
       }
@@ -115,14 +149,19 @@ final class DenseCalibration {
   }
 
   static List<String> sentences() {
+    return sentences("background.txt");
+  }
+
+  /** The sentences of a resource of this package, one a line, without comments and blank lines. */
+  static List<String> sentences(String resource) {
     List<String> out = new ArrayList<>();
-    try (InputStream in = DenseCalibration.class.getResourceAsStream("background.txt");
+    try (InputStream in = DenseCalibration.class.getResourceAsStream(resource);
         BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         if (!line.isBlank() && !line.startsWith("#")) out.add(line.strip());
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the dense calibration bank", e);
+      throw new UncheckedIOException("cannot read the dense calibration bank " + resource, e);
     }
     return out;
   }

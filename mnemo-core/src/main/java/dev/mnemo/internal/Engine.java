@@ -801,7 +801,8 @@ final class Engine implements Mnemo {
 
   private RecallStats recallStats(RecallLogQuery query) {
     RecallStats s = recallLog().stats(Objects.requireNonNull(query, "query"));
-    long dropped = recallLogger == null ? 0 : recallLogger.dropped();
+    // not written either way: a full queue, or a batch the log refused (each logged as a warning)
+    long dropped = recallLogger == null ? 0 : recallLogger.dropped() + recallLogger.failed();
     return new RecallStats(
         s.recalls(), s.fetched(), s.selected(), s.used(), s.injectedTokens(), dropped);
   }

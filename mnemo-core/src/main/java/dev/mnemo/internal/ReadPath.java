@@ -320,7 +320,8 @@ final class ReadPath {
             range,
             found.eligibleCount(),
             found.entityFrequencies(),
-            queryNames(req)),
+            queryNames(req),
+            vector == null ? null : calibration.reference(vector)),
         traced);
     if (lazyGate == null) {
       for (Scored s : scored) {

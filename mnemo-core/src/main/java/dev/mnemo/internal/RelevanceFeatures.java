@@ -1,6 +1,5 @@
 package dev.mnemo.internal;
 
-import dev.mnemo.Category;
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.internal.ReadPath.Scored;
 import dev.mnemo.text.Words;
@@ -70,31 +69,25 @@ final class RelevanceFeatures {
           "cos_margin",
           "cos_z",
           "cos_gap",
+          "ref_z",
+          "ref_lead",
           "ccos",
           "ccos_gap",
           "cos_lead",
           "ccos_lead",
-          "score_lead",
           "bm25",
           "coverage",
           "covered_terms",
           "entity",
           "own_name",
           "names_other_missing",
+          "first_person",
           "has_episode",
           "window",
           "speaker",
-          "time_match",
           "time_outside",
-          "recency",
-          "importance",
-          "authority",
-          "frequency",
           "relevance",
           "rel_ratio",
-          "score_ratio",
-          "cat_episodic",
-          "cat_semantic",
           "q_terms",
           "q_no_terms",
           "q_how_many",
@@ -102,7 +95,30 @@ final class RelevanceFeatures {
           "q_who",
           "q_where",
           "q_why",
-          "q_time",
+          "q_time");
+
+  /**
+   * What a record was written with rather than how it matches the message: never an input of the
+   * relevance model (a test reads the shipped model and fails when one is). Generated histories
+   * gave facts a higher importance than notes, and trees fitted on them read importance as
+   * relevance: the same match passed at importance 0.8 and failed at 0.44. These order the records
+   * that pass the gate ({@code score}); they never decide whether a record is evidence. Time counts
+   * only as {@code time_outside}, and only when the message names a time.
+   */
+  static final java.util.Set<String> PRIORS =
+      java.util.Set.of(
+          "importance",
+          "authority",
+          "frequency",
+          "recency",
+          "cat_episodic",
+          "cat_semantic",
+          "category",
+          "score_lead",
+          "score_ratio",
+          "time_match",
+          "recorded_at",
+          "valid_from",
           "n_candidates");
 
   private static final Map<String, Integer> INDEX = index(NAMES);
@@ -138,7 +154,8 @@ final class RelevanceFeatures {
       TimeRange range,
       long eligibleCount,
       Map<String, Long> entityFrequencies,
-      Set<String> names) {}
+      Set<String> names,
+      double[] reference) {}
 
   /**
    * Fills {@code s.features} ({@link #NAMES} order) of every candidate when {@code all}, else of
@@ -180,20 +197,17 @@ final class RelevanceFeatures {
     for (double c : centered) if (!Double.isNaN(c)) maxCentered = Math.max(maxCentered, c);
     double[] cosTop = top2(scored, s -> s.cosine);
     double[] ccosTop = top2(centered);
-    double[] scoreTop = top2(scored, s -> s.score);
     double bestRelevance = 0;
-    double bestScore = 0;
-    for (Scored s : scored) {
-      bestRelevance = Math.max(bestRelevance, s.relevance);
-      bestScore = Math.max(bestScore, s.score);
-    }
+    for (Scored s : scored) bestRelevance = Math.max(bestRelevance, s.relevance);
+    // The query's cosines to the fixed reference (mean, sd, max), NaN without a query vector.
+    double[] ref = q.reference();
+    boolean hasRef = ref != null && !Double.isNaN(ref[0]);
     double qTerms = Math.log1p(terms.size());
     double howMany = isAggregation(q.text()) ? 1 : 0;
     double when = WHEN.matcher(lower).find() ? 1 : 0;
     double who = WHO.matcher(lower).find() ? 1 : 0;
     double where = WHERE.matcher(lower).find() ? 1 : 0;
     double why = WHY.matcher(lower).find() ? 1 : 0;
-    double nCand = Math.log1p(scored.size());
 
     for (int i = 0; i < scored.size(); i++) {
       Scored s = scored.get(i);
@@ -206,12 +220,14 @@ final class RelevanceFeatures {
       f.put("cos_margin", hasCos ? s.cosine - q.queryFloor() : 0);
       f.put("cos_z", hasCos && sdCos > 0 ? (s.cosine - meanCos) / Math.max(sdCos, 0.005) : 0);
       f.put("cos_gap", hasCos ? maxCos - s.cosine : 0.2);
+      // Against the fixed reference: the same for a store of one record and one of 100,000.
+      f.put("ref_z", hasCos && hasRef ? (s.cosine - ref[0]) / Math.max(ref[1], 0.005) : -3);
+      f.put("ref_lead", hasCos && hasRef ? s.cosine - ref[2] : -0.2);
       f.put("ccos", Double.isNaN(centered[i]) ? 0 : centered[i]);
       f.put("ccos_gap", Double.isNaN(centered[i]) ? 1 : maxCentered - centered[i]);
       // How far this record stands out from every other candidate (negative below the best).
       f.put("cos_lead", hasCos ? lead(s.cosine, cosTop) : -0.2);
       f.put("ccos_lead", Double.isNaN(centered[i]) ? -1 : lead(centered[i], ccosTop));
-      f.put("score_lead", scoreTop[0] <= 0 ? 0 : lead(s.score, scoreTop) / scoreTop[0]);
       f.put("bm25", s.bm25);
       Set<String> recordStems = Words.stems(Words.withFactKey(r.factKey(), r.text()));
       int covered = 0;
@@ -227,22 +243,20 @@ final class RelevanceFeatures {
         if (foreground.contains(e)) otherNamed = true;
       }
       f.put("own_name", ownName ? 1.0 : 0.0);
-      f.put("names_other_missing", !foreground.isEmpty() && !otherNamed ? 1.0 : 0.0);
+      // A record in the first person ("I have a dog called Rex") is the owner speaking: the person
+      // a
+      // question names may be that "I", so the record does not lack the name.
+      boolean firstPerson = Words.isFirstPerson(r.text());
+      f.put("first_person", firstPerson ? 1.0 : 0.0);
+      f.put(
+          "names_other_missing", !foreground.isEmpty() && !otherNamed && !firstPerson ? 1.0 : 0.0);
       boolean episode = r.episode() != null && r.seq() >= 0;
       f.put("has_episode", episode ? 1.0 : 0.0);
       f.put("window", s.window);
       f.put("speaker", s.speaker);
-      f.put("time_match", s.timeMatch);
       f.put("time_outside", q.range() != null && s.timeMatch == 0 ? 1.0 : 0.0);
-      f.put("recency", s.recency);
-      f.put("importance", r.importance());
-      f.put("authority", s.authority);
-      f.put("frequency", s.frequency);
       f.put("relevance", s.relevance);
       f.put("rel_ratio", bestRelevance <= 0 ? 0 : s.relevance / bestRelevance);
-      f.put("score_ratio", bestScore <= 0 ? 0 : s.score / bestScore);
-      f.put("cat_episodic", r.category() == Category.EPISODIC ? 1.0 : 0.0);
-      f.put("cat_semantic", r.category() == Category.SEMANTIC ? 1.0 : 0.0);
       f.put("q_terms", qTerms);
       f.put("q_no_terms", terms.isEmpty() ? 1.0 : 0.0);
       f.put("q_how_many", howMany);
@@ -251,7 +265,6 @@ final class RelevanceFeatures {
       f.put("q_where", where);
       f.put("q_why", why);
       f.put("q_time", q.range() != null ? 1.0 : 0.0);
-      f.put("n_candidates", nCand);
       s.features = f.v;
     }
   }

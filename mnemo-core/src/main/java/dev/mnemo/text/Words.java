@@ -429,6 +429,19 @@ public final class Words {
     return out;
   }
 
+  /** The first person singular, as {@link #words} returns it. */
+  private static final Set<String> FIRST_PERSON =
+      Set.of("i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll", "i’m", "i’ve");
+
+  /**
+   * Whether a text speaks in the first person singular ("I have a dog", "my sister"): in a memory
+   * of its owner that is the owner, whatever name a question uses for them.
+   */
+  public static boolean isFirstPerson(String text) {
+    for (String w : words(text)) if (FIRST_PERSON.contains(w)) return true;
+    return false;
+  }
+
   /**
    * Whether a message needs no memory: a greeting, thanks, an acknowledgement or other small talk.
    * True when none of its words is content, counting greetings, thanks, small-talk words, function

@@ -15,11 +15,33 @@ public final class IngestJson {
   private IngestJson() {}
 
   /**
-   * Background extraction's progress: {@code {pending, extracted, kept, errors, records_written,
-   * duplicates_merged, conflicts, last_error, dead_lettered, dead_letters}}.
+   * Background extraction's progress, in two groups whose names say what they count: {@code turns}
+   * (the turn log by state, over its whole life: {@code waiting}, {@code extracted}, {@code
+   * kept_as_sources}, {@code failed}) and {@code since_start} (the work of this engine since it was
+   * opened: {@code records_written}, {@code duplicates_merged}, {@code conflicts_kept}, {@code
+   * dead_lettered}, {@code last_error}), then {@code dead_letters}.
+   *
+   * <p>The flat fields of before ({@code pending, extracted, kept, errors, records_written,
+   * duplicates_merged, conflicts, last_error, dead_lettered}) are written too, with the same
+   * values: clients read them (the Java client, scripts polling {@code pending}), and a field that
+   * disappears breaks a client silently. They are deprecated in the OpenAPI document.
    */
   public static ObjectNode progress(IngestProgress p) {
     ObjectNode o = JsonCodec.object();
+    ObjectNode turns = o.putObject("turns");
+    turns.put("waiting", p.pending());
+    turns.put("extracted", p.extracted());
+    turns.put("kept_as_sources", p.kept());
+    turns.put("failed", p.errors());
+    ObjectNode since = o.putObject("since_start");
+    since.put("records_written", p.recordsWritten());
+    since.put("duplicates_merged", p.duplicatesMerged());
+    since.put("conflicts_kept", p.conflicts());
+    since.put("dead_lettered", p.deadLettered());
+    putNullable(since, "last_error", p.lastError());
+    var dead = o.putArray("dead_letters");
+    p.deadLetters().forEach(dead::add);
+    // deprecated flat names, kept for the clients that read them
     o.put("pending", p.pending());
     o.put("extracted", p.extracted());
     o.put("kept", p.kept());
@@ -29,8 +51,6 @@ public final class IngestJson {
     o.put("conflicts", p.conflicts());
     putNullable(o, "last_error", p.lastError());
     o.put("dead_lettered", p.deadLettered());
-    var dead = o.putArray("dead_letters");
-    p.deadLetters().forEach(dead::add);
     return o;
   }
 

@@ -19,12 +19,14 @@ class IngestJsonTest {
   }
 
   @Test
-  void progress_hasEveryCounter() {
+  void progress_groupsTheCountersByWhatTheyCount_andKeepsTheFlatNames() {
     var p = new IngestProgress(1, 2, 3, 4, 5, 6, 7, null, 8, List.of("t9"));
     assertThat(IngestJson.progress(p).toString())
         .isEqualTo(
-            "{\"pending\":1,\"extracted\":2,\"kept\":3,\"errors\":4,"
-                + "\"records_written\":5,\"duplicates_merged\":6,\"conflicts\":7,\"last_error\":null,\"dead_lettered\":8,"
-                + "\"dead_letters\":[\"t9\"]}");
+            "{\"turns\":{\"waiting\":1,\"extracted\":2,\"kept_as_sources\":3,\"failed\":4},"
+                + "\"since_start\":{\"records_written\":5,\"duplicates_merged\":6,\"conflicts_kept\":7,"
+                + "\"dead_lettered\":8,\"last_error\":null},\"dead_letters\":[\"t9\"],"
+                + "\"pending\":1,\"extracted\":2,\"kept\":3,\"errors\":4,"
+                + "\"records_written\":5,\"duplicates_merged\":6,\"conflicts\":7,\"last_error\":null,\"dead_lettered\":8}");
   }
 }

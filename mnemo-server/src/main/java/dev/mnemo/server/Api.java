@@ -191,14 +191,22 @@ final class Api {
   }
 
   /**
-   * Ready: started and not stopping, 200. The body lists each tenant whose store is unusable
-   * ({@code failed_tenants}: why, since when, the next attempt to reopen it): one broken tenant is
-   * that tenant's problem, and the others are served, so the server stays ready.
+   * Ready: started, not stopping and its open file descriptors under 90% of the limit, 200; else
+   * 503 naming why. One broken tenant is that tenant's problem, and the others are served, so the
+   * server stays ready: the body counts the tenants whose store is unusable ({@code
+   * tenants_failed}), and with the admin key lists them ({@code failed_tenants}: why, since when,
+   * the next attempt to reopen it) with the descriptors and bounds. Without a key nothing names a
+   * tenant; a key sent is checked (and throttled) as on any route.
    */
   private void ready(Context ctx) {
-    if (!server.ready()) {
-      throw ProblemException.of(
-          503, "not-ready", "Not ready", "the server is starting or stopping");
+    String why = server.notReady();
+    if (why != null) throw ProblemException.of(503, "not-ready", "Not ready", why);
+    boolean admin = false;
+    String authorization = ctx.header("Authorization");
+    if (authorization != null && !authorization.isBlank()) {
+      KeyStore.Principal p = server.authenticate(authorization, ctx.ip());
+      ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
+      admin = p.admin();
     }
     var store = server.storeHealth();
     if (store.isPresent() && !store.get().serving()) {
@@ -217,6 +225,15 @@ final class Api {
             .put("status", "ready")
             .put("tenants_open", tenants.openCount())
             .put("tenants_failed", failures.size());
+    if (!admin) {
+      ctx.json(o);
+      return;
+    }
+    o.put("tenants_max_open", tenants.maxOpen())
+        .put("tenants_closed_for_room", tenants.evictions())
+        .put("connections_max", server.maxConnections())
+        .put("descriptors_open", Descriptors.open())
+        .put("descriptors_limit", Descriptors.limit());
     ArrayNode list = o.putArray("failed_tenants");
     failures
         .values()

@@ -120,6 +120,17 @@ final class KeyStore {
     return Optional.of(new Principal(e.id(), e.tenant()));
   }
 
+  /**
+   * The principal of a presented key the store issued ({@code mnemo_<id>_<secret>}: a tenant's key,
+   * or a generated admin key while {@code MNEMO_ADMIN_KEY} is unset), or empty; the operator's
+   * {@code MNEMO_ADMIN_KEY} is not accepted here. For a throttled client: an issued key has 256
+   * random bits, so letting it through gives a guesser nothing.
+   */
+  Optional<Principal> authenticateIssued(String presented) {
+    if (presented == null || !KEY.matcher(presented).matches()) return Optional.empty();
+    return authenticate(presented).filter(p -> !p.keyId().equals("env-admin"));
+  }
+
   /** Issues a key for {@code tenant}, durably. */
   Issued issue(String tenant, String label) {
     synchronized (writeLock) {
@@ -208,6 +219,17 @@ final class KeyStore {
     if (!Files.exists(file)) return out;
     try {
       JsonNode root = JsonCodec.READER.readTree(Files.readAllBytes(file));
+      if (root != null && root.path("format").asInt() > FORMAT) {
+        throw new MnemoException(
+            "the key store "
+                + file
+                + " is in format version "
+                + root.path("format").asInt()
+                + "; this version of Mnemo reads format version "
+                + FORMAT
+                + ", so it is not opened (a newer Mnemo wrote it?)",
+            false);
+      }
       if (root == null || root.path("format").asInt() != FORMAT || !root.path("keys").isArray()) {
         throw new MnemoException(
             "the key store " + file + " is not a format-" + FORMAT + " key file", false);

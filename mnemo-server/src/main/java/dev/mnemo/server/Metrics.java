@@ -172,7 +172,10 @@ final class Metrics {
             "mean tokens of the rendered block, over recalls that selected something"
           },
           {"use_rate", "share of selected records the caller reported used"},
-          {"dropped", "recalls not logged because the logger's queue was full"}
+          {
+            "dropped",
+            "recalls not logged: the logger's queue was full or the log refused the write"
+          }
         }) {
       rateGauges.put(
           g[0],

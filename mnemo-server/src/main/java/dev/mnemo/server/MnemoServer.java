@@ -108,10 +108,16 @@ public final class MnemoServer implements AutoCloseable {
   private final List<String> routes = Collections.synchronizedList(new ArrayList<>());
   private volatile boolean started;
   private volatile boolean stopping;
+  private final int maxConnections;
+
+  /** The idle timeout of every open connection while the connection limit is reached. */
+  static final long CONNECTION_LIMIT_IDLE_MS = 1_000;
 
   private MnemoServer(Builder b) {
     this.config = b.config;
     this.authThrottle = new AuthThrottle(config.authFailuresPerMinute());
+    this.maxConnections =
+        Descriptors.maxConnections(config.capacity().maxConnections(), Descriptors.limit());
     Path data = config.data();
     try {
       Files.createDirectories(data.resolve("tenants"));
@@ -154,10 +160,18 @@ public final class MnemoServer implements AutoCloseable {
               cfg.jetty.modifyServer(
                   server -> {
                     server.setErrorHandler(new ProblemErrorHandler());
-                    server.addBean(new HeaderDeadline(server, config.readTimeout()));
+                    server.addBean(
+                        new ConnectionDeadlines(
+                            server, config.readTimeout(), config.capacity().idleTimeout()));
+                    // Jetty's own bound: at the limit it stops accepting (new connections wait in
+                    // the kernel's backlog) and gives the open ones a short idle timeout
+                    org.eclipse.jetty.server.NetworkConnectionLimit limit =
+                        new org.eclipse.jetty.server.NetworkConnectionLimit(maxConnections, server);
+                    limit.setEndPointIdleTimeout(CONNECTION_LIMIT_IDLE_MS);
+                    server.addBean(limit);
                   });
               cfg.jetty.modifyHttpConfiguration(
-                  h -> h.setIdleTimeout(config.readTimeout().toMillis()));
+                  h -> h.setIdleTimeout(config.capacity().idleTimeout().toMillis()));
               cfg.jetty.modifyServletContextHandler(
                   h -> {
                     h.setErrorHandler(new ProblemErrorHandler.Servlet());
@@ -278,7 +292,27 @@ public final class MnemoServer implements AutoCloseable {
    * listed by {@code /health/ready} but does not make the server unready; see {@link Tenants}.)
    */
   boolean ready() {
-    return started && !stopping && !tenants.closed();
+    return notReady() == null;
+  }
+
+  /**
+   * Why the server is not ready, or null: starting or stopping, or its open file descriptors near
+   * the limit ({@link Descriptors#pressure}), where accepting a connection or opening a store would
+   * soon fail.
+   */
+  String notReady() {
+    if (!started || stopping || tenants.closed()) return "the server is starting or stopping";
+    return Descriptors.pressure(Descriptors.open(), Descriptors.limit());
+  }
+
+  /** Tenant stores open now (for tests: readiness reports the same). */
+  int openTenantsForTest() {
+    return tenants.openCount();
+  }
+
+  /** The bound on connections at once ({@code limits.max_connections} or derived). */
+  int maxConnections() {
+    return maxConnections;
   }
 
   private java.util.function.Supplier<StoreHealth> storeHealth; // null: none
@@ -303,13 +337,21 @@ public final class MnemoServer implements AutoCloseable {
   }
 
   /**
-   * The principal of an {@code Authorization: Bearer KEY} header; 401 otherwise, and 429 (before
-   * the key is looked at) for a client that failed too many checks lately ({@link AuthThrottle}). A
-   * missing header is not a failed check: it guesses nothing.
+   * The principal of an {@code Authorization: Bearer KEY} header; 401 otherwise, and 429 for a
+   * client address that failed too many checks lately ({@link AuthThrottle}). A missing header is
+   * not a failed check: it guesses nothing.
+   *
+   * <p>The throttle is per address, and a valid key is judged by itself: from a throttled address
+   * an issued key ({@code mnemo_<id>_<secret>}, 256 random bits, which no rate of guessing finds)
+   * is still served, so one client's wrong keys do not lock out the others behind the same address
+   * (a NAT, a proxy). Anything else from that address waits for the 429's {@code Retry-After}: a
+   * wrong key, and the operator's {@code MNEMO_ADMIN_KEY}, which may be weak enough to guess.
    */
   KeyStore.Principal authenticate(String authorization, String client) {
     long wait = authThrottle.retryAfterSeconds(client);
     if (wait > 0) {
+      Optional<KeyStore.Principal> issued = issuedKey(authorization);
+      if (issued.isPresent()) return issued.get();
       throw new ProblemException(
           429,
           "too-many-requests",
@@ -329,6 +371,16 @@ public final class MnemoServer implements AutoCloseable {
       if (authorization != null && !authorization.isBlank()) authThrottle.failed(client);
       throw e;
     }
+  }
+
+  /** The principal of a valid issued key in the header (not the operator's admin key), or empty. */
+  private Optional<KeyStore.Principal> issuedKey(String authorization) {
+    if (authorization == null) return Optional.empty();
+    String h = authorization.trim();
+    if (h.length() < 7 || !h.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
+      return Optional.empty();
+    }
+    return keys.authenticateIssued(h.substring(7).trim());
   }
 
   private KeyStore.Principal authenticate(String authorization) {

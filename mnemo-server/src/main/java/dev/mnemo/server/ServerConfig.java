@@ -44,10 +44,15 @@ import java.util.TreeSet;
  *   <tr><td>limits.auth_failures_per_minute</td><td>60</td><td>failed key checks a client (an IP address) may make per
  *       minute, in bursts of as many; then 429 until the budget refills</td></tr>
  *   <tr><td>limits.read_timeout_ms</td><td>30000</td><td>a request's headers must arrive within this of its first
- *       byte (else the connection is closed) and its body within this in all (else 408); a connection idle this
- *       long is closed</td></tr>
+ *       byte (else the connection is closed) and its body within this in all (else 408)</td></tr>
  *   <tr><td>tenants.idle_close_seconds</td><td>600</td><td>a tenant store unused this long is closed (0: never);
  *       it reopens on the next request</td></tr>
+ *   <tr><td>tenants.max_open</td><td>0 (derived)</td><td>tenant stores open at once at most; past it the least
+ *       recently used store with no request in flight is closed; 0: from the open-file limit ({@link Descriptors})</td></tr>
+ *   <tr><td>limits.max_connections</td><td>0 (derived)</td><td>connections at once at most; past it the server stops
+ *       accepting until one closes; 0: from the open-file limit ({@link Descriptors})</td></tr>
+ *   <tr><td>limits.idle_timeout_ms</td><td>30000</td><td>a connection on which no request starts for this long is
+ *       closed, also one sending only blank lines</td></tr>
  *   <tr><td>admin_key</td><td>(none)</td><td>environment only ({@code MNEMO_ADMIN_KEY}); never read from the file</td></tr>
  * </table>
  *
@@ -71,7 +76,8 @@ public record ServerConfig(
     boolean metricsPublic,
     int authFailuresPerMinute,
     Duration readTimeout,
-    Duration tenantIdle) {
+    Duration tenantIdle,
+    Capacity capacity) {
 
   /** The shortest admin key accepted: 32 characters (128 bits as hex). */
   public static final int MIN_ADMIN_KEY_CHARS = 32;
@@ -95,7 +101,10 @@ public record ServerConfig(
           "metrics.public",
           "limits.auth_failures_per_minute",
           "limits.read_timeout_ms",
-          "tenants.idle_close_seconds");
+          "tenants.idle_close_seconds",
+          "tenants.max_open",
+          "limits.max_connections",
+          "limits.idle_timeout_ms");
 
   public ServerConfig {
     if (host == null || host.isBlank()) throw bad("host", host, "must not be blank");
@@ -130,6 +139,25 @@ public record ServerConfig(
       throw bad("limits.read_timeout_ms", readTimeout, "must be >= 100");
     if (tenantIdle == null || tenantIdle.isNegative())
       throw bad("tenants.idle_close_seconds", tenantIdle, "must be >= 0");
+    capacity = capacity == null ? Capacity.DERIVED : capacity;
+  }
+
+  /**
+   * What the server holds open at most: tenant stores ({@code tenants.max_open}) and connections
+   * ({@code limits.max_connections}), 0 meaning derived from the process's open-file limit ({@link
+   * Descriptors}); and how long a connection may go without a request ({@code
+   * limits.idle_timeout_ms}), whatever bytes it sends meanwhile (blank lines included).
+   */
+  public record Capacity(int maxOpenTenants, int maxConnections, Duration idleTimeout) {
+    /** Both bounds derived from the open-file limit, a 30 s idle timeout. */
+    public static final Capacity DERIVED = new Capacity(0, 0, Duration.ofSeconds(30));
+
+    public Capacity {
+      if (maxOpenTenants < 0) throw bad("tenants.max_open", maxOpenTenants, "must be >= 0");
+      if (maxConnections < 0) throw bad("limits.max_connections", maxConnections, "must be >= 0");
+      if (idleTimeout == null || idleTimeout.toMillis() < 100)
+        throw bad("limits.idle_timeout_ms", idleTimeout, "must be >= 100");
+    }
   }
 
   /** Every default, no admin key. */
@@ -152,7 +180,8 @@ public record ServerConfig(
         false,
         60,
         Duration.ofSeconds(30),
-        Duration.ofMinutes(10));
+        Duration.ofMinutes(10),
+        Capacity.DERIVED);
   }
 
   /**
@@ -207,7 +236,12 @@ public record ServerConfig(
         r.bool("metrics.public", d.metricsPublic),
         r.integer("limits.auth_failures_per_minute", d.authFailuresPerMinute),
         Duration.ofMillis(r.longValue("limits.read_timeout_ms", d.readTimeout.toMillis())),
-        Duration.ofSeconds(r.longValue("tenants.idle_close_seconds", d.tenantIdle.toSeconds())));
+        Duration.ofSeconds(r.longValue("tenants.idle_close_seconds", d.tenantIdle.toSeconds())),
+        new Capacity(
+            r.integer("tenants.max_open", d.capacity.maxOpenTenants()),
+            r.integer("limits.max_connections", d.capacity.maxConnections()),
+            Duration.ofMillis(
+                r.longValue("limits.idle_timeout_ms", d.capacity.idleTimeout().toMillis()))));
   }
 
   /** The environment variable that overrides {@code key}. */
@@ -234,7 +268,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withData(Path v) {
@@ -256,7 +291,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withAdminKey(String v) {
@@ -278,7 +314,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withGroupCommit(boolean v) {
@@ -300,7 +337,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withLimits(long requestBytes, int batchRecords, int textChars) {
@@ -322,7 +360,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withTraceTenants(Set<String> v) {
@@ -344,7 +383,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withLogRequests(boolean v) {
@@ -366,7 +406,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withMetricsPublic(boolean v) {
@@ -388,7 +429,8 @@ public record ServerConfig(
         v,
         authFailuresPerMinute,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withAuthFailuresPerMinute(int v) {
@@ -410,7 +452,8 @@ public record ServerConfig(
         metricsPublic,
         v,
         readTimeout,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withReadTimeout(Duration v) {
@@ -432,7 +475,8 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         v,
-        tenantIdle);
+        tenantIdle,
+        capacity);
   }
 
   public ServerConfig withTenantIdle(Duration v) {
@@ -454,6 +498,30 @@ public record ServerConfig(
         metricsPublic,
         authFailuresPerMinute,
         readTimeout,
+        v,
+        capacity);
+  }
+
+  public ServerConfig withCapacity(Capacity v) {
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle,
         v);
   }
 
@@ -495,7 +563,13 @@ public record ServerConfig(
         + readTimeout.toMillis()
         + "ms, tenant_idle="
         + tenantIdle.toSeconds()
-        + "s]";
+        + "s, max_open_tenants="
+        + capacity.maxOpenTenants()
+        + ", max_connections="
+        + capacity.maxConnections()
+        + ", idle_timeout="
+        + capacity.idleTimeout().toMillis()
+        + "ms]";
   }
 
   private static IllegalArgumentException bad(String key, Object value, String rule) {

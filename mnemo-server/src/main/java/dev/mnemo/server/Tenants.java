@@ -39,6 +39,16 @@ import org.slf4j.LoggerFactory;
  * while it uses the store; the idle reaper closes a store only when no lease is held, so an idle
  * close never pulls a store from under a running recall or export.
  *
+ * <p>Bounded: at most {@code maxOpen} stores are open at once ({@code tenants.max_open}, by default
+ * derived from the open-file limit, {@link Descriptors}). Opening one more first closes the least
+ * recently used store that is safe to close: no lease held (no request in flight), nothing queued
+ * for a commit, nothing waiting for extraction, so no acknowledged write and no running request is
+ * touched; it reopens on its next request. When every open store is in use, the opening request
+ * waits up to {@link #CAPACITY_WAIT} for one to become free, then gets a retriable error (503).
+ * Hand-written rather than a Caffeine cache bounded by size: eviction must skip stores in use, and
+ * Caffeine's size eviction evicts whatever its policy picks (weights are fixed when an entry is
+ * written, so an in-use store cannot be pinned by weight).
+ *
  * <p>Thread-safe. Tenant names are validated by the caller ({@link KeyStore#TENANT}).
  */
 final class Tenants implements AutoCloseable {
@@ -57,7 +67,12 @@ final class Tenants implements AutoCloseable {
       AtomicInteger reopens,
       AtomicInteger leases) {
     boolean idle(long now, long idleNanos) {
-      if (leases.get() > 0 || now - lastUsed.get() < idleNanos) return false;
+      return leases.get() == 0 && now - lastUsed.get() >= idleNanos && closable();
+    }
+
+    /** No request in flight, nothing queued for a commit, nothing waiting for extraction. */
+    boolean closable() {
+      if (leases.get() > 0) return false;
       if (committer != null && committer.depth() > 0) return false;
       try {
         return engine.ingestProgress().pending() == 0;
@@ -78,8 +93,9 @@ final class Tenants implements AutoCloseable {
   /**
    * Where one tenant's store is held. {@code tenant} is null while the store is closed; it changes
    * only under {@code lock}, which is held while the store opens or closes (blocking I/O that must
-   * not run inside the map's own lock). A slot that left the map ({@code retired}: closed idle or
-   * deleted) is never used again: a caller that finds it retired takes the map's current slot.
+   * not run inside the map's own lock). A retired slot (closed idle, for room, or deleted) leaves
+   * the map once its store has closed, still under its lock, and is never used again: a caller that
+   * finds it retired takes the map's current slot, so a store is never open twice.
    */
   private static final class Slot {
     final ReentrantLock lock = new ReentrantLock();
@@ -109,6 +125,11 @@ final class Tenants implements AutoCloseable {
       if (closed.compareAndSet(false, true)) {
         tenant.lastUsed().set(System.nanoTime());
         tenant.leases().decrementAndGet();
+        if (waiting.get() > 0) {
+          synchronized (capacity) {
+            capacity.notifyAll();
+          }
+        }
       }
     }
   }
@@ -120,6 +141,9 @@ final class Tenants implements AutoCloseable {
    */
   record Trouble(
       String tenant, String kind, Instant since, String error, int attempts, Instant nextAttempt) {}
+
+  /** How long opening a store waits for an open one to become closable when all are in use. */
+  static final Duration CAPACITY_WAIT = Duration.ofSeconds(2);
 
   /** The longest wait between two attempts to reopen a failed tenant store. */
   static final Duration MAX_REOPEN_BACKOFF = Duration.ofMinutes(5);
@@ -136,6 +160,19 @@ final class Tenants implements AutoCloseable {
   private final ConcurrentHashMap<String, Trouble> unopened = new ConcurrentHashMap<>();
 
   private final Duration reopenBackoff;
+  private final int maxOpen;
+
+  /** Stores open or being opened: at most {@link #maxOpen}. */
+  private final AtomicInteger open = new AtomicInteger();
+
+  /** Notified when a lease closes while someone waits for a closable store. */
+  private final Object capacity = new Object();
+
+  private final AtomicInteger waiting = new AtomicInteger();
+
+  /** Stores closed to make room for another (least recently used first). */
+  private final AtomicLong evictions = new AtomicLong();
+
   private volatile boolean closed;
   private final java.util.concurrent.ScheduledExecutorService reaper;
 
@@ -154,6 +191,8 @@ final class Tenants implements AutoCloseable {
     this.factory = factory;
     this.config = config;
     this.metrics = metrics;
+    this.maxOpen =
+        Descriptors.maxOpenTenants(config.capacity().maxOpenTenants(), Descriptors.limit());
     long idle = config.tenantIdle().toMillis();
     if (idle > 0) {
       reaper =
@@ -184,8 +223,10 @@ final class Tenants implements AutoCloseable {
         if (!slot.retired && t != null && t.idle(now, idleNanos)) {
           slot.tenant = null;
           slot.retired = true;
-          slots.remove(e.getKey(), slot);
           closeQuietly(t, "idle");
+          // only once closed: a request arriving meanwhile waits on this slot's lock, then opens
+          // a new slot, so the store is never opened twice (Lucene's lock: "held by this VM")
+          slots.remove(e.getKey(), slot);
           LOG.debug("closed idle tenant store tenant={}", e.getKey());
         }
       } finally {
@@ -351,8 +392,15 @@ final class Tenants implements AutoCloseable {
 
   /** Opens the tenant's store, or records why it could not be opened and throws 503. */
   private Tenant openOrRecord(String name, int openAttempts, int reopens) {
+    reserve(name);
     try {
-      Tenant t = openTenant(name, reopens);
+      Tenant t;
+      try {
+        t = openTenant(name, reopens);
+      } catch (RuntimeException e) {
+        release();
+        throw e;
+      }
       if (unopened.remove(name) != null || reopens > 0)
         LOG.info("reopened the store of tenant {}", name);
       return t;
@@ -399,12 +447,123 @@ final class Tenants implements AutoCloseable {
     return d.compareTo(MAX_REOPEN_BACKOFF) > 0 ? MAX_REOPEN_BACKOFF : d;
   }
 
-  private static void closeQuietly(Tenant t, String why) {
+  private void closeQuietly(Tenant t, String why) {
     try {
-      t.close();
+      closeCounted(t);
     } catch (RuntimeException e) {
       LOG.warn("closing the {} store of tenant {} failed: {}", why, t.name(), e.toString());
     }
+  }
+
+  /** Closes an open store and gives its place back, also when closing fails. */
+  private void closeCounted(Tenant t) {
+    try {
+      t.close();
+    } finally {
+      release();
+    }
+  }
+
+  private void release() {
+    open.decrementAndGet();
+    if (waiting.get() > 0) {
+      synchronized (capacity) {
+        capacity.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Takes a place for one more open store (the store of {@code tenant}, whose slot's lock the
+   * caller holds): at the bound, closes the least recently used closable store first; when none is
+   * closable, waits up to {@link #CAPACITY_WAIT} for one.
+   *
+   * @throws MnemoException (retriable: 503) when every open store stayed in use
+   */
+  private void reserve(String tenant) {
+    long deadline = System.nanoTime() + CAPACITY_WAIT.toNanos();
+    while (true) {
+      int n = open.get();
+      if (n < maxOpen) {
+        if (open.compareAndSet(n, n + 1)) return;
+        continue;
+      }
+      if (closeLeastRecentlyUsed(tenant)) continue;
+      long left = deadline - System.nanoTime();
+      if (closed || left <= 0) {
+        throw new MnemoException(
+            "all "
+                + maxOpen
+                + " open tenant stores are in use by requests in flight (tenants.max_open = "
+                + maxOpen
+                + "); retry shortly",
+            true);
+      }
+      waiting.incrementAndGet();
+      try {
+        synchronized (capacity) {
+          // a short slice: a store also becomes closable when its commit queue or extraction
+          // drains, which notifies no one
+          capacity.wait(Math.max(1, Math.min(20, left / 1_000_000)));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new MnemoException("interrupted while waiting for an open tenant store", true, e);
+      } finally {
+        waiting.decrementAndGet();
+      }
+    }
+  }
+
+  /**
+   * Closes the least recently used open store that is closable now, other than {@code except}'s;
+   * false when there is none. A store whose slot is busy (opening, closing, taking a lease) is
+   * skipped: its lock is only tried, so two tenants opening at once never wait on each other.
+   */
+  private boolean closeLeastRecentlyUsed(String except) {
+    List<java.util.Map.Entry<String, Slot>> open = new ArrayList<>();
+    for (var e : slots.entrySet()) {
+      Tenant t = e.getValue().tenant;
+      if (t != null && !e.getKey().equals(except) && t.leases().get() == 0) open.add(e);
+    }
+    open.sort(
+        Comparator.comparingLong(
+            e -> {
+              Tenant t = e.getValue().tenant;
+              return t == null ? Long.MIN_VALUE : t.lastUsed().get();
+            }));
+    for (var e : open) {
+      Slot slot = e.getValue();
+      if (!slot.lock.tryLock()) continue;
+      try {
+        Tenant t = slot.tenant;
+        // under the slot's lock, so no lease starts between the check and the close
+        if (slot.retired || t == null || !t.closable()) continue;
+        slot.tenant = null;
+        slot.retired = true;
+        closeQuietly(t, "least recently used");
+        slots.remove(e.getKey(), slot); // once closed, as in closeIdle
+        evictions.incrementAndGet();
+        LOG.debug(
+            "closed the least recently used tenant store tenant={} (tenants.max_open = {})",
+            e.getKey(),
+            maxOpen);
+        return true;
+      } finally {
+        slot.lock.unlock();
+      }
+    }
+    return false;
+  }
+
+  /** The bound on open stores. */
+  int maxOpen() {
+    return maxOpen;
+  }
+
+  /** Stores closed so far to make room for another. */
+  long evictions() {
+    return evictions.get();
   }
 
   /**
@@ -482,8 +641,11 @@ final class Tenants implements AutoCloseable {
         t = slot.tenant;
         slot.tenant = null;
         slot.retired = true;
-        slots.remove(tenant, slot);
-        if (t != null) t.close();
+        try {
+          if (t != null) closeCounted(t);
+        } finally {
+          slots.remove(tenant, slot); // once closed, as in closeIdle
+        }
       } finally {
         slot.lock.unlock();
       }
@@ -616,7 +778,7 @@ final class Tenants implements AutoCloseable {
         Tenant t = slot.tenant;
         slot.tenant = null;
         slot.retired = true;
-        if (t != null) t.close();
+        if (t != null) closeCounted(t);
       } catch (RuntimeException e) {
         errors.add(e);
       } finally {

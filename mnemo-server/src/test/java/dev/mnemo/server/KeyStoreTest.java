@@ -60,4 +60,16 @@ class KeyStoreTest {
     KeyStore withEnv = KeyStore.open(file, "operator-chosen-admin-key-0123456789");
     assertThat(withEnv.authenticate(generated)).isEmpty();
   }
+
+  @Test
+  void aKeyFileOfANewerFormat_isRefusedWithTheVersion() throws Exception {
+    Path file = dir.resolve("keys.json");
+    Files.writeString(file, "{\"format\": 2, \"keys\": []}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> KeyStore.open(file, "admin-key-0123456789-0123456789"))
+        .isInstanceOf(dev.mnemo.MnemoException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("format version 2")
+        .hasMessageContaining("reads format version 1");
+  }
 }

@@ -126,7 +126,7 @@ class ReadinessIT {
 
   /** The readiness answer: always 200 while the server runs, with the failed tenants listed. */
   private static JsonNode ready(TestServer s) {
-    TestServer.Response ready = s.send("GET", "/health/ready", null, null);
+    TestServer.Response ready = s.send("GET", "/health/ready", TestServer.ADMIN, null);
     assertThat(ready.status()).as(ready.toString()).isEqualTo(200);
     JsonNode body = ready.json();
     assertThat(body.get("status").asText()).isEqualTo("ready");
@@ -135,6 +135,12 @@ class ReadinessIT {
   }
 
   private static JsonNode onlyFailed(TestServer s, String tenant, String kind) {
+    // without the admin key the answer counts the failed tenants and names none
+    TestServer.Response anonymous = s.send("GET", "/health/ready", null, null);
+    assertThat(anonymous.status()).isEqualTo(200);
+    assertThat(anonymous.json().get("tenants_failed").asInt()).isEqualTo(1);
+    assertThat(anonymous.json().has("failed_tenants")).isFalse();
+    assertThat(anonymous.body()).doesNotContain(tenant);
     JsonNode list = ready(s).get("failed_tenants");
     assertThat(list).as(list.toString()).hasSize(1);
     JsonNode f = list.get(0);

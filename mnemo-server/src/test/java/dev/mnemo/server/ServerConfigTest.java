@@ -25,6 +25,37 @@ class ServerConfigTest {
   }
 
   @Test
+  void capacity_isReadFromFileAndEnvironment_derivedWhenZero_andBadValuesNamed() throws Exception {
+    Path f = dir.resolve("capacity.yaml");
+    Files.writeString(
+        f,
+        """
+        tenants:
+          max_open: 12
+        limits:
+          idle_timeout_ms: 500
+        """);
+    ServerConfig c = ServerConfig.load(f, Map.of("MNEMO_LIMITS_MAX_CONNECTIONS", "40"), Map.of());
+    assertThat(c.capacity()).isEqualTo(new ServerConfig.Capacity(12, 40, Duration.ofMillis(500)));
+    assertThat(ServerConfig.defaults().capacity()).isEqualTo(ServerConfig.Capacity.DERIVED);
+    assertThat(Descriptors.maxOpenTenants(12, 20_000)).isEqualTo(12);
+    assertThat(Descriptors.maxOpenTenants(0, 20_000)).isEqualTo(625);
+    assertThat(Descriptors.maxOpenTenants(0, 256)).isEqualTo(8);
+    assertThat(Descriptors.maxOpenTenants(0, 1L << 30)).isEqualTo(Descriptors.MAX_DERIVED_TENANTS);
+    assertThat(Descriptors.maxConnections(0, 20_000)).isEqualTo(5_000);
+    assertThat(Descriptors.maxConnections(0, 100)).isEqualTo(64);
+    assertThat(Descriptors.pressure(17_999, 20_000)).isNull();
+    assertThat(Descriptors.pressure(18_000, 20_000)).contains("18000 of the limit 20000");
+    assertThat(Descriptors.pressure(-1, 20_000)).as("unknown: no verdict").isNull();
+    assertThatThrownBy(
+            () -> ServerConfig.load(null, Map.of("MNEMO_TENANTS_MAX_OPEN", "-1"), Map.of()))
+        .hasMessageContaining("tenants.max_open must be >= 0, was -1");
+    assertThatThrownBy(
+            () -> ServerConfig.load(null, Map.of(), Map.of("limits.idle_timeout_ms", "10")))
+        .hasMessageContaining("limits.idle_timeout_ms must be >= 100");
+  }
+
+  @Test
   void file_thenEnvironment_thenOverrides_laterWins() throws Exception {
     Path f = dir.resolve("mnemo.yaml");
     Files.writeString(

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ./mnemo bench} as a user runs it from the repository: the launcher picks this module's
  * {@code target/mnemo-bench.jar} (the jar this build just packaged; {@code MNEMO_NO_BUILD=1}), in
- * which the CLI finds the {@code bench} command and its subcommands.
+ * which the CLI finds the {@code bench} command and its subcommands, and mnemo-fit's {@code eval
+ * fit-relevance}.
  */
 class BenchLauncherIT {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -43,5 +44,11 @@ class BenchLauncherIT {
     assertThat(run("bench", "--help")).contains("Usage: mnemo bench", "--quick", "load", "log");
     assertThat(run("bench", "load", "--help")).contains("Usage: mnemo bench load");
     assertThat(run("bench", "log", "--help")).contains("Usage: mnemo bench log");
+  }
+
+  @Test
+  void evalFitRelevance_runsFromTheBenchJar() throws Exception {
+    assertThat(run("eval", "fit-relevance", "--help"))
+        .contains("Usage: mnemo eval fit-relevance", "--out", "XGBoost");
   }
 }

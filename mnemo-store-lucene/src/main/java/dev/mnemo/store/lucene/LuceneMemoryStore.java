@@ -364,7 +364,11 @@ public final class LuceneMemoryStore implements MemoryStore {
   static LuceneMemoryStore open(Path dir, Layout layout, int exactScanMax) {
     try {
       Files.createDirectories(dir);
-      return open(FSDirectory.open(dir), dir, layout, exactScanMax);
+      LuceneMemoryStore store = open(FSDirectory.open(dir), dir, layout, exactScanMax);
+      LockHolder.note(dir);
+      return store;
+    } catch (org.apache.lucene.store.LockObtainFailedException e) {
+      throw new MnemoException(LockHolder.refusal(dir), false, e);
     } catch (IOException e) {
       throw new MnemoException(
           "cannot open the Lucene store in " + dir + ": " + e.getMessage(), false, e);
@@ -2399,6 +2403,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public void close() {
+    LockHolder.clear(dir);
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
     try {

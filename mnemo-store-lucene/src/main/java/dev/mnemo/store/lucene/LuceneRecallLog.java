@@ -100,6 +100,12 @@ final class LuceneRecallLog implements RecallLog {
     try {
       Files.createDirectories(dir);
       Directory d = FSDirectory.open(dir);
+      try {
+        FormatVersion.checkIndex("retrieval log", dir, d, FormatVersion.SIDE_INDEX);
+      } catch (IOException | RuntimeException e) {
+        d.close();
+        throw e;
+      }
       Analyzer analyzer = Analyzers.english();
       IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
@@ -113,7 +119,9 @@ final class LuceneRecallLog implements RecallLog {
           new org.apache.lucene.index.TieredMergePolicy();
       merges.setForceMergeDeletesPctAllowed(0);
       cfg.setMergePolicy(merges);
-      return new LuceneRecallLog(d, new IndexWriter(d, cfg), analyzer);
+      IndexWriter w = new IndexWriter(d, cfg);
+      FormatVersion.stamp(w, FormatVersion.SIDE_INDEX);
+      return new LuceneRecallLog(d, w, analyzer);
     } catch (IOException e) {
       throw new MnemoException(
           "cannot open the retrieval log in " + dir + ": " + e.getMessage(), false, e);

@@ -114,7 +114,9 @@ final class LuceneTurnLog implements TurnLog {
         IndexWriterConfig cfg = new IndexWriterConfig(new KeywordAnalyzer());
         cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
         cfg.setCommitOnClose(true);
+        FormatVersion.checkIndex("turn log", dir, d, FormatVersion.SIDE_INDEX);
         w = new IndexWriter(d, cfg);
+        FormatVersion.stamp(w, FormatVersion.SIDE_INDEX);
         LuceneTurnLog log = new LuceneTurnLog(d, w);
         success = true;
         return log;

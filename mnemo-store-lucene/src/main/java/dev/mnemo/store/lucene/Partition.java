@@ -235,21 +235,38 @@ final class Partition implements Closeable {
   }
 
   /**
-   * The table of owners with a partition of their own: one line per owner, the folder's name, a
-   * tab, the owner URL-encoded. Written whole to a temporary file, synced and moved over the old
-   * one atomically, so a crash leaves the old table or the new one.
+   * The table of owners with a partition of their own: a first line {@code #format N} (the version,
+   * {@link FormatVersion}; a table without it is version 1), then one line per owner, the folder's
+   * name, a tab, the owner URL-encoded. Written whole to a temporary file, synced and moved over
+   * the old one atomically, so a crash leaves the old table or the new one.
    */
   static final class Table {
     private Table() {}
 
     static final String FILE = "partitions.tsv";
 
+    /** The table's format version. */
+    static final int FORMAT = 1;
+
+    // no tab in it: a Mnemo from before the header refuses the line rather than read an owner from
+    // it
+    private static final String HEADER = "#format ";
+
     static Map<String, String> read(Path folder) throws IOException {
       Map<String, String> out = new TreeMap<>();
       Path f = folder.resolve(FILE);
       if (!Files.exists(f)) return out;
-      for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-        if (line.isBlank()) continue;
+      List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+      if (!lines.isEmpty() && lines.get(0).startsWith("#"))
+        FormatVersion.check(
+            "partition table",
+            f,
+            lines.get(0).startsWith(HEADER)
+                ? lines.get(0).substring(HEADER.length())
+                : lines.get(0),
+            FORMAT);
+      for (String line : lines) {
+        if (line.isBlank() || line.startsWith("#")) continue;
         int tab = line.indexOf('\t');
         if (tab <= 0) throw new IOException("unreadable line in " + f + ": " + line);
         out.put(
@@ -262,6 +279,7 @@ final class Partition implements Closeable {
     static void write(Path folder, Map<String, String> table) throws IOException {
       Files.createDirectories(folder);
       List<String> lines = new ArrayList<>();
+      lines.add(HEADER + FORMAT);
       for (var e : table.entrySet())
         lines.add(e.getValue() + "\t" + URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8));
       Path tmp = folder.resolve(FILE + ".tmp");

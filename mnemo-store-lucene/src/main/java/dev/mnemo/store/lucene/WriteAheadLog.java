@@ -11,6 +11,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -34,14 +35,17 @@ import org.apache.lucene.util.IOUtils;
  *
  * <p>Files: {@code NNN.wal} in one folder, named by the sequence number of their first entry (the
  * newest file, which always exists, carries the numbering across checkpoints that delete the older
- * ones). An entry: payload length (int), sequence number (long), payload, CRC-32C of sequence and
- * payload (int). The payload: the length of a UTF-8 JSON object (int), the object (the call's
- * upserts as {@link RecordJson} without their vectors, and its deleted ids), then each upsert's
- * vector as its dimension (int, -1: none) and its floats, raw: writing 384 floats as JSON text cost
- * more than the rest of a batch's write. A crash can leave the newest file's last entry torn: it
- * was never acknowledged (its sync had not returned), so reading stops there and the file is cut
- * back. Damage anywhere else is refused with the file and offset: an acknowledged write must not
- * vanish silently.
+ * ones). A file starts with a header, {@code MNEMOWAL} and the format version (int, {@link
+ * #FORMAT}); a version this Mnemo does not read is refused on open ({@link FormatVersion}), and a
+ * file without the header (written before it existed) is version 1. Then the entries. An entry:
+ * payload length (int), sequence number (long), payload, CRC-32C of sequence and payload (int). The
+ * payload: the length of a UTF-8 JSON object (int), the object (the call's upserts as {@link
+ * RecordJson} without their vectors, and its deleted ids), then each upsert's vector as its
+ * dimension (int, -1: none) and its floats, raw: writing 384 floats as JSON text cost more than the
+ * rest of a batch's write. A crash can leave the newest file's last entry torn: it was never
+ * acknowledged (its sync had not returned), so reading stops there and the file is cut back. Damage
+ * anywhere else is refused with the file and offset: an acknowledged write must not vanish
+ * silently.
  *
  * <p>Not thread-safe for appends and {@link #seal}: the store calls them under its write lock.
  * {@link #sync} may run concurrently with appends (that is what lets writers share syncs).
@@ -54,6 +58,19 @@ final class WriteAheadLog implements Closeable {
 
   /** An entry's bytes besides its payload: length, sequence number, checksum. */
   private static final int FRAME = 4 + 8 + 4;
+
+  /** The format version the header of every new file declares, and the newest this log reads. */
+  static final int FORMAT = 1;
+
+  /**
+   * A file's first bytes. A file from before the header starts with an entry's length and the high
+   * half of its sequence number, which can never spell this (a length of 1.3 GB and a sequence
+   * number above 5 x 10^18).
+   */
+  private static final byte[] MAGIC = "MNEMOWAL".getBytes(StandardCharsets.US_ASCII);
+
+  /** The header's bytes: the magic and the version. */
+  static final int HEADER = MAGIC.length + 4;
 
   private final Path folder;
   private final Object rollLock = new Object();
@@ -117,13 +134,14 @@ final class WriteAheadLog implements Closeable {
    */
   private static long read(Path f, boolean newest, List<Entry> out) throws IOException {
     long last = 0;
+    long at = header(f, newest);
     long size = Files.size(f);
-    long at = 0;
     String damage = null;
     // streamed, an entry at a time: a file is about 32 MB, but one call's entry may be larger
     try (var in =
         new java.io.DataInputStream(
             new java.io.BufferedInputStream(Files.newInputStream(f), 1 << 16))) {
+      in.skipNBytes(at);
       while (at < size) {
         if (size - at < FRAME) {
           damage = "a partial entry";
@@ -169,6 +187,43 @@ final class WriteAheadLog implements Closeable {
       }
     }
     return last;
+  }
+
+  /**
+   * Checks the header of {@code f} and returns where its entries start: after the header, or at 0
+   * in a file from before it (version 1). The newest file's header may be torn (a crash as the file
+   * was started, before anything was logged in it): it is written again.
+   */
+  private static long header(Path f, boolean newest) throws IOException {
+    byte[] head;
+    try (var in = Files.newInputStream(f)) {
+      head = in.readNBytes(HEADER);
+    }
+    int magic = Math.min(head.length, MAGIC.length);
+    boolean magicSoFar = java.util.Arrays.equals(head, 0, magic, MAGIC, 0, magic);
+    if (head.length == HEADER && magicSoFar) {
+      FormatVersion.check("write-ahead log", f, ByteBuffer.wrap(head).getInt(MAGIC.length), FORMAT);
+      return HEADER;
+    }
+    if (!magicSoFar || (head.length == 0 && !newest)) return 0;
+    // a torn header: nothing was logged after it
+    if (!newest)
+      throw new MnemoException(
+          "the write-ahead log "
+              + f
+              + " is damaged (a partial header); restore the folder from a backup",
+          false);
+    try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+      c.truncate(0);
+      writeHeader(c);
+    }
+    return HEADER;
+  }
+
+  private static void writeHeader(FileChannel c) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(HEADER).put(MAGIC).putInt(FORMAT).flip();
+    while (b.hasRemaining()) c.write(b);
+    c.force(true);
   }
 
   private static Entry decode(long seq, byte[] payload, Path f, long at) {
@@ -284,6 +339,7 @@ final class WriteAheadLog implements Closeable {
     currentFile = folder.resolve(String.format(java.util.Locale.ROOT, "%020d", first) + SUFFIX);
     current =
         FileChannel.open(currentFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    writeHeader(current);
     // the new file's name carries the numbering: it must survive a crash
     IOUtils.fsync(folder, true);
   }

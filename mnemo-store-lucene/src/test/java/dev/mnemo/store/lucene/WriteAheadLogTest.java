@@ -170,6 +170,77 @@ class WriteAheadLogTest {
         .hasMessageContaining("damaged");
   }
 
+  @Test
+  void aFileWithoutTheHeaderIsVersionOneAndStillOpens() throws IOException {
+    // what the log wrote before the header existed: the same entries from byte 0
+    try (WriteAheadLog log = WriteAheadLog.open(dir, () -> 0, new ArrayList<>())) {
+      log.append(List.of(full("a", "maya", "one")), List.of());
+      log.append(List.of(), List.of("gone"));
+      log.sync();
+    }
+    Path file = onlyFile();
+    byte[] bytes = Files.readAllBytes(file);
+    Files.write(file, java.util.Arrays.copyOfRange(bytes, WriteAheadLog.HEADER, bytes.length));
+    List<WriteAheadLog.Entry> read = new ArrayList<>();
+    try (WriteAheadLog log = WriteAheadLog.open(dir, () -> 0, read)) {
+      assertThat(read).extracting(WriteAheadLog.Entry::seq).containsExactly(1L, 2L);
+      assertThat(json(read.get(0).upserts().get(0))).isEqualTo(json(full("a", "maya", "one")));
+      assertThat(log.append(List.of(full("b", "maya", "two")), List.of())).isEqualTo(3);
+      log.sync();
+    }
+    assertThat(reopen(new ArrayList<>()))
+        .extracting(WriteAheadLog.Entry::seq)
+        .containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void anEmptyFileWithoutTheHeaderGetsOne() throws IOException {
+    // the newest file as the log left it before the header: created, nothing in it yet
+    Files.createDirectories(dir);
+    Path file =
+        dir.resolve(String.format(java.util.Locale.ROOT, "%020d", 8) + WriteAheadLog.SUFFIX);
+    Files.createFile(file);
+    try (WriteAheadLog log = WriteAheadLog.open(dir, () -> 0, new ArrayList<>())) {
+      assertThat(log.append(List.of(), List.of("x"))).isEqualTo(8);
+      log.sync();
+    }
+    assertThat(Files.readAllBytes(file))
+        .startsWith("MNEMOWAL".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    assertThat(reopen(new ArrayList<>())).extracting(WriteAheadLog.Entry::seq).containsExactly(8L);
+  }
+
+  @Test
+  void aTornHeaderInTheNewestFileIsWrittenAgain() throws IOException {
+    WriteAheadLog.open(dir, () -> 4, new ArrayList<>()).close();
+    Path file = onlyFile();
+    try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      c.truncate(5); // the crash came as the file was started
+    }
+    try (WriteAheadLog log = WriteAheadLog.open(dir, () -> 0, new ArrayList<>())) {
+      assertThat(log.append(List.of(), List.of("x"))).isEqualTo(5);
+      log.sync();
+    }
+    assertThat(reopen(new ArrayList<>())).extracting(WriteAheadLog.Entry::seq).containsExactly(5L);
+  }
+
+  @Test
+  void aNewerFormatVersionIsRefusedAndTheFileLeftAsItIs() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(dir, () -> 0, new ArrayList<>())) {
+      log.append(List.of(full("a", "maya", "one")), List.of());
+      log.sync();
+    }
+    Path file = onlyFile();
+    byte[] bytes = Files.readAllBytes(file);
+    java.nio.ByteBuffer.wrap(bytes).putInt(WriteAheadLog.HEADER - 4, WriteAheadLog.FORMAT + 1);
+    Files.write(file, bytes);
+    assertThatThrownBy(() -> reopen(new ArrayList<>()))
+        .isInstanceOf(MnemoException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("format version " + (WriteAheadLog.FORMAT + 1))
+        .hasMessageContaining("reads format version 1");
+    assertThat(Files.readAllBytes(file)).isEqualTo(bytes);
+  }
+
   private Path onlyFile() throws IOException {
     try (var list = Files.list(dir)) {
       List<Path> files = list.toList();

@@ -34,8 +34,8 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
  * by trees that saw its history; the final trees are fitted on everything.
  *
  * <ul>
- *   <li>{@code min_relevance}: the lowest threshold at which those queries reach precision and
- *       abstention of 0.90 ({@link #gateThreshold});
+ *   <li>{@code min_relevance}: the highest threshold at which those queries keep 0.95 of the recall
+ *       without the gate ({@link #gateThreshold});
  *   <li>{@code exhaustive_min_relevance}: the threshold with the highest F2 (recall weighed four
  *       times precision) on the LoCoMo and LongMemEval queries at k = 10, whose questions often
  *       have several evidence turns.
@@ -50,7 +50,7 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
 public final class RelevanceFit {
   private RelevanceFit() {}
 
-  static final String MODEL_ID = "relevance-gbt-1";
+  static final String MODEL_ID = "relevance-gbt-2";
   static final int DEPTH = 4;
   static final int ROUNDS = 400;
   static final int FOLDS = 5;
@@ -130,7 +130,7 @@ public final class RelevanceFit {
         };
     List<Operating> gateCurve = curve(oofProbability, gate);
     List<Operating> exhaustiveCurve = curve(oofProbability, exhaustive);
-    double min = gateThreshold(gateCurve);
+    double min = gateThreshold(gateCurve, operate(oofProbability, gate, 0));
     Operating bestExhaustive =
         exhaustiveCurve.stream().max((a, b) -> Double.compare(a.f(2), b.f(2))).orElseThrow();
     double ex = Math.min(bestExhaustive.threshold(), min);
@@ -168,34 +168,23 @@ public final class RelevanceFit {
     return new Fitted(model, text, gateCurve, exhaustiveCurve, ranking);
   }
 
-  /**
-   * The out-of-fold precision and abstention {@code min_relevance} must reach on the scenario
-   * questions.
-   */
-  static final double TARGET_PRECISION = 0.90;
-
-  static final double TARGET_ABSTENTION = 0.90;
+  /** The share of what the ungated engine finds that {@code min_relevance} must keep. */
+  static final double KEEP_OF_UNGATED = 0.95;
 
   /**
-   * {@code min_relevance}: the lowest threshold whose out-of-fold selection reaches precision and
-   * abstention of {@value #TARGET_PRECISION} (the issue's targets of 0.85 and 0.90 on held-out
-   * data, plus a margin for wording the dev data does not have), so that recall is as high as those
-   * allow; the best F0.5 when no threshold reaches them. Measured on held-out wording, F0.5's own
-   * optimum (0.74 on the dev data of 2026-12-02) kept precision 0.90 and abstention 0.97 but only
-   * half the evidence (docs/evaluation.md).
+   * {@code min_relevance}: the highest threshold whose out-of-fold selection keeps {@value
+   * #KEEP_OF_UNGATED} of the recall the engine has without the gate (threshold 0, each question's
+   * own k) on the gate questions, so that abstention is as high as that allows. Forgetting what it
+   * was told is a failure too: the earlier rule (the lowest threshold reaching precision and
+   * abstention 0.90) kept about a third of the answers a new user's plain facts give.
+   *
+   * @param ungated the selection at threshold 0
    */
-  static double gateThreshold(List<Operating> curve) {
-    for (Operating o : curve) {
-      if (!Double.isNaN(o.precision())
-          && o.precision() >= TARGET_PRECISION
-          && (Double.isNaN(o.abstention()) || o.abstention() >= TARGET_ABSTENTION)) {
-        return o.threshold();
-      }
-    }
-    return curve.stream()
-        .max((a, b) -> Double.compare(a.f(0.5), b.f(0.5)))
-        .orElseThrow()
-        .threshold();
+  static double gateThreshold(List<Operating> curve, Operating ungated) {
+    double need = KEEP_OF_UNGATED * ungated.recall();
+    double best = curve.get(0).threshold();
+    for (Operating o : curve) if (o.recall() >= need) best = Math.max(best, o.threshold());
+    return best;
   }
 
   /**
@@ -216,7 +205,8 @@ public final class RelevanceFit {
           "ccos_lead",
           "cos_z",
           "relevance",
-          "time_match");
+          "ref_z",
+          "ref_lead");
 
   static final java.util.Set<String> DECREASING = java.util.Set.of("time_outside");
 

@@ -90,21 +90,24 @@ class RelevanceFitTest {
   }
 
   @Test
-  void theGateThresholdIsTheLowestReachingThePrecisionAndAbstentionTargets() {
+  void theGateThresholdIsTheHighestKeepingMostOfTheUngatedRecall() {
     List<RelevanceFit.Operating> curve =
         List.of(
             new RelevanceFit.Operating(0.1, 0.95, 0.70, 0.60, 2),
-            new RelevanceFit.Operating(0.2, 0.90, 0.91, 0.85, 1.5),
+            new RelevanceFit.Operating(0.2, 0.93, 0.91, 0.85, 1.5),
             new RelevanceFit.Operating(0.3, 0.85, 0.92, 0.91, 1.2),
             new RelevanceFit.Operating(0.4, 0.70, 0.97, 0.99, 1));
-    assertThat(RelevanceFit.gateThreshold(curve)).isEqualTo(0.3);
-    // None reaches them: the best F0.5.
+    RelevanceFit.Operating ungated = new RelevanceFit.Operating(0, 0.97, 0.5, 0.2, 3);
+    // 0.95 x 0.97 = 0.9215: 0.2 keeps 0.93, 0.3 only 0.85.
+    assertThat(RelevanceFit.gateThreshold(curve, ungated)).isEqualTo(0.2);
+    // None keeps it: the lowest threshold.
     assertThat(
             RelevanceFit.gateThreshold(
                 List.of(
-                    new RelevanceFit.Operating(0.1, 0.9, 0.5, 0.5, 2),
-                    new RelevanceFit.Operating(0.2, 0.8, 0.8, 0.8, 1))))
-        .isEqualTo(0.2);
+                    new RelevanceFit.Operating(0.1, 0.5, 0.5, 0.5, 2),
+                    new RelevanceFit.Operating(0.2, 0.4, 0.8, 0.8, 1)),
+                ungated))
+        .isEqualTo(0.1);
   }
 
   @Test
