@@ -130,7 +130,9 @@ public final class SolrCollections {
     try {
       var state = cloud.getClusterStateProvider().getClusterState();
       var liveNodes = state.getLiveNodes();
-      var coll = state.getCollectionOrNull(collection);
+      // an alias (a reindex's swap, pointAlias) reports the collection it points at
+      var coll =
+          state.getCollectionOrNull(cloud.getClusterStateProvider().resolveSimpleAlias(collection));
       java.util.Map<String, int[]> shards = new java.util.TreeMap<>();
       if (coll != null) {
         for (var slice : coll.getActiveSlices()) {
@@ -168,13 +170,21 @@ public final class SolrCollections {
       return serving() && shards.values().stream().allMatch(s -> s[0] == s[1]);
     }
 
-    /** {@code status} (serving, degraded, down), live nodes and shards as one JSON object. */
+    /**
+     * {@code serving} (every replica active), {@code degraded} (serving, some replica down) or
+     * {@code down}.
+     */
+    public String status() {
+      return complete() ? "serving" : serving() ? "degraded" : "down";
+    }
+
+    /** {@code status}, live nodes and shards as one JSON object. */
     public String json() {
       StringBuilder b =
           new StringBuilder("{\"collection\":\"")
               .append(collection.replace("\\", "\\\\").replace("\"", "\\\""))
               .append("\",\"status\":\"")
-              .append(complete() ? "serving" : serving() ? "degraded" : "down")
+              .append(status())
               .append("\",\"live_nodes\":")
               .append(liveNodes)
               .append(",\"shards\":{");

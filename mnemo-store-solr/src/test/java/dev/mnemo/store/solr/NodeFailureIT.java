@@ -138,11 +138,18 @@ class NodeFailureIT {
                   }));
 
       assertThat(halfway.await(120, TimeUnit.SECONDS)).as("first half of the writes").isTrue();
+      assertThat(awaitHealth("serving").complete()).isTrue();
       victim = cluster.cluster.getJettySolrRunner(1);
       stoppedAt.set(System.nanoTime());
       stopped.set(true);
       cluster.cluster.stopJettySolrRunner(victim);
       cluster.cluster.waitForJettyToStop(victim);
+      // mnemo solr health and /health/ready: every shard keeps a leader on the surviving node
+      SolrCollections.Health degraded = awaitHealth("degraded");
+      assertThat(degraded.serving()).isTrue();
+      assertThat(degraded.liveNodes()).isEqualTo(1);
+      assertThat(degraded.shards().values())
+          .allSatisfy(r -> assertThat(r).containsExactly(1, 2, 1));
       for (Thread t : threads) t.join(TimeUnit.SECONDS.toMillis(180));
       assertThat(done.get()).as("the load finished").isTrue();
 
@@ -210,6 +217,7 @@ class NodeFailureIT {
       recovered.set(true);
       reader.join(TimeUnit.SECONDS.toMillis(60));
     }
+    assertThat(awaitHealth("serving").liveNodes()).isEqualTo(2);
     System.out.printf(
         "node failure: restart and recovery took %.1f s; %d reads meanwhile, failed at %s ms%n",
         (System.nanoTime() - t0) / 1e9, readsDuringRecovery.get(), failedDuringRecoveryMs);
@@ -218,6 +226,25 @@ class NodeFailureIT {
         .as("recalls failed only inside the retry window after the restart")
         .allSatisfy(ms -> assertThat(ms).isBetween(0L, RETRY_WINDOW_MS));
     assertEveryAcknowledgedRecordIsThere(acknowledged);
+  }
+
+  /**
+   * The collection's health once it says {@code status}, read through a new client as {@code mnemo
+   * solr health} does (the cluster state follows ZooKeeper's session timeout, hence the wait).
+   */
+  private static SolrCollections.Health awaitHealth(String status) throws InterruptedException {
+    try (var client = SolrStoreProvider.client(java.util.Map.of("zk", cluster.zk()))) {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_WINDOW_MS);
+      SolrCollections.Health h = SolrCollections.health(client, COLLECTION);
+      while (!h.status().equals(status) && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        h = SolrCollections.health(client, COLLECTION);
+      }
+      assertThat(h.status()).as(h.json()).isEqualTo(status);
+      return h;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static void assertEveryAcknowledgedRecordIsThere(Set<String> acknowledged) {
