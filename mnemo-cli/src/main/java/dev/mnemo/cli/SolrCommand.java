@@ -1,5 +1,6 @@
 package dev.mnemo.cli;
 
+import dev.mnemo.json.JsonCodec;
 import dev.mnemo.store.solr.SolrCollections;
 import dev.mnemo.store.solr.SolrStoreProvider;
 import java.util.HashMap;
@@ -141,10 +142,21 @@ final class SolrCommand implements Runnable {
         description = "Vector size the collection was created with (default ${DEFAULT-VALUE}).")
     int dimension;
 
+    @Option(names = "--json", description = "Print the outcome as one JSON object.")
+    boolean json;
+
     @Override
     public Integer call() throws Exception {
       try (SolrClient client = connection.client()) {
         SolrCollections.upgradeConfigset(client, collection, dimension);
+      }
+      if (json) {
+        System.out.println(
+            JsonCodec.object()
+                .put("collection", collection)
+                .put("configset", SolrCollections.configName(dimension))
+                .put("reloaded", true));
+        return 0;
       }
       System.out.printf(
           Locale.ROOT,
@@ -173,10 +185,17 @@ final class SolrCommand implements Runnable {
     @Option(names = "--collection", required = true, description = "The collection it points at.")
     String collection;
 
+    @Option(names = "--json", description = "Print the outcome as one JSON object.")
+    boolean json;
+
     @Override
     public Integer call() throws Exception {
       try (SolrClient client = connection.client()) {
         SolrCollections.pointAlias(client, alias, collection);
+      }
+      if (json) {
+        System.out.println(JsonCodec.object().put("alias", alias).put("collection", collection));
+        return 0;
       }
       System.out.printf(Locale.ROOT, "mnemo: alias %s -> %s%n", alias, collection);
       return 0;
@@ -188,8 +207,8 @@ final class SolrCommand implements Runnable {
       name = "health",
       mixinStandardHelpOptions = true,
       description = {
-        "Print the collection's health as one JSON object: serving (every replica active), degraded (every "
-            + "shard has an active leader, some replica is down) or down; exit code 0, 1 (degraded) or 2 (down)."
+        "Print the collection's health: serving (every replica active), degraded (every shard has an "
+            + "active leader, some replica is down) or down; exit code 0, 1 (degraded) or 2 (down)."
       })
   static final class Health implements Callable<Integer> {
     @picocli.CommandLine.Mixin Connection connection;
@@ -197,8 +216,14 @@ final class SolrCommand implements Runnable {
     @Option(
         names = "--collection",
         defaultValue = "mnemo",
-        description = "Collection (default ${DEFAULT-VALUE}).")
+        description = "Collection or alias (default ${DEFAULT-VALUE}).")
     String collection;
+
+    @Option(
+        names = "--json",
+        description =
+            "Print it as one JSON object (status, live_nodes, per shard active, replicas, leader).")
+    boolean json;
 
     @Override
     public Integer call() throws Exception {
@@ -206,7 +231,33 @@ final class SolrCommand implements Runnable {
       try (SolrClient client = connection.client()) {
         h = SolrCollections.health(client, collection);
       }
-      System.out.println(h.json());
+      if (json) {
+        System.out.println(h.json());
+      } else if (!h.exists()) {
+        System.out.printf(
+            Locale.ROOT, "mnemo: collection %s: down (no such collection)%n", collection);
+      } else {
+        StringBuilder line =
+            new StringBuilder(
+                String.format(
+                    Locale.ROOT,
+                    "mnemo: collection %s: %s, %d live nodes;",
+                    collection,
+                    h.status(),
+                    h.liveNodes()));
+        h.shards()
+            .forEach(
+                (name, r) ->
+                    line.append(
+                        String.format(
+                            Locale.ROOT,
+                            " %s %d/%d active%s",
+                            name,
+                            r[0],
+                            r[1],
+                            r[2] == 1 ? "" : " (no leader)")));
+        System.out.println(line);
+      }
       return h.complete() ? 0 : h.serving() ? 1 : 2;
     }
   }
