@@ -241,7 +241,7 @@ final class SolrCommand implements Runnable {
             new StringBuilder(
                 String.format(
                     Locale.ROOT,
-                    "mnemo: collection %s: %s, %d live nodes;",
+                    "mnemo: collection %s: %s, %d live nodes",
                     collection,
                     h.status(),
                     h.liveNodes()));
@@ -251,7 +251,7 @@ final class SolrCommand implements Runnable {
                     line.append(
                         String.format(
                             Locale.ROOT,
-                            " %s %d/%d active%s",
+                            "; %s %d/%d active%s",
                             name,
                             r[0],
                             r[1],

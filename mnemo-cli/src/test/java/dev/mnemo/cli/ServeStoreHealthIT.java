@@ -77,6 +77,20 @@ class ServeStoreHealthIT {
       HttpResponse<String> down = get(url);
       assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
       assertThat(down.body()).contains("store-down").contains("down").contains("shard2");
+      // a caller without the admin key (a load balancer) gets the status, not the layout
+      HttpResponse<String> anonymous =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create(url)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(anonymous.statusCode()).isEqualTo(503);
+      assertThat(anonymous.body()).contains("store-down").doesNotContain("shard2");
+      health.set(health(new int[] {1, 2, 1}, new int[] {1, 2, 1}));
+      HttpResponse<String> anonymousOk =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create(url)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(anonymousOk.statusCode()).isEqualTo(200);
+      assertThat(anonymousOk.body()).contains("\"store\":{\"status\":\"degraded\"}");
 
       // a check that fails (ZooKeeper unreachable) is not ready either, with its message
       health.set(null);

@@ -209,6 +209,7 @@ final class Api {
       admin = p.admin();
     }
     var store = server.storeHealth();
+    // the cluster's layout (nodes, shards) only for the admin, as the failed tenants' names
     if (store.isPresent() && !store.get().serving()) {
       throw ProblemException.of(
           503,
@@ -216,8 +217,7 @@ final class Api {
           "Store not serving",
           "the store's cluster cannot serve every owner: "
               + store.get().status()
-              + " "
-              + store.get().detail());
+              + (admin ? " " + store.get().detail() : ""));
     }
     var failures = tenants.failures();
     ObjectNode o =
@@ -225,6 +225,7 @@ final class Api {
             .put("status", "ready")
             .put("tenants_open", tenants.openCount())
             .put("tenants_failed", failures.size());
+    store.ifPresent(h -> o.putObject("store").put("status", h.status()));
     if (!admin) {
       ctx.json(o);
       return;
@@ -246,11 +247,7 @@ final class Api {
                     .put("error", f.error())
                     .put("attempts", f.attempts())
                     .put("next_attempt", f.nextAttempt().toString()));
-    store.ifPresent(
-        h ->
-            o.putObject("store")
-                .put("status", h.status())
-                .set("detail", JsonCodec.tree(h.detail())));
+    store.ifPresent(h -> ((ObjectNode) o.get("store")).set("detail", JsonCodec.tree(h.detail())));
     ctx.json(o);
   }
 
