@@ -360,7 +360,8 @@ public final class SolrMemoryStore implements MemoryStore {
    * or more eligible records share (under the same filters, so the same state of the index); a key
    * of no candidate among them has no other version, and the map stays empty: one request. Only
    * when some candidate's key is shared (a kept-both conflict, or history read) is a second request
-   * sent, for those keys' records under the eligibility filter: at most two requests per recall.
+   * sent, for those keys' records under the eligibility filter: at most two requests per recall
+   * (past the facet's bound, none: null, and the read path reads the keys it selects).
    */
   private Map<String, List<MemoryRecord>> versions(
       CandidateQuery cq, List<Candidate> candidates, QueryResponse r) {
@@ -375,12 +376,16 @@ public final class SolrMemoryStore implements MemoryStore {
       }
       truncated = buckets.size() >= VERSIONED_MAX;
     }
+    // more shared keys than the facet lists (a large owner with many kept-both keys, or a history
+    // read): the read path asks for the versions of the keys it selects instead, as many requests
+    // as selected keys, rather than one request here for every candidate's key
+    if (truncated) return null;
     Map<String, MemoryRecord> byId = new java.util.HashMap<>();
     Set<String> keys = new TreeSet<>();
     for (Candidate c : candidates) {
       byId.put(c.record().id(), c.record());
       String key = c.record().factKey();
-      if (key != null && (truncated || shared.containsKey(key))) keys.add(key);
+      if (key != null && shared.containsKey(key)) keys.add(key);
     }
     Map<String, List<MemoryRecord>> out = new java.util.HashMap<>();
     if (keys.isEmpty()) return out;
