@@ -6,6 +6,7 @@ import dev.mnemo.mcp.MemoryAccess;
 import dev.mnemo.server.EngineFactory;
 import dev.mnemo.server.MnemoServer;
 import dev.mnemo.server.ServerConfig;
+import dev.mnemo.server.StoreHealth;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.lucene.LuceneMemoryStore;
@@ -109,9 +110,14 @@ final class ServeCommand implements Callable<Integer> {
         System.out.println("mnemo: created the Solr turn log collection " + turns);
       }
     }
+    // the cluster's health in /health/ready (503 when a shard has no active leader); read from the
+    // client's cluster state, which ZooKeeper's watches keep current, so a check sends no request
+    java.util.function.Supplier<StoreHealth> storeHealth =
+        solr == null ? null : () -> storeHealth(SolrCollections.health(solr, engine.collection));
     MnemoServer server =
         server(
             c,
+            storeHealth,
             new EngineFactory() {
               @Override
               public Mnemo open(String tenant, Path dir, int maxTextChars) {
@@ -183,16 +189,50 @@ final class ServeCommand implements Callable<Integer> {
    * key does. Tests build the server through this method, so they cover this wiring.
    */
   static MnemoServer server(ServerConfig config, EngineFactory engines) {
+    return server(config, null, engines);
+  }
+
+  /** As {@link #server(ServerConfig, EngineFactory)}, with the store cluster's health (or null). */
+  static MnemoServer server(
+      ServerConfig config,
+      java.util.function.Supplier<StoreHealth> storeHealth,
+      EngineFactory engines) {
     // The servlet is built before the server it is mounted on; it reaches the server through this.
     AtomicReference<MnemoServer> self = new AtomicReference<>();
-    MnemoServer server =
+    MnemoServer.Builder b =
         MnemoServer.builder(config, engines)
             .mount(
                 McpEndpoint.PATH,
-                McpEndpoint.servlet(tenant -> MemoryAccess.of(self.get().memory(tenant))))
-            .build();
+                McpEndpoint.servlet(tenant -> MemoryAccess.of(self.get().memory(tenant))));
+    if (storeHealth != null) b.storeHealth(storeHealth);
+    MnemoServer server = b.build();
     self.set(server);
     return server;
+  }
+
+  /**
+   * A SolrCloud collection's health as {@code /health/ready} reports it: serving while every shard
+   * has an active leader (a replica down is {@code degraded}, still ready), with the live nodes and
+   * per shard the active replicas.
+   */
+  static StoreHealth storeHealth(SolrCollections.Health h) {
+    Map<String, Object> shards = new java.util.TreeMap<>();
+    h.shards()
+        .forEach(
+            (name, s) ->
+                shards.put(name, Map.of("active", s[0], "replicas", s[1], "leader", s[2] == 1)));
+    return new StoreHealth(
+        h.serving(),
+        h.status(),
+        Map.of(
+            "collection",
+            h.collection(),
+            "exists",
+            h.exists(),
+            "live_nodes",
+            h.liveNodes(),
+            "shards",
+            shards));
   }
 
   private Mnemo open(String tenant, Path dir, SolrClient solr, Embedder shared, int maxTextChars) {

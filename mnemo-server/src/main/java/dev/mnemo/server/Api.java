@@ -211,6 +211,17 @@ final class Api {
       ctx.attribute(MnemoServer.PRINCIPAL_ATTRIBUTE, p);
       admin = p.admin();
     }
+    var store = server.storeHealth();
+    // the cluster's layout (nodes, shards) only for the admin, as the failed tenants' names
+    if (store.isPresent() && !store.get().serving()) {
+      throw ProblemException.of(
+          503,
+          "store-down",
+          "Store not serving",
+          "the store's cluster cannot serve every owner: "
+              + store.get().status()
+              + (admin ? " " + store.get().detail() : ""));
+    }
     var failures = tenants.failures();
     ObjectNode o =
         JsonCodec.object()
@@ -225,6 +236,7 @@ final class Api {
         .put("min_free_bytes", disk.min())
         .put("warn_free_bytes", disk.warn())
         .put("message", disk.describe());
+    store.ifPresent(h -> o.putObject("store").put("status", h.status()));
     if (!admin) {
       ctx.json(o);
       return;
@@ -246,6 +258,7 @@ final class Api {
                     .put("error", f.error())
                     .put("attempts", f.attempts())
                     .put("next_attempt", f.nextAttempt().toString()));
+    store.ifPresent(h -> ((ObjectNode) o.get("store")).set("detail", JsonCodec.tree(h.detail())));
     ctx.json(o);
   }
 

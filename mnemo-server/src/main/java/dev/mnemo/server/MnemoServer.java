@@ -144,6 +144,7 @@ public final class MnemoServer implements AutoCloseable {
     t[0] = tenants;
     metrics.recallRates(tenants::recallStats);
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
+    this.storeHealth = b.storeHealth;
     Api api = new Api(this, keys, tenants, config, metrics);
     Map<String, Servlet> mounts = Map.copyOf(b.mounts);
     this.app =
@@ -318,6 +319,22 @@ public final class MnemoServer implements AutoCloseable {
   /** The bound on connections at once ({@code limits.max_connections} or derived). */
   int maxConnections() {
     return maxConnections;
+  }
+
+  private java.util.function.Supplier<StoreHealth> storeHealth; // null: none
+
+  /**
+   * The store cluster's health for {@code /health/ready}, empty without a check; a check that
+   * throws is reported as not serving, with its message.
+   */
+  java.util.Optional<StoreHealth> storeHealth() {
+    if (storeHealth == null) return java.util.Optional.empty();
+    try {
+      return java.util.Optional.of(storeHealth.get());
+    } catch (RuntimeException e) {
+      return java.util.Optional.of(
+          new StoreHealth(false, "unknown", Map.of("error", String.valueOf(e.getMessage()))));
+    }
   }
 
   /** "METHOD /path" of every route registered, in registration order (for the OpenAPI check). */
@@ -508,6 +525,18 @@ public final class MnemoServer implements AutoCloseable {
       new DiskSpace(Path.of("."), minFreeBytes, warnFreeBytes); // checks the values
       this.minFreeBytes = minFreeBytes;
       this.warnFreeBytes = warnFreeBytes;
+      return this;
+    }
+
+    private java.util.function.Supplier<StoreHealth> storeHealth;
+
+    /**
+     * A check of the store's cluster that {@code /health/ready} runs on every call and reports
+     * under {@code "store"}; when it says the store cannot serve, the server answers 503 (a load
+     * balancer then sends requests elsewhere). None by default (an embedded store has no cluster).
+     */
+    public Builder storeHealth(java.util.function.Supplier<StoreHealth> check) {
+      this.storeHealth = Objects.requireNonNull(check, "check");
       return this;
     }
 

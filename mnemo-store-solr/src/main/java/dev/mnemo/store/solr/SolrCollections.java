@@ -74,13 +74,7 @@ public final class SolrCollections {
     if (replicas < 1) throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
     String config = configName(dimension);
     try {
-      ConfigSetAdminRequest.Upload upload = new ConfigSetAdminRequest.Upload();
-      upload.setConfigSetName(config);
-      upload.setOverwrite(true);
-      upload.setUploadStream(
-          new ContentStreamBase.ByteArrayStream(
-              configsetZip(dimension), config + ".zip", "application/zip"));
-      upload.process(client);
+      upload(client, config, configsetZip(dimension));
       CollectionAdminRequest.createCollection(collection, config, shards, replicas)
           .setRouterName("compositeId")
           .process(client);
@@ -91,6 +85,142 @@ public final class SolrCollections {
           !(e instanceof SolrException se) || se.code() >= 500,
           e);
     }
+  }
+
+  /**
+   * Uploads this module's configset over the one of {@code dimension} in the cluster and reloads
+   * {@code collection} so its cores use it: how a collection created by an earlier version gets
+   * fields added since (the access labels, the stored vector bytes). Field names are the stored
+   * format and are only ever added, so records already written stay readable; fields they lack (a
+   * vector's bytes written before {@code vec_b}) are only filled by writing them again (an export
+   * and import into a new collection, then {@link #pointAlias}).
+   */
+  public static void upgradeConfigset(SolrClient client, String collection, int dimension) {
+    String config = configName(dimension);
+    try {
+      upload(client, config, configsetZip(dimension));
+      CollectionAdminRequest.reloadCollection(collection).process(client);
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw failed("upgrading the configset of '" + collection + "'", e);
+    }
+  }
+
+  /**
+   * Points the alias {@code alias} at {@code collection} (creating or moving it in one ZooKeeper
+   * update): servers started with {@code --collection ALIAS} read and write the new collection from
+   * their next request, so a reindex into a new collection swaps without a restart.
+   */
+  public static void pointAlias(SolrClient client, String alias, String collection) {
+    try {
+      CollectionAdminRequest.createAlias(alias, collection).process(client);
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw failed("pointing the alias '" + alias + "' at '" + collection + "'", e);
+    }
+  }
+
+  /**
+   * The health of {@code collection} as the cluster state says: per shard, how many replicas are
+   * active on a live node and whether it has a leader. A shard without an active replica cannot
+   * answer its owners' recalls; one with a single active replica answers but has no spare.
+   */
+  public static Health health(SolrClient client, String collection) {
+    if (!(client instanceof org.apache.solr.client.solrj.impl.CloudSolrClient cloud))
+      throw new IllegalArgumentException(
+          "the health of a collection needs a cloud client, was " + client.getClass().getName());
+    try {
+      var state = cloud.getClusterStateProvider().getClusterState();
+      var liveNodes = state.getLiveNodes();
+      // an alias (a reindex's swap, pointAlias) reports the collection it points at
+      var coll =
+          state.getCollectionOrNull(cloud.getClusterStateProvider().resolveSimpleAlias(collection));
+      java.util.Map<String, int[]> shards = new java.util.TreeMap<>();
+      if (coll != null) {
+        for (var slice : coll.getActiveSlices()) {
+          int active = 0;
+          for (var r : slice.getReplicas()) if (r.isActive(liveNodes)) active++;
+          var leader = slice.getLeader();
+          shards.put(
+              slice.getName(),
+              new int[] {
+                active,
+                slice.getReplicas().size(),
+                leader != null && leader.isActive(liveNodes) ? 1 : 0
+              });
+        }
+      }
+      return new Health(collection, coll != null, liveNodes.size(), shards);
+    } catch (SolrException e) {
+      throw failed("reading the health of '" + collection + "'", e);
+    }
+  }
+
+  /**
+   * A collection's health: whether it exists, the live nodes, and per shard {@code [active
+   * replicas, replicas, has an active leader (1/0)]}.
+   */
+  public record Health(
+      String collection, boolean exists, int liveNodes, java.util.Map<String, int[]> shards) {
+    /** Every shard has an active leader: every owner's recall and write can be answered. */
+    public boolean serving() {
+      return exists && !shards.isEmpty() && shards.values().stream().allMatch(s -> s[2] == 1);
+    }
+
+    /** Every replica of every shard is active: one more node can fail without an outage. */
+    public boolean complete() {
+      return serving() && shards.values().stream().allMatch(s -> s[0] == s[1]);
+    }
+
+    /**
+     * {@code serving} (every replica active), {@code degraded} (serving, some replica down) or
+     * {@code down}.
+     */
+    public String status() {
+      return complete() ? "serving" : serving() ? "degraded" : "down";
+    }
+
+    /** {@code status}, live nodes and shards as one JSON object. */
+    public String json() {
+      StringBuilder b =
+          new StringBuilder("{\"collection\":\"")
+              .append(collection.replace("\\", "\\\\").replace("\"", "\\\""))
+              .append("\",\"status\":\"")
+              .append(status())
+              .append("\",\"live_nodes\":")
+              .append(liveNodes)
+              .append(",\"shards\":{");
+      String sep = "";
+      for (var e : shards.entrySet()) {
+        b.append(sep)
+            .append('"')
+            .append(e.getKey())
+            .append("\":{\"active\":")
+            .append(e.getValue()[0])
+            .append(",\"replicas\":")
+            .append(e.getValue()[1])
+            .append(",\"leader\":")
+            .append(e.getValue()[2] == 1)
+            .append('}');
+        sep = ",";
+      }
+      return b.append("}}").toString();
+    }
+  }
+
+  private static void upload(SolrClient client, String config, byte[] zip)
+      throws SolrServerException, IOException {
+    ConfigSetAdminRequest.Upload upload = new ConfigSetAdminRequest.Upload();
+    upload.setConfigSetName(config);
+    upload.setOverwrite(true);
+    upload.setUploadStream(
+        new ContentStreamBase.ByteArrayStream(zip, config + ".zip", "application/zip"));
+    upload.process(client);
+  }
+
+  private static MnemoException failed(String what, Exception e) {
+    return new MnemoException(
+        what + " failed: " + e.getMessage(),
+        !(e instanceof SolrException se) || se.code() >= 500,
+        e);
   }
 
   /** The turn log's configset name. */
@@ -133,13 +263,7 @@ public final class SolrCollections {
   public static boolean ensureTurnLog(SolrClient client, String name, int replicas) {
     try {
       if (CollectionAdminRequest.listCollections(client).contains(name)) return false;
-      ConfigSetAdminRequest.Upload upload = new ConfigSetAdminRequest.Upload();
-      upload.setConfigSetName(TURNS_CONFIG);
-      upload.setOverwrite(true);
-      upload.setUploadStream(
-          new ContentStreamBase.ByteArrayStream(
-              turnsConfigsetZip(), TURNS_CONFIG + ".zip", "application/zip"));
-      upload.process(client);
+      upload(client, TURNS_CONFIG, turnsConfigsetZip());
       CollectionAdminRequest.createCollection(name, TURNS_CONFIG, 1, Math.max(1, replicas))
           .process(client);
       return true;

@@ -50,6 +50,14 @@ final class SolrSchema {
   static final String ACCESS_COUNT = "access_count";
   static final String LAST_ACCESSED = "last_accessed_at";
   static final String VECTOR = "vec";
+
+  /**
+   * The vector again, stored as little-endian float32 bytes: one value to read back where the dense
+   * vector field's stored form is one boxed value per component, which made the records' vectors
+   * most of a recall's response and of Solr's CPU (BENCHMARKS.md, issue 34).
+   */
+  static final String VECTOR_BYTES = "vec_b";
+
   static final String HAS_VECTOR = "has_vec";
   static final String MODEL = "embedding_model";
   static final String META = "meta";
@@ -114,6 +122,7 @@ final class SolrSchema {
       List<Float> v = new ArrayList<>(r.embedding().length);
       for (float f : r.embedding()) v.add(f);
       d.setField(VECTOR, v);
+      d.setField(VECTOR_BYTES, bytes(r.embedding()));
       d.setField(HAS_VECTOR, true);
       d.setField(MODEL, r.embeddingModel() == null ? "" : r.embeddingModel());
     } else {
@@ -197,7 +206,65 @@ final class SolrSchema {
         event);
   }
 
+  /**
+   * The stored fields a candidate list returns: every field {@link #fromDocument} reads, the vector
+   * as {@link #VECTOR_BYTES} only (a record written before that field existed comes back without
+   * its vector from a list; lookups, which ask for every field, still read it).
+   */
+  static final String RECORD_FIELDS =
+      String.join(
+          ",",
+          ID,
+          RID,
+          OWNER,
+          SCOPE,
+          CATEGORY,
+          TEXT,
+          CONTEXT,
+          SOURCE,
+          EPISODE,
+          SEQ,
+          RECORDED,
+          EXPIRED,
+          VALID_FROM,
+          VALID_TO,
+          FACT_KEY,
+          VERSION,
+          ORIGIN,
+          IMPORTANCE,
+          AUTHORITY,
+          CONFLICT,
+          ENTITY,
+          ACCESS_COUNT,
+          LAST_ACCESSED,
+          VECTOR_BYTES,
+          MODEL,
+          META,
+          ACCESS);
+
+  static byte[] bytes(float[] v) {
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.allocate(v.length * Float.BYTES)
+            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.asFloatBuffer().put(v);
+    return b.array();
+  }
+
   private static float[] vector(SolrDocument d) {
+    Object packed = d.getFirstValue(VECTOR_BYTES);
+    java.nio.ByteBuffer b =
+        switch (packed) {
+          case byte[] a -> java.nio.ByteBuffer.wrap(a);
+          case java.nio.ByteBuffer bb -> bb.duplicate();
+          case String base64 ->
+              java.nio.ByteBuffer.wrap(java.util.Base64.getDecoder().decode(base64));
+          case null, default -> null;
+        };
+    if (b != null) {
+      float[] out = new float[b.remaining() / Float.BYTES];
+      b.order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+      return out;
+    }
     Collection<Object> v = d.getFieldValues(VECTOR);
     if (v == null || v.isEmpty()) return null;
     float[] out = new float[v.size()];

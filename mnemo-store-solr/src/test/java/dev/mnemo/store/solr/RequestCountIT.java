@@ -2,24 +2,21 @@ package dev.mnemo.store.solr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mnemo.ConflictPolicy;
 import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
+import dev.mnemo.RecallRequest;
+import dev.mnemo.RecallResult;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.testkit.HashingEmbedder;
 import dev.mnemo.time.TimeRange;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.solr.client.solrj.SolrClient;
-import org.apache.solr.client.solrj.SolrRequest;
-import org.apache.solr.client.solrj.SolrServerException;
-import org.apache.solr.common.util.NamedList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -52,33 +49,10 @@ class RequestCountIT {
     }
   }
 
-  /** Counts requests, then hands them to the real client. */
-  static final class CountingClient extends SolrClient {
-    private static final long serialVersionUID = 1L;
-    final transient SolrClient delegate;
-    final AtomicInteger requests = new AtomicInteger();
-
-    CountingClient(SolrClient delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public NamedList<Object> request(SolrRequest<?> request, String collection)
-        throws SolrServerException, IOException {
-      requests.incrementAndGet();
-      return delegate.request(request, collection);
-    }
-
-    @Override
-    public void close() throws IOException {
-      delegate.close();
-    }
-  }
-
   @Test
   void candidates_everySignal_isOneRequest() {
-    CountingClient client =
-        new CountingClient(SolrStoreProvider.client(Map.of("zk", TestCluster.shared().zk())));
+    CountingSolrClient client =
+        new CountingSolrClient(SolrStoreProvider.client(Map.of("zk", TestCluster.shared().zk())));
     try (SolrMemoryStore store =
         new SolrMemoryStore(
             client,
@@ -111,6 +85,54 @@ class RequestCountIT {
         assertThat(found.bm25Max()).isPositive();
         assertThat(found.entityFrequencies()).isNotEmpty();
       }
+    }
+  }
+
+  /**
+   * A whole recall through the read path: one request when no selected record's fact key has
+   * another eligible version (the candidates' request says which keys do), two when one has (its
+   * versions, read for the conflict shown beside it).
+   */
+  @Test
+  void recall_isOneRequest_twoWithAKeptBothConflict() {
+    CountingSolrClient client =
+        new CountingSolrClient(SolrStoreProvider.client(Map.of("zk", TestCluster.shared().zk())));
+    SolrMemoryStore store =
+        new SolrMemoryStore(
+            client,
+            true,
+            COLLECTION,
+            SolrMemoryStore.DEFAULT_TENANT,
+            SolrMemoryStore.EXACT_SCAN_MAX);
+    try (Mnemo m = Mnemo.builder().store(store).embedder(EMBEDDER).build()) {
+      m.remember(
+          NewMemory.builder("kim", "Kim drinks tea in the morning.").factKey("drink").build());
+      m.remember(NewMemory.builder("kim", "Kim walks to work.").factKey("commute").build());
+      RecallRequest ask =
+          RecallRequest.builder("kim", "What does Kim drink in the morning?")
+              .k(1)
+              .threshold(0)
+              .relativeThreshold(0)
+              .minRelevance(0.0)
+              .build();
+      for (int i = 0; i < 3; i++) {
+        int before = client.requests.get();
+        RecallResult r = m.recall(ask);
+        assertThat(client.requests.get() - before).as("requests of one recall").isEqualTo(1);
+        assertThat(r.selected()).isNotEmpty();
+      }
+
+      m.remember(
+          NewMemory.builder("kim", "Kim drinks coffee in the morning.")
+              .factKey("drink")
+              .conflictPolicy(ConflictPolicy.KEEP_BOTH)
+              .build());
+      int before = client.requests.get();
+      RecallResult r = m.recall(ask);
+      assertThat(client.requests.get() - before)
+          .as("requests of a recall with a conflict")
+          .isEqualTo(2);
+      assertThat(r.selected()).hasSize(2).allSatisfy(s -> assertThat(s.conflictsWith()).hasSize(1));
     }
   }
 }

@@ -56,6 +56,14 @@ public final class SolrReadPathBench {
     for (String s : a.getOrDefault("shards", "2").split(","))
       shardCounts.add(Integer.parseInt(s.trim()));
     String compare = a.get("compare");
+    int replicas = Integer.parseInt(a.getOrDefault("replicas", "1"));
+    // the embedded store's `mnemo bench --json` report of the same corpus (bin/solr-bench): the
+    // last line printed is then the side-by-side JSON object
+    Map<Integer, double[]> embedded =
+        a.containsKey("embedded")
+            ? embeddedRecallAlone(java.nio.file.Path.of(a.get("embedded")))
+            : Map.of();
+    List<String> summary = new ArrayList<>();
     long seed = 42;
 
     List<Integer> hot = List.of(total / 100, total / 10);
@@ -75,8 +83,16 @@ public final class SolrReadPathBench {
           warmup);
       for (int shards : shardCounts) {
         String collection = "bench-" + shards;
-        cluster.createCollection(collection, shards, 1, e5.dimension());
-        try (SolrMemoryStore store = cluster.store(collection)) {
+        cluster.createCollection(collection, shards, replicas, e5.dimension());
+        CountingSolrClient counting =
+            new CountingSolrClient(SolrStoreProvider.client(Map.of("zk", cluster.zk())));
+        try (SolrMemoryStore store =
+            new SolrMemoryStore(
+                counting,
+                true,
+                collection,
+                SolrMemoryStore.DEFAULT_TENANT,
+                SolrMemoryStore.EXACT_SCAN_MAX)) {
           SyntheticCorpus corpus = new SyntheticCorpus(seed, e5);
           long start = System.nanoTime();
           List<MemoryRecord> pending = new ArrayList<>(batch);
@@ -96,6 +112,13 @@ public final class SolrReadPathBench {
               fillSecs,
               total / fillSecs,
               batch);
+          long bytes = cluster.indexBytes(collection);
+          System.out.printf(
+              Locale.ROOT,
+              "index on disk: %,d bytes over %d replica(s) of each shard (%,.0f bytes a record a replica)%n",
+              bytes,
+              replicas,
+              bytes / (double) total / replicas);
           System.out.println(Stats.header());
           java.util.List<dev.mnemo.spi.MemoryStore> stores = new ArrayList<>();
           java.util.List<String> names = new ArrayList<>();
@@ -156,11 +179,85 @@ public final class SolrReadPathBench {
                                   .build());
                     });
             for (Stats st : recall) System.out.println(st.line());
+            // requests per recall, counted on the client over one more pass of the questions
+            // (untimed; every request a SolrJ call, one HTTP request to a node)
+            int counted = Math.min(questions.size(), samples);
+            int before = counting.requests.get();
+            for (int i = 0; i < counted; i++) {
+              engines
+                  .get(engines.size() - 1)
+                  .recall(
+                      RecallRequest.builder(owner, questions.get(i))
+                          .askedAt(Instant.ofEpochMilli(at[0] += 1000))
+                          .build());
+            }
+            double perRecall = (counting.requests.get() - before) / (double) counted;
+            System.out.printf(
+                Locale.ROOT, "  requests per recall, %,d/owner: %.2f%n", h, perRecall);
+            Stats solr = recall.get(recall.size() - 1);
+            double[] emb = embedded.get(h);
+            if (emb != null) {
+              summary.add(
+                  String.format(
+                      Locale.ROOT,
+                      "{\"per_owner\": %d, \"shards\": %d, \"fill_records_per_s\": %.0f, \"index_bytes_per_record\": %.0f, \"solr_p50_ms\": %.3f, \"solr_p99_ms\": %.3f, "
+                          + "\"embedded_p50_ms\": %.3f, \"embedded_p99_ms\": %.3f, \"ratio_p50\": %.2f, "
+                          + "\"ratio_p99\": %.2f, \"requests_per_recall\": %.2f}",
+                      h,
+                      shards,
+                      total / fillSecs,
+                      bytes / (double) total / replicas,
+                      solr.p50Millis(),
+                      solr.p99Millis(),
+                      emb[0],
+                      emb[1],
+                      solr.p50Millis() / emb[0],
+                      solr.p99Millis() / emb[1],
+                      perRecall));
+            }
           }
           for (int k = 0; k + 1 < stores.size(); k++) stores.get(k).close();
         }
       }
     }
+    if (!embedded.isEmpty()) {
+      System.out.printf(
+          Locale.ROOT,
+          "{\"records\": %d, \"nodes\": %d, \"replicas\": %d, \"owners\": [%s]}%n",
+          total,
+          nodes,
+          replicas,
+          String.join(", ", summary));
+    }
+    System.out.flush();
+    // MiniSolrCloudCluster leaves non-daemon threads behind
+    System.exit(0);
+  }
+
+  /**
+   * Recall alone's p50 and p99 (ms) per hot owner size from {@code mnemo bench --json}'s report:
+   * its {@code "hot"} entries, each {@code
+   * {"records":N,"recall_alone":{...,"p50_ms":..,"p99_ms":..}}} (a pattern over that one known
+   * shape, not a JSON parser: the bench's own output).
+   */
+  static Map<Integer, double[]> embeddedRecallAlone(java.nio.file.Path report)
+      throws java.io.IOException {
+    String json = java.nio.file.Files.readString(report).strip();
+    json = json.substring(json.lastIndexOf("\n") + 1); // the report is the last line
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "\\{\"records\":(\\d+),\"recall_alone\":\\{[^}]*\"p50_ms\":([0-9.]+)[^}]*\"p99_ms\":([0-9.]+)")
+            .matcher(json);
+    Map<Integer, double[]> out = new LinkedHashMap<>();
+    while (m.find()) {
+      out.put(
+          Integer.parseInt(m.group(1)),
+          new double[] {Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3))});
+    }
+    if (out.isEmpty())
+      throw new IllegalArgumentException(
+          "no hot owner's recall_alone in " + report + ": is it `mnemo bench --json`'s output?");
+    return out;
   }
 
   interface Call {

@@ -92,6 +92,26 @@ final class TestCluster implements AutoCloseable {
         exactScanMax);
   }
 
+  /**
+   * Bytes of index files on disk under the cores of {@code collection} (every replica, every node):
+   * what the capacity model in docs/solr.md scales from.
+   */
+  long indexBytes(String collection) {
+    try (var files = Files.walk(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .filter(
+              p -> {
+                String s = p.toString();
+                return s.contains("/" + collection + "_shard") && s.contains("/data/index");
+              })
+          .mapToLong(p -> p.toFile().length())
+          .sum();
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return -1;
+    }
+  }
+
   /** Removes every document of {@code collection} (Solr drops whole segments for {@code *:*}). */
   void wipe(String collection) {
     try (var client = SolrStoreProvider.client(Map.of("zk", zk()))) {
