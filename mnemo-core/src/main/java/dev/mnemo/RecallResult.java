@@ -46,18 +46,25 @@ public record RecallResult(
     public static Withheld of(RecallTrace t) {
       RecallTrace.Gate g = t.gate();
       if (g == null) return NONE;
-      if ("skip".equals(g.fetch())) return new Withheld(false, 0, Double.NaN, g.minRelevance());
-      if (g.minRelevance() <= 0) return NONE;
-      int n = 0;
-      double best = Double.NaN;
-      for (CandidateTrace c : t.candidates()) {
-        if (c.outcome() != Outcome.BELOW_THRESHOLD || c.relevance() == null) continue;
-        double p = c.relevance().probability();
-        if (!(p < g.minRelevance())) continue;
-        n++;
-        if (Double.isNaN(best) || p > best) best = p;
-      }
-      return new Withheld(true, n, best, g.minRelevance());
+      return of(
+          g,
+          t.candidates().stream()
+              .filter(c -> c.outcome() == Outcome.BELOW_THRESHOLD && c.relevance() != null)
+              .mapToDouble(c -> c.relevance().probability())
+              .filter(p -> p < g.minRelevance()));
+    }
+
+    /**
+     * What {@code gate} withheld: the probabilities of the candidates it held back (none when the
+     * message was not looked up or no gate applied).
+     */
+    public static Withheld of(RecallTrace.Gate gate, java.util.stream.DoubleStream withheld) {
+      if ("skip".equals(gate.fetch()))
+        return new Withheld(false, 0, Double.NaN, gate.minRelevance());
+      if (gate.minRelevance() <= 0) return NONE;
+      double[] p = withheld.toArray();
+      double best = java.util.Arrays.stream(p).max().orElse(Double.NaN);
+      return new Withheld(true, p.length, best, gate.minRelevance());
     }
   }
 

@@ -420,17 +420,8 @@ final class ReadPath {
    * once k records are selected).
    */
   private static RecallResult.Withheld withheld(RecallTrace.Gate gate, List<Scored> scored) {
-    if (SKIP.equals(gate.fetch()))
-      return new RecallResult.Withheld(false, 0, Double.NaN, gate.minRelevance());
-    if (gate.minRelevance() <= 0) return RecallResult.Withheld.NONE;
-    int n = 0;
-    double best = Double.NaN;
-    for (Scored s : scored) {
-      if (!s.withheld) continue;
-      n++;
-      if (Double.isNaN(best) || s.probability > best) best = s.probability;
-    }
-    return new RecallResult.Withheld(true, n, best, gate.minRelevance());
+    return RecallResult.Withheld.of(
+        gate, scored.stream().filter(s -> s.withheld).mapToDouble(s -> s.probability));
   }
 
   static final String RETRIEVE = "retrieve";

@@ -77,6 +77,28 @@ final class Records {
 
   /** The candidate under another fact key and conflict policy, recorded at {@code recordedAt}. */
   static NewMemory with(NewMemory m, String factKey, ConflictPolicy policy, Instant recordedAt) {
+    return copy(m, recordedAt, m.validFrom(), factKey, policy, m.metadata());
+  }
+
+  /** The candidate with another valid-from (null: the recorded time). */
+  static NewMemory with(NewMemory m, Instant validFrom) {
+    if (java.util.Objects.equals(validFrom, m.validFrom())) return m;
+    return copy(m, m.recordedAt(), validFrom, m.factKey(), m.conflictPolicy(), m.metadata());
+  }
+
+  /** The candidate with other metadata. */
+  static NewMemory with(NewMemory m, java.util.Map<String, String> metadata) {
+    return copy(m, m.recordedAt(), m.validFrom(), m.factKey(), m.conflictPolicy(), metadata);
+  }
+
+  /** {@code m} with the fields the write path changes replaced, every other field kept. */
+  private static NewMemory copy(
+      NewMemory m,
+      Instant recordedAt,
+      Instant validFrom,
+      String factKey,
+      ConflictPolicy policy,
+      java.util.Map<String, String> metadata) {
     return new NewMemory(
         m.owner(),
         m.text(),
@@ -87,61 +109,12 @@ final class Records {
         m.episode(),
         m.seq(),
         recordedAt,
-        m.validFrom(),
+        validFrom,
         m.validTo(),
         factKey,
         m.importance(),
         m.authority(),
         policy,
-        m.entities(),
-        m.metadata(),
-        m.lowerAuthority(),
-        m.access());
-  }
-
-  /** The candidate with another valid-from (null: the recorded time). */
-  static NewMemory with(NewMemory m, Instant validFrom) {
-    if (java.util.Objects.equals(validFrom, m.validFrom())) return m;
-    return new NewMemory(
-        m.owner(),
-        m.text(),
-        m.scope(),
-        m.category(),
-        m.context(),
-        m.sources(),
-        m.episode(),
-        m.seq(),
-        m.recordedAt(),
-        validFrom,
-        m.validTo(),
-        m.factKey(),
-        m.importance(),
-        m.authority(),
-        m.conflictPolicy(),
-        m.entities(),
-        m.metadata(),
-        m.lowerAuthority(),
-        m.access());
-  }
-
-  /** The candidate with other metadata. */
-  static NewMemory with(NewMemory m, java.util.Map<String, String> metadata) {
-    return new NewMemory(
-        m.owner(),
-        m.text(),
-        m.scope(),
-        m.category(),
-        m.context(),
-        m.sources(),
-        m.episode(),
-        m.seq(),
-        m.recordedAt(),
-        m.validFrom(),
-        m.validTo(),
-        m.factKey(),
-        m.importance(),
-        m.authority(),
-        m.conflictPolicy(),
         m.entities(),
         metadata,
         m.lowerAuthority(),
