@@ -949,6 +949,12 @@ public final class ReadPathBench {
       this.queries = Map.copyOf(queries);
     }
 
+    /** The delegate's companion: the gate's name-free comparison is part of what a recall costs. */
+    @Override
+    public Embedder companion() {
+      return delegate.companion();
+    }
+
     @Override
     public String modelId() {
       return delegate.modelId();

@@ -206,7 +206,8 @@ public final class RelevanceFit {
           "cos_z",
           "relevance",
           "ref_z",
-          "ref_lead");
+          "ref_lead",
+          "tcos");
 
   static final java.util.Set<String> DECREASING = java.util.Set.of("time_outside");
 
