@@ -83,6 +83,13 @@ public interface Embedder extends AutoCloseable {
       public double unrelatedSimilarity() {
         return embedder.unrelatedSimilarity();
       }
+
+      /** The companion, shared too (its owner closes it with {@code embedder}). */
+      @Override
+      public Embedder companion() {
+        Embedder c = embedder.companion();
+        return c == null ? null : shared(c);
+      }
     };
   }
 }
