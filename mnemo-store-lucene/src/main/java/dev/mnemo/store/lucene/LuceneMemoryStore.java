@@ -2,12 +2,10 @@ package dev.mnemo.store.lucene;
 
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.MnemoException;
-import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
-import dev.mnemo.spi.Vectors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,42 +26,30 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermInSetQuery;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopFieldDocs;
-import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
-import org.apache.lucene.util.QueryBuilder;
 
 /**
  * The embedded default store: Lucene indexes in one directory, laid out by owner.
@@ -112,14 +97,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final LuceneTurnLog turns;
   private final LazyRecallLog recalls;
 
-  /**
-   * One cache for the JVM, shared by every open store: a server opens a store per tenant, and the
-   * bound must hold for all of them together (keys are segments, which no two stores share).
-   */
-  private static final RecordCache RECORDS = new RecordCache(RecordCache.DEFAULT_BYTES);
-
-  /** Bit-per-dimension copies of owners' own segments' vectors for the scan. */
-  private static final ScanVectors SCAN = new ScanVectors(ScanVectors.DEFAULT_BYTES);
+  /** Candidate searches of one index: the lexical and dense signals, ranked into one set. */
+  private final CandidateSearch search;
 
   /**
    * Owner -> folder under {@code dir/owners} of the owners with their own partition; replaced whole
@@ -212,8 +191,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     this.shared = shared;
     this.turns = turns;
     this.recalls = recalls;
-    this.exactScanMax = exactScanMax;
     this.analyzer = analyzer;
+    this.search = new CandidateSearch(new LexicalSearch(analyzer), new DenseSearch(exactScanMax));
     this.layout = layout;
     this.table = Map.copyOf(table);
     this.embeddingModel = committedModel(shared.writer);
@@ -333,9 +312,13 @@ public final class LuceneMemoryStore implements MemoryStore {
           for (int i = 0; i < ids.size(); i += chunk) {
             BooleanQuery.Builder any = new BooleanQuery.Builder();
             for (String id : ids.subList(i, Math.min(ids.size(), i + chunk)))
-              any.add(term(Schema.SOURCE, id), Occur.SHOULD);
+              any.add(Queries.term(Schema.SOURCE, id), Occur.SHOULD);
             for (MemoryRecord r :
-                find(s, and(term(Schema.OWNER, owner), any.build()), Integer.MAX_VALUE, false)) {
+                StoredRecords.find(
+                    s,
+                    Queries.and(Queries.term(Schema.OWNER, owner), any.build()),
+                    Integer.MAX_VALUE,
+                    false)) {
               if (seen.add(r.id())) out.add(r);
             }
           }
@@ -353,7 +336,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** Opens the store in {@code dir} with its owners laid out as {@code layout} says. */
   public static LuceneMemoryStore open(Path dir, Layout layout) {
-    return open(dir, layout, EXACT_SCAN_MAX);
+    return open(dir, layout, DenseSearch.EXACT_SCAN_MAX);
   }
 
   /** Opens the store with another exact-scan limit (tests force the graph search with 0). */
@@ -499,7 +482,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       generations.put(e.getKey(), SegmentInfos.getLastCommitGeneration(files));
       IndexSearcher s = acquire(shared);
       try {
-        if (s.count(term(Schema.OWNER, e.getKey())) > 0) {
+        if (s.count(Queries.term(Schema.OWNER, e.getKey())) > 0) {
           shared.writer.deleteDocuments(new Term(Schema.OWNER, e.getKey()));
           stale = true;
         }
@@ -530,7 +513,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       large.removeIf(
           o -> {
             try {
-              return s.count(term(Schema.OWNER, o)) <= layout.ownPartitionAbove();
+              return s.count(Queries.term(Schema.OWNER, o)) <= layout.ownPartitionAbove();
             } catch (IOException e) {
               throw new java.io.UncheckedIOException(e);
             }
@@ -708,19 +691,13 @@ public final class LuceneMemoryStore implements MemoryStore {
         m.touched.clear();
       }
       try {
-        Query q = term(Schema.OWNER, owner);
+        Query q = Queries.term(Schema.OWNER, owner);
         // in recorded order (then id): the order the records were written in when they arrive in
         // time, whatever order the shared index's merges left its segments in
-        TopDocs all =
-            s.search(
-                q,
-                Math.max(1, s.count(q)),
-                new Sort(
-                    new SortField(Schema.RECORDED, SortField.Type.LONG),
-                    new SortField(Schema.ID, SortField.Type.STRING)));
+        TopDocs all = s.search(q, Math.max(1, s.count(q)), Queries.OLDEST_FIRST);
         for (ScoreDoc sd : all.scoreDocs) {
           if (closing || m.cancelled) return;
-          p.writer.addDocument(Schema.checkedDocument(load(s, sd.doc)));
+          p.writer.addDocument(Schema.checkedDocument(StoredRecords.load(s, sd.doc)));
         }
       } finally {
         release(shared, s);
@@ -736,7 +713,11 @@ public final class LuceneMemoryStore implements MemoryStore {
         try {
           for (String id : m.touched) {
             List<MemoryRecord> now =
-                find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false);
+                StoredRecords.find(
+                    s,
+                    Queries.and(Queries.term(Schema.OWNER, owner), Queries.term(Schema.ID, id)),
+                    1,
+                    false);
             if (now.isEmpty()) p.writer.deleteDocuments(new Term(Schema.ID, id));
             else
               p.writer.updateDocument(new Term(Schema.ID, id), Schema.checkedDocument(now.get(0)));
@@ -1340,7 +1321,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   private boolean holds(Partition p, String id) throws IOException {
     IndexSearcher s = acquire(p);
     try {
-      return s.count(term(Schema.ID, id)) > 0;
+      return s.count(Queries.term(Schema.ID, id)) > 0;
     } finally {
       release(p, s);
     }
@@ -1349,7 +1330,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   private long countIn(Partition p, String owner) throws IOException {
     IndexSearcher s = acquire(p);
     try {
-      return s.count(term(Schema.OWNER, owner));
+      return s.count(Queries.term(Schema.OWNER, owner));
     } finally {
       release(p, s);
     }
@@ -1360,7 +1341,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     List<MemoryRecord> r =
         read(
             owner,
-            (p, s) -> find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false));
+            (p, s) ->
+                StoredRecords.find(
+                    s,
+                    Queries.and(Queries.term(Schema.OWNER, owner), Queries.term(Schema.ID, id)),
+                    1,
+                    false));
     return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
   }
 
@@ -1377,9 +1363,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     return read(
         owner,
         (p, s) ->
-            find(
+            StoredRecords.find(
                 s,
-                and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)),
+                Queries.and(
+                    Queries.term(Schema.OWNER, owner), Queries.term(Schema.FACT_KEY, factKey)),
                 Integer.MAX_VALUE,
                 o.recordCache()));
   }
@@ -1388,12 +1375,18 @@ public final class LuceneMemoryStore implements MemoryStore {
   public List<MemoryRecord> lineage(String owner, String id) {
     Query either =
         new BooleanQuery.Builder()
-            .add(term(Schema.ID, id), Occur.SHOULD)
-            .add(term(Schema.ORIGIN, id), Occur.SHOULD)
+            .add(Queries.term(Schema.ID, id), Occur.SHOULD)
+            .add(Queries.term(Schema.ORIGIN, id), Occur.SHOULD)
             .setMinimumNumberShouldMatch(1)
             .build();
     return read(
-        owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), either), Integer.MAX_VALUE, false));
+        owner,
+        (p, s) ->
+            StoredRecords.find(
+                s,
+                Queries.and(Queries.term(Schema.OWNER, owner), either),
+                Integer.MAX_VALUE,
+                false));
   }
 
   @Override
@@ -1428,7 +1421,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
             TopDocs top = s.search(q, n, sort);
             List<MemoryRecord> out = new ArrayList<>();
-            for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
+            for (ScoreDoc sd : top.scoreDocs) out.add(StoredRecords.load(s, sd.doc));
             return out;
           });
     }
@@ -1451,7 +1444,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       for (TopFieldDocs t : tops) total += t.scoreDocs.length;
       TopDocs merged = TopDocs.merge(sort, Math.max(1, Math.min(limit, total)), tops);
       List<MemoryRecord> out = new ArrayList<>();
-      for (ScoreDoc sd : merged.scoreDocs) out.add(load(searchers.get(sd.shardIndex), sd.doc));
+      for (ScoreDoc sd : merged.scoreDocs)
+        out.add(StoredRecords.load(searchers.get(sd.shardIndex), sd.doc));
       return out;
     } catch (IOException e) {
       throw readFailed(e);
@@ -1480,11 +1474,11 @@ public final class LuceneMemoryStore implements MemoryStore {
    * @param termStatistics keep the BM25 term statistics of the index's current reader ({@link
    *     TermStatistics}) for the text search, the candidates' exact BM25 and the normalization,
    *     instead of looking every query word up in every segment three times per call
-   * @param quantizedScan the scan of an owner's own index with {@link #SCAN_CODES_MIN} to {@link
-   *     #EXACT_SCAN_MAX} eligible records estimates every record from a bit-per-dimension copy of
-   *     the vectors ({@link ScanVectors}) and scores only the best {@link #SCAN_OVERSAMPLE} × (k +
-   *     8) with their float32 vectors, instead of every float32 vector (approximate, as the graph
-   *     of larger owners is)
+   * @param quantizedScan the scan of an owner's own index with {@link DenseSearch#SCAN_CODES_MIN}
+   *     to {@link DenseSearch#EXACT_SCAN_MAX} eligible records estimates every record from a
+   *     bit-per-dimension copy of the vectors ({@link ScanVectors}) and scores only the best {@link
+   *     DenseSearch#SCAN_OVERSAMPLE} × (k + 8) with their float32 vectors, instead of every float32
+   *     vector (approximate, as the graph of larger owners is)
    */
   public record ReadOptions(
       boolean eligibleOnce,
@@ -1529,76 +1523,29 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * {@link ReadOptions#graphReach} of the store: the reach of an index of {@link
-   * #FULL_REACH_RECORDS} or more. Lucene searches each segment's graph with a beam of its share of
-   * what is asked (its share of the documents times the ask, plus a margin), so a fixed ask found
-   * 0.87 of the exact top 50 in a 100,000-record owner's index of one segment and 0.98 in one of
-   * eight (BENCHMARKS.md, "Dense recall and the owner's segments"). Asking {@code k × 18} divided
-   * by the effective number of segments kept dense recall@50 against an exact scan between 0.957
-   * and 0.967 on seven layouts of that owner's vectors, one to eight segments, equal and uneven
-   * (reach 12: 0.920-0.951; 15: 0.947-0.963; 22: 0.959-0.972). Chosen on the bench's synthetic
-   * corpus (e5-small-v2 vectors), not on evaluation data.
+   * DenseSearch#FULL_REACH_RECORDS} or more. Lucene searches each segment's graph with a beam of
+   * its share of what is asked (its share of the documents times the ask, plus a margin), so a
+   * fixed ask found 0.87 of the exact top 50 in a 100,000-record owner's index of one segment and
+   * 0.98 in one of eight (BENCHMARKS.md, "Dense recall and the owner's segments"). Asking {@code k
+   * × 18} divided by the effective number of segments kept dense recall@50 against an exact scan
+   * between 0.957 and 0.967 on seven layouts of that owner's vectors, one to eight segments, equal
+   * and uneven (reach 12: 0.920-0.951; 15: 0.947-0.963; 22: 0.959-0.972). Chosen on the bench's
+   * synthetic corpus (e5-small-v2 vectors), not on evaluation data.
    */
   public static final int GRAPH_REACH = 18;
 
   /**
-   * From this many documents in an owner's index on, the graph gets the whole {@link #GRAPH_REACH};
-   * a smaller index gets a share in proportion. A smaller graph is easier to search: on one segment
-   * of the same owner's first 20,000 / 35,000 / 50,000 / 70,000 / 100,000 vectors, the ask that
-   * found about 0.96 of the exact top 50 was k × 4 or less / 4 / 7-8 / 12 / 18 (BENCHMARKS.md).
-   * Beyond 100,000 records the reach stays 18: larger owners were not measured.
-   */
-  static final int FULL_REACH_RECORDS = 100_000;
-
-  /**
-   * The least share of {@link #GRAPH_REACH} an index is given: that of one of {@link
-   * #EXACT_SCAN_MAX} records, the smallest whose graph the store searches unless opened with a
-   * lower exact-scan limit (smaller graphs were not measured, and on hard data, such as random
-   * vectors, they need more than their size suggests).
-   */
-  static final double SMALLEST_SHARE =
-      (double) LuceneMemoryStore.EXACT_SCAN_MAX / FULL_REACH_RECORDS;
-
-  /**
-   * How many times k the graph of the shared index is asked for when an owner there has more than
-   * {@link #EXACT_SCAN_MAX} eligible records (only with {@link Layout#SHARED} or before a move):
-   * measured on a 50,000-record owner of a 200,000-record shared index, dense recall@50 0.75 at 1
-   * and 0.95 at 6 (BENCHMARKS.md). The owner's records are a filtered slice of every segment's
-   * graph there, so the reach of an own index does not apply. A quantized graph ({@link
-   * VectorFormat}) is asked for at least as much: its formats were measured at 6 × k (int7 found as
-   * much as float32 there, bbq less), and its neighbours are estimates that the rescoring sorts
-   * out.
-   */
-  static final int FIXED_GRAPH_OVERSAMPLE = 6;
-
-  /**
    * What the HNSW search of an owner's own index asks the graph for: {@code k × reach × min(1,
-   * max(n / 100,000, 0.2)) × Σ pᵢ²}, where n is the index's documents ({@link #FULL_REACH_RECORDS},
-   * {@link #SMALLEST_SHARE}) and pᵢ is segment i's share of them ({@code 1 / Σ pᵢ²} is its
-   * effective number of segments: 4 for four equal ones, 1.5 for 80 % + 20 %), and at least k plus
-   * the rescoring margin. Lucene gives each segment a beam of about {@code ask × pᵢ} (plus a margin
-   * of 16 standard deviations, {@code AbstractKnnVectorQuery}), so one segment needs the whole
-   * reach where four equal ones need a quarter each to find as many of the exact neighbours.
+   * max(n / 100,000, 0.2)) × Σ pᵢ²}, where n is the index's documents ({@link
+   * DenseSearch#FULL_REACH_RECORDS}, {@link DenseSearch#SMALLEST_SHARE}) and pᵢ is segment i's
+   * share of them ({@code 1 / Σ pᵢ²} is its effective number of segments: 4 for four equal ones,
+   * 1.5 for 80 % + 20 %), and at least k plus the rescoring margin. Lucene gives each segment a
+   * beam of about {@code ask × pᵢ} (plus a margin of 16 standard deviations, {@code
+   * AbstractKnnVectorQuery}), so one segment needs the whole reach where four equal ones need a
+   * quarter each to find as many of the exact neighbours.
    */
   public static int graphK(IndexReader reader, int k, int reach) {
-    return graphK(reader, k, reach, FULL_REACH_RECORDS);
-  }
-
-  /** {@link #graphK(IndexReader, int, int)} with the whole reach from {@code fullReachRecords}. */
-  static int graphK(IndexReader reader, int k, int reach, int fullReachRecords) {
-    int floor = k + RESCORE_MARGIN;
-    double total = reader.maxDoc();
-    if (total == 0) return floor;
-    double sumOfSquares = 0;
-    for (LeafReaderContext leaf : reader.leaves()) {
-      double share = leaf.reader().maxDoc() / total;
-      sumOfSquares += share * share;
-    }
-    // measured from EXACT_SCAN_MAX records on: a smaller index (graph searched only with a lower
-    // exact-scan limit) is asked as one of that size would be, not less
-    double size = Math.max(SMALLEST_SHARE, Math.min(1, total / fullReachRecords));
-    // less a hair, so that a share's rounding (0.8² + 0.2² is 0.68000000001) does not add one
-    double ask = Math.ceil((double) k * reach * size * sumOfSquares - 1e-6);
-    return (int) Math.max(floor, Math.min(Integer.MAX_VALUE / 2, ask));
+    return DenseSearch.graphK(reader, k, reach, DenseSearch.FULL_REACH_RECORDS);
   }
 
   /**
@@ -1636,611 +1583,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     String owner = q.eligibility().owner();
     if (owner == null && !table.isEmpty()) {
       CandidateQuery all = later == null ? q : q.withVector(later.get());
-      return merged(acrossAll((p, s) -> candidates(p, s, all, null, o)), q.perSignal());
+      return CandidateSearch.merged(
+          acrossAll((p, s) -> search.candidates(p, s, all, null, o)), q.perSignal());
     }
-    return read(owner, (p, s) -> candidates(p, s, q, later, o));
-  }
-
-  /**
-   * Candidates of a read for no owner (evaluation) from several indexes as one set: each signal's
-   * lists merged by its score (cosine, BM25 against each index's own statistics, newest for time;
-   * entity matches by their rank) and cut again at {@code perSignal}; counts summed.
-   */
-  private static CandidateSet merged(List<CandidateSet> sets, int perSignal) {
-    record Found(Candidate c, int index) {}
-    List<Found> all = new ArrayList<>();
-    double bm25Max = 0;
-    long eligible = 0;
-    Map<String, Long> frequencies = new TreeMap<>();
-    Map<String, List<MemoryRecord>> versions = new HashMap<>();
-    boolean withVersions = true;
-    for (int i = 0; i < sets.size(); i++) {
-      CandidateSet s = sets.get(i);
-      if (s.versions() == null) withVersions = false;
-      else
-        s.versions()
-            .forEach((k, v) -> versions.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
-      for (Candidate c : s.candidates()) all.add(new Found(c, i));
-      bm25Max = Math.max(bm25Max, s.bm25Max());
-      eligible += s.eligibleCount();
-      s.entityFrequencies().forEach((k, v) -> frequencies.merge(k, v, Long::sum));
-    }
-    int[][] ranks = new int[all.size()][4];
-    List<java.util.function.ToIntFunction<Candidate>> rankOf =
-        List.of(
-            Candidate::denseRank, Candidate::bm25Rank, Candidate::entityRank, Candidate::timeRank);
-    List<Comparator<Found>> orders =
-        List.of(
-            Comparator.comparingDouble((Found f) -> -f.c().cosine()),
-            Comparator.comparingDouble((Found f) -> -f.c().bm25()),
-            Comparator.comparingInt((Found f) -> f.c().entityRank()),
-            Comparator.comparing(
-                (Found f) -> f.c().record().recordedAt(), Comparator.reverseOrder()));
-    for (int signal = 0; signal < 4; signal++) {
-      java.util.function.ToIntFunction<Candidate> r = rankOf.get(signal);
-      List<Integer> ranked = new ArrayList<>();
-      for (int i = 0; i < all.size(); i++) if (r.applyAsInt(all.get(i).c()) > 0) ranked.add(i);
-      Comparator<Found> order =
-          orders
-              .get(signal)
-              .thenComparingInt(Found::index)
-              .thenComparingInt(f -> r.applyAsInt(f.c()));
-      ranked.sort((a, b) -> order.compare(all.get(a), all.get(b)));
-      for (int k = 0; k < ranked.size() && k < perSignal; k++) ranks[ranked.get(k)][signal] = k + 1;
-    }
-    List<Candidate> out = new ArrayList<>();
-    for (int i = 0; i < all.size(); i++) {
-      int[] r = ranks[i];
-      if (r[0] == 0 && r[1] == 0 && r[2] == 0 && r[3] == 0) continue;
-      Candidate c = all.get(i).c();
-      out.add(new Candidate(c.record(), c.cosine(), c.bm25(), r[0], r[1], r[2], r[3]));
-    }
-    return new CandidateSet(
-        out,
-        bm25Max,
-        frequencies.isEmpty() ? 0 : eligible,
-        frequencies,
-        withVersions ? versions : null);
-  }
-
-  private CandidateSet candidates(
-      Partition p,
-      IndexSearcher s,
-      CandidateQuery q,
-      java.util.function.Supplier<float[]> later,
-      ReadOptions o)
-      throws IOException {
-    Query filter;
-    long eligible = -1; // counted once, when first needed
-    Eligibility eligibility = Filters.forIndex(q.eligibility(), s.getIndexReader());
-    if (o.eligibleOnce()) {
-      // an owner's own index holds only their records (moves and writes route by owner)
-      boolean ownersOwn = p.owner != null && p.owner.equals(eligibility.owner());
-      EligibleDocs docs =
-          EligibleDocs.compute(s, eligibility, p.columns, ownersOwn, ownersOwn ? p.current : null);
-      filter = docs.asQuery();
-      eligible = docs.count();
-    } else {
-      filter = Filters.of(eligibility);
-    }
-    // Each signal's hits, ranked into one map in this order (dense, BM25, entities, time) once all
-    // are searched: the dense search may wait for a vector still being computed.
-    TopDocs[] hits = new TopDocs[4];
-    Query text = textQuery(q.text(), q.contextWeight(), o.termStatistics() ? p.terms : null, s);
-    if (text != null) {
-      hits[1] = s.search(and(text, filter), q.perSignal());
-    }
-    if (!q.entities().isEmpty()) {
-      BooleanQuery.Builder any = new BooleanQuery.Builder();
-      // distinct, and at most MAX_TEXT_CLAUSES (a long query names many): Lucene's clause limit
-      for (String e : new LinkedHashSet<>(q.entities()).stream().limit(MAX_TEXT_CLAUSES).toList()) {
-        any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
-      }
-      hits[2] = s.search(and(any.build(), filter), q.perSignal());
-    }
-    if (q.timeRange() != null) {
-      long from = q.timeRange().from().toEpochMilli();
-      long to = q.timeRange().to().toEpochMilli();
-      // Valid time starting inside the range, or an event time (the time the text is about)
-      // overlapping it.
-      Query inRange =
-          new BooleanQuery.Builder()
-              .add(LongPoint.newRangeQuery(Schema.VALID_FROM, from, to - 1), Occur.SHOULD)
-              .add(
-                  new BooleanQuery.Builder()
-                      .add(
-                          LongPoint.newRangeQuery(Schema.EVENT_FROM, Long.MIN_VALUE, to - 1),
-                          Occur.FILTER)
-                      .add(
-                          LongPoint.newRangeQuery(Schema.EVENT_TO, from + 1, Long.MAX_VALUE),
-                          Occur.FILTER)
-                      .build(),
-                  Occur.SHOULD)
-              .build();
-      // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
-      // cut (a conversation's turns share their session's time) would change from run to run.
-      Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
-      hits[3] = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
-    }
-    // While a vector is still being computed, the lexical candidates' records and exact BM25 are
-    // read too: the same values the loop below would read, only earlier.
-    Map<Integer, MemoryRecord> early = Map.of();
-    Map<Integer, Float> bm25 = null;
-    double bm25Max = bm25Max(s, q.text(), o.termStatistics() ? p.terms : null);
-    if (later != null) {
-      early = new HashMap<>();
-      for (int signal = 1; signal < hits.length; signal++)
-        if (hits[signal] != null)
-          for (ScoreDoc hit : hits[signal].scoreDocs)
-            if (!early.containsKey(hit.doc)) early.put(hit.doc, load(s, hit.doc, o.recordCache()));
-      bm25 = exactBm25(s, text, early.keySet());
-    }
-    float[] vector = later == null ? q.vector() : later.get();
-    if (vector != null) {
-      if (eligible < 0) eligible = s.count(filter);
-      // an owner's own index holds only their records: its graph and scan are the owner's
-      hits[0] = dense(s, vector, filter, eligible, q.perSignal(), o, p.owner != null);
-    }
-    Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
-    for (int signal = 0; signal < hits.length; signal++)
-      if (hits[signal] != null) rank(ranks, hits[signal], signal);
-    if (ranks.isEmpty()) return CandidateSet.empty();
-    if (bm25 == null) {
-      bm25 = exactBm25(s, text, ranks.keySet());
-    } else if (hits[0] != null) {
-      Set<Integer> denseOnly = new HashSet<>(ranks.keySet());
-      denseOnly.removeAll(early.keySet());
-      bm25.putAll(exactBm25(s, text, denseOnly));
-    }
-    List<Candidate> out = new ArrayList<>(ranks.size());
-    for (var e : ranks.entrySet()) {
-      int doc = e.getKey();
-      int[] r = e.getValue();
-      MemoryRecord rec = early.get(doc);
-      if (rec == null) rec = load(s, doc, o.recordCache());
-      double cos = Double.NaN;
-      if (vector != null && rec.embedding() != null && rec.embedding().length == vector.length) {
-        cos = Vectors.dot(vector, rec.embedding());
-      }
-      out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
-    }
-    Map<String, Long> entityFrequencies = new TreeMap<>();
-    if (!q.entities().isEmpty()) {
-      Set<String> named = new java.util.TreeSet<>();
-      for (Candidate c : out)
-        for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
-      if (!named.isEmpty()) {
-        if (eligible < 0) eligible = s.count(filter);
-        for (String e : named)
-          entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
-      }
-    }
-    return new CandidateSet(
-        out,
-        bm25Max,
-        entityFrequencies.isEmpty() ? 0 : eligible,
-        entityFrequencies,
-        o.versionsWithCandidates() ? versions(s, filter, out, o) : null);
-  }
-
-  /**
-   * For each fact key of the candidates that some other eligible record shares, every eligible
-   * record with that key: one search of the key terms under the call's eligibility filter; the
-   * candidates' records are reused, only versions outside the candidates are loaded.
-   */
-  private Map<String, List<MemoryRecord>> versions(
-      IndexSearcher s, Query filter, List<Candidate> candidates, ReadOptions o) throws IOException {
-    Map<String, MemoryRecord> byId = new HashMap<>();
-    Set<BytesRef> keys = new java.util.TreeSet<>();
-    int keyed = 0;
-    for (Candidate c : candidates) {
-      byId.put(c.record().id(), c.record());
-      if (c.record().factKey() == null) continue;
-      keys.add(new BytesRef(c.record().factKey()));
-      keyed++;
-    }
-    Map<String, List<MemoryRecord>> out = new HashMap<>();
-    if (keys.isEmpty()) return out;
-    Query q =
-        new BooleanQuery.Builder()
-            .add(new org.apache.lucene.search.TermInSetQuery(Schema.FACT_KEY, keys), Occur.FILTER)
-            .add(filter, Occur.FILTER)
-            .build();
-    int n = s.count(q);
-    // every eligible record of these keys is a candidate, and no two candidates share a key
-    if (n == keyed && keyed == keys.size()) return out;
-    for (ScoreDoc sd : s.search(q, Math.max(1, n)).scoreDocs) {
-      MemoryRecord r = load(s, sd.doc, o.recordCache());
-      MemoryRecord known = byId.get(r.id());
-      out.computeIfAbsent(r.factKey(), k -> new ArrayList<>()).add(known != null ? known : r);
-    }
-    out.values().removeIf(v -> v.size() < 2);
-    return out;
-  }
-
-  /**
-   * The highest score BM25 could give any record for {@code text}: the sum of the query tokens' IDF
-   * (Lucene's BM25 term score is {@code idf * tf / (tf + k1 * norm)}, which tends to idf as tf
-   * grows). Dividing by it puts BM25 on a [0, 1] scale that means the same in a store of ten
-   * records and one of ten million.
-   */
-  private double bm25Max(IndexSearcher s, String text, TermStatistics cached) throws IOException {
-    if (text == null || text.isBlank()) return 0;
-    var stats = s.collectionStatistics(Schema.TEXT);
-    if (stats == null) return 0;
-    long n = stats.docCount();
-    double max = 0;
-    try (var ts = analyzer.tokenStream(Schema.TEXT, text)) {
-      var term =
-          ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute.class);
-      ts.reset();
-      while (ts.incrementToken()) {
-        Term t = new Term(Schema.TEXT, BytesRef.deepCopyOf(term.getBytesRef()));
-        // a query word no record contains still counts: it is part of what was asked
-        int df = cached != null ? cached.of(s, t).docFreq() : s.getIndexReader().docFreq(t);
-        max += Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      }
-      ts.end();
-    }
-    return max;
-  }
-
-  /**
-   * Eligible records at or below this count are scored exactly instead of through the HNSW graph.
-   * Measured at 1M records: with an owner holding 1 % of the index, Lucene's filtered graph search
-   * explored, gave up and then scanned (22 ms) where the scan alone took 4.9 ms; at 10 % the graph
-   * search succeeded in 11-12 ms. A scan of the float32 vectors is exact; in an owner's own index
-   * from {@link #SCAN_CODES_MIN} eligible records on the scan goes through sign codes first ({@link
-   * ScanVectors}), which is approximate, as the graph is.
-   */
-  static final int EXACT_SCAN_MAX = 20_000;
-
-  private final int exactScanMax;
-
-  /**
-   * How many hits beyond {@code k} a dense search keeps for {@link #rescored}: Lucene's scores may
-   * differ in their last bit from call to call, so the order is settled on the kept hits.
-   */
-  static final int RESCORE_MARGIN = 8;
-
-  /**
-   * The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible
-   * (on sign codes first in an owner's own index from {@link #SCAN_CODES_MIN} on), else the graph,
-   * asked for {@link #graphK} in an owner's own index. Either way the order is {@link #rescored}'s:
-   * by {@link Vectors#dot}, then the lower doc.
-   */
-  private TopDocs dense(
-      IndexSearcher s,
-      float[] vector,
-      Query filter,
-      long eligible,
-      int k,
-      ReadOptions o,
-      boolean ownersOwn)
-      throws IOException {
-    if (eligible > exactScanMax) {
-      boolean quantized = quantized(s);
-      int ask =
-          ownersOwn ? graphK(s.getIndexReader(), k, o.graphReach()) : k * FIXED_GRAPH_OVERSAMPLE;
-      if (quantized) ask = Math.max(ask, k * FIXED_GRAPH_OVERSAMPLE);
-      Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, ask, filter);
-      // a quantized graph's scores are estimates: every hit it found is rescored
-      return rescored(s, s.search(knn, quantized ? ask : k + RESCORE_MARGIN), vector, k);
-    }
-    Weight w =
-        s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
-    if (ownersOwn && o.quantizedScan() && eligible >= SCAN_CODES_MIN) {
-      return quantizedScan(s, w, vector, k);
-    }
-    TopK heap = new TopK(k + RESCORE_MARGIN);
-    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-      FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
-      Scorer scorer = values == null ? null : w.scorer(leaf);
-      if (scorer == null) continue;
-      KnnVectorValues.DocIndexIterator vit = values.iterator();
-      DocIdSetIterator docs = scorer.iterator();
-      var live = leaf.reader().getLiveDocs();
-      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
-        if (live != null && !live.get(doc)) continue;
-        if (vit.docID() < doc) vit.advance(doc);
-        if (vit.docID() != doc) continue;
-        float[] v = values.vectorValue(vit.index());
-        if (v.length != vector.length) continue;
-        // the same score Lucene's DOT_PRODUCT similarity gives, so both paths rank alike
-        float score =
-            Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
-        heap.offer(leaf.docBase + doc, score);
-      }
-    }
-    return rescored(s, exactly(heap.drain()), vector, k);
-  }
-
-  /**
-   * How many times k + 8 the scan on sign codes ({@link ScanVectors}) keeps for the float32
-   * rescoring: 580 of a 10,000-record owner's records for k = 50. Measured on the 1M bench store's
-   * 10,000-record owner (200 questions, BENCHMARKS.md): dense recall@50 against the float32 scan
-   * 0.959 (the graph of the 100,000-record owner finds 0.967), recall alone ×0.67-0.81 between
-   * recalls. Chosen on the bench's synthetic corpus, not on evaluation data.
-   */
-  static final int SCAN_OVERSAMPLE = 10;
-
-  /**
-   * Owners with fewer eligible records than this are scanned on their float32 vectors, exactly: the
-   * codes pay where there is much to read (an owner gets an index of their own above 5,000
-   * records), and below it a store reads as a store of the owner's records alone would, to the bit.
-   */
-  static final int SCAN_CODES_MIN = 5_000;
-
-  /**
-   * The scan of {@link #dense} on {@link ScanVectors}' codes: every eligible record estimated, the
-   * best {@link #SCAN_OVERSAMPLE} × (k + 8) kept and {@link #rescored} with their float32 vectors.
-   */
-  private static TopDocs quantizedScan(IndexSearcher s, Weight eligible, float[] vector, int k)
-      throws IOException {
-    TopK heap = new TopK((k + RESCORE_MARGIN) * SCAN_OVERSAMPLE);
-    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-      Scorer scorer = eligible.scorer(leaf);
-      if (scorer == null) continue;
-      ScanVectors.Segment codes = SCAN.of(leaf.reader(), Schema.VECTOR);
-      ScanVectors.Query q = ScanVectors.query(codes, vector);
-      if (q == null) continue;
-      var live = leaf.reader().getLiveDocs();
-      DocIdSetIterator docs = scorer.iterator();
-      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
-        if (live != null && !live.get(doc)) continue;
-        double estimate = ScanVectors.estimate(codes, q, doc);
-        if (!Double.isNaN(estimate)) heap.offer(leaf.docBase + doc, (float) estimate);
-      }
-    }
-    return rescored(s, exactly(heap.drain()), vector, k);
-  }
-
-  /** Hits counted exactly: every one of them is in {@code hits}. */
-  private static TopDocs exactly(ScoreDoc[] hits) {
-    return new TopDocs(
-        new org.apache.lucene.search.TotalHits(
-            hits.length, org.apache.lucene.search.TotalHits.Relation.EQUAL_TO),
-        hits);
-  }
-
-  /**
-   * Whether any segment of the index stores its graph's vectors quantized ({@link VectorFormat}).
-   */
-  private static boolean quantized(IndexSearcher s) {
-    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-      var field = leaf.reader().getFieldInfos().fieldInfo(Schema.VECTOR);
-      if (field != null
-          && VectorFormat.quantized(
-              field.getAttribute(
-                  org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat
-                      .PER_FIELD_FORMAT_KEY))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The {@code k} best of {@code found} by {@link Vectors#dot} with their float32 vectors, the
-   * lower doc first among equals: each hit's vector read from its segment. Scores are Lucene's
-   * DOT_PRODUCT score of that dot.
-   */
-  private static TopDocs rescored(IndexSearcher s, TopDocs found, float[] vector, int k)
-      throws IOException {
-    int[] docs = new int[found.scoreDocs.length];
-    for (int i = 0; i < docs.length; i++) docs[i] = found.scoreDocs[i].doc;
-    java.util.Arrays.sort(docs);
-    double[] dots = new double[docs.length];
-    boolean[] scored = new boolean[docs.length];
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    int i = 0;
-    while (i < docs.length) {
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
-      int end = leaf.docBase + leaf.reader().maxDoc();
-      FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
-      KnnVectorValues.DocIndexIterator it = values == null ? null : values.iterator();
-      for (; i < docs.length && docs[i] < end; i++) {
-        if (it == null) continue;
-        int doc = docs[i] - leaf.docBase;
-        if (it.docID() < doc) it.advance(doc);
-        if (it.docID() != doc) continue;
-        float[] v = values.vectorValue(it.index());
-        if (v.length != vector.length) continue;
-        dots[i] = Vectors.dot(vector, v);
-        scored[i] = true;
-      }
-    }
-    // docs ascending and a stable sort: the lower doc first among equal dots
-    Integer[] order = new Integer[docs.length];
-    int n = 0;
-    for (int j = 0; j < docs.length; j++) if (scored[j]) order[n++] = j;
-    java.util.Arrays.sort(order, 0, n, (x, y) -> Double.compare(dots[y], dots[x]));
-    ScoreDoc[] out = new ScoreDoc[Math.min(k, n)];
-    for (int j = 0; j < out.length; j++)
-      out[j] = new ScoreDoc(docs[order[j]], (float) Math.max((1 + dots[order[j]]) / 2, 0));
-    return exactly(out);
-  }
-
-  /**
-   * The {@code k} best (score, doc) pairs, higher score first and the lower doc first among equal
-   * scores, in a heap of primitive longs (score's sortable bits above, the inverted doc below)
-   * rather than one boxed {@link ScoreDoc} per scanned vector.
-   */
-  static final class TopK {
-    private final org.apache.lucene.util.LongHeap heap;
-    private final int k;
-
-    TopK(int k) {
-      this.k = k;
-      this.heap = new org.apache.lucene.util.LongHeap(k);
-    }
-
-    void offer(int doc, float score) {
-      long v =
-          ((long) org.apache.lucene.util.NumericUtils.floatToSortableInt(score) << 32)
-              | (0xFFFFFFFFL - doc);
-      if (heap.size() < k) {
-        heap.push(v);
-      } else if (v > heap.top()) {
-        heap.updateTop(v);
-      }
-    }
-
-    /** The kept pairs, best first; empties the heap. */
-    ScoreDoc[] drain() {
-      ScoreDoc[] out = new ScoreDoc[heap.size()];
-      for (int i = out.length - 1; i >= 0; i--) {
-        long v = heap.pop();
-        out[i] =
-            new ScoreDoc(
-                (int) (0xFFFFFFFFL - (v & 0xFFFFFFFFL)),
-                org.apache.lucene.util.NumericUtils.sortableIntToFloat((int) (v >>> 32)));
-      }
-      return out;
-    }
-  }
-
-  /**
-   * BM25 scores of every candidate: the text query's scorer advanced to each candidate doc, segment
-   * by segment (the same scores a search would give them, without reading ids back from stored
-   * fields or searching again).
-   */
-  private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Set<Integer> candidates)
-      throws IOException {
-    Map<Integer, Float> out = new HashMap<>();
-    if (text == null) return out;
-    int[] docs = candidates.stream().mapToInt(Integer::intValue).sorted().toArray();
-    Weight weight = s.createWeight(s.rewrite(text), ScoreMode.COMPLETE, 1f);
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    int i = 0;
-    while (i < docs.length) {
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
-      int end = leaf.docBase + leaf.reader().maxDoc();
-      Scorer scorer = weight.scorer(leaf);
-      DocIdSetIterator it = scorer == null ? null : scorer.iterator();
-      for (; i < docs.length && docs[i] < end; i++) {
-        if (it == null) continue;
-        int local = docs[i] - leaf.docBase;
-        if (it.docID() < local) it.advance(local);
-        if (it.docID() == local) out.put(docs[i], scorer.score());
-      }
-    }
-    return out;
-  }
-
-  private static void rank(Map<Integer, int[]> ranks, TopDocs top, int signal) {
-    for (int i = 0; i < top.scoreDocs.length; i++) {
-      ranks.computeIfAbsent(top.scoreDocs[i].doc, d -> new int[4])[signal] = i + 1;
-    }
-  }
-
-  /**
-   * The BM25 query: the analyzed query words as optional clauses over the record text, plus the
-   * context (neighbouring turns, dates) at the query's context weight. Null for a query with no
-   * words.
-   */
-  private Query textQuery(String text, double contextWeight, TermStatistics cached, IndexSearcher s)
-      throws IOException {
-    if (text == null || text.isBlank()) return null;
-    QueryBuilder qb =
-        cached == null
-            ? new BoundedQueryBuilder(analyzer)
-            : new BoundedQueryBuilder(analyzer) {
-              @Override
-              protected Query newTermQuery(Term term, float boost) {
-                try {
-                  Query q = new TermQuery(term, cached.of(s, term));
-                  return boost == 1f ? q : new BoostQuery(q, boost);
-                } catch (IOException e) {
-                  throw new java.io.UncheckedIOException(e);
-                }
-              }
-            };
-    try {
-      return textQuery(qb, text, contextWeight);
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    }
-  }
-
-  /**
-   * The most term clauses one field's text query keeps: two fields stay under Lucene's limit of
-   * 1,024 clauses a query ({@code IndexSearcher.getMaxClauseCount}), which a long text (a record of
-   * 8,000 characters, a long recall text: one clause per word, repeated words included) otherwise
-   * passes, failing the search, and with it the write's same-fact check or the recall.
-   */
-  static final int MAX_TEXT_CLAUSES = 500;
-
-  private static Query textQuery(QueryBuilder qb, String text, double contextWeight) {
-    Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
-    if (main == null) return null;
-    Query ctx =
-        contextWeight <= 0 ? null : qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
-    if (ctx == null) return main;
-    return new BooleanQuery.Builder()
-        .add(main, Occur.SHOULD)
-        .add(new BoostQuery(ctx, (float) contextWeight), Occur.SHOULD)
-        .build();
-  }
-
-  /**
-   * Lucene's query builder with every boolean query it builds bounded ({@link BoundedDisjunction}):
-   * the builder adds one clause per analyzed token, and Lucene's own {@code BooleanQuery.Builder}
-   * throws past 1,024 of them while they are added, before any caller could trim the query.
-   */
-  static class BoundedQueryBuilder extends QueryBuilder {
-    BoundedQueryBuilder(Analyzer analyzer) {
-      super(analyzer);
-    }
-
-    @Override
-    protected BooleanQuery.Builder newBooleanQuery() {
-      return new BoundedDisjunction();
-    }
-  }
-
-  /**
-   * A boolean query's builder that holds its clauses until {@link #build}: within {@link
-   * #MAX_TEXT_CLAUSES} it builds them as they came; past it, the optional (SHOULD) clauses become
-   * one per distinct clause, boosted by how often it occurred (the same score: repeated clauses add
-   * up), and when still too many, those of the most frequent terms are kept (ties: the earliest).
-   * Other clauses are kept as they are. Hand-written: Lucene has no bounded builder.
-   */
-  static final class BoundedDisjunction extends BooleanQuery.Builder {
-    private final List<org.apache.lucene.search.BooleanClause> held = new ArrayList<>();
-
-    @Override
-    public BooleanQuery.Builder add(org.apache.lucene.search.BooleanClause clause) {
-      held.add(clause);
-      return this;
-    }
-
-    @Override
-    public BooleanQuery.Builder add(Query query, Occur occur) {
-      return add(new org.apache.lucene.search.BooleanClause(query, occur));
-    }
-
-    @Override
-    public BooleanQuery build() {
-      if (held.size() > MAX_TEXT_CLAUSES) {
-        LinkedHashMap<Query, int[]> counts = new LinkedHashMap<>();
-        for (var c : held) {
-          if (c.occur() == Occur.SHOULD) counts.computeIfAbsent(c.query(), k -> new int[1])[0]++;
-          else super.add(c);
-        }
-        List<Map.Entry<Query, int[]>> kept = new ArrayList<>(counts.entrySet());
-        kept.sort((x, y) -> Integer.compare(y.getValue()[0], x.getValue()[0])); // stable
-        for (var e : kept.subList(0, Math.min(kept.size(), MAX_TEXT_CLAUSES))) {
-          int n = e.getValue()[0];
-          super.add(
-              new org.apache.lucene.search.BooleanClause(
-                  n == 1 ? e.getKey() : new BoostQuery(e.getKey(), n), Occur.SHOULD));
-        }
-      } else {
-        for (var c : held) super.add(c);
-      }
-      return super.build();
-    }
+    return read(owner, (p, s) -> search.candidates(p, s, q, later, o));
   }
 
   private void checkWritable() {
@@ -2316,11 +1662,11 @@ public final class LuceneMemoryStore implements MemoryStore {
         IndexSearcher s = acquire(shared);
         int inShared;
         try {
-          inShared = s.count(term(Schema.OWNER, owner));
+          inShared = s.count(Queries.term(Schema.OWNER, owner));
         } finally {
           release(shared, s);
         }
-        shared.writer.deleteDocuments(term(Schema.OWNER, owner));
+        shared.writer.deleteDocuments(Queries.term(Schema.OWNER, owner));
         // A right to be forgotten: merge the deleted documents away so text and vectors are gone
         // from the files, not just hidden.
         shared.writer.forceMergeDeletes(true);
@@ -2343,11 +1689,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public void export(String owner, Consumer<MemoryRecord> sink) {
-    Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
-    Sort sort =
-        new Sort(
-            new SortField(Schema.RECORDED, SortField.Type.LONG),
-            new SortField(Schema.ID, SortField.Type.STRING));
+    Query q = owner == null ? new MatchAllDocsQuery() : Queries.term(Schema.OWNER, owner);
+    Sort sort = Queries.OLDEST_FIRST;
     List<Partition> parts = new ArrayList<>();
     List<IndexSearcher> searchers = new ArrayList<>();
     try {
@@ -2374,7 +1717,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       }
       while (!next.isEmpty()) {
         ExportCursor c = next.poll();
-        sink.accept(load(c.searcher, c.current().doc));
+        sink.accept(StoredRecords.load(c.searcher, c.current().doc));
         if (c.advance()) next.add(c);
       }
     } catch (IOException e) {
@@ -2505,51 +1848,6 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** The records matching {@code q} in one index, oldest first ({@code limit} of them, or all). */
-  private List<MemoryRecord> find(IndexSearcher s, Query q, int limit, boolean cached)
-      throws IOException {
-    int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-    Sort sort =
-        new Sort(
-            new SortField(Schema.RECORDED, SortField.Type.LONG),
-            new SortField(Schema.ID, SortField.Type.STRING));
-    TopDocs top = s.search(q, n, sort);
-    List<MemoryRecord> out = new ArrayList<>();
-    for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc, cached));
-    return out;
-  }
-
-  private static MemoryRecord load(IndexSearcher s, int doc) throws IOException {
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    return load(leaf, doc - leaf.docBase);
-  }
-
-  /**
-   * The record of {@code doc}, from the cache when {@code cached} (records of a segment never
-   * change).
-   */
-  private MemoryRecord load(IndexSearcher s, int doc, boolean cached) throws IOException {
-    if (!cached) return load(s, doc);
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    return RECORDS.get(leaf.reader(), doc - leaf.docBase, () -> load(leaf, doc - leaf.docBase));
-  }
-
-  private static MemoryRecord load(LeafReaderContext leaf, int local) throws IOException {
-    Document d = leaf.reader().storedFields().document(local);
-    return Schema.fromDocument(d, vector(leaf, local));
-  }
-
-  /** The record's raw vector, read from the vector values of its segment (not stored twice). */
-  private static float[] vector(LeafReaderContext leaf, int local) throws IOException {
-    FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
-    if (values == null) return null;
-    KnnVectorValues.DocIndexIterator it = values.iterator();
-    if (it.advance(local) != local) return null;
-    return values.vectorValue(it.index()).clone();
-  }
-
   private static IndexSearcher acquire(Partition p) {
     try {
       return p.searchers.acquire();
@@ -2568,14 +1866,6 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private static MnemoException readFailed(IOException e) {
     return new MnemoException("reading the Lucene store failed: " + e.getMessage(), false, e);
-  }
-
-  static Query term(String field, String value) {
-    return new TermQuery(new Term(field, value));
-  }
-
-  static Query and(Query must, Query filter) {
-    return new BooleanQuery.Builder().add(must, Occur.MUST).add(filter, Occur.FILTER).build();
   }
 
   /** This store read with other {@link ReadOptions}; everything else is the store's own. */

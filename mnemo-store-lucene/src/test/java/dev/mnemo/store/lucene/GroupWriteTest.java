@@ -141,7 +141,7 @@ class GroupWriteTest {
     Files.createDirectories(dir);
     StoreFaultsTest.FaultyDirectory fd =
         new StoreFaultsTest.FaultyDirectory(FSDirectory.open(dir), new Random(1));
-    LuceneMemoryStore store = LuceneMemoryStore.open(fd, dir, LuceneMemoryStore.EXACT_SCAN_MAX);
+    LuceneMemoryStore store = LuceneMemoryStore.open(fd, dir, DenseSearch.EXACT_SCAN_MAX);
     store.apply(List.of(rec("kept", "o1", "acknowledged before")), List.of());
     CountDownLatch leaderIn = holdNextGroup(store, 3);
     List<Future<?>> writes = new ArrayList<>();
