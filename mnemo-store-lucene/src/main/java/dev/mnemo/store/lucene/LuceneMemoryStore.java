@@ -11,9 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
@@ -30,7 +27,6 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
@@ -38,7 +34,6 @@ import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
@@ -90,6 +85,8 @@ import org.apache.lucene.util.IOUtils;
 public final class LuceneMemoryStore implements MemoryStore {
   private final Path dir;
   private final Partition shared;
+  private final Partitions partitions;
+  private final RecordExport exports;
   private final Analyzer analyzer;
   private final Layout layout;
   private final Object writeLock = new Object();
@@ -99,21 +96,6 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** Candidate searches of one index: the lexical and dense signals, ranked into one set. */
   private final CandidateSearch search;
-
-  /**
-   * Owner -> folder under {@code dir/owners} of the owners with their own partition; replaced whole
-   * under {@link #open}'s lock.
-   */
-  private volatile Map<String, String> table;
-
-  /** The owners' partitions that are open, least recently used first; guarded by itself. */
-  private final LinkedHashMap<String, Partition> open = new LinkedHashMap<>(16, 0.75f, true);
-
-  /**
-   * The last commit generation of each owner's partition (for {@link #state}), guarded by {@link
-   * #open}.
-   */
-  private final Map<String, Long> generations = new HashMap<>();
 
   /**
    * How the store lays out its owners.
@@ -178,23 +160,23 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private LuceneMemoryStore(
       Path dir,
-      Partition shared,
+      Partitions partitions,
       Analyzer analyzer,
       Layout layout,
       int exactScanMax,
       LuceneTurnLog turns,
       LazyRecallLog recalls,
-      Map<String, String> table,
       AtomicLong logged) {
     this.dir = dir;
     this.logged = logged;
-    this.shared = shared;
+    this.partitions = partitions;
+    this.shared = partitions.shared;
+    this.exports = new RecordExport(partitions);
     this.turns = turns;
     this.recalls = recalls;
     this.analyzer = analyzer;
     this.search = new CandidateSearch(new LexicalSearch(analyzer), new DenseSearch(exactScanMax));
     this.layout = layout;
-    this.table = Map.copyOf(table);
     this.embeddingModel = committedModel(shared.writer);
   }
 
@@ -251,9 +233,6 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** The folder of {@code dir} that holds the retrieval log (a third index). */
   static final String RECALLS_DIR = "recalls";
 
-  /** The folder of {@code dir} that holds the owners' own partitions and their table. */
-  static final String OWNERS_DIR = "owners";
-
   /** The retrieval log kept beside the records, in {@code dir/recalls} (opened on first use). */
   @Override
   public Optional<dev.mnemo.spi.RecallLog> recallLog() {
@@ -264,12 +243,13 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public long count(Eligibility eligibility) {
     if (eligibility.owner() == null) {
-      return acrossAll((p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())))
+      return partitions
+          .acrossAll((p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())))
           .stream()
           .mapToLong(Long::longValue)
           .sum();
     }
-    return read(
+    return partitions.read(
         eligibility.owner(), (p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())));
   }
 
@@ -284,18 +264,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     // numbering survives restarts: the same state before and after a reopen
     if (wal != null) return "lucene:w" + logged.get();
     long version;
-    IndexSearcher s = acquire(shared);
+    IndexSearcher s = Partitions.acquire(shared);
     try {
       version = ((DirectoryReader) s.getIndexReader()).getVersion();
     } finally {
-      release(shared, s);
+      Partitions.release(shared, s);
     }
-    if (table.isEmpty()) return "lucene:" + version;
-    long sum;
-    synchronized (open) {
-      sum = generations.values().stream().mapToLong(Long::longValue).sum();
-    }
-    return "lucene:" + version + "." + sum;
+    if (partitions.table().isEmpty()) return "lucene:" + version;
+    return "lucene:" + version + "." + partitions.generationSum();
   }
 
   /** Records naming any of the source ids: a term query on the indexed sources. */
@@ -304,7 +280,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (sourceIds.isEmpty()) return List.of();
     List<String> ids = List.copyOf(new LinkedHashSet<>(sourceIds));
     int chunk = Math.max(1, IndexSearcher.getMaxClauseCount() - 1);
-    return read(
+    return partitions.read(
         owner,
         (p, s) -> {
           List<MemoryRecord> out = new ArrayList<>();
@@ -383,19 +359,18 @@ public final class LuceneMemoryStore implements MemoryStore {
           Partition.open(
               d, dir, null, analyzer, VectorFormat.FLOAT32, generation -> {}, logged::get);
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
-      Map<String, String> table = Partition.Table.read(dir.resolve(OWNERS_DIR));
+      Partitions partitions = new Partitions(dir, shared, analyzer, layout, logged::get);
       store =
           new LuceneMemoryStore(
               dir,
-              shared,
+              partitions,
               analyzer,
               layout,
               exactScanMax,
               turns,
               new LazyRecallLog(dir.resolve(RECALLS_DIR)),
-              table,
               logged);
-      store.repairLayout();
+      if (partitions.repair()) Partitions.commit(shared, store.embeddingModel);
       if (layout.writeAheadLog()) store.recover();
       store.moveLargeOwners();
       success = true;
@@ -405,7 +380,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (store != null) {
           WriteAheadLog log = store.wal;
           IOUtils.closeWhileHandlingException(
-              store::stopMoves, store::closeOwnPartitions, log == null ? null : log::close);
+              store::stopMoves, store.partitions::closeOwn, log == null ? null : log::close);
         }
         if (shared != null) {
           // rollback, not close: a failed open must not commit anything either
@@ -443,56 +418,6 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   // ---- layout: which index holds an owner's records ----
 
-  private Path ownersDir() {
-    return dir.resolve(OWNERS_DIR);
-  }
-
-  /**
-   * Repairs what a crash during a move or a forget left: folders of {@code dir/owners} not in the
-   * table are removed (a move that never switched, or a forgotten owner's files), and records still
-   * in the shared index of owners in the table are deleted (a move that switched but had not yet
-   * deleted them). Reads the commit generation of every owner's partition.
-   */
-  private void repairLayout() throws IOException {
-    Path folder = ownersDir();
-    if (!Files.isDirectory(folder)) return;
-    Set<String> known = new java.util.HashSet<>(table.values());
-    try (var entries = Files.list(folder)) {
-      for (Path p : entries.toList()) {
-        if (Files.isDirectory(p) && !known.contains(p.getFileName().toString())) IOUtils.rm(p);
-      }
-    }
-    boolean stale = false;
-    for (var e : table.entrySet()) {
-      Path p = folder.resolve(e.getValue());
-      if (!Files.isDirectory(p)) {
-        throw new IOException(
-            "the partition "
-                + p
-                + " of owner "
-                + e.getKey()
-                + " listed in "
-                + Partition.Table.FILE
-                + " is missing");
-      }
-      String[] files;
-      try (var list = Files.list(p)) {
-        files = list.map(f -> f.getFileName().toString()).toArray(String[]::new);
-      }
-      generations.put(e.getKey(), SegmentInfos.getLastCommitGeneration(files));
-      IndexSearcher s = acquire(shared);
-      try {
-        if (s.count(Queries.term(Schema.OWNER, e.getKey())) > 0) {
-          shared.writer.deleteDocuments(new Term(Schema.OWNER, e.getKey()));
-          stale = true;
-        }
-      } finally {
-        release(shared, s);
-      }
-    }
-    if (stale) commit(shared, embeddingModel);
-  }
-
   /**
    * Schedules a move, in the background, of every owner of the shared index with more records than
    * the layout allows.
@@ -500,7 +425,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   private void moveLargeOwners() throws IOException {
     if (layout.ownPartitionAbove() == Long.MAX_VALUE) return;
     List<String> large = new ArrayList<>();
-    IndexSearcher s = acquire(shared);
+    IndexSearcher s = Partitions.acquire(shared);
     try {
       Terms owners = MultiTerms.getTerms(s.getIndexReader(), Schema.OWNER);
       if (owners != null) {
@@ -521,22 +446,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     } catch (java.io.UncheckedIOException e) {
       throw e.getCause();
     } finally {
-      release(shared, s);
+      Partitions.release(shared, s);
     }
     synchronized (writeLock) {
       // the log applied again on open may have scheduled some already
       for (String owner : large) if (!moving.containsKey(owner)) schedule(owner);
     }
-  }
-
-  /**
-   * Commits {@code p} with the store's commit data (sharing a commit running for writers) and
-   * refreshes its searchers.
-   */
-  private void commit(Partition p, String model) throws IOException {
-    p.setCommitData(model);
-    p.commits.commitNow();
-    p.searchers.maybeRefreshBlocking();
   }
 
   // ---- moves in the background ----
@@ -594,11 +509,11 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Schedules a move of the owner if they are above the limit (under the write lock). */
   private void maybeMove(String owner) throws IOException {
     if (moving.containsKey(owner) || moveFailed.contains(owner) || closing) return;
-    if (countIn(shared, owner) > layout.ownPartitionAbove()) schedule(owner);
+    if (Partitions.countIn(shared, owner) > layout.ownPartitionAbove()) schedule(owner);
   }
 
   private void schedule(String owner) {
-    if (table.containsKey(owner)) return; // moved already
+    if (partitions.table().containsKey(owner)) return; // moved already
     Move m = new Move();
     moving.put(owner, m);
     try {
@@ -667,16 +582,11 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   private void moveToOwnPartition(String owner, Move m) throws IOException {
     String name;
-    Path path;
     synchronized (writeLock) {
-      int n = 1;
-      Set<String> taken = new java.util.HashSet<>(table.values());
-      while (taken.contains("o" + n) || Files.exists(ownersDir().resolve("o" + n))) n++;
-      name = "o" + n;
-      path = ownersDir().resolve(name);
-      Files.createDirectories(path);
+      name = partitions.newFolder();
     }
-    Partition p = openPartition(owner, path);
+    Path path = partitions.ownersDir().resolve(name);
+    Partition p = partitions.openPartition(owner, path);
     boolean switched = false;
     long ticket;
     try {
@@ -687,7 +597,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       // the view copied and the start of the journal at the same point: the journal then holds
       // exactly what changed after the view, in the order it was written
       synchronized (writeLock) {
-        s = acquire(shared);
+        s = Partitions.acquire(shared);
         m.touched.clear();
       }
       try {
@@ -700,16 +610,16 @@ public final class LuceneMemoryStore implements MemoryStore {
           p.writer.addDocument(Schema.checkedDocument(StoredRecords.load(s, sd.doc)));
         }
       } finally {
-        release(shared, s);
+        Partitions.release(shared, s);
       }
-      commit(p, embeddingModel);
+      Partitions.commit(p, embeddingModel);
       moveStep.accept("copied");
       synchronized (writeLock) {
         if (closing || m.cancelled || failed) return;
         // everything the shared index holds of the owner durable before the owner's index takes
         // it: the switch must not make durable a write that was never acknowledged
         shared.commits.commitNow();
-        s = acquire(shared);
+        s = Partitions.acquire(shared);
         try {
           for (String id : m.touched) {
             List<MemoryRecord> now =
@@ -723,21 +633,14 @@ public final class LuceneMemoryStore implements MemoryStore {
               p.writer.updateDocument(new Term(Schema.ID, id), Schema.checkedDocument(now.get(0)));
           }
         } finally {
-          release(shared, s);
+          Partitions.release(shared, s);
         }
         p.writer
             .getConfig()
             .setRAMBufferSizeMB(
                 org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
-        commit(p, embeddingModel);
-        Map<String, String> next = new TreeMap<>(table);
-        next.put(owner, name);
-        Partition.Table.write(ownersDir(), next);
-        synchronized (open) {
-          table = Map.copyOf(next);
-          open.put(owner, p);
-          evictIdle();
-        }
+        Partitions.commit(p, embeddingModel);
+        partitions.switchTo(owner, name, p);
         switched = true;
         try {
           shared.writer.deleteDocuments(new Term(Schema.OWNER, owner));
@@ -759,9 +662,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         } catch (IOException e) {
           // removed on the next open (a folder not in the table)
         }
-        synchronized (open) {
-          generations.remove(owner);
-        }
+        partitions.discarded(owner);
       }
     }
     try {
@@ -772,85 +673,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  private Partition openPartition(String owner, Path path) throws IOException {
-    Directory d = FSDirectory.open(path);
-    boolean success = false;
-    try {
-      Partition p =
-          Partition.open(
-              d,
-              path,
-              owner,
-              analyzer,
-              layout.partitionVectors(),
-              generation -> {
-                synchronized (open) {
-                  generations.put(owner, generation);
-                }
-              },
-              logged::get);
-      success = true;
-      return p;
-    } finally {
-      if (!success) IOUtils.closeWhileHandlingException(d);
-    }
-  }
-
-  /**
-   * The partition holding the owner's records, pinned (never closed while pinned): the owner's own,
-   * opened if needed, or the shared index.
-   */
-  private Partition pin(String owner) {
-    if (owner == null || !table.containsKey(owner)) return shared;
-    synchronized (open) {
-      if (!table.containsKey(owner)) return shared;
-      Partition p = open.get(owner);
-      if (p == null) {
-        try {
-          p = openPartition(owner, ownersDir().resolve(table.get(owner)));
-        } catch (IOException e) {
-          throw readFailed(e);
-        }
-        open.put(owner, p);
-      }
-      p.pins++;
-      evictIdle();
-      return p;
-    }
-  }
-
-  private void unpin(Partition p) {
-    if (p == shared) return;
-    synchronized (open) {
-      p.pins--;
-      if (p.pins == 0) open.notifyAll();
-    }
-  }
-
-  /**
-   * Closes the least recently used unpinned partitions beyond the layout's bound (under {@link
-   * #open}'s lock).
-   */
-  private void evictIdle() {
-    Iterator<Partition> it = open.values().iterator();
-    while (open.size() > layout.maxOpenPartitions() && it.hasNext()) {
-      Partition p = it.next();
-      if (p.pins > 0) continue;
-      it.remove();
-      IOUtils.closeWhileHandlingException(p);
-    }
-  }
-
   /** Number of owners' partitions open now (tests). */
   int openPartitions() {
-    synchronized (open) {
-      return open.size();
-    }
+    return partitions.openCount();
   }
 
   /** Owners with a partition of their own (tests, docs). */
   Set<String> ownersWithOwnPartition() {
-    return table.keySet();
+    return partitions.table().keySet();
   }
 
   /**
@@ -858,7 +688,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * segment order (tests, docs: a format change reaches a segment when it is written or merged).
    */
   List<String> vectorFormatsOf(String owner) {
-    return read(
+    return partitions.read(
         owner,
         (p, s) -> {
           List<String> out = new ArrayList<>();
@@ -872,43 +702,6 @@ public final class LuceneMemoryStore implements MemoryStore {
           }
           return out;
         });
-  }
-
-  /** A read of one index: the partition and a searcher acquired from it. */
-  private interface Read<T> {
-    T apply(Partition p, IndexSearcher s) throws IOException;
-  }
-
-  /**
-   * {@code fn} on the index holding the owner's records. If the owner moved while it ran (their
-   * records copied to their own partition, or forgotten), it runs again where they are now.
-   */
-  private <T> T read(String owner, Read<T> fn) {
-    while (true) {
-      String before = owner == null ? null : table.get(owner);
-      Partition p = pin(owner);
-      try {
-        IndexSearcher s = acquire(p);
-        try {
-          T out = fn.apply(p, s);
-          if (owner == null || Objects.equals(before, table.get(owner))) return out;
-        } finally {
-          release(p, s);
-        }
-      } catch (IOException e) {
-        throw readFailed(e);
-      } finally {
-        unpin(p);
-      }
-    }
-  }
-
-  /** {@code fn} on every index, the shared one first, then the owners' in the table's order. */
-  private <T> List<T> acrossAll(Read<T> fn) {
-    List<T> out = new ArrayList<>();
-    out.add(read(null, fn));
-    for (String owner : table.keySet()) out.add(read(owner, fn));
-    return out;
   }
 
   @Override
@@ -982,7 +775,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       }
     }
     if (w.refused != null) {
-      for (Partition p : w.pinned) unpin(p);
+      for (Partition p : w.pinned) partitions.unpin(p);
       throw w.refused;
     }
     return () -> awaitDurable(w.tickets, w.pinned);
@@ -1064,14 +857,16 @@ public final class LuceneMemoryStore implements MemoryStore {
           Map<Partition, Set<String>> deletes = new LinkedHashMap<>();
           List<MemoryRecord> upserts = w.upserts;
           for (int i = 0; i < upserts.size(); i++) {
-            Partition p = byOwner.computeIfAbsent(upserts.get(i).owner(), o -> pinFor(o, w.pinned));
+            Partition p =
+                byOwner.computeIfAbsent(
+                    upserts.get(i).owner(), o -> partitions.pinFor(o, w.pinned));
             writes.computeIfAbsent(p, x -> new LinkedHashMap<>()).put(upserts.get(i).id(), i);
           }
           Map<String, Partition> upserted = new HashMap<>();
           for (int i = 0; i < upserts.size(); i++)
             upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
           for (String id : w.deleteIds) {
-            Partition holder = holder(id, byOwner.values(), w.pinned);
+            Partition holder = partitions.holder(id, byOwner.values(), w.pinned);
             Partition again = upserted.get(id);
             // written by an earlier write of the group: in its writer, not yet in its searcher
             Partition earlier = groupIds.get(id);
@@ -1171,7 +966,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     for (Pending w : writes)
       if (w.touched.contains(shared)) for (MemoryRecord r : w.upserts) owners.add(r.owner());
     for (String o : owners) {
-      if (table.containsKey(o)) continue;
+      if (partitions.table().containsKey(o)) continue;
       try {
         maybeMove(o);
       } catch (IOException | RuntimeException e) {
@@ -1204,7 +999,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       throw new MnemoException(
           "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
     } finally {
-      for (Partition p : pinned) unpin(p);
+      for (Partition p : pinned) partitions.unpin(p);
     }
     if (wal != null && wal.bytesSinceSeal() >= checkpointBytes && checkpointLock.tryLock()) {
       try {
@@ -1227,24 +1022,19 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   private void checkpoint() throws IOException {
     List<Path> sealed;
-    List<Partition> pinned = new ArrayList<>();
+    List<Partition> pinned;
     synchronized (writeLock) {
       checkWritable();
       sealed = wal.seal();
       // every write logged in the sealed files is in these writers now; partitions closed since
       // committed everything when they closed
-      synchronized (open) {
-        for (Partition p : open.values()) {
-          p.pins++;
-          pinned.add(p);
-        }
-      }
+      pinned = partitions.pinOpen();
     }
     try {
       if (shared.writer.hasUncommittedChanges()) shared.commits.commitNow();
       for (Partition p : pinned) if (p.writer.hasUncommittedChanges()) p.commits.commitNow();
     } finally {
-      for (Partition p : pinned) unpin(p);
+      for (Partition p : pinned) partitions.unpin(p);
     }
     wal.deleteSealed(sealed);
   }
@@ -1256,7 +1046,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   private void recover() throws IOException {
     List<WriteAheadLog.Entry> entries = new ArrayList<>();
     try {
-      wal = WriteAheadLog.open(dir.resolve(LOG_DIR), this::committedLogFloor, entries);
+      wal = WriteAheadLog.open(dir.resolve(LOG_DIR), partitions::committedLogFloor, entries);
     } catch (java.io.UncheckedIOException e) {
       throw e.getCause(); // reading a partition's commit for the floor
     }
@@ -1273,73 +1063,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** The highest log position any index's last commit recorded (for a log started anew). */
-  private long committedLogFloor() {
-    long floor = shared.committedLogSeq;
-    for (String owner : table.keySet()) {
-      Path p = ownersDir().resolve(table.get(owner));
-      try (Directory d = FSDirectory.open(p)) {
-        floor =
-            Math.max(
-                floor, Partition.logSeq(SegmentInfos.readLatestCommit(d).getUserData().entrySet()));
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-    return floor;
-  }
-
-  private Partition pinFor(String owner, List<Partition> pinned) {
-    Partition p = pin(owner);
-    if (p != shared) pinned.add(p);
-    return p;
-  }
-
-  /**
-   * The index that holds a record with this id, or null: the call's owners' first, then the shared
-   * one, then the owners' that are open, then the rest (opened one by one).
-   */
-  private Partition holder(String id, Collection<Partition> first, List<Partition> pinned)
-      throws IOException {
-    Set<Partition> tried = new java.util.HashSet<>();
-    List<Partition> order = new ArrayList<>(first);
-    order.add(shared);
-    for (Partition p : order) {
-      if (tried.add(p) && holds(p, id)) return p;
-    }
-    List<String> owners = new ArrayList<>(table.keySet());
-    synchronized (open) {
-      owners.sort(Comparator.comparing(o -> !open.containsKey(o)));
-    }
-    for (String owner : owners) {
-      Partition p = pinFor(owner, pinned);
-      if (tried.add(p) && holds(p, id)) return p;
-    }
-    return null;
-  }
-
-  private boolean holds(Partition p, String id) throws IOException {
-    IndexSearcher s = acquire(p);
-    try {
-      return s.count(Queries.term(Schema.ID, id)) > 0;
-    } finally {
-      release(p, s);
-    }
-  }
-
-  private long countIn(Partition p, String owner) throws IOException {
-    IndexSearcher s = acquire(p);
-    try {
-      return s.count(Queries.term(Schema.OWNER, owner));
-    } finally {
-      release(p, s);
-    }
-  }
-
   @Override
   public Optional<MemoryRecord> get(String owner, String id) {
     List<MemoryRecord> r =
-        read(
+        partitions.read(
             owner,
             (p, s) ->
                 StoredRecords.find(
@@ -1360,7 +1087,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * among them.
    */
   private List<MemoryRecord> versions(String owner, String factKey, ReadOptions o) {
-    return read(
+    return partitions.read(
         owner,
         (p, s) ->
             StoredRecords.find(
@@ -1379,7 +1106,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             .add(Queries.term(Schema.ORIGIN, id), Occur.SHOULD)
             .setMinimumNumberShouldMatch(1)
             .build();
-    return read(
+    return partitions.read(
         owner,
         (p, s) ->
             StoredRecords.find(
@@ -1413,8 +1140,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    * in that order.
    */
   private List<MemoryRecord> sorted(String owner, QueryOf query, int limit, Sort sort) {
-    if (owner != null || table.isEmpty()) {
-      return read(
+    if (owner != null || partitions.table().isEmpty()) {
+      return partitions.read(
           owner,
           (p, s) -> {
             Query q = query.of(s);
@@ -1429,9 +1156,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     List<IndexSearcher> searchers = new ArrayList<>();
     try {
       parts.add(shared);
-      for (String o : table.keySet()) parts.add(pin(o));
+      for (String o : partitions.table().keySet()) parts.add(partitions.pin(o));
       TopFieldDocs[] tops = new TopFieldDocs[parts.size()];
-      for (Partition p : parts) searchers.add(acquire(p));
+      for (Partition p : parts) searchers.add(Partitions.acquire(p));
       for (int i = 0; i < parts.size(); i++) {
         IndexSearcher s = searchers.get(i);
         Query q = query.of(s);
@@ -1448,10 +1175,10 @@ public final class LuceneMemoryStore implements MemoryStore {
         out.add(StoredRecords.load(searchers.get(sd.shardIndex), sd.doc));
       return out;
     } catch (IOException e) {
-      throw readFailed(e);
+      throw Partitions.readFailed(e);
     } finally {
-      for (int i = 0; i < searchers.size(); i++) release(parts.get(i), searchers.get(i));
-      for (Partition p : parts) unpin(p);
+      for (int i = 0; i < searchers.size(); i++) Partitions.release(parts.get(i), searchers.get(i));
+      for (Partition p : parts) partitions.unpin(p);
     }
   }
 
@@ -1581,12 +1308,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   private CandidateSet candidates(
       CandidateQuery q, java.util.function.Supplier<float[]> later, ReadOptions o) {
     String owner = q.eligibility().owner();
-    if (owner == null && !table.isEmpty()) {
+    if (owner == null && !partitions.table().isEmpty()) {
       CandidateQuery all = later == null ? q : q.withVector(later.get());
       return CandidateSearch.merged(
-          acrossAll((p, s) -> search.candidates(p, s, all, null, o)), q.perSignal());
+          partitions.acrossAll((p, s) -> search.candidates(p, s, all, null, o)), q.perSignal());
     }
-    return read(owner, (p, s) -> search.candidates(p, s, q, later, o));
+    return partitions.read(owner, (p, s) -> search.candidates(p, s, q, later, o));
   }
 
   private void checkWritable() {
@@ -1643,34 +1370,24 @@ public final class LuceneMemoryStore implements MemoryStore {
       Partition current = shared;
       try {
         int n = 0;
-        String name = table.get(owner);
-        if (name != null) {
-          n = (int) read(owner, (p, s) -> (long) s.getIndexReader().numDocs()).longValue();
-          Map<String, String> next = new TreeMap<>(table);
-          next.remove(owner);
-          Partition.Table.write(ownersDir(), next);
-          Partition p;
-          synchronized (open) {
-            table = Map.copyOf(next);
-            generations.remove(owner);
-            p = open.remove(owner);
-            while (p != null && p.pins > 0) open.wait();
-          }
-          if (p != null) p.close();
-          IOUtils.rm(ownersDir().resolve(name));
+        if (partitions.table().containsKey(owner)) {
+          n =
+              (int)
+                  partitions.read(owner, (p, s) -> (long) s.getIndexReader().numDocs()).longValue();
+          partitions.remove(owner);
         }
-        IndexSearcher s = acquire(shared);
+        IndexSearcher s = Partitions.acquire(shared);
         int inShared;
         try {
           inShared = s.count(Queries.term(Schema.OWNER, owner));
         } finally {
-          release(shared, s);
+          Partitions.release(shared, s);
         }
         shared.writer.deleteDocuments(Queries.term(Schema.OWNER, owner));
         // A right to be forgotten: merge the deleted documents away so text and vectors are gone
         // from the files, not just hidden.
         shared.writer.forceMergeDeletes(true);
-        commit(shared, embeddingModel);
+        Partitions.commit(shared, embeddingModel);
         return n + inShared;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -1684,133 +1401,21 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  /** Hits per page of {@link #export} (and of the turn log's export). */
-  static final int EXPORT_PAGE = 1000;
-
-  @Override
-  public void export(String owner, Consumer<MemoryRecord> sink) {
-    Query q = owner == null ? new MatchAllDocsQuery() : Queries.term(Schema.OWNER, owner);
-    Sort sort = Queries.OLDEST_FIRST;
-    List<Partition> parts = new ArrayList<>();
-    List<IndexSearcher> searchers = new ArrayList<>();
-    try {
-      // The indexes to read (the owner's, or all), each through one searcher (a point-in-time
-      // view),
-      // acquired before anything reaches the sink; if an owner moved meanwhile, again. (A move
-      // switches the table before it deletes from the shared index, so an unchanged table after
-      // acquiring means every record is in exactly one of the searchers.)
-      while (true) {
-        Map<String, String> before = table;
-        parts.add(pin(owner));
-        if (owner == null) for (String o : before.keySet()) parts.add(pin(o));
-        for (Partition p : parts) searchers.add(acquire(p));
-        if (table == before) break;
-        releaseAll(parts, searchers);
-      }
-      // Each index read a page at a time with searchAfter, the pages merged in the sort's order:
-      // the
-      // records reach the sink as they are read, and memory holds one page of hits per index.
-      java.util.PriorityQueue<ExportCursor> next = new java.util.PriorityQueue<>();
-      for (int i = 0; i < parts.size(); i++) {
-        ExportCursor c = new ExportCursor(searchers.get(i), q, sort, i);
-        if (c.advance()) next.add(c);
-      }
-      while (!next.isEmpty()) {
-        ExportCursor c = next.poll();
-        sink.accept(StoredRecords.load(c.searcher, c.current().doc));
-        if (c.advance()) next.add(c);
-      }
-    } catch (IOException e) {
-      throw readFailed(e);
-    } finally {
-      releaseAll(parts, searchers);
-    }
-  }
-
-  private void releaseAll(List<Partition> parts, List<IndexSearcher> searchers) {
-    for (int i = 0; i < searchers.size(); i++) release(parts.get(i), searchers.get(i));
-    for (Partition p : parts) unpin(p);
-    searchers.clear();
-    parts.clear();
-  }
-
-  /** One index's hits in (recorded, id) order, a page of {@link #EXPORT_PAGE} at a time. */
-  private static final class ExportCursor implements Comparable<ExportCursor> {
-    final IndexSearcher searcher;
-    private final Query query;
-    private final Sort sort;
-    private final int index;
-    private ScoreDoc[] page;
-    private int at = -1;
-
-    ExportCursor(IndexSearcher searcher, Query query, Sort sort, int index) {
-      this.searcher = searcher;
-      this.query = query;
-      this.sort = sort;
-      this.index = index;
-    }
-
-    org.apache.lucene.search.FieldDoc current() {
-      return (org.apache.lucene.search.FieldDoc) page[at];
-    }
-
-    /**
-     * Moves to the next hit, reading the next page when this one is done; false when there is none.
-     */
-    boolean advance() throws IOException {
-      if (page == null) {
-        page = searcher.search(query, EXPORT_PAGE, sort).scoreDocs;
-        at = 0;
-        return page.length > 0;
-      }
-      if (++at < page.length) return true;
-      if (page.length < EXPORT_PAGE) return false;
-      page = searcher.searchAfter(page[page.length - 1], query, EXPORT_PAGE, sort).scoreDocs;
-      at = 0;
-      return page.length > 0;
-    }
-
-    @Override
-    public int compareTo(ExportCursor o) {
-      Object[] a = current().fields, b = o.current().fields;
-      int c = Long.compare((Long) a[0], (Long) b[0]);
-      if (c == 0) c = ((BytesRef) a[1]).compareTo((BytesRef) b[1]);
-      return c != 0 ? c : Integer.compare(index, o.index);
-    }
-  }
-
   @Override
   public long count() {
-    return acrossAll((p, s) -> (long) s.getIndexReader().numDocs()).stream()
+    return partitions.acrossAll((p, s) -> (long) s.getIndexReader().numDocs()).stream()
         .mapToLong(Long::longValue)
         .sum();
   }
 
   /** Bytes of the index files on disk: the shared index and the owners' partitions. */
   public long sizeOnDisk() {
-    try {
-      long total = 0;
-      for (String f : shared.directory.listAll()) total += shared.directory.fileLength(f);
-      Path owners = ownersDir();
-      if (Files.isDirectory(owners)) {
-        try (var files = Files.walk(owners)) {
-          for (Path f : files.filter(Files::isRegularFile).toList()) total += Files.size(f);
-        }
-      }
-      return total;
-    } catch (IOException e) {
-      throw readFailed(e);
-    }
+    return partitions.sizeOnDisk();
   }
 
-  /** Closes the owners' open partitions (each even when another fails). */
-  private void closeOwnPartitions() throws IOException {
-    List<Partition> all;
-    synchronized (open) {
-      all = new ArrayList<>(open.values());
-      open.clear();
-    }
-    IOUtils.close(all);
+  @Override
+  public void export(String owner, Consumer<MemoryRecord> sink) {
+    exports.export(owner, sink);
   }
 
   /** Stops the mover: a move under way gives up (its folder is removed, or on the next open). */
@@ -1832,8 +1437,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
     try {
-      IOUtils.close(
-          this::stopMoves, turns::close, recalls::close, this::closeOwnPartitions, shared);
+      IOUtils.close(this::stopMoves, turns::close, recalls::close, partitions::closeOwn, shared);
     } catch (IOException e) {
       if (wal != null) IOUtils.closeWhileHandlingException(wal); // kept: it has what was lost
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
@@ -1846,26 +1450,6 @@ public final class LuceneMemoryStore implements MemoryStore {
       throw new MnemoException(
           "closing the Lucene store's write-ahead log failed: " + e.getMessage(), false, e);
     }
-  }
-
-  private static IndexSearcher acquire(Partition p) {
-    try {
-      return p.searchers.acquire();
-    } catch (IOException e) {
-      throw readFailed(e);
-    }
-  }
-
-  private static void release(Partition p, IndexSearcher s) {
-    try {
-      p.searchers.release(s);
-    } catch (IOException e) {
-      throw readFailed(e);
-    }
-  }
-
-  private static MnemoException readFailed(IOException e) {
-    return new MnemoException("reading the Lucene store failed: " + e.getMessage(), false, e);
   }
 
   /** This store read with other {@link ReadOptions}; everything else is the store's own. */
