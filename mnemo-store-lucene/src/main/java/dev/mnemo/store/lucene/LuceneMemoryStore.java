@@ -26,10 +26,6 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
@@ -89,8 +85,11 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final RecordExport exports;
   private final Analyzer analyzer;
   private final Layout layout;
-  private final Object writeLock = new Object();
-  private volatile boolean failed;
+  private final WriteState state;
+
+  /** Moves owners who outgrew the shared index (its {@code moveStep} hook is for tests). */
+  final OwnerMover mover;
+
   private final LuceneTurnLog turns;
   private final LazyRecallLog recalls;
 
@@ -177,14 +176,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     this.analyzer = analyzer;
     this.search = new CandidateSearch(new LexicalSearch(analyzer), new DenseSearch(exactScanMax));
     this.layout = layout;
-    this.embeddingModel = committedModel(shared.writer);
+    this.state = new WriteState(committedModel(shared.writer));
+    this.mover = new OwnerMover(partitions, state, layout.ownPartitionAbove());
   }
-
-  /**
-   * The embedding model of the vectors in the index, kept in the commit data; null when none was
-   * written.
-   */
-  private volatile String embeddingModel;
 
   /** The write-ahead log (null without one, {@link Layout#writeAheadLog}); set by open. */
   private WriteAheadLog wal;
@@ -370,9 +364,9 @@ public final class LuceneMemoryStore implements MemoryStore {
               turns,
               new LazyRecallLog(dir.resolve(RECALLS_DIR)),
               logged);
-      if (partitions.repair()) Partitions.commit(shared, store.embeddingModel);
+      if (partitions.repair()) Partitions.commit(shared, store.state.embeddingModel);
       if (layout.writeAheadLog()) store.recover();
-      store.moveLargeOwners();
+      store.mover.scheduleLargeOwners();
       success = true;
       return store;
     } finally {
@@ -380,7 +374,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (store != null) {
           WriteAheadLog log = store.wal;
           IOUtils.closeWhileHandlingException(
-              store::stopMoves, store.partitions::closeOwn, log == null ? null : log::close);
+              store.mover::stop, store.partitions::closeOwn, log == null ? null : log::close);
         }
         if (shared != null) {
           // rollback, not close: a failed open must not commit anything either
@@ -416,134 +410,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  // ---- layout: which index holds an owner's records ----
-
-  /**
-   * Schedules a move, in the background, of every owner of the shared index with more records than
-   * the layout allows.
-   */
-  private void moveLargeOwners() throws IOException {
-    if (layout.ownPartitionAbove() == Long.MAX_VALUE) return;
-    List<String> large = new ArrayList<>();
-    IndexSearcher s = Partitions.acquire(shared);
-    try {
-      Terms owners = MultiTerms.getTerms(s.getIndexReader(), Schema.OWNER);
-      if (owners != null) {
-        TermsEnum it = owners.iterator();
-        for (BytesRef t = it.next(); t != null; t = it.next()) {
-          // docFreq counts deleted documents too: only a first sieve
-          if (it.docFreq() > layout.ownPartitionAbove()) large.add(t.utf8ToString());
-        }
-      }
-      large.removeIf(
-          o -> {
-            try {
-              return s.count(Queries.term(Schema.OWNER, o)) <= layout.ownPartitionAbove();
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          });
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    } finally {
-      Partitions.release(shared, s);
-    }
-    synchronized (writeLock) {
-      // the log applied again on open may have scheduled some already
-      for (String owner : large) if (!moving.containsKey(owner)) schedule(owner);
-    }
-  }
-
-  // ---- moves in the background ----
-
-  /**
-   * A move in progress: the ids of the owner's records written or deleted in the shared index since
-   * the view the move copies was taken (guarded by the write lock), to catch up after the copy.
-   */
-  private static final class Move {
-    final Set<String> touched = new LinkedHashSet<>();
-    volatile boolean cancelled;
-  }
-
-  /** Owners being moved, guarded by the write lock. */
-  private final Map<String, Move> moving = new HashMap<>();
-
-  /** Owners whose move failed; not tried again until the store is reopened. Write lock. */
-  private final Set<String> moveFailed = new java.util.HashSet<>();
-
-  private volatile boolean closing;
-
-  /** One thread runs the moves, one at a time, started on the first. */
-  private final java.util.concurrent.ExecutorService mover =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "mnemo-partition-move");
-            t.setDaemon(true);
-            return t;
-          });
-
   private static final System.Logger LOG = System.getLogger(LuceneMemoryStore.class.getName());
-
-  /**
-   * Test hook: told each step of a move ("copied", then "switched") on the mover's thread, under
-   * the write lock for "switched".
-   */
-  volatile Consumer<String> moveStep = step -> {};
-
-  /** Records in the shared index's journal of moves: call under the write lock. */
-  private void journal(List<MemoryRecord> upserts, Map<String, Integer> written, Set<String> gone) {
-    if (moving.isEmpty()) return;
-    for (var w : written.entrySet()) {
-      Move m = moving.get(upserts.get(w.getValue()).owner());
-      if (m != null) touch(m, w.getKey());
-    }
-    for (Move m : moving.values()) for (String id : gone) touch(m, id);
-  }
-
-  /** Puts the id last in the journal, where the write put the record in the index. */
-  private static void touch(Move m, String id) {
-    m.touched.remove(id);
-    m.touched.add(id);
-  }
-
-  /** Schedules a move of the owner if they are above the limit (under the write lock). */
-  private void maybeMove(String owner) throws IOException {
-    if (moving.containsKey(owner) || moveFailed.contains(owner) || closing) return;
-    if (Partitions.countIn(shared, owner) > layout.ownPartitionAbove()) schedule(owner);
-  }
-
-  private void schedule(String owner) {
-    if (partitions.table().containsKey(owner)) return; // moved already
-    Move m = new Move();
-    moving.put(owner, m);
-    try {
-      mover.execute(() -> runMove(owner, m));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      moving.remove(owner); // closing
-    }
-  }
-
-  private void runMove(String owner, Move m) {
-    try {
-      moveToOwnPartition(owner, m);
-    } catch (IOException | RuntimeException e) {
-      synchronized (writeLock) {
-        moveFailed.add(owner);
-      }
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "moving owner "
-              + owner
-              + " to a partition of their own failed; they stay in the shared"
-              + " index: "
-              + e,
-          e);
-    } finally {
-      synchronized (writeLock) {
-        moving.remove(owner);
-      }
-    }
-  }
 
   /**
    * Waits until every move scheduled so far has finished (or failed; the owner then stays in the
@@ -551,126 +418,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * never need it.
    */
   public void awaitMoves() {
-    try {
-      mover.submit(() -> {}).get();
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closed: no move runs
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new MnemoException("interrupted waiting for partition moves", false, e);
-    }
-  }
-
-  /**
-   * The indexing buffer of a move, in MB: about 60,000 records of 384 dimensions in one segment.
-   */
-  private static final double MOVE_BUFFER_MB = 128;
-
-  /**
-   * Moves the owner's records from the shared index to a new index of their own, while writes go
-   * on: (1) copies them, in recorded order, from a point-in-time view of the shared index (taken
-   * under the write lock, where the journal starts), and commits the copy, without any lock; (2)
-   * under the write lock, commits the shared index (so everything it holds of the owner is
-   * durable), copies again the records written or deleted since the view was taken (the journal)
-   * and commits that, then switches the table (the point where the move happens, on disk and for
-   * readers) and deletes the owner from the shared index; (3) awaits that commit outside the lock.
-   * A write that arrives during (1) lands in the shared index and is in the journal; one after (2)
-   * goes to the owner's index. A crash before the switch leaves a folder the table does not list;
-   * after it, copies in the shared index: both repaired on open.
-   */
-  private void moveToOwnPartition(String owner, Move m) throws IOException {
-    String name;
-    synchronized (writeLock) {
-      name = partitions.newFolder();
-    }
-    Path path = partitions.ownersDir().resolve(name);
-    Partition p = partitions.openPartition(owner, path);
-    boolean switched = false;
-    long ticket;
-    try {
-      // A larger buffer while copying, so that the owner's index starts as one or a few segments
-      // (each segment is a graph of its own to search), not one per 16 MB of the default.
-      p.writer.getConfig().setRAMBufferSizeMB(MOVE_BUFFER_MB);
-      IndexSearcher s;
-      // the view copied and the start of the journal at the same point: the journal then holds
-      // exactly what changed after the view, in the order it was written
-      synchronized (writeLock) {
-        s = Partitions.acquire(shared);
-        m.touched.clear();
-      }
-      try {
-        Query q = Queries.term(Schema.OWNER, owner);
-        // in recorded order (then id): the order the records were written in when they arrive in
-        // time, whatever order the shared index's merges left its segments in
-        TopDocs all = s.search(q, Math.max(1, s.count(q)), Queries.OLDEST_FIRST);
-        for (ScoreDoc sd : all.scoreDocs) {
-          if (closing || m.cancelled) return;
-          p.writer.addDocument(Schema.checkedDocument(StoredRecords.load(s, sd.doc)));
-        }
-      } finally {
-        Partitions.release(shared, s);
-      }
-      Partitions.commit(p, embeddingModel);
-      moveStep.accept("copied");
-      synchronized (writeLock) {
-        if (closing || m.cancelled || failed) return;
-        // everything the shared index holds of the owner durable before the owner's index takes
-        // it: the switch must not make durable a write that was never acknowledged
-        shared.commits.commitNow();
-        s = Partitions.acquire(shared);
-        try {
-          for (String id : m.touched) {
-            List<MemoryRecord> now =
-                StoredRecords.find(
-                    s,
-                    Queries.and(Queries.term(Schema.OWNER, owner), Queries.term(Schema.ID, id)),
-                    1,
-                    false);
-            if (now.isEmpty()) p.writer.deleteDocuments(new Term(Schema.ID, id));
-            else
-              p.writer.updateDocument(new Term(Schema.ID, id), Schema.checkedDocument(now.get(0)));
-          }
-        } finally {
-          Partitions.release(shared, s);
-        }
-        p.writer
-            .getConfig()
-            .setRAMBufferSizeMB(
-                org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
-        Partitions.commit(p, embeddingModel);
-        partitions.switchTo(owner, name, p);
-        switched = true;
-        try {
-          shared.writer.deleteDocuments(new Term(Schema.OWNER, owner));
-          shared.searchers.maybeRefreshBlocking();
-          ticket = shared.commits.issue();
-        } catch (IOException | RuntimeException e) {
-          // the move happened (the table says so); the copies left are deleted on the next open
-          shared.rollback(e);
-          failed = true;
-          throw e;
-        }
-        moveStep.accept("switched");
-      }
-    } finally {
-      if (!switched) {
-        IOUtils.closeWhileHandlingException(p.searchers, p.writer::rollback, p.directory);
-        try {
-          IOUtils.rm(path);
-        } catch (IOException e) {
-          // removed on the next open (a folder not in the table)
-        }
-        partitions.discarded(owner);
-      }
-    }
-    try {
-      shared.commits.await(ticket);
-    } catch (IOException e) {
-      failed = true;
-      throw e;
-    }
+    mover.awaitMoves();
   }
 
   /** Number of owners' partitions open now (tests). */
@@ -706,7 +454,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public Optional<String> embeddingModel() {
-    return Optional.ofNullable(embeddingModel);
+    return Optional.ofNullable(state.embeddingModel);
   }
 
   /** Reads the model id the last commit recorded (null: none yet). */
@@ -762,7 +510,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     synchronized (queue) {
       queue.add(w);
     }
-    synchronized (writeLock) {
+    synchronized (state) {
       if (!w.done) {
         beforeGroup.run();
         List<Pending> group;
@@ -834,9 +582,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     List<Pending> added = new ArrayList<>(group.size());
     Set<Partition> touchedAll = new LinkedHashSet<>();
     try {
-      checkWritable();
+      state.checkWritable();
       Map<String, Partition> groupIds = new HashMap<>(); // ids the group's writes so far upserted
-      String model = embeddingModel;
+      String model = state.embeddingModel;
       Partition current = null;
       try {
         for (Pending w : group) {
@@ -908,7 +656,7 @@ public final class LuceneMemoryStore implements MemoryStore {
               if (block.isEmpty()) p.writer.deleteDocuments(these);
               else p.writer.updateDocuments(these, block);
             }
-            if (p == shared) journal(upserts, writes.getOrDefault(p, Map.of()), gone);
+            if (p == shared) mover.journal(upserts, writes.getOrDefault(p, Map.of()), gone);
           }
           current = null;
           for (var e : upserted.entrySet()) groupIds.put(e.getKey(), e.getValue());
@@ -936,7 +684,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             logged.set(wal.append(w.upserts, w.deleteIds));
             w.tickets.put(walSyncs, walSyncs.issue());
           }
-          embeddingModel = w.model;
+          state.embeddingModel = w.model;
           w.done = true;
         } catch (IOException | RuntimeException e) {
           Set<Partition> unlogged = new LinkedHashSet<>();
@@ -949,7 +697,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       for (Pending w : group) w.refuse(e);
     } catch (RuntimeException | Error e) {
       // unexpected: no write of the group may be left waiting, none acknowledged
-      failed = true;
+      state.failed = true;
       MnemoException refusal =
           new MnemoException("write failed, nothing was acknowledged: " + e, false, e);
       for (Pending w : group) w.refuse(refusal);
@@ -965,14 +713,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     Set<String> owners = new LinkedHashSet<>();
     for (Pending w : writes)
       if (w.touched.contains(shared)) for (MemoryRecord r : w.upserts) owners.add(r.owner());
-    for (String o : owners) {
-      if (partitions.table().containsKey(o)) continue;
-      try {
-        maybeMove(o);
-      } catch (IOException | RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "counting the records of an owner to move failed", e);
-      }
-    }
+    mover.scheduleIfLarge(owners);
   }
 
   /**
@@ -981,7 +722,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   private MnemoException rollBack(Set<Partition> touched, Exception e) {
     for (Partition p : touched) if (!p.failed) p.rollback(e);
-    failed = true;
+    state.failed = true;
     return new MnemoException(
         "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
   }
@@ -995,7 +736,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     try {
       for (var t : tickets.entrySet()) t.getKey().await(t.getValue());
     } catch (IOException | RuntimeException e) {
-      failed = true;
+      state.failed = true;
       throw new MnemoException(
           "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
     } finally {
@@ -1007,7 +748,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       } catch (IOException | RuntimeException e) {
         // the call's write is durable in the log; the store is not (a failed commit rolled its
         // index back): later writes are refused until it is reopened, which applies the log again
-        failed = true;
+        state.failed = true;
         LOG.log(System.Logger.Level.ERROR, "checkpoint of the store in " + dir + " failed", e);
       } finally {
         checkpointLock.unlock();
@@ -1023,8 +764,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   private void checkpoint() throws IOException {
     List<Path> sealed;
     List<Partition> pinned;
-    synchronized (writeLock) {
-      checkWritable();
+    synchronized (state) {
+      state.checkWritable();
       sealed = wal.seal();
       // every write logged in the sealed files is in these writers now; partitions closed since
       // committed everything when they closed
@@ -1316,13 +1057,6 @@ public final class LuceneMemoryStore implements MemoryStore {
     return partitions.read(owner, (p, s) -> search.candidates(p, s, q, later, o));
   }
 
-  private void checkWritable() {
-    if (failed) {
-      throw new MnemoException(
-          "the store was rolled back to its last commit after a failed write; reopen it", false);
-    }
-  }
-
   /**
    * Deletes the owner's records. From the shared index: deleted and merged away. An owner with a
    * partition of their own: the table switched without them (the point of the forget, on disk and
@@ -1337,14 +1071,14 @@ public final class LuceneMemoryStore implements MemoryStore {
       int n = deleteFromIndexes(owner);
       if (wal != null) {
         try {
-          synchronized (writeLock) {
+          synchronized (state) {
             // an empty entry: the forget moves the log's position, which names the store's state
-            checkWritable();
+            state.checkWritable();
             logged.set(wal.append(List.of(), List.of()));
           }
           checkpoint();
         } catch (IOException | RuntimeException e) {
-          failed = true;
+          state.failed = true;
           throw new MnemoException(
               "forget of owner "
                   + owner
@@ -1363,10 +1097,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private int deleteFromIndexes(String owner) {
-    synchronized (writeLock) {
-      checkWritable();
-      Move move = moving.get(owner);
-      if (move != null) move.cancelled = true; // its copy would bring them back
+    synchronized (state) {
+      state.checkWritable();
+      mover.cancel(owner); // its copy would bring them back
       Partition current = shared;
       try {
         int n = 0;
@@ -1387,14 +1120,14 @@ public final class LuceneMemoryStore implements MemoryStore {
         // A right to be forgotten: merge the deleted documents away so text and vectors are gone
         // from the files, not just hidden.
         shared.writer.forceMergeDeletes(true);
-        Partitions.commit(shared, embeddingModel);
+        Partitions.commit(shared, state.embeddingModel);
         return n + inShared;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new MnemoException("forget interrupted for owner " + owner, false, e);
       } catch (IOException | RuntimeException e) {
         current.rollback(e);
-        failed = true;
+        state.failed = true;
         throw new MnemoException(
             "forget failed for owner " + owner + ": " + e.getMessage(), false, e);
       }
@@ -1418,26 +1151,13 @@ public final class LuceneMemoryStore implements MemoryStore {
     exports.export(owner, sink);
   }
 
-  /** Stops the mover: a move under way gives up (its folder is removed, or on the next open). */
-  private void stopMoves() throws IOException {
-    closing = true;
-    mover.shutdown();
-    try {
-      if (!mover.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES))
-        throw new IOException("a partition move did not stop within 10 minutes");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted stopping partition moves");
-    }
-  }
-
   @Override
   public void close() {
     LockHolder.clear(dir);
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
     try {
-      IOUtils.close(this::stopMoves, turns::close, recalls::close, partitions::closeOwn, shared);
+      IOUtils.close(mover::stop, turns::close, recalls::close, partitions::closeOwn, shared);
     } catch (IOException e) {
       if (wal != null) IOUtils.closeWhileHandlingException(wal); // kept: it has what was lost
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
@@ -1445,7 +1165,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (wal == null) return;
     // every index committed everything as it closed: the log's files are not needed any more
     try (WriteAheadLog log = wal) {
-      if (!failed) log.deleteSealed(log.seal());
+      if (!state.failed) log.deleteSealed(log.seal());
     } catch (IOException e) {
       throw new MnemoException(
           "closing the Lucene store's write-ahead log failed: " + e.getMessage(), false, e);
