@@ -11,8 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +20,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -34,12 +31,10 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -89,6 +84,9 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** Moves owners who outgrew the shared index (its {@code moveStep} hook is for tests). */
   final OwnerMover mover;
+
+  /** Applies the writes and forgets (its hooks and checkpoint bound are for tests). */
+  final StoreWriter writer;
 
   private final LuceneTurnLog turns;
   private final LazyRecallLog recalls;
@@ -178,39 +176,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     this.layout = layout;
     this.state = new WriteState(committedModel(shared.writer));
     this.mover = new OwnerMover(partitions, state, layout.ownPartitionAbove());
+    this.writer = new StoreWriter(dir, partitions, state, mover, logged);
   }
 
-  /** The write-ahead log (null without one, {@link Layout#writeAheadLog}); set by open. */
-  private WriteAheadLog wal;
-
-  /** Syncs of the write-ahead log, shared by concurrent writers (null without a log). */
-  private GroupCommit walSyncs;
-
-  /**
-   * The write-ahead log position: every logged write up to it is in the writers of the indexes it
-   * went to (set under the write lock once a write's documents are added). Each commit records it.
-   */
+  /** The write-ahead log position ({@link StoreWriter}), which names the state with a log. */
   private final AtomicLong logged;
-
-  /** The folder of {@code dir} that holds the write-ahead log. */
-  static final String LOG_DIR = "wal";
-
-  /**
-   * Log bytes after which a writer, once acknowledged, commits the indexes and deletes the log's
-   * older files (a checkpoint): it bounds what an open after a crash applies again (about 8,000
-   * records of 384 dimensions, a few seconds).
-   */
-  static final long CHECKPOINT_BYTES = 32L << 20;
-
-  /** {@link #CHECKPOINT_BYTES}, lowered by tests. */
-  volatile long checkpointBytes = CHECKPOINT_BYTES;
-
-  /**
-   * Held by a checkpoint; a forget holds it too, so that the log files it deletes (which hold the
-   * forgotten owner's text) are not sealed by someone else meanwhile. Taken before the write lock.
-   */
-  private final java.util.concurrent.locks.ReentrantLock checkpointLock =
-      new java.util.concurrent.locks.ReentrantLock();
 
   /**
    * The folder of {@code dir} that holds the turn log (a second index; Lucene leaves folders it did
@@ -256,7 +226,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public String state() {
     // every change of the records is a logged write (a forget logs an empty one), and the log's
     // numbering survives restarts: the same state before and after a reopen
-    if (wal != null) return "lucene:w" + logged.get();
+    if (writer.log() != null) return "lucene:w" + logged.get();
     long version;
     IndexSearcher s = Partitions.acquire(shared);
     try {
@@ -365,14 +335,14 @@ public final class LuceneMemoryStore implements MemoryStore {
               new LazyRecallLog(dir.resolve(RECALLS_DIR)),
               logged);
       if (partitions.repair()) Partitions.commit(shared, store.state.embeddingModel);
-      if (layout.writeAheadLog()) store.recover();
+      if (layout.writeAheadLog()) store.writer.recover();
       store.mover.scheduleLargeOwners();
       success = true;
       return store;
     } finally {
       if (!success) {
         if (store != null) {
-          WriteAheadLog log = store.wal;
+          WriteAheadLog log = store.writer.log();
           IOUtils.closeWhileHandlingException(
               store.mover::stop, store.partitions::closeOwn, log == null ? null : log::close);
         }
@@ -409,8 +379,6 @@ public final class LuceneMemoryStore implements MemoryStore {
           false);
     }
   }
-
-  private static final System.Logger LOG = System.getLogger(LuceneMemoryStore.class.getName());
 
   /**
    * Waits until every move scheduled so far has finished (or failed; the owner then stays in the
@@ -491,317 +459,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   @Override
   public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-    return write(upserts, deleteIds, 0);
-  }
-
-  /**
-   * {@link #applyVisible}, or with {@code replay} > 0 a logged write applied again on open: only to
-   * the indexes whose last commit does not hold it, and not logged again.
-   *
-   * <p>Concurrent calls are combined: a call queues its write and takes the write lock; the first
-   * to get it applies every write queued by then ({@link #applyGroup}), the others find theirs
-   * done. A group's documents are added one write after another, then each index is refreshed once
-   * for all of them (Lucene's near-real-time reopen, a few milliseconds of CPU that each write used
-   * to pay alone), then each write is logged in order. Nothing is logged before its documents are
-   * visible, so a write refused for a failed refresh never comes back when the log is applied.
-   */
-  private Durable write(List<MemoryRecord> upserts, Collection<String> deleteIds, long replay) {
-    Pending w = new Pending(upserts, deleteIds, replay);
-    synchronized (queue) {
-      queue.add(w);
-    }
-    synchronized (state) {
-      if (!w.done) {
-        beforeGroup.run();
-        List<Pending> group;
-        synchronized (queue) {
-          group = new ArrayList<>(queue);
-          queue.clear();
-        }
-        applyGroup(group);
-        groupApplied.accept(group.size());
-      }
-    }
-    if (w.refused != null) {
-      for (Partition p : w.pinned) partitions.unpin(p);
-      throw w.refused;
-    }
-    return () -> awaitDurable(w.tickets, w.pinned);
-  }
-
-  /** A write waiting for the write lock; then done, with what makes it durable, or refused. */
-  private static final class Pending {
-    final List<MemoryRecord> upserts;
-    final Collection<String> deleteIds;
-    final long replay;
-    final List<Partition> pinned = new ArrayList<>();
-    // what makes the call durable: the log's sync, or the commits of its indexes
-    final Map<GroupCommit, Long> tickets = new LinkedHashMap<>();
-    Set<Partition> touched = Set.of();
-    String model;
-    boolean done;
-    MnemoException refused;
-
-    Pending(List<MemoryRecord> upserts, Collection<String> deleteIds, long replay) {
-      this.upserts = upserts;
-      this.deleteIds = deleteIds;
-      this.replay = replay;
-    }
-
-    void refuse(MnemoException e) {
-      if (done) return;
-      refused = e;
-      done = true;
-    }
-  }
-
-  /** Writes queued for the write lock (see {@link #write}). */
-  private final List<Pending> queue = new ArrayList<>();
-
-  /** Tests: run under the write lock before a group is taken from the queue. */
-  volatile Runnable beforeGroup = () -> {};
-
-  /** Tests: told the size of every group applied. */
-  volatile java.util.function.IntConsumer groupApplied = n -> {};
-
-  /** Tests: writes queued now. */
-  int queued() {
-    synchronized (queue) {
-      return queue.size();
-    }
-  }
-
-  /**
-   * Applies a group of queued writes under the write lock: each write's documents, one refresh per
-   * index, each write's log entry. A write whose records cannot be indexed is refused alone; a
-   * failure of the writer or of a refresh rolls back every index the group touched and refuses the
-   * whole group (nothing of it was logged; acknowledged writes those indexes lose are in the log,
-   * applied again when the store is reopened, which it must be).
-   */
-  private void applyGroup(List<Pending> group) {
-    List<Pending> added = new ArrayList<>(group.size());
-    Set<Partition> touchedAll = new LinkedHashSet<>();
-    try {
-      state.checkWritable();
-      Map<String, Partition> groupIds = new HashMap<>(); // ids the group's writes so far upserted
-      String model = state.embeddingModel;
-      Partition current = null;
-      try {
-        for (Pending w : group) {
-          List<Document> docs = new ArrayList<>(w.upserts.size());
-          try {
-            for (MemoryRecord r : w.upserts) docs.add(Schema.checkedDocument(r));
-          } catch (IllegalArgumentException e) {
-            // refused before the writer saw anything: the store stays writable
-            w.refuse(
-                new MnemoException(
-                    "write refused, nothing was written: " + e.getMessage(), false, e));
-            continue;
-          }
-          Map<String, Partition> byOwner = new LinkedHashMap<>();
-          // per index: the call's upserts by id (the last of an id wins, as one replace after
-          // another did) and the ids it deletes
-          Map<Partition, Map<String, Integer>> writes = new LinkedHashMap<>();
-          Map<Partition, Set<String>> deletes = new LinkedHashMap<>();
-          List<MemoryRecord> upserts = w.upserts;
-          for (int i = 0; i < upserts.size(); i++) {
-            Partition p =
-                byOwner.computeIfAbsent(
-                    upserts.get(i).owner(), o -> partitions.pinFor(o, w.pinned));
-            writes.computeIfAbsent(p, x -> new LinkedHashMap<>()).put(upserts.get(i).id(), i);
-          }
-          Map<String, Partition> upserted = new HashMap<>();
-          for (int i = 0; i < upserts.size(); i++)
-            upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
-          for (String id : w.deleteIds) {
-            Partition holder = partitions.holder(id, byOwner.values(), w.pinned);
-            Partition again = upserted.get(id);
-            // written by an earlier write of the group: in its writer, not yet in its searcher
-            Partition earlier = groupIds.get(id);
-            if (holder != null) deletes.computeIfAbsent(holder, x -> new LinkedHashSet<>()).add(id);
-            if (again != null && again != holder)
-              deletes.computeIfAbsent(again, x -> new LinkedHashSet<>()).add(id);
-            // (an earlier write of the group pinned it, until that write's acknowledgement)
-            if (earlier != null && earlier != holder && earlier != again)
-              deletes.computeIfAbsent(earlier, x -> new LinkedHashSet<>()).add(id);
-          }
-          String before = model;
-          for (MemoryRecord r : upserts)
-            if (r.embeddingModel() != null && !r.embeddingModel().isEmpty())
-              model = r.embeddingModel();
-          Set<Partition> touched = new LinkedHashSet<>();
-          touched.addAll(writes.keySet());
-          touched.addAll(deletes.keySet());
-          if (!Objects.equals(model, before) || touched.isEmpty()) touched.add(shared);
-          if (w.replay > 0) touched.removeIf(p -> p.committedLogSeq >= w.replay);
-          w.touched = touched;
-          w.model = model;
-          added.add(w);
-          for (Partition p : touched) {
-            current = p;
-            touchedAll.add(p);
-            // the commit data first: a commit that holds the documents then holds their model
-            p.setCommitData(model);
-            Set<String> gone = deletes.getOrDefault(p, Set.of());
-            List<Document> block = new ArrayList<>();
-            List<BytesRef> ids = new ArrayList<>();
-            for (var e : writes.getOrDefault(p, Map.of()).entrySet()) {
-              ids.add(new BytesRef(e.getKey()));
-              if (!gone.contains(e.getKey())) block.add(docs.get(e.getValue()));
-            }
-            for (String id : gone)
-              if (!writes.getOrDefault(p, Map.of()).containsKey(id)) ids.add(new BytesRef(id));
-            if (!ids.isEmpty()) {
-              Query these = new TermInSetQuery(Schema.ID, ids);
-              if (block.isEmpty()) p.writer.deleteDocuments(these);
-              else p.writer.updateDocuments(these, block);
-            }
-            if (p == shared) mover.journal(upserts, writes.getOrDefault(p, Map.of()), gone);
-          }
-          current = null;
-          for (var e : upserted.entrySet()) groupIds.put(e.getKey(), e.getValue());
-          for (String id : w.deleteIds) groupIds.remove(id);
-        }
-        for (Partition p : touchedAll) {
-          current = p;
-          p.searchers.maybeRefreshBlocking();
-        }
-        current = null;
-      } catch (IOException | RuntimeException e) {
-        if (current != null) touchedAll.add(current);
-        throw rollBack(touchedAll, e);
-      }
-      // logged last, in order, once nothing can fail the call before it (a call refused must not
-      // come back when the log is applied again), and once the writers have it: a commit from
-      // here on may record the position
-      for (int j = 0; j < added.size(); j++) {
-        Pending w = added.get(j);
-        try {
-          if (wal == null)
-            for (Partition p : w.touched) w.tickets.put(p.commits, p.commits.issue());
-          if (w.replay > 0) logged.set(Math.max(logged.get(), w.replay));
-          else if (wal != null) {
-            logged.set(wal.append(w.upserts, w.deleteIds));
-            w.tickets.put(walSyncs, walSyncs.issue());
-          }
-          state.embeddingModel = w.model;
-          w.done = true;
-        } catch (IOException | RuntimeException e) {
-          Set<Partition> unlogged = new LinkedHashSet<>();
-          for (Pending later : added.subList(j, added.size())) unlogged.addAll(later.touched);
-          throw rollBack(unlogged, e);
-        }
-      }
-      if (layout.ownPartitionAbove() != Long.MAX_VALUE) scheduleMoves(added);
-    } catch (MnemoException e) {
-      for (Pending w : group) w.refuse(e);
-    } catch (RuntimeException | Error e) {
-      // unexpected: no write of the group may be left waiting, none acknowledged
-      state.failed = true;
-      MnemoException refusal =
-          new MnemoException("write failed, nothing was acknowledged: " + e, false, e);
-      for (Pending w : group) w.refuse(refusal);
-      throw e;
-    }
-  }
-
-  /**
-   * Schedules a move for each owner of the shared index the writes made larger than the layout
-   * allows. The writes are done: a failure to count is logged, and the next write tries again.
-   */
-  private void scheduleMoves(List<Pending> writes) {
-    Set<String> owners = new LinkedHashSet<>();
-    for (Pending w : writes)
-      if (w.touched.contains(shared)) for (MemoryRecord r : w.upserts) owners.add(r.owner());
-    mover.scheduleIfLarge(owners);
-  }
-
-  /**
-   * After a failed write: rolls back {@code touched} (uncommitted documents of refused writes must
-   * not be committed by a later close) and marks the store failed; returns the refusal.
-   */
-  private MnemoException rollBack(Set<Partition> touched, Exception e) {
-    for (Partition p : touched) if (!p.failed) p.rollback(e);
-    state.failed = true;
-    return new MnemoException(
-        "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
-  }
-
-  /**
-   * Waits for what makes a call durable (the log's sync holding it, or the commits of its indexes)
-   * and unpins its indexes; then, with the log, runs a checkpoint if the log has grown past {@link
-   * #CHECKPOINT_BYTES} and none is running.
-   */
-  private void awaitDurable(Map<GroupCommit, Long> tickets, List<Partition> pinned) {
-    try {
-      for (var t : tickets.entrySet()) t.getKey().await(t.getValue());
-    } catch (IOException | RuntimeException e) {
-      state.failed = true;
-      throw new MnemoException(
-          "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
-    } finally {
-      for (Partition p : pinned) partitions.unpin(p);
-    }
-    if (wal != null && wal.bytesSinceSeal() >= checkpointBytes && checkpointLock.tryLock()) {
-      try {
-        checkpoint();
-      } catch (IOException | RuntimeException e) {
-        // the call's write is durable in the log; the store is not (a failed commit rolled its
-        // index back): later writes are refused until it is reopened, which applies the log again
-        state.failed = true;
-        LOG.log(System.Logger.Level.ERROR, "checkpoint of the store in " + dir + " failed", e);
-      } finally {
-        checkpointLock.unlock();
-      }
-    }
-  }
-
-  /**
-   * Commits every index with changes (each commit records the log position) and deletes the log
-   * files sealed before: what the log held is then in the indexes' commits. Call holding {@link
-   * #checkpointLock}, not the write lock.
-   */
-  private void checkpoint() throws IOException {
-    List<Path> sealed;
-    List<Partition> pinned;
-    synchronized (state) {
-      state.checkWritable();
-      sealed = wal.seal();
-      // every write logged in the sealed files is in these writers now; partitions closed since
-      // committed everything when they closed
-      pinned = partitions.pinOpen();
-    }
-    try {
-      if (shared.writer.hasUncommittedChanges()) shared.commits.commitNow();
-      for (Partition p : pinned) if (p.writer.hasUncommittedChanges()) p.commits.commitNow();
-    } finally {
-      for (Partition p : pinned) partitions.unpin(p);
-    }
-    wal.deleteSealed(sealed);
-  }
-
-  /**
-   * Opens the write-ahead log and applies again what it holds that the indexes' last commits do not
-   * (a crash since the last checkpoint), then checkpoints.
-   */
-  private void recover() throws IOException {
-    List<WriteAheadLog.Entry> entries = new ArrayList<>();
-    try {
-      wal = WriteAheadLog.open(dir.resolve(LOG_DIR), partitions::committedLogFloor, entries);
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause(); // reading a partition's commit for the floor
-    }
-    walSyncs = new GroupCommit(wal::sync);
-    for (WriteAheadLog.Entry e : entries) write(e.upserts(), e.deletes(), e.seq()).await();
-    logged.set(wal.lastSeq());
-    if (!entries.isEmpty()) {
-      checkpointLock.lock();
-      try {
-        checkpoint();
-      } finally {
-        checkpointLock.unlock();
-      }
-    }
+    return writer.write(upserts, deleteIds, 0);
   }
 
   @Override
@@ -1058,80 +716,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Deletes the owner's records. From the shared index: deleted and merged away. An owner with a
-   * partition of their own: the table switched without them (the point of the forget, on disk and
-   * for readers), the partition closed once no call uses it, its folder deleted, and the shared
-   * index committed (the store's state changes). Then, with a write-ahead log, a checkpoint: the
-   * log's files, which hold the owner's texts and vectors too, are deleted.
+   * Deletes the owner's records, merged away from the files, and with a write-ahead log the log's
+   * files that hold them too ({@link StoreWriter#deleteOwner}).
    */
   @Override
   public int deleteOwner(String owner) {
-    checkpointLock.lock();
-    try {
-      int n = deleteFromIndexes(owner);
-      if (wal != null) {
-        try {
-          synchronized (state) {
-            // an empty entry: the forget moves the log's position, which names the store's state
-            state.checkWritable();
-            logged.set(wal.append(List.of(), List.of()));
-          }
-          checkpoint();
-        } catch (IOException | RuntimeException e) {
-          state.failed = true;
-          throw new MnemoException(
-              "forget of owner "
-                  + owner
-                  + ": the records are deleted from the index, but the write-ahead log that"
-                  + " still holds them could not be cleared: "
-                  + e.getMessage()
-                  + "; reopen the store and forget the owner again",
-              false,
-              e);
-        }
-      }
-      return n;
-    } finally {
-      checkpointLock.unlock();
-    }
-  }
-
-  private int deleteFromIndexes(String owner) {
-    synchronized (state) {
-      state.checkWritable();
-      mover.cancel(owner); // its copy would bring them back
-      Partition current = shared;
-      try {
-        int n = 0;
-        if (partitions.table().containsKey(owner)) {
-          n =
-              (int)
-                  partitions.read(owner, (p, s) -> (long) s.getIndexReader().numDocs()).longValue();
-          partitions.remove(owner);
-        }
-        IndexSearcher s = Partitions.acquire(shared);
-        int inShared;
-        try {
-          inShared = s.count(Queries.term(Schema.OWNER, owner));
-        } finally {
-          Partitions.release(shared, s);
-        }
-        shared.writer.deleteDocuments(Queries.term(Schema.OWNER, owner));
-        // A right to be forgotten: merge the deleted documents away so text and vectors are gone
-        // from the files, not just hidden.
-        shared.writer.forceMergeDeletes(true);
-        Partitions.commit(shared, state.embeddingModel);
-        return n + inShared;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new MnemoException("forget interrupted for owner " + owner, false, e);
-      } catch (IOException | RuntimeException e) {
-        current.rollback(e);
-        state.failed = true;
-        throw new MnemoException(
-            "forget failed for owner " + owner + ": " + e.getMessage(), false, e);
-      }
-    }
+    return writer.deleteOwner(owner);
   }
 
   @Override
@@ -1153,6 +743,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public void close() {
+    WriteAheadLog wal = writer.log();
     LockHolder.clear(dir);
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
