@@ -33,12 +33,28 @@ import org.apache.lucene.util.BytesRef;
  * one set with their cosine and exact BM25; and the sets of several indexes merged into one.
  */
 final class CandidateSearch {
+  private final Partitions partitions;
   private final LexicalSearch lexical;
   private final DenseSearch dense;
 
-  CandidateSearch(LexicalSearch lexical, DenseSearch dense) {
+  CandidateSearch(Partitions partitions, LexicalSearch lexical, DenseSearch dense) {
+    this.partitions = partitions;
     this.lexical = lexical;
     this.dense = dense;
+  }
+
+  /**
+   * The candidates of the index holding the query's owner, or, for no owner, of every index merged
+   * ({@link #merged}). {@code later}: the vector, asked for once the other signals are searched;
+   * null: the query's (a read of every index asks for it first).
+   */
+  CandidateSet candidates(CandidateQuery q, Supplier<float[]> later, ReadOptions o) {
+    String owner = q.eligibility().owner();
+    if (owner == null && !partitions.table().isEmpty()) {
+      CandidateQuery all = later == null ? q : q.withVector(later.get());
+      return merged(partitions.acrossAll((p, s) -> candidates(p, s, all, null, o)), q.perSignal());
+    }
+    return partitions.read(owner, (p, s) -> candidates(p, s, q, later, o));
   }
 
   /**

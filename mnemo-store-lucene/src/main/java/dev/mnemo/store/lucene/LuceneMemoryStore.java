@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,16 +22,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.search.BooleanClause.Occur;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
@@ -72,14 +62,21 @@ import org.apache.lucene.util.IOUtils;
  * several owners commits each owner's index: it is atomic per owner (the engine writes one owner
  * per call). Thread-safe: writes are serialized up to their visibility, syncs and commits shared,
  * reads concurrent.
+ *
+ * <p>This class is the door; the work is done by package-private parts: {@link Partitions} (which
+ * index holds an owner, routed reads), {@link CandidateSearch} with {@link LexicalSearch} and
+ * {@link DenseSearch} (the candidates), {@link RecordLookups} (records by id, key, source and
+ * recency), {@link StoredRecords} (records loaded through the cache), {@link StoreWriter} (group
+ * writes, the write-ahead log, forgets), {@link OwnerMover} (moves in the background), {@link
+ * RecordExport} (export) and {@link WriteState} (what the writer, the mover and a forget share
+ * under the write lock). docs/store-layout.md names them too.
  */
 public final class LuceneMemoryStore implements MemoryStore {
   private final Path dir;
   private final Partition shared;
   private final Partitions partitions;
   private final RecordExport exports;
-  private final Analyzer analyzer;
-  private final Layout layout;
+  private final RecordLookups lookups;
   private final WriteState state;
 
   /** Moves owners who outgrew the shared index (its {@code moveStep} hook is for tests). */
@@ -169,11 +166,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     this.partitions = partitions;
     this.shared = partitions.shared;
     this.exports = new RecordExport(partitions);
+    this.lookups = new RecordLookups(partitions);
     this.turns = turns;
     this.recalls = recalls;
-    this.analyzer = analyzer;
-    this.search = new CandidateSearch(new LexicalSearch(analyzer), new DenseSearch(exactScanMax));
-    this.layout = layout;
+    this.search =
+        new CandidateSearch(partitions, new LexicalSearch(analyzer), new DenseSearch(exactScanMax));
     this.state = new WriteState(committedModel(shared.writer));
     this.mover = new OwnerMover(partitions, state, layout.ownPartitionAbove());
     this.writer = new StoreWriter(dir, partitions, state, mover, logged);
@@ -206,15 +203,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** A count query with the eligibility filter. */
   @Override
   public long count(Eligibility eligibility) {
-    if (eligibility.owner() == null) {
-      return partitions
-          .acrossAll((p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())))
-          .stream()
-          .mapToLong(Long::longValue)
-          .sum();
-    }
-    return partitions.read(
-        eligibility.owner(), (p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())));
+    return lookups.count(eligibility);
   }
 
   /**
@@ -241,29 +230,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Records naming any of the source ids: a term query on the indexed sources. */
   @Override
   public List<MemoryRecord> bySources(String owner, Collection<String> sourceIds) {
-    if (sourceIds.isEmpty()) return List.of();
-    List<String> ids = List.copyOf(new LinkedHashSet<>(sourceIds));
-    int chunk = Math.max(1, IndexSearcher.getMaxClauseCount() - 1);
-    return partitions.read(
-        owner,
-        (p, s) -> {
-          List<MemoryRecord> out = new ArrayList<>();
-          Set<String> seen = new java.util.HashSet<>();
-          for (int i = 0; i < ids.size(); i += chunk) {
-            BooleanQuery.Builder any = new BooleanQuery.Builder();
-            for (String id : ids.subList(i, Math.min(ids.size(), i + chunk)))
-              any.add(Queries.term(Schema.SOURCE, id), Occur.SHOULD);
-            for (MemoryRecord r :
-                StoredRecords.find(
-                    s,
-                    Queries.and(Queries.term(Schema.OWNER, owner), any.build()),
-                    Integer.MAX_VALUE,
-                    false)) {
-              if (seen.add(r.id())) out.add(r);
-            }
-          }
-          return out;
-        });
+    return lookups.bySources(owner, sourceIds);
   }
 
   /**
@@ -358,29 +325,6 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Refuses an index written in another format than {@link Schema#FORMAT_VERSION}, saying what to
-   * do.
-   */
-  static void checkFormat(Directory d, Path dir) throws IOException {
-    if (!DirectoryReader.indexExists(d)) return;
-    var commits = DirectoryReader.listCommits(d);
-    String format = commits.get(commits.size() - 1).getUserData().get("format");
-    if (format != null && !format.equals(Schema.FORMAT_VERSION)) {
-      throw new MnemoException(
-          "the store in "
-              + dir
-              + " has index format "
-              + format
-              + "; this version of Mnemo reads "
-              + "format "
-              + Schema.FORMAT_VERSION
-              + ". Open it with the Mnemo that wrote it and move the data with "
-              + "./mnemo export, then ./mnemo import into a new directory",
-          false);
-    }
-  }
-
-  /**
    * Waits until every move scheduled so far has finished (or failed; the owner then stays in the
    * shared index). For tests, benchmarks and tools that want the layout settled; writes and reads
    * never need it.
@@ -464,121 +408,22 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public Optional<MemoryRecord> get(String owner, String id) {
-    List<MemoryRecord> r =
-        partitions.read(
-            owner,
-            (p, s) ->
-                StoredRecords.find(
-                    s,
-                    Queries.and(Queries.term(Schema.OWNER, owner), Queries.term(Schema.ID, id)),
-                    1,
-                    false));
-    return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+    return lookups.get(owner, id);
   }
 
   @Override
   public List<MemoryRecord> versions(String owner, String factKey) {
-    return versions(owner, factKey, ReadOptions.DEFAULT);
-  }
-
-  /**
-   * A fact key's versions: the read path asks for them right after the candidates, which are often
-   * among them.
-   */
-  private List<MemoryRecord> versions(String owner, String factKey, ReadOptions o) {
-    return partitions.read(
-        owner,
-        (p, s) ->
-            StoredRecords.find(
-                s,
-                Queries.and(
-                    Queries.term(Schema.OWNER, owner), Queries.term(Schema.FACT_KEY, factKey)),
-                Integer.MAX_VALUE,
-                o.recordCache()));
+    return lookups.versions(owner, factKey, ReadOptions.DEFAULT);
   }
 
   @Override
   public List<MemoryRecord> lineage(String owner, String id) {
-    Query either =
-        new BooleanQuery.Builder()
-            .add(Queries.term(Schema.ID, id), Occur.SHOULD)
-            .add(Queries.term(Schema.ORIGIN, id), Occur.SHOULD)
-            .setMinimumNumberShouldMatch(1)
-            .build();
-    return partitions.read(
-        owner,
-        (p, s) ->
-            StoredRecords.find(
-                s,
-                Queries.and(Queries.term(Schema.OWNER, owner), either),
-                Integer.MAX_VALUE,
-                false));
+    return lookups.lineage(owner, id);
   }
 
   @Override
   public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
-    Sort sort =
-        new Sort(
-            new SortField(Schema.RECORDED, SortField.Type.LONG, true),
-            new SortField(Schema.ID, SortField.Type.STRING));
-    return sorted(
-        eligibility.owner(),
-        s -> new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())),
-        Math.max(1, limit),
-        sort);
-  }
-
-  /** A query for one index (its filter may depend on what the index holds). */
-  private interface QueryOf {
-    Query of(IndexSearcher s) throws IOException;
-  }
-
-  /**
-   * The first {@code limit} records matching the query in {@code sort}'s order (all of them with
-   * {@link Integer#MAX_VALUE}), from the owner's index, or, for no owner, from every index merged
-   * in that order.
-   */
-  private List<MemoryRecord> sorted(String owner, QueryOf query, int limit, Sort sort) {
-    if (owner != null || partitions.table().isEmpty()) {
-      return partitions.read(
-          owner,
-          (p, s) -> {
-            Query q = query.of(s);
-            int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-            TopDocs top = s.search(q, n, sort);
-            List<MemoryRecord> out = new ArrayList<>();
-            for (ScoreDoc sd : top.scoreDocs) out.add(StoredRecords.load(s, sd.doc));
-            return out;
-          });
-    }
-    List<Partition> parts = new ArrayList<>();
-    List<IndexSearcher> searchers = new ArrayList<>();
-    try {
-      parts.add(shared);
-      for (String o : partitions.table().keySet()) parts.add(partitions.pin(o));
-      TopFieldDocs[] tops = new TopFieldDocs[parts.size()];
-      for (Partition p : parts) searchers.add(Partitions.acquire(p));
-      for (int i = 0; i < parts.size(); i++) {
-        IndexSearcher s = searchers.get(i);
-        Query q = query.of(s);
-        int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-        tops[i] = s.search(q, n, sort);
-        for (ScoreDoc sd : tops[i].scoreDocs)
-          sd.shardIndex = i; // merge reads it, and so does load below
-      }
-      int total = 0;
-      for (TopFieldDocs t : tops) total += t.scoreDocs.length;
-      TopDocs merged = TopDocs.merge(sort, Math.max(1, Math.min(limit, total)), tops);
-      List<MemoryRecord> out = new ArrayList<>();
-      for (ScoreDoc sd : merged.scoreDocs)
-        out.add(StoredRecords.load(searchers.get(sd.shardIndex), sd.doc));
-      return out;
-    } catch (IOException e) {
-      throw Partitions.readFailed(e);
-    } finally {
-      for (int i = 0; i < searchers.size(); i++) Partitions.release(parts.get(i), searchers.get(i));
-      for (Partition p : parts) partitions.unpin(p);
-    }
+    return lookups.latest(eligibility, limit);
   }
 
   /**
@@ -698,21 +543,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private CandidateSet candidates(CandidateQuery q, ReadOptions o) {
-    return candidates(q, null, o);
+    return search.candidates(q, null, o);
   }
 
-  /**
-   * {@code later}: the vector, asked for once the other signals are searched; null: the query's.
-   */
   private CandidateSet candidates(
       CandidateQuery q, java.util.function.Supplier<float[]> later, ReadOptions o) {
-    String owner = q.eligibility().owner();
-    if (owner == null && !partitions.table().isEmpty()) {
-      CandidateQuery all = later == null ? q : q.withVector(later.get());
-      return CandidateSearch.merged(
-          partitions.acrossAll((p, s) -> search.candidates(p, s, all, null, o)), q.perSignal());
-    }
-    return partitions.read(owner, (p, s) -> search.candidates(p, s, q, later, o));
+    return search.candidates(q, later, o);
   }
 
   /**
@@ -726,9 +562,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @Override
   public long count() {
-    return partitions.acrossAll((p, s) -> (long) s.getIndexReader().numDocs()).stream()
-        .mapToLong(Long::longValue)
-        .sum();
+    return lookups.count();
   }
 
   /** Bytes of the index files on disk: the shared index and the owners' partitions. */
@@ -784,7 +618,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     @Override
     public List<MemoryRecord> versions(String owner, String key) {
-      return LuceneMemoryStore.this.versions(owner, key, options);
+      return lookups.versions(owner, key, options);
     }
 
     /** Closing the view closes nothing: the store is the caller's. */
