@@ -131,11 +131,25 @@ public final class Main implements Runnable {
     CommandLine serve = cl.getSubcommands().get("serve");
     if (serve != null) ServeCommand.describeDataOption(serve);
     HelpLayout.apply(cl);
+    // A bad option value is one line naming the option and a hint, not the whole usage (which a
+    // script would have to scroll past to find what was wrong).
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine cmd = ex.getCommandLine();
+          PrintWriter err = cmd.getErr();
+          err.println("error: " + Args.shown(ex.getMessage()));
+          if (ex instanceof CommandLine.UnmatchedArgumentException u
+              && !u.getSuggestions().isEmpty())
+            err.println("Did you mean: " + String.join(", ", u.getSuggestions()) + "?");
+          err.println(
+              "Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
+          return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        });
     cl.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           PrintWriter err = cmd.getErr();
           if (ex instanceof InvalidRequestException ire) {
-            err.println("error: " + ire.getMessage());
+            err.println("error: " + Args.shown(ire.getMessage()));
             return 2;
           }
           if (ex instanceof MnemoException me) {
