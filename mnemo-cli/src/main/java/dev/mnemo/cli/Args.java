@@ -43,12 +43,7 @@ final class Args {
 
   /** {@code value} when at most {@code max} characters, else a refusal naming {@code option}. */
   static String length(String option, String value, int max) {
-    if (value != null && value.length() > max)
-      throw new InvalidRequestException(
-          option,
-          value.length(),
-          option + " must be at most " + max + " characters, was " + value.length());
-    return value;
+    return InputRules.requireLength(option, value, max);
   }
 
   /** {@code value} on one line: control and format characters as {@code \\uXXXX}, cut if long. */

@@ -392,7 +392,8 @@ final class Api {
     if (factKey == null) {
       throw new InvalidRequestException("fact_key", null, "fact_key is required: ?fact_key=KEY");
     }
-    requireKeyLength("fact_key", factKey);
+    // a key looked up is no longer than a stored one may be, as on writes
+    dev.mnemo.InputRules.requireLength("fact_key", factKey, dev.mnemo.InputRules.MAX_KEY_CHARS);
     ObjectNode o = JsonCodec.object();
     o.put("owner", owner);
     o.put("fact_key", factKey);
@@ -402,28 +403,11 @@ final class Api {
     ctx.json(o);
   }
 
-  /**
-   * A key looked up (a fact key, an episode) no longer than a stored one may be ({@link
-   * dev.mnemo.InputRules#MAX_KEY_CHARS}): a longer one is refused, naming the limit, as on writes.
-   */
-  private static void requireKeyLength(String field, String value) {
-    if (value.length() > dev.mnemo.InputRules.MAX_KEY_CHARS) {
-      throw new InvalidRequestException(
-          field,
-          value.length() + " characters",
-          field
-              + " is "
-              + value.length()
-              + " characters; at most "
-              + dev.mnemo.InputRules.MAX_KEY_CHARS);
-    }
-  }
-
   /** Summarizes an episode (a new version of its summary); 404 when it has no current records. */
   private void summarize(Context ctx) {
     String owner = ctx.pathParam("owner");
     String episode = ctx.pathParam("episode");
-    requireKeyLength("episode", episode);
+    dev.mnemo.InputRules.requireLength("episode", episode, dev.mnemo.InputRules.MAX_KEY_CHARS);
     MemoryRecord r =
         memory(ctx)
             .summarize(owner, episode)
