@@ -4,6 +4,19 @@
 
 mnemo_java_major() { # prints the major version of "$1/bin/java", or nothing
   [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
+  # A JDK's release file says its version (JAVA_VERSION="25.0.3"): read, not run, since every
+  # ./mnemo call looks at each candidate and a `java -version` is 20-50 ms of it. Run when absent.
+  local line v=""
+  if [ -r "$1/release" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do
+      case $line in JAVA_VERSION=*) v=${line#JAVA_VERSION=} && v=${v//\"/} && break ;; esac
+    done <"$1/release"
+  fi
+  if [ -n "$v" ]; then
+    v=${v#1.} # 1.8.0_292 is 8
+    echo "${v%%[!0-9]*}"
+    return 0
+  fi
   "$1/bin/java" -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print (v[1] == "1" ? v[2] : v[1]); exit }'
 }
 

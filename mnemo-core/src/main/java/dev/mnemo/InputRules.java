@@ -138,6 +138,18 @@ public final class InputRules {
     }
   }
 
+  /**
+   * {@code value} when at most {@code max} characters (or null), else an {@link
+   * InvalidRequestException} naming {@code field} ({@link #checkLength}'s rule, for a door that
+   * checks one value).
+   */
+  public static String requireLength(String field, String value, int max) {
+    List<Violation> v = new java.util.ArrayList<>(1);
+    checkLength(field, value, max, v);
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return value;
+  }
+
   /** Whether {@code t} lies in [MIN_TIME, MAX_TIME]. */
   public static boolean representable(Instant t) {
     return !t.isBefore(MIN_TIME) && !t.isAfter(MAX_TIME);

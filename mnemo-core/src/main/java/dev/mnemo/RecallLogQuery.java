@@ -66,6 +66,36 @@ public record RecallLogQuery(
     record = record == null || record.isBlank() ? null : record;
   }
 
+  /**
+   * A query from a door (a route's parameters, a command's options), checked by the rules of every
+   * other door first: an owner by the owner rules ({@link InputRules#checkOwner}), times inside the
+   * range a store keeps, a record id and an outcome no longer than a key, the text no longer than a
+   * recall's query. Violations name the fields as {@code names} gives them: owner, from, to,
+   * outcome, text, record in that order (a route's {@code q}, a command's {@code --from}).
+   *
+   * @throws InvalidRequestException naming every field that breaks a rule
+   */
+  public static RecallLogQuery checked(
+      String owner,
+      Instant from,
+      Instant to,
+      String outcome,
+      String text,
+      String record,
+      int offset,
+      int limit,
+      java.util.List<String> names) {
+    java.util.List<InvalidRequestException.Violation> v = new java.util.ArrayList<>();
+    if (owner != null) InputRules.checkOwner(names.get(0), owner, v);
+    InputRules.checkTime(names.get(1), from, v);
+    InputRules.checkTime(names.get(2), to, v);
+    InputRules.checkLength(names.get(3), outcome, InputRules.MAX_KEY_CHARS, v);
+    InputRules.checkLength(names.get(4), text, RecallRequest.MAX_QUERY_CHARS, v);
+    InputRules.checkLength(names.get(5), record, InputRules.MAX_KEY_CHARS, v);
+    if (!v.isEmpty()) throw new InvalidRequestException(v);
+    return new RecallLogQuery(owner, from, to, outcome, text, record, offset, limit);
+  }
+
   /** Every entry, newest first, up to {@code limit}. */
   public static RecallLogQuery all(int limit) {
     return new RecallLogQuery(null, null, null, null, null, null, 0, limit);

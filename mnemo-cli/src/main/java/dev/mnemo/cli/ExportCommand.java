@@ -68,6 +68,13 @@ final class ExportCommand implements Callable<Integer> {
                 n[1]++;
               });
     }
+    // The owner rules, except for an owner the store holds (written before them): it stays
+    // exportable, as it stays erasable.
+    String problem = owner == null ? null : dev.mnemo.InputRules.ownerProblem("--owner", owner);
+    if (problem != null && n[0] == 0 && n[1] == 0) {
+      System.err.println("error: " + Args.shown(problem));
+      return 2;
+    }
     System.err.println("exported " + n[0] + " records and " + n[1] + " turns");
     return 0;
   }

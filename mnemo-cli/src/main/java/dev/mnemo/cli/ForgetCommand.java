@@ -38,6 +38,9 @@ final class ForgetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Args.id("--id", id);
+    // the owner's rules before the question: no confirmation asked for an owner that cannot be
+    dev.mnemo.InputRules.requireOwner("--owner", owner);
     if (id == null && !yes && !confirmed()) return 2;
     engine.embedder = "none";
     try (Mnemo m = engine.open()) {
@@ -52,7 +55,11 @@ final class ForgetCommand implements Callable<Integer> {
       }
       if (id != null && n == 0) {
         System.err.println(
-            "error: owner '" + owner + "' has no record '" + id + "': nothing deleted");
+            "error: --id: owner '"
+                + Args.shown(owner)
+                + "' has no record '"
+                + Args.shown(id)
+                + "': nothing deleted");
         return 1;
       }
     }

@@ -39,6 +39,7 @@ final class HistoryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Args.length("--fact-key", factKey, dev.mnemo.InputRules.MAX_KEY_CHARS);
     engine.embedder = "none"; // reading history needs no model
     try (Mnemo m = engine.open()) {
       List<MemoryRecord> h = m.history(owner, factKey);

@@ -7,6 +7,7 @@ import dev.mnemo.RecallLogQuery;
 import dev.mnemo.RecallResult;
 import dev.mnemo.RecallStats;
 import dev.mnemo.eval.LogScenarios;
+import dev.mnemo.json.FieldReader;
 import dev.mnemo.json.JsonCodec;
 import dev.mnemo.json.RecallLogJson;
 import java.io.BufferedWriter;
@@ -90,34 +91,38 @@ final class LogCommand implements Callable<Integer> {
     int offset;
 
     RecallLogQuery query() {
-      return new RecallLogQuery(
+      Args.id("--record", record);
+      return RecallLogQuery.checked(
           owner,
-          Times.parse("from", from),
-          Times.parse("to", to),
+          FieldReader.parseInstant("--from", from),
+          FieldReader.parseInstant("--to", to),
           outcome,
           text,
           record,
           offset,
-          limit);
+          limit,
+          java.util.List.of("--owner", "--from", "--to", "--outcome", "--text", "--record"));
     }
   }
 
   @Override
   public Integer call() throws Exception {
     engine.embedder = "none"; // reading the log needs no model
+    Args.id("--id", id);
+    RecallLogQuery q = id == null ? filters.query() : null;
     try (Mnemo m = engine.open()) {
       PrintStream out = System.out;
       if (id != null) {
         Optional<LoggedRecall> e = engine.retrievalLog(m).loggedRecall(id);
         if (e.isEmpty()) {
-          System.err.println("no logged recall '" + id + "' in " + engine.data);
+          System.err.println(
+              "error: --id: no logged recall '" + Args.shown(id) + "' in " + engine.data);
           return 1;
         }
         if (json) out.println(JsonCodec.WRITER.writeValueAsString(RecallLogJson.entry(e.get())));
         else print(e.get(), out);
         return 0;
       }
-      RecallLogQuery q = filters.query();
       var entries = engine.retrievalLog(m).recalls(q);
       if (json) {
         for (LoggedRecall e : entries)

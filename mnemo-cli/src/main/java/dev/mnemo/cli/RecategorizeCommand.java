@@ -37,6 +37,7 @@ final class RecategorizeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Category c = Category.fromCode("category", category);
+    Args.id("--id", id);
     try (Mnemo m = engine.open()) {
       MemoryRecord r = m.recategorize(owner, id, c);
       System.out.println(

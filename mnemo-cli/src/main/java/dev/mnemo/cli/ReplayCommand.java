@@ -52,11 +52,16 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Args.id("ID", id);
     try (Mnemo m = engine.open()) {
       Optional<Replay> found = engine.retrievalLog(m).replay(id, this::change);
       if (found.isEmpty()) {
         System.err.println(
-            "no logged recall '" + id + "' in " + engine.data + " (./mnemo log lists them)");
+            "no logged recall '"
+                + Args.shown(id)
+                + "' in "
+                + engine.data
+                + " (./mnemo log lists them)");
         return 1;
       }
       Replay r = found.get();

@@ -40,6 +40,7 @@ final class ShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Args.id("ID", id);
     engine.embedder = "none"; // reading a record needs no model
     try (Mnemo m = engine.open()) {
       List<MemoryRecord> found = new ArrayList<>();
@@ -55,9 +56,9 @@ final class ShowCommand implements Callable<Integer> {
       if (found.isEmpty()) {
         System.err.println(
             "error: no record '"
-                + id
+                + Args.shown(id)
                 + "'"
-                + (owner == null ? "" : " of owner '" + owner + "'")
+                + (owner == null ? "" : " of owner '" + Args.shown(owner) + "'")
                 + " in "
                 + engine.data
                 + " (./mnemo list --owner OWNER shows the ids)");

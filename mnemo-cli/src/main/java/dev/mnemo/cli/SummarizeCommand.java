@@ -32,6 +32,7 @@ final class SummarizeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Args.length("--episode", episode, dev.mnemo.InputRules.MAX_KEY_CHARS);
     try (Mnemo m = engine.open()) {
       Optional<MemoryRecord> s = m.summarize(owner, episode);
       if (json) {

@@ -1,5 +1,6 @@
 package dev.mnemo.internal;
 
+import dev.mnemo.spi.CacheDirectory;
 import dev.mnemo.spi.Embedder;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -31,13 +32,10 @@ import java.util.logging.Logger;
  * are embedded as if it were not there (a debug line says why), and it is written to a temporary
  * file and moved into place, so a reader never sees half of one.
  *
- * <p>Where: the system property {@value #DIR_PROPERTY}, else the environment variable {@code
- * MNEMO_CACHE_DIR}, else {@code $XDG_CACHE_HOME/mnemo}, else {@code ~/.cache/mnemo}; the property
- * set to {@code off} (or {@code none}) keeps the vectors in memory only. Hand-written: a few
+ * <p>Where: {@link CacheDirectory} (off: the vectors are kept in memory only). Hand-written: a few
  * hundred float arrays in one file need no serialisation library.
  */
 final class BankVectors {
-  static final String DIR_PROPERTY = "mnemo.cache.dir";
   private static final Logger LOG = Logger.getLogger(BankVectors.class.getName());
   private static final int MAGIC = 0x4d4e4256; // "MNBV"
   private static final int VERSION = 1;
@@ -91,23 +89,10 @@ final class BankVectors {
 
   /** The cache file for this key, or null when the cache is off or has no home. */
   static Path file(String name, String key) {
-    Path dir = directory();
+    Path dir = CacheDirectory.get();
     if (dir == null) return null;
     String stem = name.replaceAll("[^A-Za-z0-9]+", "-");
     return dir.resolve("bank-" + stem + "-" + key + ".vec");
-  }
-
-  static Path directory() {
-    String dir = System.getProperty(DIR_PROPERTY);
-    if (dir == null || dir.isBlank()) dir = System.getenv("MNEMO_CACHE_DIR");
-    if (dir != null && !dir.isBlank()) {
-      String d = dir.strip();
-      return d.equalsIgnoreCase("off") || d.equalsIgnoreCase("none") ? null : Path.of(d);
-    }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    if (xdg != null && !xdg.isBlank()) return Path.of(xdg, "mnemo");
-    String home = System.getProperty("user.home");
-    return home == null || home.isBlank() ? null : Path.of(home, ".cache", "mnemo");
   }
 
   private static float[][] read(Path file, int rows, int dimension) {

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * engine finds them with its own recall, best first), the first record a rule fires on decides.
  *
  * <ol>
- *   <li><b>NOOP, exact duplicate</b>: the same text once lower-cased and stripped of punctuation.
+ *   <li><b>NOOP, exact duplicate</b>: the same text once lower-cased and stripped of punctuation,
+ *       and the same marks ({@link SameFact#marks}: "$40" is not "€40").
  *   <li><b>NOOP, near-duplicate</b>: the same polarity (both or neither negated) and a Jaccard
  *       similarity of content words of at least {@value #NEAR_DUPLICATE}, and the same numbers,
  *       dates and identifiers ({@link SameFact#marks}): "part 0" and "part 2" are two facts.
@@ -62,15 +63,17 @@ public final class RuleConsolidator implements Consolidator {
     String norm = normalized(candidate.text());
     Set<String> words = contentWords(candidate.text());
     boolean negated = negated(candidate.text());
+    List<String> marks = SameFact.marks(candidate.text());
     for (MemoryRecord r : similar) {
       if (r.expiredAt() != null || !r.owner().equals(candidate.owner())) continue;
-      if (normalized(r.text()).equals(norm))
+      // Different numbers, dates or identifiers: different facts, however similar the words
+      // (also when only a currency sign differs, which normalizing removes).
+      boolean sameMarks = marks.equals(SameFact.marks(r.text()));
+      if (sameMarks && normalized(r.text()).equals(norm))
         return new Decision(Action.NOOP, r.id(), "exact duplicate of " + r.id());
       double j = jaccard(words, contentWords(r.text()));
       boolean opposite = negated != negated(r.text());
       boolean sameKey = candidate.factKey() != null && candidate.factKey().equals(r.factKey());
-      // Different numbers, dates or identifiers: different facts, however similar the words.
-      boolean sameMarks = SameFact.marks(candidate.text()).equals(SameFact.marks(r.text()));
       if (!opposite && j >= NEAR_DUPLICATE && sameMarks) {
         return new Decision(
             Action.NOOP,

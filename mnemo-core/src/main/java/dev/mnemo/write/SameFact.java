@@ -221,7 +221,10 @@ public final class SameFact {
             kind, "slot " + n.attribute().replace("tool:", "tool for "), certain, n.change()));
   }
 
-  private static final Pattern MARK = Pattern.compile("[\\p{L}\\p{N}]*\\p{N}[\\p{L}\\p{N}]*");
+  /** A word, a number or a currency sign: the tokens {@link #marks} reads, in text order. */
+  private static final Pattern MARK_TOKEN = Pattern.compile("[\\p{L}\\p{N}]+|\\p{Sc}");
+
+  /** Words that are marks wherever they stand: number words, month and weekday names. */
   private static final Set<String> NUMBER_WORDS =
       Set.of(
           "zero",
@@ -265,20 +268,52 @@ public final class SameFact {
           "sunday");
 
   /**
-   * The words that make a statement distinct however similar the rest is: every token with a digit
-   * (numbers, dates, amounts, versions, ids such as "r2w2i4"), number words, month and weekday
-   * names; as a sorted list, so "part 0" and "part 2" differ.
+   * Words that are marks next to a number only, being common words elsewhere: "May 3" (not "you
+   * may"), abbreviated months and weekdays ("3 Mar", "Sat 4"), "4 pm", and ISO 4217 currency codes
+   * ("40 USD", "CHF 12.50"; the JDK's list).
+   */
+  private static final Set<String> NEXT_TO_A_NUMBER = nextToANumber();
+
+  private static Set<String> nextToANumber() {
+    Set<String> s =
+        new java.util.HashSet<>(
+            List.of(
+                "may", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+                "dec", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+                "am", "pm"));
+    for (java.util.Currency c : java.util.Currency.getAvailableCurrencies())
+      s.add(c.getCurrencyCode().toLowerCase(Locale.ROOT));
+    return Set.copyOf(s);
+  }
+
+  /**
+   * The words that make a statement distinct however similar the rest is, in the order of the text:
+   * every token with a digit (numbers, dates, amounts, versions, ids such as "r2w2i4"), currency
+   * signs, number words, month and weekday names, and next to a number the words of {@link
+   * #NEXT_TO_A_NUMBER}. "part 0" and "part 2" differ, and so do "3 to 1" and "1 to 3", "$40" and
+   * "€40", "4 May" and "4 Nov"; case and punctuation do not count.
    */
   static List<String> marks(String text) {
+    List<String> tokens = new ArrayList<>();
+    Matcher m = MARK_TOKEN.matcher(text.toLowerCase(Locale.ROOT));
+    while (m.find()) tokens.add(m.group());
     List<String> out = new ArrayList<>();
-    Matcher m = MARK.matcher(text.toLowerCase(Locale.ROOT));
-    while (m.find()) out.add(m.group());
-    for (String w : words(text)) {
-      String l = w.toLowerCase(Locale.ROOT);
-      if (NUMBER_WORDS.contains(l)) out.add(l);
+    for (int i = 0; i < tokens.size(); i++) {
+      String t = tokens.get(i);
+      boolean mark =
+          hasDigit(t)
+              || !Character.isLetterOrDigit(t.codePointAt(0))
+              || NUMBER_WORDS.contains(t)
+              || NEXT_TO_A_NUMBER.contains(t)
+                  && (i > 0 && hasDigit(tokens.get(i - 1))
+                      || i + 1 < tokens.size() && hasDigit(tokens.get(i + 1)));
+      if (mark) out.add(t);
     }
-    java.util.Collections.sort(out);
     return out;
+  }
+
+  private static boolean hasDigit(String token) {
+    return token.codePoints().anyMatch(Character::isDigit);
   }
 
   private record Preference(String subject, int polarity, Set<String> object) {}

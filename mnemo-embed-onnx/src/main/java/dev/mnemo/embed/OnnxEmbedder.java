@@ -8,12 +8,14 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.mnemo.InvalidRequestException;
 import dev.mnemo.MnemoException;
+import dev.mnemo.spi.CacheDirectory;
 import dev.mnemo.spi.Embedder;
 import dev.mnemo.spi.Vectors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,7 +32,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * A local {@link Embedder} that runs one of the quantized sentence-embedding models of {@link
  * OnnxModel} in process with ONNX Runtime, its weights and tokenizer read from the class path (the
- * model's LangChain4j jar from Maven Central).
+ * model's LangChain4j jar from Maven Central); the session is opened on an optimized copy of the
+ * model that the first process writes to the {@link CacheDirectory} ({@link ModelSessions}: about
+ * 300 ms less a start, the same vectors).
  *
  * <p>Contract: queries are embedded as {@link OnnxModel#queryPrefix()} + text and passages as
  * {@link OnnxModel#passagePrefix()} + text, as the model was trained; each text is cut to the
@@ -82,6 +86,14 @@ public final class OnnxEmbedder implements Embedder {
    * @throws MnemoException if the model cannot be loaded (for example, its jar is missing)
    */
   public OnnxEmbedder(OnnxModel model, int threads) {
+    this(model, threads, CacheDirectory.get());
+  }
+
+  /**
+   * Loads {@code model}, its session opened on the optimized copy in {@code cacheDir} (null: on the
+   * model's bytes, as {@link ModelSessions} explains).
+   */
+  OnnxEmbedder(OnnxModel model, int threads, Path cacheDir) {
     this.model = java.util.Objects.requireNonNull(model, "model");
     this.modelId = model.id();
     if (threads < 1) {
@@ -89,10 +101,9 @@ public final class OnnxEmbedder implements Embedder {
     }
     this.threads = threads;
     this.environment = OrtEnvironment.getEnvironment();
-    byte[] weights = readResource(model.modelResource());
+    java.net.URL weights = resource(model.modelResource());
     // Measured on 2 cores (passages of ~30 tokens; of ~70 in brackets): ONNX's default intra-op
-    // pool
-    // (a spinning thread per core) fights with any parallelism around it, so stock langchain4j
+    // pool (a spinning thread per core) fights with any parallelism around it, so stock langchain4j
     // embedAll, one text per pooled thread on such a session, made 191/s (99/s). One intra-op
     // thread and our own `threads` callers sharing one session (OrtSession.run is thread-safe) made
     // 291/s (140/s); a session per worker was no faster (271/s) and costs tens of MB each. Batching
@@ -100,12 +111,15 @@ public final class OnnxEmbedder implements Embedder {
     // activations dynamically with one scale per batch, so a text's vector moved by up to 0.5%
     // cosine with its batch-mates; reproducible vectors are worth more than 8%. The price is
     // single-query latency: ~5 ms for a 20-token query on one core, against ~4 ms on two.
-    try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-      options.setIntraOpNumThreads(1);
-      options.setInterOpNumThreads(1);
-      options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-      options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-      this.session = environment.createSession(weights, options);
+    try {
+      this.session =
+          ModelSessions.open(
+              environment,
+              model,
+              weights,
+              cacheDir,
+              OnnxEmbedder::sessionOptions,
+              model.modelResource());
       this.wantsTokenTypes = session.getInputNames().contains("token_type_ids");
     } catch (OrtException e) {
       throw new MnemoException(
@@ -351,17 +365,28 @@ public final class OnnxEmbedder implements Embedder {
     }
   }
 
-  private byte[] readResource(String name) {
-    try (InputStream in = openResource(name)) {
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new MnemoException(
-          "cannot read " + name + " from the class path: " + e.getMessage(), false, e);
+  /** One intra-op thread, sequential: see the constructor. */
+  private static OrtSession.SessionOptions sessionOptions(OrtSession.SessionOptions.OptLevel level)
+      throws OrtException {
+    OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+    try {
+      options.setIntraOpNumThreads(1);
+      options.setInterOpNumThreads(1);
+      options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+      options.setOptimizationLevel(level);
+      return options;
+    } catch (OrtException | RuntimeException e) {
+      options.close();
+      throw e;
     }
   }
 
-  private InputStream openResource(String name) {
-    InputStream in = OnnxEmbedder.class.getResourceAsStream("/" + name);
+  private InputStream openResource(String name) throws IOException {
+    return resource(name).openStream();
+  }
+
+  private java.net.URL resource(String name) {
+    java.net.URL in = OnnxEmbedder.class.getResource("/" + name);
     if (in == null) {
       throw new MnemoException(
           name

@@ -356,7 +356,7 @@ public final class FieldReader {
   /** Parses an ISO instant, an offset date-time or a plain date (00:00 UTC). */
   public static Instant parseInstant(String field, String s) {
     if (s == null) return null;
-    String t = s.trim();
+    String t = s.strip(); // whitespace only: trim() would also drop a NUL or another control
     Instant at;
     try {
       if (t.length() == 10) at = LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();

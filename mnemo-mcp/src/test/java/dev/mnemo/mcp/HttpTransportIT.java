@@ -26,6 +26,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -150,6 +151,7 @@ class HttpTransportIT {
       ToolScenario.emptyRecallIsAValidAnswer(client, "nobody");
       ToolScenario.invalidArgumentsAreToolErrorsAndWriteNothing(client, "carol");
       String used = ToolScenario.usageFeedback(client, "omar");
+      ToolScenario.unknownIdsAreNamed(client, "ines", "tomas");
       // the feedback reached the record's counters: one heuristic mark and one explicit
       java.util.List<dev.mnemo.MemoryRecord> marked = new java.util.ArrayList<>();
       mnemo.export(
@@ -212,11 +214,17 @@ class HttpTransportIT {
               ToolScenario.ok(b, "history", Map.of("owner", "bob", "fact_key", "allergy"))
                   .get("versions"))
           .isEmpty();
-      assertThat(
-              ToolScenario.ok(b, "forget", Map.of("owner", "bob", "id", stored.get("id").asText()))
-                  .get("deleted")
-                  .asInt())
-          .isZero();
+      JsonNode forgot =
+          ToolScenario.ok(b, "forget", Map.of("owner", "bob", "id", stored.get("id").asText()));
+      assertThat(forgot.get("deleted").asInt()).isZero();
+      assertThat(forgot.get("unknown").get(0).asText())
+          .as("another tenant's id is unknown, not deleted")
+          .isEqualTo(stored.get("id").asText());
+      JsonNode used =
+          ToolScenario.ok(
+              b, "mark_used", Map.of("owner", "bob", "ids", List.of(stored.get("id").asText())));
+      assertThat(used.get("used")).isEmpty();
+      assertThat(used.get("unknown").get(0).asText()).isEqualTo(stored.get("id").asText());
       assertThat(
               ToolScenario.ok(b, "forget", Map.of("owner", "bob", "confirm_all", true))
                   .get("deleted")

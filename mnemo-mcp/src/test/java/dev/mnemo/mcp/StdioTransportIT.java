@@ -61,6 +61,7 @@ class StdioTransportIT {
       ToolScenario.lifecycle(client, "alice");
       ToolScenario.emptyRecallIsAValidAnswer(client, "nobody");
       ToolScenario.usageFeedback(client, "omar");
+      ToolScenario.unknownIdsAreNamed(client, "ines", "tomas");
       ToolScenario.invalidArgumentsAreToolErrorsAndWriteNothing(client, "carol");
     }
     // The server printed a stray line after claiming stdout: it went to stderr, and the protocol

@@ -325,6 +325,74 @@ final class ToolScenario {
   }
 
   /**
+   * Every tool that takes ids answers which of them are unknown (issue 36): {@code mark_used} names
+   * them under {@code unknown} and never under {@code used}, with or without an answer; {@code
+   * forget} of an id the owner does not have answers {@code deleted: 0} and names it. An id of
+   * another owner is unknown to this one, and forgetting it leaves that owner's record alone.
+   */
+  static void unknownIdsAreNamed(McpSyncClient client, String owner, String other) {
+    String mine =
+        ok(client, "remember", Map.of("owner", owner, "text", "Ines keeps her bike in shed 7."))
+            .get("id")
+            .asText();
+    String theirs =
+        ok(client, "remember", Map.of("owner", other, "text", "Tomas parks his van on row 12."))
+            .get("id")
+            .asText();
+
+    JsonNode mixed =
+        ok(
+            client,
+            "mark_used",
+            Map.of("owner", owner, "ids", List.of(mine, "no-such-id", theirs, mine)));
+    assertThat(mixed.get("used")).extracting(JsonNode::asText).containsExactly(mine);
+    assertThat(mixed.get("updated").asInt()).isEqualTo(1);
+    assertThat(mixed.get("unknown"))
+        .extracting(JsonNode::asText)
+        .containsExactly("no-such-id", theirs);
+    assertThat(mixed.get("note").asText()).contains("2 of the ids", "no-such-id", theirs);
+
+    JsonNode none =
+        ok(client, "mark_used", Map.of("owner", owner, "ids", List.of("ghost-1", "ghost-2")));
+    assertThat(none.get("used")).isEmpty();
+    assertThat(none.get("updated").asInt()).isZero();
+    assertThat(none.get("unknown"))
+        .extracting(JsonNode::asText)
+        .containsExactly("ghost-1", "ghost-2");
+
+    JsonNode withAnswer =
+        ok(
+            client,
+            "mark_used",
+            Map.of(
+                "owner",
+                owner,
+                "ids",
+                List.of(mine, "ghost-3"),
+                "answer",
+                "Her bike is in shed 7."));
+    assertThat(withAnswer.get("used")).extracting(JsonNode::asText).containsExactly(mine);
+    assertThat(withAnswer.get("unknown")).extracting(JsonNode::asText).containsExactly("ghost-3");
+
+    JsonNode known = ok(client, "mark_used", Map.of("owner", owner, "ids", List.of(mine)));
+    assertThat(known.has("unknown")).as("nothing unknown, nothing named").isFalse();
+    assertThat(known.has("note")).isFalse();
+
+    for (String id : List.of("no-such-id", theirs)) {
+      JsonNode forgot = ok(client, "forget", Map.of("owner", owner, "id", id));
+      assertThat(forgot.get("deleted").asInt()).as(id).isZero();
+      assertThat(forgot.get("unknown")).extracting(JsonNode::asText).containsExactly(id);
+      assertThat(forgot.get("note").asText()).contains(id, "nothing was deleted");
+    }
+    JsonNode still =
+        ok(client, "recall", Map.of("owner", other, "query", "Where does Tomas park his van?"));
+    assertThat(ids(still)).as("the other owner's record is untouched").contains(theirs);
+    JsonNode forgot = ok(client, "forget", Map.of("owner", owner, "id", mine));
+    assertThat(forgot.get("deleted").asInt()).isEqualTo(1);
+    assertThat(forgot.has("unknown")).isFalse();
+  }
+
+  /**
    * Access inside an owner through the tools: a memory remembered with access labels is recalled
    * only over a connection whose principals hold one of them; the model cannot name principals.
    *

@@ -392,6 +392,8 @@ final class Api {
     if (factKey == null) {
       throw new InvalidRequestException("fact_key", null, "fact_key is required: ?fact_key=KEY");
     }
+    // a key looked up is no longer than a stored one may be, as on writes
+    dev.mnemo.InputRules.requireLength("fact_key", factKey, dev.mnemo.InputRules.MAX_KEY_CHARS);
     ObjectNode o = JsonCodec.object();
     o.put("owner", owner);
     o.put("fact_key", factKey);
@@ -405,6 +407,7 @@ final class Api {
   private void summarize(Context ctx) {
     String owner = ctx.pathParam("owner");
     String episode = ctx.pathParam("episode");
+    dev.mnemo.InputRules.requireLength("episode", episode, dev.mnemo.InputRules.MAX_KEY_CHARS);
     MemoryRecord r =
         memory(ctx)
             .summarize(owner, episode)

@@ -140,7 +140,7 @@ public final class MnemoServer implements AutoCloseable {
             config,
             metrics,
             b.reopenBackoff,
-            new DiskSpace(data.resolve("tenants"), b.minFreeBytes, b.warnFreeBytes));
+            new DiskSpace(data.resolve("tenants"), b.disk.minFreeBytes(), b.disk.warnFreeBytes()));
     t[0] = tenants;
     metrics.recallRates(tenants::recallStats);
     this.keys = KeyStore.open(data.resolve("keys.json"), config.adminKey());
@@ -512,19 +512,18 @@ public final class MnemoServer implements AutoCloseable {
     private final EngineFactory engines;
     private final Map<String, Servlet> mounts = new LinkedHashMap<>();
     private java.time.Duration reopenBackoff = java.time.Duration.ofSeconds(1);
-    private long minFreeBytes = DiskSpace.DEFAULT_MIN_FREE_BYTES;
-    private long warnFreeBytes = DiskSpace.DEFAULT_WARN_FREE_BYTES;
+    private ServerConfig.Disk disk;
 
     /**
-     * Free-space thresholds of the data directory's file system: under {@code minFreeBytes}
-     * (default 16 MiB) the disk counts as full (writes refused by the store answer 507, a store
-     * that failed for lack of space waits for room before it is reopened); under {@code
-     * warnFreeBytes} (default 1 GiB) a warning is logged and readiness says {@code low}.
+     * Free-space thresholds of the data directory's file system, instead of the configuration's
+     * ({@code disk.min_free_bytes}, {@code disk.warn_free_bytes}, {@link ServerConfig.Disk}): under
+     * {@code minFreeBytes} (default 16 MiB) the disk counts as full (writes refused by the store
+     * answer 507, a store that failed for lack of space waits for room before it is reopened);
+     * under {@code warnFreeBytes} (default 1 GiB) a warning is logged and readiness says {@code
+     * low}.
      */
     public Builder diskSpace(long minFreeBytes, long warnFreeBytes) {
-      new DiskSpace(Path.of("."), minFreeBytes, warnFreeBytes); // checks the values
-      this.minFreeBytes = minFreeBytes;
-      this.warnFreeBytes = warnFreeBytes;
+      this.disk = new ServerConfig.Disk(minFreeBytes, warnFreeBytes); // checks the values
       return this;
     }
 
@@ -554,6 +553,7 @@ public final class MnemoServer implements AutoCloseable {
     private Builder(ServerConfig config, EngineFactory engines) {
       this.config = Objects.requireNonNull(config, "config");
       this.engines = Objects.requireNonNull(engines, "engines");
+      this.disk = config.disk();
     }
 
     /**

@@ -122,17 +122,7 @@ final class RecallLogRoutes {
   private static RecallLogQuery query(Context ctx) {
     Browse.Paging p = Browse.Paging.of(ctx, FILTERS);
     // the rules of every other door: an owner from the safe set, ids and texts of bounded length
-    java.util.List<dev.mnemo.InvalidRequestException.Violation> v = new java.util.ArrayList<>();
-    if (ctx.queryParam("owner") != null)
-      dev.mnemo.InputRules.checkOwner("owner", ctx.queryParam("owner"), v);
-    dev.mnemo.InputRules.checkLength(
-        "record", ctx.queryParam("record"), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
-    dev.mnemo.InputRules.checkLength(
-        "outcome", ctx.queryParam("outcome"), dev.mnemo.InputRules.MAX_KEY_CHARS, v);
-    dev.mnemo.InputRules.checkLength(
-        "q", ctx.queryParam("q"), dev.mnemo.RecallRequest.MAX_QUERY_CHARS, v);
-    if (!v.isEmpty()) throw new InvalidRequestException(v);
-    return new RecallLogQuery(
+    return RecallLogQuery.checked(
         ctx.queryParam("owner"),
         instant(ctx, "from"),
         instant(ctx, "to"),
@@ -140,7 +130,8 @@ final class RecallLogRoutes {
         ctx.queryParam("q"),
         ctx.queryParam("record"),
         p.offset(),
-        p.limit());
+        p.limit(),
+        java.util.List.of("owner", "from", "to", "outcome", "q", "record"));
   }
 
   private static Instant instant(Context ctx, String name) {

@@ -53,6 +53,10 @@ import java.util.TreeSet;
  *       accepting until one closes; 0: from the open-file limit ({@link Descriptors})</td></tr>
  *   <tr><td>limits.idle_timeout_ms</td><td>30000</td><td>a connection on which no request starts for this long is
  *       closed, also one sending only blank lines</td></tr>
+ *   <tr><td>disk.min_free_bytes</td><td>16777216</td><td>under this much free space on the data directory's
+ *       file system the disk counts as full: refused writes answer 507, a failed tenant waits for it to reopen</td></tr>
+ *   <tr><td>disk.warn_free_bytes</td><td>1073741824</td><td>under this a warning is logged and readiness says
+ *       {@code low}; at least {@code disk.min_free_bytes}</td></tr>
  *   <tr><td>admin_key</td><td>(none)</td><td>environment only ({@code MNEMO_ADMIN_KEY}); never read from the file</td></tr>
  * </table>
  *
@@ -77,7 +81,8 @@ public record ServerConfig(
     int authFailuresPerMinute,
     Duration readTimeout,
     Duration tenantIdle,
-    Capacity capacity) {
+    Capacity capacity,
+    Disk disk) {
 
   /** The shortest admin key accepted: 32 characters (128 bits as hex). */
   public static final int MIN_ADMIN_KEY_CHARS = 32;
@@ -104,7 +109,9 @@ public record ServerConfig(
           "tenants.idle_close_seconds",
           "tenants.max_open",
           "limits.max_connections",
-          "limits.idle_timeout_ms");
+          "limits.idle_timeout_ms",
+          "disk.min_free_bytes",
+          "disk.warn_free_bytes");
 
   public ServerConfig {
     if (host == null || host.isBlank()) throw bad("host", host, "must not be blank");
@@ -140,6 +147,7 @@ public record ServerConfig(
     if (tenantIdle == null || tenantIdle.isNegative())
       throw bad("tenants.idle_close_seconds", tenantIdle, "must be >= 0");
     capacity = capacity == null ? Capacity.DERIVED : capacity;
+    disk = disk == null ? Disk.DEFAULT : disk;
   }
 
   /**
@@ -157,6 +165,27 @@ public record ServerConfig(
       if (maxConnections < 0) throw bad("limits.max_connections", maxConnections, "must be >= 0");
       if (idleTimeout == null || idleTimeout.toMillis() < 100)
         throw bad("limits.idle_timeout_ms", idleTimeout, "must be >= 100");
+    }
+  }
+
+  /**
+   * Free space of the data directory's file system ({@link DiskSpace}): under {@code
+   * disk.min_free_bytes} the disk counts as full (a write the store refuses answers 507, a tenant
+   * that failed for lack of space waits for this much before it is reopened); under {@code
+   * disk.warn_free_bytes} a warning is logged and {@code /health/ready} says {@code low}.
+   */
+  public record Disk(long minFreeBytes, long warnFreeBytes) {
+    /** 16 MiB to write, a warning under 1 GiB. */
+    public static final Disk DEFAULT =
+        new Disk(DiskSpace.DEFAULT_MIN_FREE_BYTES, DiskSpace.DEFAULT_WARN_FREE_BYTES);
+
+    public Disk {
+      if (minFreeBytes < 0) throw bad("disk.min_free_bytes", minFreeBytes, "must be >= 0");
+      if (warnFreeBytes < minFreeBytes)
+        throw bad(
+            "disk.warn_free_bytes",
+            warnFreeBytes,
+            "must be >= disk.min_free_bytes (" + minFreeBytes + ")");
     }
   }
 
@@ -181,7 +210,8 @@ public record ServerConfig(
         60,
         Duration.ofSeconds(30),
         Duration.ofMinutes(10),
-        Capacity.DERIVED);
+        Capacity.DERIVED,
+        Disk.DEFAULT);
   }
 
   /**
@@ -241,7 +271,10 @@ public record ServerConfig(
             r.integer("tenants.max_open", d.capacity.maxOpenTenants()),
             r.integer("limits.max_connections", d.capacity.maxConnections()),
             Duration.ofMillis(
-                r.longValue("limits.idle_timeout_ms", d.capacity.idleTimeout().toMillis()))));
+                r.longValue("limits.idle_timeout_ms", d.capacity.idleTimeout().toMillis()))),
+        new Disk(
+            r.longValue("disk.min_free_bytes", d.disk.minFreeBytes()),
+            r.longValue("disk.warn_free_bytes", d.disk.warnFreeBytes())));
   }
 
   /** The environment variable that overrides {@code key}. */
@@ -269,7 +302,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withData(Path v) {
@@ -292,7 +326,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withAdminKey(String v) {
@@ -315,7 +350,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withGroupCommit(boolean v) {
@@ -338,7 +374,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withLimits(long requestBytes, int batchRecords, int textChars) {
@@ -361,7 +398,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withTraceTenants(Set<String> v) {
@@ -384,7 +422,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withLogRequests(boolean v) {
@@ -407,7 +446,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withMetricsPublic(boolean v) {
@@ -430,7 +470,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withAuthFailuresPerMinute(int v) {
@@ -453,7 +494,8 @@ public record ServerConfig(
         v,
         readTimeout,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withReadTimeout(Duration v) {
@@ -476,7 +518,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         v,
         tenantIdle,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withTenantIdle(Duration v) {
@@ -499,7 +542,8 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         v,
-        capacity);
+        capacity,
+        disk);
   }
 
   public ServerConfig withCapacity(Capacity v) {
@@ -522,6 +566,31 @@ public record ServerConfig(
         authFailuresPerMinute,
         readTimeout,
         tenantIdle,
+        v,
+        disk);
+  }
+
+  public ServerConfig withDisk(Disk v) {
+    return new ServerConfig(
+        host,
+        port,
+        data,
+        embedder,
+        tokenizer,
+        maxRequestBytes,
+        maxBatchRecords,
+        maxTextChars,
+        groupCommit,
+        groupCommitMaxRecords,
+        groupCommitMaxWait,
+        logRequests,
+        traceTenants,
+        adminKey,
+        metricsPublic,
+        authFailuresPerMinute,
+        readTimeout,
+        tenantIdle,
+        capacity,
         v);
   }
 
@@ -569,7 +638,11 @@ public record ServerConfig(
         + capacity.maxConnections()
         + ", idle_timeout="
         + capacity.idleTimeout().toMillis()
-        + "ms]";
+        + "ms, disk_min_free_bytes="
+        + disk.minFreeBytes()
+        + ", disk_warn_free_bytes="
+        + disk.warnFreeBytes()
+        + "]";
   }
 
   private static IllegalArgumentException bad(String key, Object value, String rule) {

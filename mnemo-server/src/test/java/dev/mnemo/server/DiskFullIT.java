@@ -60,7 +60,9 @@ class DiskFullIT {
 
   private static TestServer server(Path data) {
     return new TestServer(
-        data, c -> c, b -> b.reopenBackoff(Duration.ofMinutes(1)).diskSpace(512L << 10, 4L << 20));
+        data,
+        c -> c.withDisk(new ServerConfig.Disk(512L << 10, 4L << 20)),
+        b -> b.reopenBackoff(Duration.ofMinutes(1)));
   }
 
   private static String batch(int n, int from) {
@@ -118,6 +120,9 @@ class DiskFullIT {
       TestServer.Response ready = s.send("GET", "/health/ready", null, null);
       assertThat(ready.status()).isEqualTo(200);
       assertThat(ready.json().get("disk").get("state").asText()).isEqualTo("full");
+      // the thresholds are the configuration's (disk.min_free_bytes, disk.warn_free_bytes)
+      assertThat(ready.json().get("disk").get("min_free_bytes").asLong()).isEqualTo(512L << 10);
+      assertThat(ready.json().get("disk").get("warn_free_bytes").asLong()).isEqualTo(4L << 20);
       assertThat(ready.json().get("disk").get("message").asText())
           .contains("disk full", mount.toString());
       // without a key nothing names a tenant; the admin key's answer says which and why

@@ -656,6 +656,9 @@ class RestApiIT {
     String id = remember("{\"owner\":\"alice\",\"text\":\"Alice plays chess\"}");
     assertProblem(get("/v1/owners/alice/history"), 422, "fact_key");
     assertProblem(get("/v1/owners/alice/history?fact_key=x&owner=y"), 422, "owner");
+    assertProblem(get("/v1/owners/alice/history?fact_key=" + "k".repeat(1025)), 422, "fact_key");
+    assertProblem(
+        post("/v1/owners/alice/episodes/" + "e".repeat(1025) + "/summary", ""), 422, "episode");
     assertProblem(post("/v1/owners/alice/used", "{\"ids\":\"" + id + "\"}"), 422, "ids");
     assertProblem(post("/v1/owners/alice/used", "{\"ids\":[1]}"), 422, "ids[0]");
     assertProblem(post("/v1/owners/alice/used", "{\"ids\":[],\"x\":1}"), 422, "x");

@@ -56,6 +56,54 @@ class ServerConfigTest {
   }
 
   @Test
+  void diskThresholds_areReadFromFileAndEnvironment_andBadValuesNamed() throws Exception {
+    assertThat(ServerConfig.defaults().disk())
+        .isEqualTo(new ServerConfig.Disk(16L << 20, 1L << 30))
+        .isEqualTo(ServerConfig.Disk.DEFAULT);
+    Path f = dir.resolve("disk.yaml");
+    Files.writeString(
+        f,
+        """
+        disk:
+          min_free_bytes: 1_048_576
+          warn_free_bytes: 67108864
+        """);
+    assertThat(ServerConfig.load(f, Map.of(), Map.of()).disk())
+        .isEqualTo(new ServerConfig.Disk(1L << 20, 64L << 20));
+    assertThat(
+            ServerConfig.load(f, Map.of("MNEMO_DISK_WARN_FREE_BYTES", "2097152"), Map.of()).disk())
+        .isEqualTo(new ServerConfig.Disk(1L << 20, 2L << 20));
+    assertThat(ServerConfig.load(null, Map.of("MNEMO_DISK_MIN_FREE_BYTES", "0"), Map.of()).disk())
+        .as("0: refuse only what the file system refuses")
+        .isEqualTo(new ServerConfig.Disk(0, 1L << 30));
+    assertThat(ServerConfig.defaults().withDisk(new ServerConfig.Disk(5, 10)).toString())
+        .contains("disk_min_free_bytes=5", "disk_warn_free_bytes=10");
+
+    assertThatThrownBy(
+            () -> ServerConfig.load(null, Map.of("MNEMO_DISK_MIN_FREE_BYTES", "16MB"), Map.of()))
+        .hasMessageContaining("disk.min_free_bytes must be an integer, was '16MB'")
+        .hasMessageContaining("environment variable MNEMO_DISK_MIN_FREE_BYTES");
+    assertThatThrownBy(
+            () -> ServerConfig.load(null, Map.of("MNEMO_DISK_MIN_FREE_BYTES", "-1"), Map.of()))
+        .hasMessageContaining("disk.min_free_bytes must be >= 0, was -1");
+    Path low = dir.resolve("low.yaml");
+    Files.writeString(
+        low,
+        """
+        disk:
+          min_free_bytes: 2000
+          warn_free_bytes: 1000
+        """);
+    assertThatThrownBy(() -> ServerConfig.load(low, Map.of(), Map.of()))
+        .hasMessageContaining(
+            "disk.warn_free_bytes must be >= disk.min_free_bytes (2000), was 1000");
+    Path typo = dir.resolve("typo.yaml");
+    Files.writeString(typo, "disk:\n  min_free: 10\n");
+    assertThatThrownBy(() -> ServerConfig.load(typo, Map.of(), Map.of()))
+        .hasMessageContaining("unknown setting 'disk.min_free'");
+  }
+
+  @Test
   void file_thenEnvironment_thenOverrides_laterWins() throws Exception {
     Path f = dir.resolve("mnemo.yaml");
     Files.writeString(

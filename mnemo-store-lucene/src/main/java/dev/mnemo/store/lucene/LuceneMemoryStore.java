@@ -2,69 +2,30 @@ package dev.mnemo.store.lucene;
 
 import dev.mnemo.MemoryRecord;
 import dev.mnemo.MnemoException;
-import dev.mnemo.spi.Candidate;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
-import dev.mnemo.spi.Vectors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.BooleanClause.Occur;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.BoostQuery;
-import org.apache.lucene.search.ConstantScoreQuery;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
-import org.apache.lucene.search.MatchAllDocsQuery;
-import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.TermInSetQuery;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.TopFieldDocs;
-import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
-import org.apache.lucene.util.QueryBuilder;
 
 /**
  * The embedded default store: Lucene indexes in one directory, laid out by owner.
@@ -101,40 +62,34 @@ import org.apache.lucene.util.QueryBuilder;
  * several owners commits each owner's index: it is atomic per owner (the engine writes one owner
  * per call). Thread-safe: writes are serialized up to their visibility, syncs and commits shared,
  * reads concurrent.
+ *
+ * <p>This class is the door; the work is done by package-private parts: {@link Partitions} (which
+ * index holds an owner, routed reads), {@link CandidateSearch} with {@link LexicalSearch} and
+ * {@link DenseSearch} (the candidates), {@link RecordLookups} (records by id, key, source and
+ * recency), {@link StoredRecords} (records loaded through the cache), {@link StoreWriter} (group
+ * writes, the write-ahead log, forgets), {@link OwnerMover} (moves in the background), {@link
+ * RecordExport} (export) and {@link WriteState} (what the writer, the mover and a forget share
+ * under the write lock). docs/store-layout.md names them too.
  */
 public final class LuceneMemoryStore implements MemoryStore {
   private final Path dir;
   private final Partition shared;
-  private final Analyzer analyzer;
-  private final Layout layout;
-  private final Object writeLock = new Object();
-  private volatile boolean failed;
+  private final Partitions partitions;
+  private final RecordExport exports;
+  private final RecordLookups lookups;
+  private final WriteState state;
+
+  /** Moves owners who outgrew the shared index (its {@code moveStep} hook is for tests). */
+  final OwnerMover mover;
+
+  /** Applies the writes and forgets (its hooks and checkpoint bound are for tests). */
+  final StoreWriter writer;
+
   private final LuceneTurnLog turns;
   private final LazyRecallLog recalls;
 
-  /**
-   * One cache for the JVM, shared by every open store: a server opens a store per tenant, and the
-   * bound must hold for all of them together (keys are segments, which no two stores share).
-   */
-  private static final RecordCache RECORDS = new RecordCache(RecordCache.DEFAULT_BYTES);
-
-  /** Bit-per-dimension copies of owners' own segments' vectors for the scan. */
-  private static final ScanVectors SCAN = new ScanVectors(ScanVectors.DEFAULT_BYTES);
-
-  /**
-   * Owner -> folder under {@code dir/owners} of the owners with their own partition; replaced whole
-   * under {@link #open}'s lock.
-   */
-  private volatile Map<String, String> table;
-
-  /** The owners' partitions that are open, least recently used first; guarded by itself. */
-  private final LinkedHashMap<String, Partition> open = new LinkedHashMap<>(16, 0.75f, true);
-
-  /**
-   * The last commit generation of each owner's partition (for {@link #state}), guarded by {@link
-   * #open}.
-   */
-  private final Map<String, Long> generations = new HashMap<>();
+  /** Candidate searches of one index: the lexical and dense signals, ranked into one set. */
+  private final CandidateSearch search;
 
   /**
    * How the store lays out its owners.
@@ -199,63 +154,30 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private LuceneMemoryStore(
       Path dir,
-      Partition shared,
+      Partitions partitions,
       Analyzer analyzer,
       Layout layout,
       int exactScanMax,
       LuceneTurnLog turns,
       LazyRecallLog recalls,
-      Map<String, String> table,
       AtomicLong logged) {
     this.dir = dir;
     this.logged = logged;
-    this.shared = shared;
+    this.partitions = partitions;
+    this.shared = partitions.shared;
+    this.exports = new RecordExport(partitions);
+    this.lookups = new RecordLookups(partitions);
     this.turns = turns;
     this.recalls = recalls;
-    this.exactScanMax = exactScanMax;
-    this.analyzer = analyzer;
-    this.layout = layout;
-    this.table = Map.copyOf(table);
-    this.embeddingModel = committedModel(shared.writer);
+    this.search =
+        new CandidateSearch(partitions, new LexicalSearch(analyzer), new DenseSearch(exactScanMax));
+    this.state = new WriteState(committedModel(shared.writer));
+    this.mover = new OwnerMover(partitions, state, layout.ownPartitionAbove());
+    this.writer = new StoreWriter(dir, partitions, state, mover, logged);
   }
 
-  /**
-   * The embedding model of the vectors in the index, kept in the commit data; null when none was
-   * written.
-   */
-  private volatile String embeddingModel;
-
-  /** The write-ahead log (null without one, {@link Layout#writeAheadLog}); set by open. */
-  private WriteAheadLog wal;
-
-  /** Syncs of the write-ahead log, shared by concurrent writers (null without a log). */
-  private GroupCommit walSyncs;
-
-  /**
-   * The write-ahead log position: every logged write up to it is in the writers of the indexes it
-   * went to (set under the write lock once a write's documents are added). Each commit records it.
-   */
+  /** The write-ahead log position ({@link StoreWriter}), which names the state with a log. */
   private final AtomicLong logged;
-
-  /** The folder of {@code dir} that holds the write-ahead log. */
-  static final String LOG_DIR = "wal";
-
-  /**
-   * Log bytes after which a writer, once acknowledged, commits the indexes and deletes the log's
-   * older files (a checkpoint): it bounds what an open after a crash applies again (about 8,000
-   * records of 384 dimensions, a few seconds).
-   */
-  static final long CHECKPOINT_BYTES = 32L << 20;
-
-  /** {@link #CHECKPOINT_BYTES}, lowered by tests. */
-  volatile long checkpointBytes = CHECKPOINT_BYTES;
-
-  /**
-   * Held by a checkpoint; a forget holds it too, so that the log files it deletes (which hold the
-   * forgotten owner's text) are not sealed by someone else meanwhile. Taken before the write lock.
-   */
-  private final java.util.concurrent.locks.ReentrantLock checkpointLock =
-      new java.util.concurrent.locks.ReentrantLock();
 
   /**
    * The folder of {@code dir} that holds the turn log (a second index; Lucene leaves folders it did
@@ -272,9 +194,6 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** The folder of {@code dir} that holds the retrieval log (a third index). */
   static final String RECALLS_DIR = "recalls";
 
-  /** The folder of {@code dir} that holds the owners' own partitions and their table. */
-  static final String OWNERS_DIR = "owners";
-
   /** The retrieval log kept beside the records, in {@code dir/recalls} (opened on first use). */
   @Override
   public Optional<dev.mnemo.spi.RecallLog> recallLog() {
@@ -284,14 +203,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** A count query with the eligibility filter. */
   @Override
   public long count(Eligibility eligibility) {
-    if (eligibility.owner() == null) {
-      return acrossAll((p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())))
-          .stream()
-          .mapToLong(Long::longValue)
-          .sum();
-    }
-    return read(
-        eligibility.owner(), (p, s) -> (long) s.count(Filters.of(eligibility, s.getIndexReader())));
+    return lookups.count(eligibility);
   }
 
   /**
@@ -303,44 +215,22 @@ public final class LuceneMemoryStore implements MemoryStore {
   public String state() {
     // every change of the records is a logged write (a forget logs an empty one), and the log's
     // numbering survives restarts: the same state before and after a reopen
-    if (wal != null) return "lucene:w" + logged.get();
+    if (writer.log() != null) return "lucene:w" + logged.get();
     long version;
-    IndexSearcher s = acquire(shared);
+    IndexSearcher s = Partitions.acquire(shared);
     try {
       version = ((DirectoryReader) s.getIndexReader()).getVersion();
     } finally {
-      release(shared, s);
+      Partitions.release(shared, s);
     }
-    if (table.isEmpty()) return "lucene:" + version;
-    long sum;
-    synchronized (open) {
-      sum = generations.values().stream().mapToLong(Long::longValue).sum();
-    }
-    return "lucene:" + version + "." + sum;
+    if (partitions.table().isEmpty()) return "lucene:" + version;
+    return "lucene:" + version + "." + partitions.generationSum();
   }
 
   /** Records naming any of the source ids: a term query on the indexed sources. */
   @Override
   public List<MemoryRecord> bySources(String owner, Collection<String> sourceIds) {
-    if (sourceIds.isEmpty()) return List.of();
-    List<String> ids = List.copyOf(new LinkedHashSet<>(sourceIds));
-    int chunk = Math.max(1, IndexSearcher.getMaxClauseCount() - 1);
-    return read(
-        owner,
-        (p, s) -> {
-          List<MemoryRecord> out = new ArrayList<>();
-          Set<String> seen = new java.util.HashSet<>();
-          for (int i = 0; i < ids.size(); i += chunk) {
-            BooleanQuery.Builder any = new BooleanQuery.Builder();
-            for (String id : ids.subList(i, Math.min(ids.size(), i + chunk)))
-              any.add(term(Schema.SOURCE, id), Occur.SHOULD);
-            for (MemoryRecord r :
-                find(s, and(term(Schema.OWNER, owner), any.build()), Integer.MAX_VALUE, false)) {
-              if (seen.add(r.id())) out.add(r);
-            }
-          }
-          return out;
-        });
+    return lookups.bySources(owner, sourceIds);
   }
 
   /**
@@ -353,7 +243,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** Opens the store in {@code dir} with its owners laid out as {@code layout} says. */
   public static LuceneMemoryStore open(Path dir, Layout layout) {
-    return open(dir, layout, EXACT_SCAN_MAX);
+    return open(dir, layout, DenseSearch.EXACT_SCAN_MAX);
   }
 
   /** Opens the store with another exact-scan limit (tests force the graph search with 0). */
@@ -400,29 +290,28 @@ public final class LuceneMemoryStore implements MemoryStore {
           Partition.open(
               d, dir, null, analyzer, VectorFormat.FLOAT32, generation -> {}, logged::get);
       turns = LuceneTurnLog.open(dir.resolve(TURNS_DIR));
-      Map<String, String> table = Partition.Table.read(dir.resolve(OWNERS_DIR));
+      Partitions partitions = new Partitions(dir, shared, analyzer, layout, logged::get);
       store =
           new LuceneMemoryStore(
               dir,
-              shared,
+              partitions,
               analyzer,
               layout,
               exactScanMax,
               turns,
               new LazyRecallLog(dir.resolve(RECALLS_DIR)),
-              table,
               logged);
-      store.repairLayout();
-      if (layout.writeAheadLog()) store.recover();
-      store.moveLargeOwners();
+      if (partitions.repair()) Partitions.commit(shared, store.state.embeddingModel);
+      if (layout.writeAheadLog()) store.writer.recover();
+      store.mover.scheduleLargeOwners();
       success = true;
       return store;
     } finally {
       if (!success) {
         if (store != null) {
-          WriteAheadLog log = store.wal;
+          WriteAheadLog log = store.writer.log();
           IOUtils.closeWhileHandlingException(
-              store::stopMoves, store::closeOwnPartitions, log == null ? null : log::close);
+              store.mover::stop, store.partitions::closeOwn, log == null ? null : log::close);
         }
         if (shared != null) {
           // rollback, not close: a failed open must not commit anything either
@@ -436,440 +325,22 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Refuses an index written in another format than {@link Schema#FORMAT_VERSION}, saying what to
-   * do.
-   */
-  static void checkFormat(Directory d, Path dir) throws IOException {
-    if (!DirectoryReader.indexExists(d)) return;
-    var commits = DirectoryReader.listCommits(d);
-    String format = commits.get(commits.size() - 1).getUserData().get("format");
-    if (format != null && !format.equals(Schema.FORMAT_VERSION)) {
-      throw new MnemoException(
-          "the store in "
-              + dir
-              + " has index format "
-              + format
-              + "; this version of Mnemo reads "
-              + "format "
-              + Schema.FORMAT_VERSION
-              + ". Open it with the Mnemo that wrote it and move the data with "
-              + "./mnemo export, then ./mnemo import into a new directory",
-          false);
-    }
-  }
-
-  // ---- layout: which index holds an owner's records ----
-
-  private Path ownersDir() {
-    return dir.resolve(OWNERS_DIR);
-  }
-
-  /**
-   * Repairs what a crash during a move or a forget left: folders of {@code dir/owners} not in the
-   * table are removed (a move that never switched, or a forgotten owner's files), and records still
-   * in the shared index of owners in the table are deleted (a move that switched but had not yet
-   * deleted them). Reads the commit generation of every owner's partition.
-   */
-  private void repairLayout() throws IOException {
-    Path folder = ownersDir();
-    if (!Files.isDirectory(folder)) return;
-    Set<String> known = new java.util.HashSet<>(table.values());
-    try (var entries = Files.list(folder)) {
-      for (Path p : entries.toList()) {
-        if (Files.isDirectory(p) && !known.contains(p.getFileName().toString())) IOUtils.rm(p);
-      }
-    }
-    boolean stale = false;
-    for (var e : table.entrySet()) {
-      Path p = folder.resolve(e.getValue());
-      if (!Files.isDirectory(p)) {
-        throw new IOException(
-            "the partition "
-                + p
-                + " of owner "
-                + e.getKey()
-                + " listed in "
-                + Partition.Table.FILE
-                + " is missing");
-      }
-      String[] files;
-      try (var list = Files.list(p)) {
-        files = list.map(f -> f.getFileName().toString()).toArray(String[]::new);
-      }
-      generations.put(e.getKey(), SegmentInfos.getLastCommitGeneration(files));
-      IndexSearcher s = acquire(shared);
-      try {
-        if (s.count(term(Schema.OWNER, e.getKey())) > 0) {
-          shared.writer.deleteDocuments(new Term(Schema.OWNER, e.getKey()));
-          stale = true;
-        }
-      } finally {
-        release(shared, s);
-      }
-    }
-    if (stale) commit(shared, embeddingModel);
-  }
-
-  /**
-   * Schedules a move, in the background, of every owner of the shared index with more records than
-   * the layout allows.
-   */
-  private void moveLargeOwners() throws IOException {
-    if (layout.ownPartitionAbove() == Long.MAX_VALUE) return;
-    List<String> large = new ArrayList<>();
-    IndexSearcher s = acquire(shared);
-    try {
-      Terms owners = MultiTerms.getTerms(s.getIndexReader(), Schema.OWNER);
-      if (owners != null) {
-        TermsEnum it = owners.iterator();
-        for (BytesRef t = it.next(); t != null; t = it.next()) {
-          // docFreq counts deleted documents too: only a first sieve
-          if (it.docFreq() > layout.ownPartitionAbove()) large.add(t.utf8ToString());
-        }
-      }
-      large.removeIf(
-          o -> {
-            try {
-              return s.count(term(Schema.OWNER, o)) <= layout.ownPartitionAbove();
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          });
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    } finally {
-      release(shared, s);
-    }
-    synchronized (writeLock) {
-      // the log applied again on open may have scheduled some already
-      for (String owner : large) if (!moving.containsKey(owner)) schedule(owner);
-    }
-  }
-
-  /**
-   * Commits {@code p} with the store's commit data (sharing a commit running for writers) and
-   * refreshes its searchers.
-   */
-  private void commit(Partition p, String model) throws IOException {
-    p.setCommitData(model);
-    p.commits.commitNow();
-    p.searchers.maybeRefreshBlocking();
-  }
-
-  // ---- moves in the background ----
-
-  /**
-   * A move in progress: the ids of the owner's records written or deleted in the shared index since
-   * the view the move copies was taken (guarded by the write lock), to catch up after the copy.
-   */
-  private static final class Move {
-    final Set<String> touched = new LinkedHashSet<>();
-    volatile boolean cancelled;
-  }
-
-  /** Owners being moved, guarded by the write lock. */
-  private final Map<String, Move> moving = new HashMap<>();
-
-  /** Owners whose move failed; not tried again until the store is reopened. Write lock. */
-  private final Set<String> moveFailed = new java.util.HashSet<>();
-
-  private volatile boolean closing;
-
-  /** One thread runs the moves, one at a time, started on the first. */
-  private final java.util.concurrent.ExecutorService mover =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "mnemo-partition-move");
-            t.setDaemon(true);
-            return t;
-          });
-
-  private static final System.Logger LOG = System.getLogger(LuceneMemoryStore.class.getName());
-
-  /**
-   * Test hook: told each step of a move ("copied", then "switched") on the mover's thread, under
-   * the write lock for "switched".
-   */
-  volatile Consumer<String> moveStep = step -> {};
-
-  /** Records in the shared index's journal of moves: call under the write lock. */
-  private void journal(List<MemoryRecord> upserts, Map<String, Integer> written, Set<String> gone) {
-    if (moving.isEmpty()) return;
-    for (var w : written.entrySet()) {
-      Move m = moving.get(upserts.get(w.getValue()).owner());
-      if (m != null) touch(m, w.getKey());
-    }
-    for (Move m : moving.values()) for (String id : gone) touch(m, id);
-  }
-
-  /** Puts the id last in the journal, where the write put the record in the index. */
-  private static void touch(Move m, String id) {
-    m.touched.remove(id);
-    m.touched.add(id);
-  }
-
-  /** Schedules a move of the owner if they are above the limit (under the write lock). */
-  private void maybeMove(String owner) throws IOException {
-    if (moving.containsKey(owner) || moveFailed.contains(owner) || closing) return;
-    if (countIn(shared, owner) > layout.ownPartitionAbove()) schedule(owner);
-  }
-
-  private void schedule(String owner) {
-    if (table.containsKey(owner)) return; // moved already
-    Move m = new Move();
-    moving.put(owner, m);
-    try {
-      mover.execute(() -> runMove(owner, m));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      moving.remove(owner); // closing
-    }
-  }
-
-  private void runMove(String owner, Move m) {
-    try {
-      moveToOwnPartition(owner, m);
-    } catch (IOException | RuntimeException e) {
-      synchronized (writeLock) {
-        moveFailed.add(owner);
-      }
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "moving owner "
-              + owner
-              + " to a partition of their own failed; they stay in the shared"
-              + " index: "
-              + e,
-          e);
-    } finally {
-      synchronized (writeLock) {
-        moving.remove(owner);
-      }
-    }
-  }
-
-  /**
    * Waits until every move scheduled so far has finished (or failed; the owner then stays in the
    * shared index). For tests, benchmarks and tools that want the layout settled; writes and reads
    * never need it.
    */
   public void awaitMoves() {
-    try {
-      mover.submit(() -> {}).get();
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closed: no move runs
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new MnemoException("interrupted waiting for partition moves", false, e);
-    }
-  }
-
-  /**
-   * The indexing buffer of a move, in MB: about 60,000 records of 384 dimensions in one segment.
-   */
-  private static final double MOVE_BUFFER_MB = 128;
-
-  /**
-   * Moves the owner's records from the shared index to a new index of their own, while writes go
-   * on: (1) copies them, in recorded order, from a point-in-time view of the shared index (taken
-   * under the write lock, where the journal starts), and commits the copy, without any lock; (2)
-   * under the write lock, commits the shared index (so everything it holds of the owner is
-   * durable), copies again the records written or deleted since the view was taken (the journal)
-   * and commits that, then switches the table (the point where the move happens, on disk and for
-   * readers) and deletes the owner from the shared index; (3) awaits that commit outside the lock.
-   * A write that arrives during (1) lands in the shared index and is in the journal; one after (2)
-   * goes to the owner's index. A crash before the switch leaves a folder the table does not list;
-   * after it, copies in the shared index: both repaired on open.
-   */
-  private void moveToOwnPartition(String owner, Move m) throws IOException {
-    String name;
-    Path path;
-    synchronized (writeLock) {
-      int n = 1;
-      Set<String> taken = new java.util.HashSet<>(table.values());
-      while (taken.contains("o" + n) || Files.exists(ownersDir().resolve("o" + n))) n++;
-      name = "o" + n;
-      path = ownersDir().resolve(name);
-      Files.createDirectories(path);
-    }
-    Partition p = openPartition(owner, path);
-    boolean switched = false;
-    long ticket;
-    try {
-      // A larger buffer while copying, so that the owner's index starts as one or a few segments
-      // (each segment is a graph of its own to search), not one per 16 MB of the default.
-      p.writer.getConfig().setRAMBufferSizeMB(MOVE_BUFFER_MB);
-      IndexSearcher s;
-      // the view copied and the start of the journal at the same point: the journal then holds
-      // exactly what changed after the view, in the order it was written
-      synchronized (writeLock) {
-        s = acquire(shared);
-        m.touched.clear();
-      }
-      try {
-        Query q = term(Schema.OWNER, owner);
-        // in recorded order (then id): the order the records were written in when they arrive in
-        // time, whatever order the shared index's merges left its segments in
-        TopDocs all =
-            s.search(
-                q,
-                Math.max(1, s.count(q)),
-                new Sort(
-                    new SortField(Schema.RECORDED, SortField.Type.LONG),
-                    new SortField(Schema.ID, SortField.Type.STRING)));
-        for (ScoreDoc sd : all.scoreDocs) {
-          if (closing || m.cancelled) return;
-          p.writer.addDocument(Schema.checkedDocument(load(s, sd.doc)));
-        }
-      } finally {
-        release(shared, s);
-      }
-      commit(p, embeddingModel);
-      moveStep.accept("copied");
-      synchronized (writeLock) {
-        if (closing || m.cancelled || failed) return;
-        // everything the shared index holds of the owner durable before the owner's index takes
-        // it: the switch must not make durable a write that was never acknowledged
-        shared.commits.commitNow();
-        s = acquire(shared);
-        try {
-          for (String id : m.touched) {
-            List<MemoryRecord> now =
-                find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false);
-            if (now.isEmpty()) p.writer.deleteDocuments(new Term(Schema.ID, id));
-            else
-              p.writer.updateDocument(new Term(Schema.ID, id), Schema.checkedDocument(now.get(0)));
-          }
-        } finally {
-          release(shared, s);
-        }
-        p.writer
-            .getConfig()
-            .setRAMBufferSizeMB(
-                org.apache.lucene.index.IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB);
-        commit(p, embeddingModel);
-        Map<String, String> next = new TreeMap<>(table);
-        next.put(owner, name);
-        Partition.Table.write(ownersDir(), next);
-        synchronized (open) {
-          table = Map.copyOf(next);
-          open.put(owner, p);
-          evictIdle();
-        }
-        switched = true;
-        try {
-          shared.writer.deleteDocuments(new Term(Schema.OWNER, owner));
-          shared.searchers.maybeRefreshBlocking();
-          ticket = shared.commits.issue();
-        } catch (IOException | RuntimeException e) {
-          // the move happened (the table says so); the copies left are deleted on the next open
-          shared.rollback(e);
-          failed = true;
-          throw e;
-        }
-        moveStep.accept("switched");
-      }
-    } finally {
-      if (!switched) {
-        IOUtils.closeWhileHandlingException(p.searchers, p.writer::rollback, p.directory);
-        try {
-          IOUtils.rm(path);
-        } catch (IOException e) {
-          // removed on the next open (a folder not in the table)
-        }
-        synchronized (open) {
-          generations.remove(owner);
-        }
-      }
-    }
-    try {
-      shared.commits.await(ticket);
-    } catch (IOException e) {
-      failed = true;
-      throw e;
-    }
-  }
-
-  private Partition openPartition(String owner, Path path) throws IOException {
-    Directory d = FSDirectory.open(path);
-    boolean success = false;
-    try {
-      Partition p =
-          Partition.open(
-              d,
-              path,
-              owner,
-              analyzer,
-              layout.partitionVectors(),
-              generation -> {
-                synchronized (open) {
-                  generations.put(owner, generation);
-                }
-              },
-              logged::get);
-      success = true;
-      return p;
-    } finally {
-      if (!success) IOUtils.closeWhileHandlingException(d);
-    }
-  }
-
-  /**
-   * The partition holding the owner's records, pinned (never closed while pinned): the owner's own,
-   * opened if needed, or the shared index.
-   */
-  private Partition pin(String owner) {
-    if (owner == null || !table.containsKey(owner)) return shared;
-    synchronized (open) {
-      if (!table.containsKey(owner)) return shared;
-      Partition p = open.get(owner);
-      if (p == null) {
-        try {
-          p = openPartition(owner, ownersDir().resolve(table.get(owner)));
-        } catch (IOException e) {
-          throw readFailed(e);
-        }
-        open.put(owner, p);
-      }
-      p.pins++;
-      evictIdle();
-      return p;
-    }
-  }
-
-  private void unpin(Partition p) {
-    if (p == shared) return;
-    synchronized (open) {
-      p.pins--;
-      if (p.pins == 0) open.notifyAll();
-    }
-  }
-
-  /**
-   * Closes the least recently used unpinned partitions beyond the layout's bound (under {@link
-   * #open}'s lock).
-   */
-  private void evictIdle() {
-    Iterator<Partition> it = open.values().iterator();
-    while (open.size() > layout.maxOpenPartitions() && it.hasNext()) {
-      Partition p = it.next();
-      if (p.pins > 0) continue;
-      it.remove();
-      IOUtils.closeWhileHandlingException(p);
-    }
+    mover.awaitMoves();
   }
 
   /** Number of owners' partitions open now (tests). */
   int openPartitions() {
-    synchronized (open) {
-      return open.size();
-    }
+    return partitions.openCount();
   }
 
   /** Owners with a partition of their own (tests, docs). */
   Set<String> ownersWithOwnPartition() {
-    return table.keySet();
+    return partitions.table().keySet();
   }
 
   /**
@@ -877,7 +348,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * segment order (tests, docs: a format change reaches a segment when it is written or merged).
    */
   List<String> vectorFormatsOf(String owner) {
-    return read(
+    return partitions.read(
         owner,
         (p, s) -> {
           List<String> out = new ArrayList<>();
@@ -893,46 +364,9 @@ public final class LuceneMemoryStore implements MemoryStore {
         });
   }
 
-  /** A read of one index: the partition and a searcher acquired from it. */
-  private interface Read<T> {
-    T apply(Partition p, IndexSearcher s) throws IOException;
-  }
-
-  /**
-   * {@code fn} on the index holding the owner's records. If the owner moved while it ran (their
-   * records copied to their own partition, or forgotten), it runs again where they are now.
-   */
-  private <T> T read(String owner, Read<T> fn) {
-    while (true) {
-      String before = owner == null ? null : table.get(owner);
-      Partition p = pin(owner);
-      try {
-        IndexSearcher s = acquire(p);
-        try {
-          T out = fn.apply(p, s);
-          if (owner == null || Objects.equals(before, table.get(owner))) return out;
-        } finally {
-          release(p, s);
-        }
-      } catch (IOException e) {
-        throw readFailed(e);
-      } finally {
-        unpin(p);
-      }
-    }
-  }
-
-  /** {@code fn} on every index, the shared one first, then the owners' in the table's order. */
-  private <T> List<T> acrossAll(Read<T> fn) {
-    List<T> out = new ArrayList<>();
-    out.add(read(null, fn));
-    for (String owner : table.keySet()) out.add(read(owner, fn));
-    return out;
-  }
-
   @Override
   public Optional<String> embeddingModel() {
-    return Optional.ofNullable(embeddingModel);
+    return Optional.ofNullable(state.embeddingModel);
   }
 
   /** Reads the model id the last commit recorded (null: none yet). */
@@ -969,496 +403,27 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   @Override
   public Durable applyVisible(List<MemoryRecord> upserts, Collection<String> deleteIds) {
-    return write(upserts, deleteIds, 0);
-  }
-
-  /**
-   * {@link #applyVisible}, or with {@code replay} > 0 a logged write applied again on open: only to
-   * the indexes whose last commit does not hold it, and not logged again.
-   *
-   * <p>Concurrent calls are combined: a call queues its write and takes the write lock; the first
-   * to get it applies every write queued by then ({@link #applyGroup}), the others find theirs
-   * done. A group's documents are added one write after another, then each index is refreshed once
-   * for all of them (Lucene's near-real-time reopen, a few milliseconds of CPU that each write used
-   * to pay alone), then each write is logged in order. Nothing is logged before its documents are
-   * visible, so a write refused for a failed refresh never comes back when the log is applied.
-   */
-  private Durable write(List<MemoryRecord> upserts, Collection<String> deleteIds, long replay) {
-    Pending w = new Pending(upserts, deleteIds, replay);
-    synchronized (queue) {
-      queue.add(w);
-    }
-    synchronized (writeLock) {
-      if (!w.done) {
-        beforeGroup.run();
-        List<Pending> group;
-        synchronized (queue) {
-          group = new ArrayList<>(queue);
-          queue.clear();
-        }
-        applyGroup(group);
-        groupApplied.accept(group.size());
-      }
-    }
-    if (w.refused != null) {
-      for (Partition p : w.pinned) unpin(p);
-      throw w.refused;
-    }
-    return () -> awaitDurable(w.tickets, w.pinned);
-  }
-
-  /** A write waiting for the write lock; then done, with what makes it durable, or refused. */
-  private static final class Pending {
-    final List<MemoryRecord> upserts;
-    final Collection<String> deleteIds;
-    final long replay;
-    final List<Partition> pinned = new ArrayList<>();
-    // what makes the call durable: the log's sync, or the commits of its indexes
-    final Map<GroupCommit, Long> tickets = new LinkedHashMap<>();
-    Set<Partition> touched = Set.of();
-    String model;
-    boolean done;
-    MnemoException refused;
-
-    Pending(List<MemoryRecord> upserts, Collection<String> deleteIds, long replay) {
-      this.upserts = upserts;
-      this.deleteIds = deleteIds;
-      this.replay = replay;
-    }
-
-    void refuse(MnemoException e) {
-      if (done) return;
-      refused = e;
-      done = true;
-    }
-  }
-
-  /** Writes queued for the write lock (see {@link #write}). */
-  private final List<Pending> queue = new ArrayList<>();
-
-  /** Tests: run under the write lock before a group is taken from the queue. */
-  volatile Runnable beforeGroup = () -> {};
-
-  /** Tests: told the size of every group applied. */
-  volatile java.util.function.IntConsumer groupApplied = n -> {};
-
-  /** Tests: writes queued now. */
-  int queued() {
-    synchronized (queue) {
-      return queue.size();
-    }
-  }
-
-  /**
-   * Applies a group of queued writes under the write lock: each write's documents, one refresh per
-   * index, each write's log entry. A write whose records cannot be indexed is refused alone; a
-   * failure of the writer or of a refresh rolls back every index the group touched and refuses the
-   * whole group (nothing of it was logged; acknowledged writes those indexes lose are in the log,
-   * applied again when the store is reopened, which it must be).
-   */
-  private void applyGroup(List<Pending> group) {
-    List<Pending> added = new ArrayList<>(group.size());
-    Set<Partition> touchedAll = new LinkedHashSet<>();
-    try {
-      checkWritable();
-      Map<String, Partition> groupIds = new HashMap<>(); // ids the group's writes so far upserted
-      String model = embeddingModel;
-      Partition current = null;
-      try {
-        for (Pending w : group) {
-          List<Document> docs = new ArrayList<>(w.upserts.size());
-          try {
-            for (MemoryRecord r : w.upserts) docs.add(Schema.checkedDocument(r));
-          } catch (IllegalArgumentException e) {
-            // refused before the writer saw anything: the store stays writable
-            w.refuse(
-                new MnemoException(
-                    "write refused, nothing was written: " + e.getMessage(), false, e));
-            continue;
-          }
-          Map<String, Partition> byOwner = new LinkedHashMap<>();
-          // per index: the call's upserts by id (the last of an id wins, as one replace after
-          // another did) and the ids it deletes
-          Map<Partition, Map<String, Integer>> writes = new LinkedHashMap<>();
-          Map<Partition, Set<String>> deletes = new LinkedHashMap<>();
-          List<MemoryRecord> upserts = w.upserts;
-          for (int i = 0; i < upserts.size(); i++) {
-            Partition p = byOwner.computeIfAbsent(upserts.get(i).owner(), o -> pinFor(o, w.pinned));
-            writes.computeIfAbsent(p, x -> new LinkedHashMap<>()).put(upserts.get(i).id(), i);
-          }
-          Map<String, Partition> upserted = new HashMap<>();
-          for (int i = 0; i < upserts.size(); i++)
-            upserted.put(upserts.get(i).id(), byOwner.get(upserts.get(i).owner()));
-          for (String id : w.deleteIds) {
-            Partition holder = holder(id, byOwner.values(), w.pinned);
-            Partition again = upserted.get(id);
-            // written by an earlier write of the group: in its writer, not yet in its searcher
-            Partition earlier = groupIds.get(id);
-            if (holder != null) deletes.computeIfAbsent(holder, x -> new LinkedHashSet<>()).add(id);
-            if (again != null && again != holder)
-              deletes.computeIfAbsent(again, x -> new LinkedHashSet<>()).add(id);
-            // (an earlier write of the group pinned it, until that write's acknowledgement)
-            if (earlier != null && earlier != holder && earlier != again)
-              deletes.computeIfAbsent(earlier, x -> new LinkedHashSet<>()).add(id);
-          }
-          String before = model;
-          for (MemoryRecord r : upserts)
-            if (r.embeddingModel() != null && !r.embeddingModel().isEmpty())
-              model = r.embeddingModel();
-          Set<Partition> touched = new LinkedHashSet<>();
-          touched.addAll(writes.keySet());
-          touched.addAll(deletes.keySet());
-          if (!Objects.equals(model, before) || touched.isEmpty()) touched.add(shared);
-          if (w.replay > 0) touched.removeIf(p -> p.committedLogSeq >= w.replay);
-          w.touched = touched;
-          w.model = model;
-          added.add(w);
-          for (Partition p : touched) {
-            current = p;
-            touchedAll.add(p);
-            // the commit data first: a commit that holds the documents then holds their model
-            p.setCommitData(model);
-            Set<String> gone = deletes.getOrDefault(p, Set.of());
-            List<Document> block = new ArrayList<>();
-            List<BytesRef> ids = new ArrayList<>();
-            for (var e : writes.getOrDefault(p, Map.of()).entrySet()) {
-              ids.add(new BytesRef(e.getKey()));
-              if (!gone.contains(e.getKey())) block.add(docs.get(e.getValue()));
-            }
-            for (String id : gone)
-              if (!writes.getOrDefault(p, Map.of()).containsKey(id)) ids.add(new BytesRef(id));
-            if (!ids.isEmpty()) {
-              Query these = new TermInSetQuery(Schema.ID, ids);
-              if (block.isEmpty()) p.writer.deleteDocuments(these);
-              else p.writer.updateDocuments(these, block);
-            }
-            if (p == shared) journal(upserts, writes.getOrDefault(p, Map.of()), gone);
-          }
-          current = null;
-          for (var e : upserted.entrySet()) groupIds.put(e.getKey(), e.getValue());
-          for (String id : w.deleteIds) groupIds.remove(id);
-        }
-        for (Partition p : touchedAll) {
-          current = p;
-          p.searchers.maybeRefreshBlocking();
-        }
-        current = null;
-      } catch (IOException | RuntimeException e) {
-        if (current != null) touchedAll.add(current);
-        throw rollBack(touchedAll, e);
-      }
-      // logged last, in order, once nothing can fail the call before it (a call refused must not
-      // come back when the log is applied again), and once the writers have it: a commit from
-      // here on may record the position
-      for (int j = 0; j < added.size(); j++) {
-        Pending w = added.get(j);
-        try {
-          if (wal == null)
-            for (Partition p : w.touched) w.tickets.put(p.commits, p.commits.issue());
-          if (w.replay > 0) logged.set(Math.max(logged.get(), w.replay));
-          else if (wal != null) {
-            logged.set(wal.append(w.upserts, w.deleteIds));
-            w.tickets.put(walSyncs, walSyncs.issue());
-          }
-          embeddingModel = w.model;
-          w.done = true;
-        } catch (IOException | RuntimeException e) {
-          Set<Partition> unlogged = new LinkedHashSet<>();
-          for (Pending later : added.subList(j, added.size())) unlogged.addAll(later.touched);
-          throw rollBack(unlogged, e);
-        }
-      }
-      if (layout.ownPartitionAbove() != Long.MAX_VALUE) scheduleMoves(added);
-    } catch (MnemoException e) {
-      for (Pending w : group) w.refuse(e);
-    } catch (RuntimeException | Error e) {
-      // unexpected: no write of the group may be left waiting, none acknowledged
-      failed = true;
-      MnemoException refusal =
-          new MnemoException("write failed, nothing was acknowledged: " + e, false, e);
-      for (Pending w : group) w.refuse(refusal);
-      throw e;
-    }
-  }
-
-  /**
-   * Schedules a move for each owner of the shared index the writes made larger than the layout
-   * allows. The writes are done: a failure to count is logged, and the next write tries again.
-   */
-  private void scheduleMoves(List<Pending> writes) {
-    Set<String> owners = new LinkedHashSet<>();
-    for (Pending w : writes)
-      if (w.touched.contains(shared)) for (MemoryRecord r : w.upserts) owners.add(r.owner());
-    for (String o : owners) {
-      if (table.containsKey(o)) continue;
-      try {
-        maybeMove(o);
-      } catch (IOException | RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "counting the records of an owner to move failed", e);
-      }
-    }
-  }
-
-  /**
-   * After a failed write: rolls back {@code touched} (uncommitted documents of refused writes must
-   * not be committed by a later close) and marks the store failed; returns the refusal.
-   */
-  private MnemoException rollBack(Set<Partition> touched, Exception e) {
-    for (Partition p : touched) if (!p.failed) p.rollback(e);
-    failed = true;
-    return new MnemoException(
-        "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
-  }
-
-  /**
-   * Waits for what makes a call durable (the log's sync holding it, or the commits of its indexes)
-   * and unpins its indexes; then, with the log, runs a checkpoint if the log has grown past {@link
-   * #CHECKPOINT_BYTES} and none is running.
-   */
-  private void awaitDurable(Map<GroupCommit, Long> tickets, List<Partition> pinned) {
-    try {
-      for (var t : tickets.entrySet()) t.getKey().await(t.getValue());
-    } catch (IOException | RuntimeException e) {
-      failed = true;
-      throw new MnemoException(
-          "write failed, nothing was acknowledged: " + e.getMessage(), false, e);
-    } finally {
-      for (Partition p : pinned) unpin(p);
-    }
-    if (wal != null && wal.bytesSinceSeal() >= checkpointBytes && checkpointLock.tryLock()) {
-      try {
-        checkpoint();
-      } catch (IOException | RuntimeException e) {
-        // the call's write is durable in the log; the store is not (a failed commit rolled its
-        // index back): later writes are refused until it is reopened, which applies the log again
-        failed = true;
-        LOG.log(System.Logger.Level.ERROR, "checkpoint of the store in " + dir + " failed", e);
-      } finally {
-        checkpointLock.unlock();
-      }
-    }
-  }
-
-  /**
-   * Commits every index with changes (each commit records the log position) and deletes the log
-   * files sealed before: what the log held is then in the indexes' commits. Call holding {@link
-   * #checkpointLock}, not the write lock.
-   */
-  private void checkpoint() throws IOException {
-    List<Path> sealed;
-    List<Partition> pinned = new ArrayList<>();
-    synchronized (writeLock) {
-      checkWritable();
-      sealed = wal.seal();
-      // every write logged in the sealed files is in these writers now; partitions closed since
-      // committed everything when they closed
-      synchronized (open) {
-        for (Partition p : open.values()) {
-          p.pins++;
-          pinned.add(p);
-        }
-      }
-    }
-    try {
-      if (shared.writer.hasUncommittedChanges()) shared.commits.commitNow();
-      for (Partition p : pinned) if (p.writer.hasUncommittedChanges()) p.commits.commitNow();
-    } finally {
-      for (Partition p : pinned) unpin(p);
-    }
-    wal.deleteSealed(sealed);
-  }
-
-  /**
-   * Opens the write-ahead log and applies again what it holds that the indexes' last commits do not
-   * (a crash since the last checkpoint), then checkpoints.
-   */
-  private void recover() throws IOException {
-    List<WriteAheadLog.Entry> entries = new ArrayList<>();
-    try {
-      wal = WriteAheadLog.open(dir.resolve(LOG_DIR), this::committedLogFloor, entries);
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause(); // reading a partition's commit for the floor
-    }
-    walSyncs = new GroupCommit(wal::sync);
-    for (WriteAheadLog.Entry e : entries) write(e.upserts(), e.deletes(), e.seq()).await();
-    logged.set(wal.lastSeq());
-    if (!entries.isEmpty()) {
-      checkpointLock.lock();
-      try {
-        checkpoint();
-      } finally {
-        checkpointLock.unlock();
-      }
-    }
-  }
-
-  /** The highest log position any index's last commit recorded (for a log started anew). */
-  private long committedLogFloor() {
-    long floor = shared.committedLogSeq;
-    for (String owner : table.keySet()) {
-      Path p = ownersDir().resolve(table.get(owner));
-      try (Directory d = FSDirectory.open(p)) {
-        floor =
-            Math.max(
-                floor, Partition.logSeq(SegmentInfos.readLatestCommit(d).getUserData().entrySet()));
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-    return floor;
-  }
-
-  private Partition pinFor(String owner, List<Partition> pinned) {
-    Partition p = pin(owner);
-    if (p != shared) pinned.add(p);
-    return p;
-  }
-
-  /**
-   * The index that holds a record with this id, or null: the call's owners' first, then the shared
-   * one, then the owners' that are open, then the rest (opened one by one).
-   */
-  private Partition holder(String id, Collection<Partition> first, List<Partition> pinned)
-      throws IOException {
-    Set<Partition> tried = new java.util.HashSet<>();
-    List<Partition> order = new ArrayList<>(first);
-    order.add(shared);
-    for (Partition p : order) {
-      if (tried.add(p) && holds(p, id)) return p;
-    }
-    List<String> owners = new ArrayList<>(table.keySet());
-    synchronized (open) {
-      owners.sort(Comparator.comparing(o -> !open.containsKey(o)));
-    }
-    for (String owner : owners) {
-      Partition p = pinFor(owner, pinned);
-      if (tried.add(p) && holds(p, id)) return p;
-    }
-    return null;
-  }
-
-  private boolean holds(Partition p, String id) throws IOException {
-    IndexSearcher s = acquire(p);
-    try {
-      return s.count(term(Schema.ID, id)) > 0;
-    } finally {
-      release(p, s);
-    }
-  }
-
-  private long countIn(Partition p, String owner) throws IOException {
-    IndexSearcher s = acquire(p);
-    try {
-      return s.count(term(Schema.OWNER, owner));
-    } finally {
-      release(p, s);
-    }
+    return writer.write(upserts, deleteIds, 0);
   }
 
   @Override
   public Optional<MemoryRecord> get(String owner, String id) {
-    List<MemoryRecord> r =
-        read(
-            owner,
-            (p, s) -> find(s, and(term(Schema.OWNER, owner), term(Schema.ID, id)), 1, false));
-    return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+    return lookups.get(owner, id);
   }
 
   @Override
   public List<MemoryRecord> versions(String owner, String factKey) {
-    return versions(owner, factKey, ReadOptions.DEFAULT);
-  }
-
-  /**
-   * A fact key's versions: the read path asks for them right after the candidates, which are often
-   * among them.
-   */
-  private List<MemoryRecord> versions(String owner, String factKey, ReadOptions o) {
-    return read(
-        owner,
-        (p, s) ->
-            find(
-                s,
-                and(term(Schema.OWNER, owner), term(Schema.FACT_KEY, factKey)),
-                Integer.MAX_VALUE,
-                o.recordCache()));
+    return lookups.versions(owner, factKey, ReadOptions.DEFAULT);
   }
 
   @Override
   public List<MemoryRecord> lineage(String owner, String id) {
-    Query either =
-        new BooleanQuery.Builder()
-            .add(term(Schema.ID, id), Occur.SHOULD)
-            .add(term(Schema.ORIGIN, id), Occur.SHOULD)
-            .setMinimumNumberShouldMatch(1)
-            .build();
-    return read(
-        owner, (p, s) -> find(s, and(term(Schema.OWNER, owner), either), Integer.MAX_VALUE, false));
+    return lookups.lineage(owner, id);
   }
 
   @Override
   public List<MemoryRecord> latest(Eligibility eligibility, int limit) {
-    Sort sort =
-        new Sort(
-            new SortField(Schema.RECORDED, SortField.Type.LONG, true),
-            new SortField(Schema.ID, SortField.Type.STRING));
-    return sorted(
-        eligibility.owner(),
-        s -> new ConstantScoreQuery(Filters.of(eligibility, s.getIndexReader())),
-        Math.max(1, limit),
-        sort);
-  }
-
-  /** A query for one index (its filter may depend on what the index holds). */
-  private interface QueryOf {
-    Query of(IndexSearcher s) throws IOException;
-  }
-
-  /**
-   * The first {@code limit} records matching the query in {@code sort}'s order (all of them with
-   * {@link Integer#MAX_VALUE}), from the owner's index, or, for no owner, from every index merged
-   * in that order.
-   */
-  private List<MemoryRecord> sorted(String owner, QueryOf query, int limit, Sort sort) {
-    if (owner != null || table.isEmpty()) {
-      return read(
-          owner,
-          (p, s) -> {
-            Query q = query.of(s);
-            int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-            TopDocs top = s.search(q, n, sort);
-            List<MemoryRecord> out = new ArrayList<>();
-            for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc));
-            return out;
-          });
-    }
-    List<Partition> parts = new ArrayList<>();
-    List<IndexSearcher> searchers = new ArrayList<>();
-    try {
-      parts.add(shared);
-      for (String o : table.keySet()) parts.add(pin(o));
-      TopFieldDocs[] tops = new TopFieldDocs[parts.size()];
-      for (Partition p : parts) searchers.add(acquire(p));
-      for (int i = 0; i < parts.size(); i++) {
-        IndexSearcher s = searchers.get(i);
-        Query q = query.of(s);
-        int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-        tops[i] = s.search(q, n, sort);
-        for (ScoreDoc sd : tops[i].scoreDocs)
-          sd.shardIndex = i; // merge reads it, and so does load below
-      }
-      int total = 0;
-      for (TopFieldDocs t : tops) total += t.scoreDocs.length;
-      TopDocs merged = TopDocs.merge(sort, Math.max(1, Math.min(limit, total)), tops);
-      List<MemoryRecord> out = new ArrayList<>();
-      for (ScoreDoc sd : merged.scoreDocs) out.add(load(searchers.get(sd.shardIndex), sd.doc));
-      return out;
-    } catch (IOException e) {
-      throw readFailed(e);
-    } finally {
-      for (int i = 0; i < searchers.size(); i++) release(parts.get(i), searchers.get(i));
-      for (Partition p : parts) unpin(p);
-    }
+    return lookups.latest(eligibility, limit);
   }
 
   /**
@@ -1480,11 +445,11 @@ public final class LuceneMemoryStore implements MemoryStore {
    * @param termStatistics keep the BM25 term statistics of the index's current reader ({@link
    *     TermStatistics}) for the text search, the candidates' exact BM25 and the normalization,
    *     instead of looking every query word up in every segment three times per call
-   * @param quantizedScan the scan of an owner's own index with {@link #SCAN_CODES_MIN} to {@link
-   *     #EXACT_SCAN_MAX} eligible records estimates every record from a bit-per-dimension copy of
-   *     the vectors ({@link ScanVectors}) and scores only the best {@link #SCAN_OVERSAMPLE} × (k +
-   *     8) with their float32 vectors, instead of every float32 vector (approximate, as the graph
-   *     of larger owners is)
+   * @param quantizedScan the scan of an owner's own index with {@link DenseSearch#SCAN_CODES_MIN}
+   *     to {@link DenseSearch#EXACT_SCAN_MAX} eligible records estimates every record from a
+   *     bit-per-dimension copy of the vectors ({@link ScanVectors}) and scores only the best {@link
+   *     DenseSearch#SCAN_OVERSAMPLE} × (k + 8) with their float32 vectors, instead of every float32
+   *     vector (approximate, as the graph of larger owners is)
    */
   public record ReadOptions(
       boolean eligibleOnce,
@@ -1529,76 +494,29 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * {@link ReadOptions#graphReach} of the store: the reach of an index of {@link
-   * #FULL_REACH_RECORDS} or more. Lucene searches each segment's graph with a beam of its share of
-   * what is asked (its share of the documents times the ask, plus a margin), so a fixed ask found
-   * 0.87 of the exact top 50 in a 100,000-record owner's index of one segment and 0.98 in one of
-   * eight (BENCHMARKS.md, "Dense recall and the owner's segments"). Asking {@code k × 18} divided
-   * by the effective number of segments kept dense recall@50 against an exact scan between 0.957
-   * and 0.967 on seven layouts of that owner's vectors, one to eight segments, equal and uneven
-   * (reach 12: 0.920-0.951; 15: 0.947-0.963; 22: 0.959-0.972). Chosen on the bench's synthetic
-   * corpus (e5-small-v2 vectors), not on evaluation data.
+   * DenseSearch#FULL_REACH_RECORDS} or more. Lucene searches each segment's graph with a beam of
+   * its share of what is asked (its share of the documents times the ask, plus a margin), so a
+   * fixed ask found 0.87 of the exact top 50 in a 100,000-record owner's index of one segment and
+   * 0.98 in one of eight (BENCHMARKS.md, "Dense recall and the owner's segments"). Asking {@code k
+   * × 18} divided by the effective number of segments kept dense recall@50 against an exact scan
+   * between 0.957 and 0.967 on seven layouts of that owner's vectors, one to eight segments, equal
+   * and uneven (reach 12: 0.920-0.951; 15: 0.947-0.963; 22: 0.959-0.972). Chosen on the bench's
+   * synthetic corpus (e5-small-v2 vectors), not on evaluation data.
    */
   public static final int GRAPH_REACH = 18;
 
   /**
-   * From this many documents in an owner's index on, the graph gets the whole {@link #GRAPH_REACH};
-   * a smaller index gets a share in proportion. A smaller graph is easier to search: on one segment
-   * of the same owner's first 20,000 / 35,000 / 50,000 / 70,000 / 100,000 vectors, the ask that
-   * found about 0.96 of the exact top 50 was k × 4 or less / 4 / 7-8 / 12 / 18 (BENCHMARKS.md).
-   * Beyond 100,000 records the reach stays 18: larger owners were not measured.
-   */
-  static final int FULL_REACH_RECORDS = 100_000;
-
-  /**
-   * The least share of {@link #GRAPH_REACH} an index is given: that of one of {@link
-   * #EXACT_SCAN_MAX} records, the smallest whose graph the store searches unless opened with a
-   * lower exact-scan limit (smaller graphs were not measured, and on hard data, such as random
-   * vectors, they need more than their size suggests).
-   */
-  static final double SMALLEST_SHARE =
-      (double) LuceneMemoryStore.EXACT_SCAN_MAX / FULL_REACH_RECORDS;
-
-  /**
-   * How many times k the graph of the shared index is asked for when an owner there has more than
-   * {@link #EXACT_SCAN_MAX} eligible records (only with {@link Layout#SHARED} or before a move):
-   * measured on a 50,000-record owner of a 200,000-record shared index, dense recall@50 0.75 at 1
-   * and 0.95 at 6 (BENCHMARKS.md). The owner's records are a filtered slice of every segment's
-   * graph there, so the reach of an own index does not apply. A quantized graph ({@link
-   * VectorFormat}) is asked for at least as much: its formats were measured at 6 × k (int7 found as
-   * much as float32 there, bbq less), and its neighbours are estimates that the rescoring sorts
-   * out.
-   */
-  static final int FIXED_GRAPH_OVERSAMPLE = 6;
-
-  /**
    * What the HNSW search of an owner's own index asks the graph for: {@code k × reach × min(1,
-   * max(n / 100,000, 0.2)) × Σ pᵢ²}, where n is the index's documents ({@link #FULL_REACH_RECORDS},
-   * {@link #SMALLEST_SHARE}) and pᵢ is segment i's share of them ({@code 1 / Σ pᵢ²} is its
-   * effective number of segments: 4 for four equal ones, 1.5 for 80 % + 20 %), and at least k plus
-   * the rescoring margin. Lucene gives each segment a beam of about {@code ask × pᵢ} (plus a margin
-   * of 16 standard deviations, {@code AbstractKnnVectorQuery}), so one segment needs the whole
-   * reach where four equal ones need a quarter each to find as many of the exact neighbours.
+   * max(n / 100,000, 0.2)) × Σ pᵢ²}, where n is the index's documents ({@link
+   * DenseSearch#FULL_REACH_RECORDS}, {@link DenseSearch#SMALLEST_SHARE}) and pᵢ is segment i's
+   * share of them ({@code 1 / Σ pᵢ²} is its effective number of segments: 4 for four equal ones,
+   * 1.5 for 80 % + 20 %), and at least k plus the rescoring margin. Lucene gives each segment a
+   * beam of about {@code ask × pᵢ} (plus a margin of 16 standard deviations, {@code
+   * AbstractKnnVectorQuery}), so one segment needs the whole reach where four equal ones need a
+   * quarter each to find as many of the exact neighbours.
    */
   public static int graphK(IndexReader reader, int k, int reach) {
-    return graphK(reader, k, reach, FULL_REACH_RECORDS);
-  }
-
-  /** {@link #graphK(IndexReader, int, int)} with the whole reach from {@code fullReachRecords}. */
-  static int graphK(IndexReader reader, int k, int reach, int fullReachRecords) {
-    int floor = k + RESCORE_MARGIN;
-    double total = reader.maxDoc();
-    if (total == 0) return floor;
-    double sumOfSquares = 0;
-    for (LeafReaderContext leaf : reader.leaves()) {
-      double share = leaf.reader().maxDoc() / total;
-      sumOfSquares += share * share;
-    }
-    // measured from EXACT_SCAN_MAX records on: a smaller index (graph searched only with a lower
-    // exact-scan limit) is asked as one of that size would be, not less
-    double size = Math.max(SMALLEST_SHARE, Math.min(1, total / fullReachRecords));
-    // less a hair, so that a share's rounding (0.8² + 0.2² is 0.68000000001) does not add one
-    double ask = Math.ceil((double) k * reach * size * sumOfSquares - 1e-6);
-    return (int) Math.max(floor, Math.min(Integer.MAX_VALUE / 2, ask));
+    return DenseSearch.graphK(reader, k, reach, DenseSearch.FULL_REACH_RECORDS);
   }
 
   /**
@@ -1625,872 +543,46 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private CandidateSet candidates(CandidateQuery q, ReadOptions o) {
-    return candidates(q, null, o);
+    return search.candidates(q, null, o);
   }
 
-  /**
-   * {@code later}: the vector, asked for once the other signals are searched; null: the query's.
-   */
   private CandidateSet candidates(
       CandidateQuery q, java.util.function.Supplier<float[]> later, ReadOptions o) {
-    String owner = q.eligibility().owner();
-    if (owner == null && !table.isEmpty()) {
-      CandidateQuery all = later == null ? q : q.withVector(later.get());
-      return merged(acrossAll((p, s) -> candidates(p, s, all, null, o)), q.perSignal());
-    }
-    return read(owner, (p, s) -> candidates(p, s, q, later, o));
+    return search.candidates(q, later, o);
   }
 
   /**
-   * Candidates of a read for no owner (evaluation) from several indexes as one set: each signal's
-   * lists merged by its score (cosine, BM25 against each index's own statistics, newest for time;
-   * entity matches by their rank) and cut again at {@code perSignal}; counts summed.
-   */
-  private static CandidateSet merged(List<CandidateSet> sets, int perSignal) {
-    record Found(Candidate c, int index) {}
-    List<Found> all = new ArrayList<>();
-    double bm25Max = 0;
-    long eligible = 0;
-    Map<String, Long> frequencies = new TreeMap<>();
-    Map<String, List<MemoryRecord>> versions = new HashMap<>();
-    boolean withVersions = true;
-    for (int i = 0; i < sets.size(); i++) {
-      CandidateSet s = sets.get(i);
-      if (s.versions() == null) withVersions = false;
-      else
-        s.versions()
-            .forEach((k, v) -> versions.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
-      for (Candidate c : s.candidates()) all.add(new Found(c, i));
-      bm25Max = Math.max(bm25Max, s.bm25Max());
-      eligible += s.eligibleCount();
-      s.entityFrequencies().forEach((k, v) -> frequencies.merge(k, v, Long::sum));
-    }
-    int[][] ranks = new int[all.size()][4];
-    List<java.util.function.ToIntFunction<Candidate>> rankOf =
-        List.of(
-            Candidate::denseRank, Candidate::bm25Rank, Candidate::entityRank, Candidate::timeRank);
-    List<Comparator<Found>> orders =
-        List.of(
-            Comparator.comparingDouble((Found f) -> -f.c().cosine()),
-            Comparator.comparingDouble((Found f) -> -f.c().bm25()),
-            Comparator.comparingInt((Found f) -> f.c().entityRank()),
-            Comparator.comparing(
-                (Found f) -> f.c().record().recordedAt(), Comparator.reverseOrder()));
-    for (int signal = 0; signal < 4; signal++) {
-      java.util.function.ToIntFunction<Candidate> r = rankOf.get(signal);
-      List<Integer> ranked = new ArrayList<>();
-      for (int i = 0; i < all.size(); i++) if (r.applyAsInt(all.get(i).c()) > 0) ranked.add(i);
-      Comparator<Found> order =
-          orders
-              .get(signal)
-              .thenComparingInt(Found::index)
-              .thenComparingInt(f -> r.applyAsInt(f.c()));
-      ranked.sort((a, b) -> order.compare(all.get(a), all.get(b)));
-      for (int k = 0; k < ranked.size() && k < perSignal; k++) ranks[ranked.get(k)][signal] = k + 1;
-    }
-    List<Candidate> out = new ArrayList<>();
-    for (int i = 0; i < all.size(); i++) {
-      int[] r = ranks[i];
-      if (r[0] == 0 && r[1] == 0 && r[2] == 0 && r[3] == 0) continue;
-      Candidate c = all.get(i).c();
-      out.add(new Candidate(c.record(), c.cosine(), c.bm25(), r[0], r[1], r[2], r[3]));
-    }
-    return new CandidateSet(
-        out,
-        bm25Max,
-        frequencies.isEmpty() ? 0 : eligible,
-        frequencies,
-        withVersions ? versions : null);
-  }
-
-  private CandidateSet candidates(
-      Partition p,
-      IndexSearcher s,
-      CandidateQuery q,
-      java.util.function.Supplier<float[]> later,
-      ReadOptions o)
-      throws IOException {
-    Query filter;
-    long eligible = -1; // counted once, when first needed
-    Eligibility eligibility = Filters.forIndex(q.eligibility(), s.getIndexReader());
-    if (o.eligibleOnce()) {
-      // an owner's own index holds only their records (moves and writes route by owner)
-      boolean ownersOwn = p.owner != null && p.owner.equals(eligibility.owner());
-      EligibleDocs docs =
-          EligibleDocs.compute(s, eligibility, p.columns, ownersOwn, ownersOwn ? p.current : null);
-      filter = docs.asQuery();
-      eligible = docs.count();
-    } else {
-      filter = Filters.of(eligibility);
-    }
-    // Each signal's hits, ranked into one map in this order (dense, BM25, entities, time) once all
-    // are searched: the dense search may wait for a vector still being computed.
-    TopDocs[] hits = new TopDocs[4];
-    Query text = textQuery(q.text(), q.contextWeight(), o.termStatistics() ? p.terms : null, s);
-    if (text != null) {
-      hits[1] = s.search(and(text, filter), q.perSignal());
-    }
-    if (!q.entities().isEmpty()) {
-      BooleanQuery.Builder any = new BooleanQuery.Builder();
-      // distinct, and at most MAX_TEXT_CLAUSES (a long query names many): Lucene's clause limit
-      for (String e : new LinkedHashSet<>(q.entities()).stream().limit(MAX_TEXT_CLAUSES).toList()) {
-        any.add(new ConstantScoreQuery(term(Schema.ENTITY, e)), Occur.SHOULD);
-      }
-      hits[2] = s.search(and(any.build(), filter), q.perSignal());
-    }
-    if (q.timeRange() != null) {
-      long from = q.timeRange().from().toEpochMilli();
-      long to = q.timeRange().to().toEpochMilli();
-      // Valid time starting inside the range, or an event time (the time the text is about)
-      // overlapping it.
-      Query inRange =
-          new BooleanQuery.Builder()
-              .add(LongPoint.newRangeQuery(Schema.VALID_FROM, from, to - 1), Occur.SHOULD)
-              .add(
-                  new BooleanQuery.Builder()
-                      .add(
-                          LongPoint.newRangeQuery(Schema.EVENT_FROM, Long.MIN_VALUE, to - 1),
-                          Occur.FILTER)
-                      .add(
-                          LongPoint.newRangeQuery(Schema.EVENT_TO, from + 1, Long.MAX_VALUE),
-                          Occur.FILTER)
-                      .build(),
-                  Occur.SHOULD)
-              .build();
-      // Newest first; equal times in index order. Not by id: ids are random, so a tie at the list's
-      // cut (a conversation's turns share their session's time) would change from run to run.
-      Sort newest = new Sort(new SortField(Schema.RECORDED, SortField.Type.LONG, true));
-      hits[3] = s.search(new ConstantScoreQuery(and(inRange, filter)), q.perSignal(), newest);
-    }
-    // While a vector is still being computed, the lexical candidates' records and exact BM25 are
-    // read too: the same values the loop below would read, only earlier.
-    Map<Integer, MemoryRecord> early = Map.of();
-    Map<Integer, Float> bm25 = null;
-    double bm25Max = bm25Max(s, q.text(), o.termStatistics() ? p.terms : null);
-    if (later != null) {
-      early = new HashMap<>();
-      for (int signal = 1; signal < hits.length; signal++)
-        if (hits[signal] != null)
-          for (ScoreDoc hit : hits[signal].scoreDocs)
-            if (!early.containsKey(hit.doc)) early.put(hit.doc, load(s, hit.doc, o.recordCache()));
-      bm25 = exactBm25(s, text, early.keySet());
-    }
-    float[] vector = later == null ? q.vector() : later.get();
-    if (vector != null) {
-      if (eligible < 0) eligible = s.count(filter);
-      // an owner's own index holds only their records: its graph and scan are the owner's
-      hits[0] = dense(s, vector, filter, eligible, q.perSignal(), o, p.owner != null);
-    }
-    Map<Integer, int[]> ranks = new LinkedHashMap<>(); // doc -> {dense, bm25, entity, time}
-    for (int signal = 0; signal < hits.length; signal++)
-      if (hits[signal] != null) rank(ranks, hits[signal], signal);
-    if (ranks.isEmpty()) return CandidateSet.empty();
-    if (bm25 == null) {
-      bm25 = exactBm25(s, text, ranks.keySet());
-    } else if (hits[0] != null) {
-      Set<Integer> denseOnly = new HashSet<>(ranks.keySet());
-      denseOnly.removeAll(early.keySet());
-      bm25.putAll(exactBm25(s, text, denseOnly));
-    }
-    List<Candidate> out = new ArrayList<>(ranks.size());
-    for (var e : ranks.entrySet()) {
-      int doc = e.getKey();
-      int[] r = e.getValue();
-      MemoryRecord rec = early.get(doc);
-      if (rec == null) rec = load(s, doc, o.recordCache());
-      double cos = Double.NaN;
-      if (vector != null && rec.embedding() != null && rec.embedding().length == vector.length) {
-        cos = Vectors.dot(vector, rec.embedding());
-      }
-      out.add(new Candidate(rec, cos, bm25.getOrDefault(doc, 0f), r[0], r[1], r[2], r[3]));
-    }
-    Map<String, Long> entityFrequencies = new TreeMap<>();
-    if (!q.entities().isEmpty()) {
-      Set<String> named = new java.util.TreeSet<>();
-      for (Candidate c : out)
-        for (String e : c.record().entities()) if (q.entities().contains(e)) named.add(e);
-      if (!named.isEmpty()) {
-        if (eligible < 0) eligible = s.count(filter);
-        for (String e : named)
-          entityFrequencies.put(e, (long) s.count(and(term(Schema.ENTITY, e), filter)));
-      }
-    }
-    return new CandidateSet(
-        out,
-        bm25Max,
-        entityFrequencies.isEmpty() ? 0 : eligible,
-        entityFrequencies,
-        o.versionsWithCandidates() ? versions(s, filter, out, o) : null);
-  }
-
-  /**
-   * For each fact key of the candidates that some other eligible record shares, every eligible
-   * record with that key: one search of the key terms under the call's eligibility filter; the
-   * candidates' records are reused, only versions outside the candidates are loaded.
-   */
-  private Map<String, List<MemoryRecord>> versions(
-      IndexSearcher s, Query filter, List<Candidate> candidates, ReadOptions o) throws IOException {
-    Map<String, MemoryRecord> byId = new HashMap<>();
-    Set<BytesRef> keys = new java.util.TreeSet<>();
-    int keyed = 0;
-    for (Candidate c : candidates) {
-      byId.put(c.record().id(), c.record());
-      if (c.record().factKey() == null) continue;
-      keys.add(new BytesRef(c.record().factKey()));
-      keyed++;
-    }
-    Map<String, List<MemoryRecord>> out = new HashMap<>();
-    if (keys.isEmpty()) return out;
-    Query q =
-        new BooleanQuery.Builder()
-            .add(new org.apache.lucene.search.TermInSetQuery(Schema.FACT_KEY, keys), Occur.FILTER)
-            .add(filter, Occur.FILTER)
-            .build();
-    int n = s.count(q);
-    // every eligible record of these keys is a candidate, and no two candidates share a key
-    if (n == keyed && keyed == keys.size()) return out;
-    for (ScoreDoc sd : s.search(q, Math.max(1, n)).scoreDocs) {
-      MemoryRecord r = load(s, sd.doc, o.recordCache());
-      MemoryRecord known = byId.get(r.id());
-      out.computeIfAbsent(r.factKey(), k -> new ArrayList<>()).add(known != null ? known : r);
-    }
-    out.values().removeIf(v -> v.size() < 2);
-    return out;
-  }
-
-  /**
-   * The highest score BM25 could give any record for {@code text}: the sum of the query tokens' IDF
-   * (Lucene's BM25 term score is {@code idf * tf / (tf + k1 * norm)}, which tends to idf as tf
-   * grows). Dividing by it puts BM25 on a [0, 1] scale that means the same in a store of ten
-   * records and one of ten million.
-   */
-  private double bm25Max(IndexSearcher s, String text, TermStatistics cached) throws IOException {
-    if (text == null || text.isBlank()) return 0;
-    var stats = s.collectionStatistics(Schema.TEXT);
-    if (stats == null) return 0;
-    long n = stats.docCount();
-    double max = 0;
-    try (var ts = analyzer.tokenStream(Schema.TEXT, text)) {
-      var term =
-          ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute.class);
-      ts.reset();
-      while (ts.incrementToken()) {
-        Term t = new Term(Schema.TEXT, BytesRef.deepCopyOf(term.getBytesRef()));
-        // a query word no record contains still counts: it is part of what was asked
-        int df = cached != null ? cached.of(s, t).docFreq() : s.getIndexReader().docFreq(t);
-        max += Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      }
-      ts.end();
-    }
-    return max;
-  }
-
-  /**
-   * Eligible records at or below this count are scored exactly instead of through the HNSW graph.
-   * Measured at 1M records: with an owner holding 1 % of the index, Lucene's filtered graph search
-   * explored, gave up and then scanned (22 ms) where the scan alone took 4.9 ms; at 10 % the graph
-   * search succeeded in 11-12 ms. A scan of the float32 vectors is exact; in an owner's own index
-   * from {@link #SCAN_CODES_MIN} eligible records on the scan goes through sign codes first ({@link
-   * ScanVectors}), which is approximate, as the graph is.
-   */
-  static final int EXACT_SCAN_MAX = 20_000;
-
-  private final int exactScanMax;
-
-  /**
-   * How many hits beyond {@code k} a dense search keeps for {@link #rescored}: Lucene's scores may
-   * differ in their last bit from call to call, so the order is settled on the kept hits.
-   */
-  static final int RESCORE_MARGIN = 8;
-
-  /**
-   * The {@code k} eligible records nearest to {@code vector}: an exact scan when few are eligible
-   * (on sign codes first in an owner's own index from {@link #SCAN_CODES_MIN} on), else the graph,
-   * asked for {@link #graphK} in an owner's own index. Either way the order is {@link #rescored}'s:
-   * by {@link Vectors#dot}, then the lower doc.
-   */
-  private TopDocs dense(
-      IndexSearcher s,
-      float[] vector,
-      Query filter,
-      long eligible,
-      int k,
-      ReadOptions o,
-      boolean ownersOwn)
-      throws IOException {
-    if (eligible > exactScanMax) {
-      boolean quantized = quantized(s);
-      int ask =
-          ownersOwn ? graphK(s.getIndexReader(), k, o.graphReach()) : k * FIXED_GRAPH_OVERSAMPLE;
-      if (quantized) ask = Math.max(ask, k * FIXED_GRAPH_OVERSAMPLE);
-      Query knn = new KnnFloatVectorQuery(Schema.VECTOR, vector, ask, filter);
-      // a quantized graph's scores are estimates: every hit it found is rescored
-      return rescored(s, s.search(knn, quantized ? ask : k + RESCORE_MARGIN), vector, k);
-    }
-    Weight w =
-        s.createWeight(s.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
-    if (ownersOwn && o.quantizedScan() && eligible >= SCAN_CODES_MIN) {
-      return quantizedScan(s, w, vector, k);
-    }
-    TopK heap = new TopK(k + RESCORE_MARGIN);
-    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-      FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
-      Scorer scorer = values == null ? null : w.scorer(leaf);
-      if (scorer == null) continue;
-      KnnVectorValues.DocIndexIterator vit = values.iterator();
-      DocIdSetIterator docs = scorer.iterator();
-      var live = leaf.reader().getLiveDocs();
-      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
-        if (live != null && !live.get(doc)) continue;
-        if (vit.docID() < doc) vit.advance(doc);
-        if (vit.docID() != doc) continue;
-        float[] v = values.vectorValue(vit.index());
-        if (v.length != vector.length) continue;
-        // the same score Lucene's DOT_PRODUCT similarity gives, so both paths rank alike
-        float score =
-            Math.max((1 + org.apache.lucene.util.VectorUtil.dotProduct(vector, v)) / 2, 0);
-        heap.offer(leaf.docBase + doc, score);
-      }
-    }
-    return rescored(s, exactly(heap.drain()), vector, k);
-  }
-
-  /**
-   * How many times k + 8 the scan on sign codes ({@link ScanVectors}) keeps for the float32
-   * rescoring: 580 of a 10,000-record owner's records for k = 50. Measured on the 1M bench store's
-   * 10,000-record owner (200 questions, BENCHMARKS.md): dense recall@50 against the float32 scan
-   * 0.959 (the graph of the 100,000-record owner finds 0.967), recall alone ×0.67-0.81 between
-   * recalls. Chosen on the bench's synthetic corpus, not on evaluation data.
-   */
-  static final int SCAN_OVERSAMPLE = 10;
-
-  /**
-   * Owners with fewer eligible records than this are scanned on their float32 vectors, exactly: the
-   * codes pay where there is much to read (an owner gets an index of their own above 5,000
-   * records), and below it a store reads as a store of the owner's records alone would, to the bit.
-   */
-  static final int SCAN_CODES_MIN = 5_000;
-
-  /**
-   * The scan of {@link #dense} on {@link ScanVectors}' codes: every eligible record estimated, the
-   * best {@link #SCAN_OVERSAMPLE} × (k + 8) kept and {@link #rescored} with their float32 vectors.
-   */
-  private static TopDocs quantizedScan(IndexSearcher s, Weight eligible, float[] vector, int k)
-      throws IOException {
-    TopK heap = new TopK((k + RESCORE_MARGIN) * SCAN_OVERSAMPLE);
-    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-      Scorer scorer = eligible.scorer(leaf);
-      if (scorer == null) continue;
-      ScanVectors.Segment codes = SCAN.of(leaf.reader(), Schema.VECTOR);
-      ScanVectors.Query q = ScanVectors.query(codes, vector);
-      if (q == null) continue;
-      var live = leaf.reader().getLiveDocs();
-      DocIdSetIterator docs = scorer.iterator();
-      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
-        if (live != null && !live.get(doc)) continue;
-        double estimate = ScanVectors.estimate(codes, q, doc);
-        if (!Double.isNaN(estimate)) heap.offer(leaf.docBase + doc, (float) estimate);
-      }
-    }
-    return rescored(s, exactly(heap.drain()), vector, k);
-  }
-
-  /** Hits counted exactly: every one of them is in {@code hits}. */
-  private static TopDocs exactly(ScoreDoc[] hits) {
-    return new TopDocs(
-        new org.apache.lucene.search.TotalHits(
-            hits.length, org.apache.lucene.search.TotalHits.Relation.EQUAL_TO),
-        hits);
-  }
-
-  /**
-   * Whether any segment of the index stores its graph's vectors quantized ({@link VectorFormat}).
-   */
-  private static boolean quantized(IndexSearcher s) {
-    for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-      var field = leaf.reader().getFieldInfos().fieldInfo(Schema.VECTOR);
-      if (field != null
-          && VectorFormat.quantized(
-              field.getAttribute(
-                  org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat
-                      .PER_FIELD_FORMAT_KEY))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The {@code k} best of {@code found} by {@link Vectors#dot} with their float32 vectors, the
-   * lower doc first among equals: each hit's vector read from its segment. Scores are Lucene's
-   * DOT_PRODUCT score of that dot.
-   */
-  private static TopDocs rescored(IndexSearcher s, TopDocs found, float[] vector, int k)
-      throws IOException {
-    int[] docs = new int[found.scoreDocs.length];
-    for (int i = 0; i < docs.length; i++) docs[i] = found.scoreDocs[i].doc;
-    java.util.Arrays.sort(docs);
-    double[] dots = new double[docs.length];
-    boolean[] scored = new boolean[docs.length];
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    int i = 0;
-    while (i < docs.length) {
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
-      int end = leaf.docBase + leaf.reader().maxDoc();
-      FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
-      KnnVectorValues.DocIndexIterator it = values == null ? null : values.iterator();
-      for (; i < docs.length && docs[i] < end; i++) {
-        if (it == null) continue;
-        int doc = docs[i] - leaf.docBase;
-        if (it.docID() < doc) it.advance(doc);
-        if (it.docID() != doc) continue;
-        float[] v = values.vectorValue(it.index());
-        if (v.length != vector.length) continue;
-        dots[i] = Vectors.dot(vector, v);
-        scored[i] = true;
-      }
-    }
-    // docs ascending and a stable sort: the lower doc first among equal dots
-    Integer[] order = new Integer[docs.length];
-    int n = 0;
-    for (int j = 0; j < docs.length; j++) if (scored[j]) order[n++] = j;
-    java.util.Arrays.sort(order, 0, n, (x, y) -> Double.compare(dots[y], dots[x]));
-    ScoreDoc[] out = new ScoreDoc[Math.min(k, n)];
-    for (int j = 0; j < out.length; j++)
-      out[j] = new ScoreDoc(docs[order[j]], (float) Math.max((1 + dots[order[j]]) / 2, 0));
-    return exactly(out);
-  }
-
-  /**
-   * The {@code k} best (score, doc) pairs, higher score first and the lower doc first among equal
-   * scores, in a heap of primitive longs (score's sortable bits above, the inverted doc below)
-   * rather than one boxed {@link ScoreDoc} per scanned vector.
-   */
-  static final class TopK {
-    private final org.apache.lucene.util.LongHeap heap;
-    private final int k;
-
-    TopK(int k) {
-      this.k = k;
-      this.heap = new org.apache.lucene.util.LongHeap(k);
-    }
-
-    void offer(int doc, float score) {
-      long v =
-          ((long) org.apache.lucene.util.NumericUtils.floatToSortableInt(score) << 32)
-              | (0xFFFFFFFFL - doc);
-      if (heap.size() < k) {
-        heap.push(v);
-      } else if (v > heap.top()) {
-        heap.updateTop(v);
-      }
-    }
-
-    /** The kept pairs, best first; empties the heap. */
-    ScoreDoc[] drain() {
-      ScoreDoc[] out = new ScoreDoc[heap.size()];
-      for (int i = out.length - 1; i >= 0; i--) {
-        long v = heap.pop();
-        out[i] =
-            new ScoreDoc(
-                (int) (0xFFFFFFFFL - (v & 0xFFFFFFFFL)),
-                org.apache.lucene.util.NumericUtils.sortableIntToFloat((int) (v >>> 32)));
-      }
-      return out;
-    }
-  }
-
-  /**
-   * BM25 scores of every candidate: the text query's scorer advanced to each candidate doc, segment
-   * by segment (the same scores a search would give them, without reading ids back from stored
-   * fields or searching again).
-   */
-  private Map<Integer, Float> exactBm25(IndexSearcher s, Query text, Set<Integer> candidates)
-      throws IOException {
-    Map<Integer, Float> out = new HashMap<>();
-    if (text == null) return out;
-    int[] docs = candidates.stream().mapToInt(Integer::intValue).sorted().toArray();
-    Weight weight = s.createWeight(s.rewrite(text), ScoreMode.COMPLETE, 1f);
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    int i = 0;
-    while (i < docs.length) {
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
-      int end = leaf.docBase + leaf.reader().maxDoc();
-      Scorer scorer = weight.scorer(leaf);
-      DocIdSetIterator it = scorer == null ? null : scorer.iterator();
-      for (; i < docs.length && docs[i] < end; i++) {
-        if (it == null) continue;
-        int local = docs[i] - leaf.docBase;
-        if (it.docID() < local) it.advance(local);
-        if (it.docID() == local) out.put(docs[i], scorer.score());
-      }
-    }
-    return out;
-  }
-
-  private static void rank(Map<Integer, int[]> ranks, TopDocs top, int signal) {
-    for (int i = 0; i < top.scoreDocs.length; i++) {
-      ranks.computeIfAbsent(top.scoreDocs[i].doc, d -> new int[4])[signal] = i + 1;
-    }
-  }
-
-  /**
-   * The BM25 query: the analyzed query words as optional clauses over the record text, plus the
-   * context (neighbouring turns, dates) at the query's context weight. Null for a query with no
-   * words.
-   */
-  private Query textQuery(String text, double contextWeight, TermStatistics cached, IndexSearcher s)
-      throws IOException {
-    if (text == null || text.isBlank()) return null;
-    QueryBuilder qb =
-        cached == null
-            ? new BoundedQueryBuilder(analyzer)
-            : new BoundedQueryBuilder(analyzer) {
-              @Override
-              protected Query newTermQuery(Term term, float boost) {
-                try {
-                  Query q = new TermQuery(term, cached.of(s, term));
-                  return boost == 1f ? q : new BoostQuery(q, boost);
-                } catch (IOException e) {
-                  throw new java.io.UncheckedIOException(e);
-                }
-              }
-            };
-    try {
-      return textQuery(qb, text, contextWeight);
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    }
-  }
-
-  /**
-   * The most term clauses one field's text query keeps: two fields stay under Lucene's limit of
-   * 1,024 clauses a query ({@code IndexSearcher.getMaxClauseCount}), which a long text (a record of
-   * 8,000 characters, a long recall text: one clause per word, repeated words included) otherwise
-   * passes, failing the search, and with it the write's same-fact check or the recall.
-   */
-  static final int MAX_TEXT_CLAUSES = 500;
-
-  private static Query textQuery(QueryBuilder qb, String text, double contextWeight) {
-    Query main = qb.createBooleanQuery(Schema.TEXT, text, Occur.SHOULD);
-    if (main == null) return null;
-    Query ctx =
-        contextWeight <= 0 ? null : qb.createBooleanQuery(Schema.CONTEXT, text, Occur.SHOULD);
-    if (ctx == null) return main;
-    return new BooleanQuery.Builder()
-        .add(main, Occur.SHOULD)
-        .add(new BoostQuery(ctx, (float) contextWeight), Occur.SHOULD)
-        .build();
-  }
-
-  /**
-   * Lucene's query builder with every boolean query it builds bounded ({@link BoundedDisjunction}):
-   * the builder adds one clause per analyzed token, and Lucene's own {@code BooleanQuery.Builder}
-   * throws past 1,024 of them while they are added, before any caller could trim the query.
-   */
-  static class BoundedQueryBuilder extends QueryBuilder {
-    BoundedQueryBuilder(Analyzer analyzer) {
-      super(analyzer);
-    }
-
-    @Override
-    protected BooleanQuery.Builder newBooleanQuery() {
-      return new BoundedDisjunction();
-    }
-  }
-
-  /**
-   * A boolean query's builder that holds its clauses until {@link #build}: within {@link
-   * #MAX_TEXT_CLAUSES} it builds them as they came; past it, the optional (SHOULD) clauses become
-   * one per distinct clause, boosted by how often it occurred (the same score: repeated clauses add
-   * up), and when still too many, those of the most frequent terms are kept (ties: the earliest).
-   * Other clauses are kept as they are. Hand-written: Lucene has no bounded builder.
-   */
-  static final class BoundedDisjunction extends BooleanQuery.Builder {
-    private final List<org.apache.lucene.search.BooleanClause> held = new ArrayList<>();
-
-    @Override
-    public BooleanQuery.Builder add(org.apache.lucene.search.BooleanClause clause) {
-      held.add(clause);
-      return this;
-    }
-
-    @Override
-    public BooleanQuery.Builder add(Query query, Occur occur) {
-      return add(new org.apache.lucene.search.BooleanClause(query, occur));
-    }
-
-    @Override
-    public BooleanQuery build() {
-      if (held.size() > MAX_TEXT_CLAUSES) {
-        LinkedHashMap<Query, int[]> counts = new LinkedHashMap<>();
-        for (var c : held) {
-          if (c.occur() == Occur.SHOULD) counts.computeIfAbsent(c.query(), k -> new int[1])[0]++;
-          else super.add(c);
-        }
-        List<Map.Entry<Query, int[]>> kept = new ArrayList<>(counts.entrySet());
-        kept.sort((x, y) -> Integer.compare(y.getValue()[0], x.getValue()[0])); // stable
-        for (var e : kept.subList(0, Math.min(kept.size(), MAX_TEXT_CLAUSES))) {
-          int n = e.getValue()[0];
-          super.add(
-              new org.apache.lucene.search.BooleanClause(
-                  n == 1 ? e.getKey() : new BoostQuery(e.getKey(), n), Occur.SHOULD));
-        }
-      } else {
-        for (var c : held) super.add(c);
-      }
-      return super.build();
-    }
-  }
-
-  private void checkWritable() {
-    if (failed) {
-      throw new MnemoException(
-          "the store was rolled back to its last commit after a failed write; reopen it", false);
-    }
-  }
-
-  /**
-   * Deletes the owner's records. From the shared index: deleted and merged away. An owner with a
-   * partition of their own: the table switched without them (the point of the forget, on disk and
-   * for readers), the partition closed once no call uses it, its folder deleted, and the shared
-   * index committed (the store's state changes). Then, with a write-ahead log, a checkpoint: the
-   * log's files, which hold the owner's texts and vectors too, are deleted.
+   * Deletes the owner's records, merged away from the files, and with a write-ahead log the log's
+   * files that hold them too ({@link StoreWriter#deleteOwner}).
    */
   @Override
   public int deleteOwner(String owner) {
-    checkpointLock.lock();
-    try {
-      int n = deleteFromIndexes(owner);
-      if (wal != null) {
-        try {
-          synchronized (writeLock) {
-            // an empty entry: the forget moves the log's position, which names the store's state
-            checkWritable();
-            logged.set(wal.append(List.of(), List.of()));
-          }
-          checkpoint();
-        } catch (IOException | RuntimeException e) {
-          failed = true;
-          throw new MnemoException(
-              "forget of owner "
-                  + owner
-                  + ": the records are deleted from the index, but the write-ahead log that"
-                  + " still holds them could not be cleared: "
-                  + e.getMessage()
-                  + "; reopen the store and forget the owner again",
-              false,
-              e);
-        }
-      }
-      return n;
-    } finally {
-      checkpointLock.unlock();
-    }
-  }
-
-  private int deleteFromIndexes(String owner) {
-    synchronized (writeLock) {
-      checkWritable();
-      Move move = moving.get(owner);
-      if (move != null) move.cancelled = true; // its copy would bring them back
-      Partition current = shared;
-      try {
-        int n = 0;
-        String name = table.get(owner);
-        if (name != null) {
-          n = (int) read(owner, (p, s) -> (long) s.getIndexReader().numDocs()).longValue();
-          Map<String, String> next = new TreeMap<>(table);
-          next.remove(owner);
-          Partition.Table.write(ownersDir(), next);
-          Partition p;
-          synchronized (open) {
-            table = Map.copyOf(next);
-            generations.remove(owner);
-            p = open.remove(owner);
-            while (p != null && p.pins > 0) open.wait();
-          }
-          if (p != null) p.close();
-          IOUtils.rm(ownersDir().resolve(name));
-        }
-        IndexSearcher s = acquire(shared);
-        int inShared;
-        try {
-          inShared = s.count(term(Schema.OWNER, owner));
-        } finally {
-          release(shared, s);
-        }
-        shared.writer.deleteDocuments(term(Schema.OWNER, owner));
-        // A right to be forgotten: merge the deleted documents away so text and vectors are gone
-        // from the files, not just hidden.
-        shared.writer.forceMergeDeletes(true);
-        commit(shared, embeddingModel);
-        return n + inShared;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new MnemoException("forget interrupted for owner " + owner, false, e);
-      } catch (IOException | RuntimeException e) {
-        current.rollback(e);
-        failed = true;
-        throw new MnemoException(
-            "forget failed for owner " + owner + ": " + e.getMessage(), false, e);
-      }
-    }
-  }
-
-  /** Hits per page of {@link #export} (and of the turn log's export). */
-  static final int EXPORT_PAGE = 1000;
-
-  @Override
-  public void export(String owner, Consumer<MemoryRecord> sink) {
-    Query q = owner == null ? new MatchAllDocsQuery() : term(Schema.OWNER, owner);
-    Sort sort =
-        new Sort(
-            new SortField(Schema.RECORDED, SortField.Type.LONG),
-            new SortField(Schema.ID, SortField.Type.STRING));
-    List<Partition> parts = new ArrayList<>();
-    List<IndexSearcher> searchers = new ArrayList<>();
-    try {
-      // The indexes to read (the owner's, or all), each through one searcher (a point-in-time
-      // view),
-      // acquired before anything reaches the sink; if an owner moved meanwhile, again. (A move
-      // switches the table before it deletes from the shared index, so an unchanged table after
-      // acquiring means every record is in exactly one of the searchers.)
-      while (true) {
-        Map<String, String> before = table;
-        parts.add(pin(owner));
-        if (owner == null) for (String o : before.keySet()) parts.add(pin(o));
-        for (Partition p : parts) searchers.add(acquire(p));
-        if (table == before) break;
-        releaseAll(parts, searchers);
-      }
-      // Each index read a page at a time with searchAfter, the pages merged in the sort's order:
-      // the
-      // records reach the sink as they are read, and memory holds one page of hits per index.
-      java.util.PriorityQueue<ExportCursor> next = new java.util.PriorityQueue<>();
-      for (int i = 0; i < parts.size(); i++) {
-        ExportCursor c = new ExportCursor(searchers.get(i), q, sort, i);
-        if (c.advance()) next.add(c);
-      }
-      while (!next.isEmpty()) {
-        ExportCursor c = next.poll();
-        sink.accept(load(c.searcher, c.current().doc));
-        if (c.advance()) next.add(c);
-      }
-    } catch (IOException e) {
-      throw readFailed(e);
-    } finally {
-      releaseAll(parts, searchers);
-    }
-  }
-
-  private void releaseAll(List<Partition> parts, List<IndexSearcher> searchers) {
-    for (int i = 0; i < searchers.size(); i++) release(parts.get(i), searchers.get(i));
-    for (Partition p : parts) unpin(p);
-    searchers.clear();
-    parts.clear();
-  }
-
-  /** One index's hits in (recorded, id) order, a page of {@link #EXPORT_PAGE} at a time. */
-  private static final class ExportCursor implements Comparable<ExportCursor> {
-    final IndexSearcher searcher;
-    private final Query query;
-    private final Sort sort;
-    private final int index;
-    private ScoreDoc[] page;
-    private int at = -1;
-
-    ExportCursor(IndexSearcher searcher, Query query, Sort sort, int index) {
-      this.searcher = searcher;
-      this.query = query;
-      this.sort = sort;
-      this.index = index;
-    }
-
-    org.apache.lucene.search.FieldDoc current() {
-      return (org.apache.lucene.search.FieldDoc) page[at];
-    }
-
-    /**
-     * Moves to the next hit, reading the next page when this one is done; false when there is none.
-     */
-    boolean advance() throws IOException {
-      if (page == null) {
-        page = searcher.search(query, EXPORT_PAGE, sort).scoreDocs;
-        at = 0;
-        return page.length > 0;
-      }
-      if (++at < page.length) return true;
-      if (page.length < EXPORT_PAGE) return false;
-      page = searcher.searchAfter(page[page.length - 1], query, EXPORT_PAGE, sort).scoreDocs;
-      at = 0;
-      return page.length > 0;
-    }
-
-    @Override
-    public int compareTo(ExportCursor o) {
-      Object[] a = current().fields, b = o.current().fields;
-      int c = Long.compare((Long) a[0], (Long) b[0]);
-      if (c == 0) c = ((BytesRef) a[1]).compareTo((BytesRef) b[1]);
-      return c != 0 ? c : Integer.compare(index, o.index);
-    }
+    return writer.deleteOwner(owner);
   }
 
   @Override
   public long count() {
-    return acrossAll((p, s) -> (long) s.getIndexReader().numDocs()).stream()
-        .mapToLong(Long::longValue)
-        .sum();
+    return lookups.count();
   }
 
   /** Bytes of the index files on disk: the shared index and the owners' partitions. */
   public long sizeOnDisk() {
-    try {
-      long total = 0;
-      for (String f : shared.directory.listAll()) total += shared.directory.fileLength(f);
-      Path owners = ownersDir();
-      if (Files.isDirectory(owners)) {
-        try (var files = Files.walk(owners)) {
-          for (Path f : files.filter(Files::isRegularFile).toList()) total += Files.size(f);
-        }
-      }
-      return total;
-    } catch (IOException e) {
-      throw readFailed(e);
-    }
+    return partitions.sizeOnDisk();
   }
 
-  /** Closes the owners' open partitions (each even when another fails). */
-  private void closeOwnPartitions() throws IOException {
-    List<Partition> all;
-    synchronized (open) {
-      all = new ArrayList<>(open.values());
-      open.clear();
-    }
-    IOUtils.close(all);
-  }
-
-  /** Stops the mover: a move under way gives up (its folder is removed, or on the next open). */
-  private void stopMoves() throws IOException {
-    closing = true;
-    mover.shutdown();
-    try {
-      if (!mover.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES))
-        throw new IOException("a partition move did not stop within 10 minutes");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted stopping partition moves");
-    }
+  @Override
+  public void export(String owner, Consumer<MemoryRecord> sink) {
+    exports.export(owner, sink);
   }
 
   @Override
   public void close() {
+    WriteAheadLog wal = writer.log();
     LockHolder.clear(dir);
     // Every resource is closed even when one fails (Lucene's IOUtils.close): a turn log that fails
     // to close must not leave the index's write.lock held.
     try {
-      IOUtils.close(
-          this::stopMoves, turns::close, recalls::close, this::closeOwnPartitions, shared);
+      IOUtils.close(mover::stop, turns::close, recalls::close, partitions::closeOwn, shared);
     } catch (IOException e) {
       if (wal != null) IOUtils.closeWhileHandlingException(wal); // kept: it has what was lost
       throw new MnemoException("closing the Lucene store failed: " + e.getMessage(), false, e);
@@ -2498,84 +590,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (wal == null) return;
     // every index committed everything as it closed: the log's files are not needed any more
     try (WriteAheadLog log = wal) {
-      if (!failed) log.deleteSealed(log.seal());
+      if (!state.failed) log.deleteSealed(log.seal());
     } catch (IOException e) {
       throw new MnemoException(
           "closing the Lucene store's write-ahead log failed: " + e.getMessage(), false, e);
     }
-  }
-
-  /** The records matching {@code q} in one index, oldest first ({@code limit} of them, or all). */
-  private List<MemoryRecord> find(IndexSearcher s, Query q, int limit, boolean cached)
-      throws IOException {
-    int n = limit == Integer.MAX_VALUE ? Math.max(1, s.count(q)) : limit;
-    Sort sort =
-        new Sort(
-            new SortField(Schema.RECORDED, SortField.Type.LONG),
-            new SortField(Schema.ID, SortField.Type.STRING));
-    TopDocs top = s.search(q, n, sort);
-    List<MemoryRecord> out = new ArrayList<>();
-    for (ScoreDoc sd : top.scoreDocs) out.add(load(s, sd.doc, cached));
-    return out;
-  }
-
-  private static MemoryRecord load(IndexSearcher s, int doc) throws IOException {
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    return load(leaf, doc - leaf.docBase);
-  }
-
-  /**
-   * The record of {@code doc}, from the cache when {@code cached} (records of a segment never
-   * change).
-   */
-  private MemoryRecord load(IndexSearcher s, int doc, boolean cached) throws IOException {
-    if (!cached) return load(s, doc);
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    return RECORDS.get(leaf.reader(), doc - leaf.docBase, () -> load(leaf, doc - leaf.docBase));
-  }
-
-  private static MemoryRecord load(LeafReaderContext leaf, int local) throws IOException {
-    Document d = leaf.reader().storedFields().document(local);
-    return Schema.fromDocument(d, vector(leaf, local));
-  }
-
-  /** The record's raw vector, read from the vector values of its segment (not stored twice). */
-  private static float[] vector(LeafReaderContext leaf, int local) throws IOException {
-    FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
-    if (values == null) return null;
-    KnnVectorValues.DocIndexIterator it = values.iterator();
-    if (it.advance(local) != local) return null;
-    return values.vectorValue(it.index()).clone();
-  }
-
-  private static IndexSearcher acquire(Partition p) {
-    try {
-      return p.searchers.acquire();
-    } catch (IOException e) {
-      throw readFailed(e);
-    }
-  }
-
-  private static void release(Partition p, IndexSearcher s) {
-    try {
-      p.searchers.release(s);
-    } catch (IOException e) {
-      throw readFailed(e);
-    }
-  }
-
-  private static MnemoException readFailed(IOException e) {
-    return new MnemoException("reading the Lucene store failed: " + e.getMessage(), false, e);
-  }
-
-  static Query term(String field, String value) {
-    return new TermQuery(new Term(field, value));
-  }
-
-  static Query and(Query must, Query filter) {
-    return new BooleanQuery.Builder().add(must, Occur.MUST).add(filter, Occur.FILTER).build();
   }
 
   /** This store read with other {@link ReadOptions}; everything else is the store's own. */
@@ -2599,7 +618,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     @Override
     public List<MemoryRecord> versions(String owner, String key) {
-      return LuceneMemoryStore.this.versions(owner, key, options);
+      return lookups.versions(owner, key, options);
     }
 
     /** Closing the view closes nothing: the store is the caller's. */

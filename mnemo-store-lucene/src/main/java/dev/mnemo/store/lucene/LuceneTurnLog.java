@@ -227,7 +227,7 @@ final class LuceneTurnLog implements TurnLog {
         var fields = s.storedFields();
         ScoreDoc after = null;
         while (true) {
-          int n = LuceneMemoryStore.EXPORT_PAGE;
+          int n = RecordExport.EXPORT_PAGE;
           TopDocs page = after == null ? s.search(q, n, sort) : s.searchAfter(after, q, n, sort);
           for (ScoreDoc sd : page.scoreDocs) sink.accept(fromDocument(fields.document(sd.doc)));
           if (page.scoreDocs.length < n) break;

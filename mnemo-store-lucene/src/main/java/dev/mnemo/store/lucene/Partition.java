@@ -1,5 +1,6 @@
 package dev.mnemo.store.lucene;
 
+import dev.mnemo.MnemoException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -20,6 +21,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene103.Lucene103Codec;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
@@ -176,7 +178,7 @@ final class Partition implements Closeable {
     IndexWriter w = null;
     boolean success = false;
     try {
-      LuceneMemoryStore.checkFormat(d, path);
+      checkFormat(d, path);
       IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       cfg.setCommitOnClose(true);
@@ -200,6 +202,29 @@ final class Partition implements Closeable {
     } finally {
       // rollback, not close: a failed open must not commit anything either
       if (!success && w != null) IOUtils.closeWhileHandlingException(w::rollback);
+    }
+  }
+
+  /**
+   * Refuses an index written in another format than {@link Schema#FORMAT_VERSION}, saying what to
+   * do.
+   */
+  private static void checkFormat(Directory d, Path dir) throws IOException {
+    if (!DirectoryReader.indexExists(d)) return;
+    var commits = DirectoryReader.listCommits(d);
+    String format = commits.get(commits.size() - 1).getUserData().get("format");
+    if (format != null && !format.equals(Schema.FORMAT_VERSION)) {
+      throw new MnemoException(
+          "the store in "
+              + dir
+              + " has index format "
+              + format
+              + "; this version of Mnemo reads "
+              + "format "
+              + Schema.FORMAT_VERSION
+              + ". Open it with the Mnemo that wrote it and move the data with "
+              + "./mnemo export, then ./mnemo import into a new directory",
+          false);
     }
   }
 

@@ -33,7 +33,7 @@ class AbruptStopIT {
           Path.of(args[0]),
           Integer.parseInt(args[1]),
           Integer.parseInt(args[2]),
-          args.length > 3 ? Long.parseLong(args[3]) : LuceneMemoryStore.CHECKPOINT_BYTES);
+          args.length > 3 ? Long.parseLong(args[3]) : StoreWriter.CHECKPOINT_BYTES);
       return;
     }
     Mnemo m =
@@ -57,7 +57,7 @@ class AbruptStopIT {
   private static void concurrent(Path index, int n, int writers, long checkpointBytes)
       throws InterruptedException {
     LuceneMemoryStore store = LuceneMemoryStore.open(index);
-    store.checkpointBytes = checkpointBytes;
+    store.writer.checkpointBytes = checkpointBytes;
     Mnemo m = Mnemo.builder().store(store).embedder(new HashingEmbedder()).build();
     java.util.concurrent.CountDownLatch acked = new java.util.concurrent.CountDownLatch(n);
     for (int w = 0; w < writers; w++) {

@@ -113,7 +113,7 @@ class BackgroundMoveTest {
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir.resolve("s"), OWN_ABOVE_50);
         LuceneMemoryStore one = LuceneMemoryStore.open(dir.resolve("one"), Layout.SHARED)) {
       Hold hold = new Hold("copied");
-      store.moveStep = hold;
+      store.mover.moveStep = hold;
       store.apply(records("b", 1000, 1010), List.of());
       // the write that crosses the limit returns while the move is held after its copy
       store.apply(records("a", 0, 60), List.of());
@@ -155,7 +155,7 @@ class BackgroundMoveTest {
   void forgettingAnOwnerDuringTheirMove_cancelsIt(@TempDir Path dir) throws Exception {
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, OWN_ABOVE_50)) {
       Hold hold = new Hold("copied");
-      store.moveStep = hold;
+      store.mover.moveStep = hold;
       store.apply(records("a", 0, 60), List.of());
       hold.awaitReached();
       assertThat(store.deleteOwner("a")).isEqualTo(60);
@@ -178,7 +178,7 @@ class BackgroundMoveTest {
     Path crashed = dir.resolve("crashed");
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir.resolve("s"), OWN_ABOVE_50)) {
       Hold hold = new Hold("copied");
-      store.moveStep = hold;
+      store.mover.moveStep = hold;
       store.apply(records("a", 0, 60), List.of());
       hold.awaitReached();
       store.apply(records("a", 60, 63), List.of()); // durable in the shared index only
@@ -206,7 +206,7 @@ class BackgroundMoveTest {
     Path crashed = dir.resolve("crashed");
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir.resolve("s"), OWN_ABOVE_50)) {
       Hold hold = new Hold("switched");
-      store.moveStep = hold;
+      store.mover.moveStep = hold;
       store.apply(records("a", 0, 60), List.of());
       store.apply(records("b", 100, 105), List.of());
       hold.awaitReached();

@@ -29,7 +29,7 @@ class GraphKTest {
 
   @Test
   void theAsk_followsTheEffectiveNumberOfSegments(@TempDir Path dir) throws IOException {
-    assertThat(askFor(dir.resolve("empty"))).isEqualTo(K + LuceneMemoryStore.RESCORE_MARGIN);
+    assertThat(askFor(dir.resolve("empty"))).isEqualTo(K + DenseSearch.RESCORE_MARGIN);
     assertThat(askFor(dir.resolve("one"), 1_000)).isEqualTo(K * REACH);
     assertThat(askFor(dir.resolve("four"), 250, 250, 250, 250)).isEqualTo(K * REACH / 4);
     // 0.8² + 0.2² = 0.68 of the reach
@@ -39,7 +39,7 @@ class GraphKTest {
     int[] twenty = new int[20];
     java.util.Arrays.fill(twenty, 50);
     assertThat(askFor(dir.resolve("twenty"), twenty))
-        .isEqualTo(Math.max(K + LuceneMemoryStore.RESCORE_MARGIN, K * REACH / 20));
+        .isEqualTo(Math.max(K + DenseSearch.RESCORE_MARGIN, K * REACH / 20));
   }
 
   @Test
@@ -82,7 +82,7 @@ class GraphKTest {
       w.commit();
       try (DirectoryReader reader = DirectoryReader.open(d)) {
         assertThat(reader.leaves()).hasSize(segments.length);
-        return LuceneMemoryStore.graphK(reader, K, REACH, FULL);
+        return DenseSearch.graphK(reader, K, REACH, FULL);
       }
     }
   }

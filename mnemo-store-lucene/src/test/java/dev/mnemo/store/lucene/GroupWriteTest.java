@@ -49,19 +49,20 @@ class GroupWriteTest {
   /** The sizes of the groups the store applies from now on. */
   private static List<Integer> groupSizes(LuceneMemoryStore store) {
     List<Integer> groups = Collections.synchronizedList(new ArrayList<>());
-    store.groupApplied = groups::add;
+    store.writer.groupApplied = groups::add;
     return groups;
   }
 
   /** Holds the next group until {@code writers} more writes are queued behind its leader. */
   private static CountDownLatch holdNextGroup(LuceneMemoryStore store, int writers) {
     CountDownLatch leaderIn = new CountDownLatch(1);
-    store.beforeGroup =
+    store.writer.beforeGroup =
         () -> {
-          store.beforeGroup = () -> {};
+          store.writer.beforeGroup = () -> {};
           leaderIn.countDown();
           long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-          while (store.queued() < writers + 1 && System.nanoTime() < until) Thread.onSpinWait();
+          while (store.writer.queued() < writers + 1 && System.nanoTime() < until)
+            Thread.onSpinWait();
         };
     return leaderIn;
   }
@@ -118,7 +119,7 @@ class GroupWriteTest {
         Future<?> write =
             pool.submit(() -> store.apply(List.of(rec("x", "o", "written")), List.of()));
         long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (store.queued() < 2 && System.nanoTime() < until) Thread.onSpinWait();
+        while (store.writer.queued() < 2 && System.nanoTime() < until) Thread.onSpinWait();
         Future<?> delete = pool.submit(() -> store.apply(List.of(), List.of("x")));
         leader.get(1, TimeUnit.MINUTES);
         write.get(1, TimeUnit.MINUTES);
@@ -141,7 +142,7 @@ class GroupWriteTest {
     Files.createDirectories(dir);
     StoreFaultsTest.FaultyDirectory fd =
         new StoreFaultsTest.FaultyDirectory(FSDirectory.open(dir), new Random(1));
-    LuceneMemoryStore store = LuceneMemoryStore.open(fd, dir, LuceneMemoryStore.EXACT_SCAN_MAX);
+    LuceneMemoryStore store = LuceneMemoryStore.open(fd, dir, DenseSearch.EXACT_SCAN_MAX);
     store.apply(List.of(rec("kept", "o1", "acknowledged before")), List.of());
     CountDownLatch leaderIn = holdNextGroup(store, 3);
     List<Future<?>> writes = new ArrayList<>();

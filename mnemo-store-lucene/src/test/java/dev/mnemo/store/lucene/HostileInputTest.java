@@ -253,13 +253,13 @@ class HostileInputTest {
     StringBuilder text = new StringBuilder("zeta zeta zeta ");
     for (int i = 0; i < 2_000; i++) text.append("w").append(i).append(' ');
     var qb =
-        new LuceneMemoryStore.BoundedQueryBuilder(
+        new LexicalSearch.BoundedQueryBuilder(
             new org.apache.lucene.analysis.standard.StandardAnalyzer());
     var bounded =
         (org.apache.lucene.search.BooleanQuery)
             qb.createBooleanQuery(
                 "text", text.toString(), org.apache.lucene.search.BooleanClause.Occur.SHOULD);
-    assertThat(bounded.clauses()).hasSize(LuceneMemoryStore.MAX_TEXT_CLAUSES);
+    assertThat(bounded.clauses()).hasSize(LexicalSearch.MAX_TEXT_CLAUSES);
     // the repeated term first, boosted by its count, then the earliest of the rest
     assertThat(bounded.clauses().get(0).query().toString()).isEqualTo("(text:zeta)^3.0");
     assertThat(bounded.clauses().get(1).query().toString()).isEqualTo("text:w0");

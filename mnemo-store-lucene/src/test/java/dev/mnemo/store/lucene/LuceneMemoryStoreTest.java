@@ -29,8 +29,7 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
 
   @Test
   void export_ofMorePagesThanOne_deliversEveryRecordOnce_inRecordedOrder() {
-    int n =
-        LuceneMemoryStore.EXPORT_PAGE * 2 + 501; // two full pages and a part, per owner and in all
+    int n = RecordExport.EXPORT_PAGE * 2 + 501; // two full pages and a part, per owner and in all
     List<MemoryRecord> records = new ArrayList<>();
     for (int i = n - 1; i >= 0; i--)
       records.add(record(i, i % 2 == 0 ? "a" : "b")); // written newest first

@@ -256,7 +256,7 @@ class PartitionLayoutTest {
 
   @Test
   void exportForNoOwner_mergesTheIndexesPages_inRecordedOrder(@TempDir Path dir) {
-    int n = LuceneMemoryStore.EXPORT_PAGE * 2 + 501;
+    int n = RecordExport.EXPORT_PAGE * 2 + 501;
     List<MemoryRecord> records = new ArrayList<>();
     for (int i = n - 1; i >= 0; i--) { // newest first; owners a and b above the limit, c below
       Instant t = T0.plusSeconds(i);

@@ -45,7 +45,7 @@ class QuantizedScanTest {
       for (int i = 0; i < 200; i++) deleted.add(live.get(random.nextInt(live.size())).id());
       store.apply(List.of(), deleted);
       live.removeIf(r -> deleted.contains(r.id()));
-      assertThat(live.size()).isGreaterThan(LuceneMemoryStore.SCAN_CODES_MIN);
+      assertThat(live.size()).isGreaterThan(DenseSearch.SCAN_CODES_MIN);
 
       MemoryStore floats = store.withReadOptions(withoutCodes());
       double onCodes = 0;

@@ -59,7 +59,7 @@ class ReadLeversTest {
 
   @Test
   void everyCombination_answersAsTheBaseline_exactScan(@TempDir Path dir) {
-    check(dir, LuceneMemoryStore.EXACT_SCAN_MAX);
+    check(dir, DenseSearch.EXACT_SCAN_MAX);
   }
 
   @Test
@@ -304,7 +304,7 @@ class ReadLeversTest {
     Random r = new Random(3);
     for (int round = 0; round < 200; round++) {
       int k = 1 + r.nextInt(20);
-      LuceneMemoryStore.TopK top = new LuceneMemoryStore.TopK(k);
+      DenseSearch.TopK top = new DenseSearch.TopK(k);
       PriorityQueue<ScoreDoc> boxed =
           new PriorityQueue<>(
               Comparator.<ScoreDoc>comparingDouble(d -> d.score).thenComparing(d -> -d.doc));

@@ -136,7 +136,7 @@ class StoreFaultsTest {
     int reopens = 0;
     int faults = 0;
     FaultyDirectory fd = new FaultyDirectory(FSDirectory.open(index), random);
-    LuceneMemoryStore store = LuceneMemoryStore.open(fd, index, LuceneMemoryStore.EXACT_SCAN_MAX);
+    LuceneMemoryStore store = LuceneMemoryStore.open(fd, index, DenseSearch.EXACT_SCAN_MAX);
     fd.p = 0.02;
     for (int i = 0; i < WRITES; i++) {
       try {
@@ -153,7 +153,7 @@ class StoreFaultsTest {
           // a close after a fault may fail too; the reopen below is what must work
         }
         fd = new FaultyDirectory(FSDirectory.open(index), random);
-        store = LuceneMemoryStore.open(fd, index, LuceneMemoryStore.EXACT_SCAN_MAX);
+        store = LuceneMemoryStore.open(fd, index, DenseSearch.EXACT_SCAN_MAX);
         reopens++;
         fd.p = 0.02;
       }

@@ -101,7 +101,7 @@ class WriteAheadLogStoreTest {
   void aCheckpointCommitsTheIndexesAndEmptiesTheLog() throws IOException {
     Path dir = tmp.resolve("store");
     try (LuceneMemoryStore s = LuceneMemoryStore.open(dir, LAYOUT)) {
-      s.checkpointBytes = 1; // every acknowledged write checkpoints
+      s.writer.checkpointBytes = 1; // every acknowledged write checkpoints
       s.apply(records("small", 2, "garden"), List.of());
       assertThat(logBytes(dir)).isZero();
       assertThat(committedDocs(dir)).isEqualTo(2);
@@ -182,7 +182,7 @@ class WriteAheadLogStoreTest {
     try (LuceneMemoryStore s = LuceneMemoryStore.open(dir, LAYOUT.withWriteAheadLog(false))) {
       s.apply(records("small", 2, "garden"), List.of());
       assertThat(committedDocs(dir)).isEqualTo(2);
-      assertThat(dir.resolve(LuceneMemoryStore.LOG_DIR)).doesNotExist();
+      assertThat(dir.resolve(StoreWriter.LOG_DIR)).doesNotExist();
     }
   }
 
@@ -194,10 +194,10 @@ class WriteAheadLogStoreTest {
         provider.open(java.util.Map.of("dir", off.toString(), "write_ahead_log", "false"))) {
       s.apply(records("small", 1, "garden"), List.of());
     }
-    assertThat(off.resolve(LuceneMemoryStore.LOG_DIR)).doesNotExist();
+    assertThat(off.resolve(StoreWriter.LOG_DIR)).doesNotExist();
     Path on = tmp.resolve("on");
     provider.open(java.util.Map.of("dir", on.toString())).close();
-    assertThat(on.resolve(LuceneMemoryStore.LOG_DIR)).isDirectory();
+    assertThat(on.resolve(StoreWriter.LOG_DIR)).isDirectory();
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->
                 provider.open(
@@ -208,7 +208,7 @@ class WriteAheadLogStoreTest {
 
   /** The bytes of the log's entries (each file's header aside). */
   private static long logBytes(Path dir) throws IOException {
-    try (var list = Files.list(dir.resolve(LuceneMemoryStore.LOG_DIR))) {
+    try (var list = Files.list(dir.resolve(StoreWriter.LOG_DIR))) {
       long sum = 0;
       for (Path p : list.toList()) sum += Files.size(p) - WriteAheadLog.HEADER;
       return sum;
@@ -217,7 +217,7 @@ class WriteAheadLogStoreTest {
 
   private static String logText(Path dir) throws IOException {
     StringBuilder b = new StringBuilder();
-    try (var list = Files.list(dir.resolve(LuceneMemoryStore.LOG_DIR))) {
+    try (var list = Files.list(dir.resolve(StoreWriter.LOG_DIR))) {
       for (Path p : list.toList())
         b.append(new String(Files.readAllBytes(p), StandardCharsets.UTF_8));
     }
