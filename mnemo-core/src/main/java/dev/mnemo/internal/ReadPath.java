@@ -73,8 +73,8 @@ final class ReadPath {
   private final TopicMatch topics;
 
   /**
-   * Whether the relevance model reads {@code tcos}; a traced recall computes it either way (the
-   * fit reads traces).
+   * Whether the relevance model reads {@code tcos}; a traced recall computes it either way (the fit
+   * reads traces).
    */
   private final boolean usesTopics;
 

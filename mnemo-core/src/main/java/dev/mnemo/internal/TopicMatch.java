@@ -36,7 +36,8 @@ final class TopicMatch {
   /** What replaces a background name. */
   static final String SOMEONE = "someone";
 
-  private static final int MAX_CACHED = 100_000;
+  /** Record vectors kept: 10,000 of 384 floats is about 15 MB; when full, the cache starts over. */
+  private static final int MAX_CACHED = 10_000;
 
   /** The companion, asked for on first use (a command that never recalls never loads it). */
   private final java.util.function.Supplier<Embedder> companion;
