@@ -123,6 +123,28 @@ class GateInvarianceTest {
     }
   }
 
+  /**
+   * The other side of a store of one record: a question the record does not answer gets nothing,
+   * though the record names the same person (the owner's name is a match a retrieval model reads as
+   * relevance; the gate's name-free comparison does not).
+   */
+  @Test
+  void anUnrelatedQuestionGetsNothingInAStoreOfOneRecord() {
+    String[][] cases = {
+      {"Wyn keeps bees in her garden.", "How tall is Wyn?"},
+      {"Leo works as a nurse at the city hospital.", "What's Leo's favourite band?"},
+      {"Ben is training for the Berlin marathon in September.", "What is Ben's favourite food?"},
+      {"I take my coffee black with no sugar.", "What time do I usually wake up?"},
+    };
+    try (Mnemo m = open("unrelated")) {
+      for (int i = 0; i < cases.length; i++) {
+        String owner = "unrelated-" + i;
+        m.remember(NewMemory.builder(owner, cases[i][0]).recordedAt(T0).build());
+        assertThat(texts(ask(m, owner, cases[i][1]))).as(cases[i][1]).isEmpty();
+      }
+    }
+  }
+
   @Test
   void theFirstPersonIsTheOwner() {
     try (Mnemo m = open("first")) {

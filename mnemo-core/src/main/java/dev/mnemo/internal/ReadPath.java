@@ -69,6 +69,18 @@ final class ReadPath {
   private final DenseCalibration calibration;
   private final RelevanceModel relevanceModel;
 
+  /** The name-free comparison when the embedder has a companion, else null. */
+  private final TopicMatch topics;
+
+  /**
+   * Whether the relevance model reads {@code tcos}; a traced recall computes it either way (the fit
+   * reads traces).
+   */
+  private final boolean usesTopics;
+
+  /** Set once when the companion could not be loaded (then the model does not apply). */
+  private volatile String topicsFailed;
+
   /** {@link #relevanceModel} reading {@link RelevanceFeatures#NAMES}-ordered values. */
   private final RelevanceModel.Binding relevance;
 
@@ -100,6 +112,8 @@ final class ReadPath {
     this.clock = clock;
     this.zone = zone;
     this.calibration = embedder == null ? null : new DenseCalibration(embedder);
+    this.topics = embedder == null ? null : new TopicMatch(embedder::companion);
+    this.usesTopics = relevanceModel.features().contains("tcos");
   }
 
   /**
@@ -126,6 +140,10 @@ final class ReadPath {
     final MemoryRecord r;
     final Set<String> foundBy = new TreeSet<>();
     double cosine = Double.NaN;
+
+    /** The companion model's cosine of the name-free message and record ({@link TopicMatch}). */
+    double topic = Double.NaN;
+
     double dense;
     double window;
     double speaker;
@@ -316,6 +334,8 @@ final class ReadPath {
     boolean gateOn = gate.minRelevance() > 0;
     boolean modelApplies =
         gateOn || relevanceModel.fits(embedder == null ? null : embedder.modelId());
+    if (topics != null && vector != null && (usesTopics && modelApplies || traced))
+      fillTopics(scored, text, found, req.k());
     RecallTrace.Gate lazyGate =
         !traced && gateOn && req.packing() == dev.mnemo.Packing.GREEDY ? gate : null;
     RelevanceFeatures.compute(
@@ -1154,6 +1174,30 @@ final class ReadPath {
               + tokens
               + " tokens) exceeds the budget of "
               + req.budgetTokens();
+    }
+  }
+
+  /**
+   * The name-free comparison of the first candidates by rank ({@link TopicMatch}); when the
+   * companion model cannot be loaded the recall goes on without it (the feature reads "not
+   * compared"), said once in the log.
+   */
+  private void fillTopics(List<Scored> scored, String text, CandidateSet found, int k) {
+    if (topicsFailed != null) return;
+    try {
+      topics.fill(
+          scored,
+          text,
+          RelevanceFeatures.background(found.eligibleCount(), found.entityFrequencies()),
+          TopicMatch.compared(k));
+    } catch (RuntimeException e) {
+      topicsFailed = String.valueOf(e.getMessage());
+      System.getLogger(ReadPath.class.getName())
+          .log(
+              System.Logger.Level.WARNING,
+              "the fetch gate's companion model could not be loaded; recalls go on without its"
+                  + " name-free comparison: "
+                  + topicsFailed);
     }
   }
 

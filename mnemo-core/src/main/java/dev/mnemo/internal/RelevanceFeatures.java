@@ -75,6 +75,7 @@ final class RelevanceFeatures {
           "ccos_gap",
           "cos_lead",
           "ccos_lead",
+          "tcos",
           "bm25",
           "coverage",
           "covered_terms",
@@ -146,6 +147,15 @@ final class RelevanceFeatures {
     return out;
   }
 
+  /** Background names: those mentioned by most ({@link #BACKGROUND_SHARE}) of {@code n} records. */
+  static Set<String> background(long n, Map<String, Long> entityFrequencies) {
+    Set<String> out = new HashSet<>();
+    for (var e : entityFrequencies.entrySet()) {
+      if (n > 0 && e.getValue() >= BACKGROUND_SHARE * n) out.add(e.getKey());
+    }
+    return out;
+  }
+
   /** What the features of one recall share. */
   record QueryContext(
       String text,
@@ -166,12 +176,7 @@ final class RelevanceFeatures {
    */
   static void compute(List<Scored> scored, QueryContext q, boolean all) {
     if (scored.isEmpty()) return;
-    // Background names: mentioned by most of the owner's eligible records.
-    Set<String> background = new HashSet<>();
-    long n = q.eligibleCount();
-    for (var e : q.entityFrequencies().entrySet()) {
-      if (n > 0 && e.getValue() >= BACKGROUND_SHARE * n) background.add(e.getKey());
-    }
+    Set<String> background = background(q.eligibleCount(), q.entityFrequencies());
     Set<String> foreground = new HashSet<>(q.names());
     foreground.removeAll(background);
     Set<String> ignore = new HashSet<>(background);
@@ -228,6 +233,8 @@ final class RelevanceFeatures {
       // How far this record stands out from every other candidate (negative below the best).
       f.put("cos_lead", hasCos ? lead(s.cosine, cosTop) : -0.2);
       f.put("ccos_lead", Double.isNaN(centered[i]) ? -1 : lead(centered[i], ccosTop));
+      // Name-free, by the companion model (TopicMatch); -1 for a candidate not compared.
+      f.put("tcos", Double.isNaN(s.topic) ? -1 : s.topic);
       f.put("bm25", s.bm25);
       Set<String> recordStems = Words.stems(Words.withFactKey(r.factKey(), r.text()));
       int covered = 0;

@@ -36,6 +36,18 @@ public interface Embedder extends AutoCloseable {
     return 0.0;
   }
 
+  /**
+   * A second, symmetric sentence model the fetch gate may compare short texts with, or null (the
+   * default): the relevance model names the companion it was fitted with, and its {@code tcos}
+   * feature is the companion's cosine of the message and a record with the owner's own name taken
+   * out of both ("How tall is someone?" against "someone goes climbing"). A retrieval model reads
+   * the shared name as a match; a model fitted on sentence pairs reads what is left. Closed with
+   * this embedder.
+   */
+  default Embedder companion() {
+    return null;
+  }
+
   @Override
   default void close() {}
 
@@ -70,6 +82,13 @@ public interface Embedder extends AutoCloseable {
       @Override
       public double unrelatedSimilarity() {
         return embedder.unrelatedSimilarity();
+      }
+
+      /** The companion, shared too (its owner closes it with {@code embedder}). */
+      @Override
+      public Embedder companion() {
+        Embedder c = embedder.companion();
+        return c == null ? null : shared(c);
       }
     };
   }

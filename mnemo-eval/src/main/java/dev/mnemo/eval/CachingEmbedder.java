@@ -54,6 +54,9 @@ public final class CachingEmbedder implements Embedder {
   private final FileChannel channel;
   private long hits;
   private long misses;
+  private final Path dir;
+  private CachingEmbedder companion;
+  private boolean companionAsked;
 
   private record Key(byte[] sha) {
     @Override
@@ -69,6 +72,7 @@ public final class CachingEmbedder implements Embedder {
 
   private CachingEmbedder(Embedder inner, Path dir) throws IOException {
     this.inner = inner;
+    this.dir = dir;
     this.dimension = inner.dimension();
     this.recordBytes = KEY_BYTES + 4 * dimension;
     Files.createDirectories(dir);
@@ -157,6 +161,17 @@ public final class CachingEmbedder implements Embedder {
   @Override
   public int dimension() {
     return dimension;
+  }
+
+  /** The inner embedder's companion, cached in the same directory (its own file). */
+  @Override
+  public synchronized Embedder companion() {
+    if (!companionAsked) {
+      companionAsked = true;
+      Embedder c = inner.companion();
+      if (c != null) companion = open(c, dir);
+    }
+    return companion;
   }
 
   @Override
@@ -263,10 +278,20 @@ public final class CachingEmbedder implements Embedder {
     return file;
   }
 
+  /** Closes the file only: the inner embedder's close closes its companion. */
+  private synchronized void closeFileOnly() {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // nothing buffered is lost: every append was written when it was made
+    }
+  }
+
   /** Closes the file and the inner embedder. */
   @Override
   public synchronized void close() {
     try {
+      if (companion != null) companion.closeFileOnly();
       channel.close();
     } catch (IOException e) {
       // nothing buffered is lost: every append was written when it was made

@@ -50,7 +50,7 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
 public final class RelevanceFit {
   private RelevanceFit() {}
 
-  static final String MODEL_ID = "relevance-gbt-2";
+  static final String MODEL_ID = "relevance-gbt-3";
   static final int DEPTH = 4;
   static final int ROUNDS = 400;
   static final int FOLDS = 5;
@@ -206,7 +206,8 @@ public final class RelevanceFit {
           "cos_z",
           "relevance",
           "ref_z",
-          "ref_lead");
+          "ref_lead",
+          "tcos");
 
   static final java.util.Set<String> DECREASING = java.util.Set.of("time_outside");
 
