@@ -9,6 +9,7 @@ import dev.mnemo.embed.E5SmallEmbedder;
 import dev.mnemo.spi.CandidateQuery;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.ForwardingEmbedder;
 import dev.mnemo.spi.ForwardingMemoryStore;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.text.Entities;
@@ -945,15 +946,25 @@ public final class ReadPathBench {
   /**
    * The real embedder for passages, a precomputed vector for every known query: the engine's read
    * path runs unchanged, but its embedding stage costs a map look-up. An unknown query fails rather
-   * than being embedded, so a timing can never include the model by accident.
+   * than being embedded, so a timing can never include the model by accident; the companion's
+   * queries (below) are embedded once each instead, the bench priming them before it times.
    */
-  static final class Precomputed implements Embedder {
-    private final Embedder delegate;
+  static final class Precomputed extends ForwardingEmbedder {
     private final Map<String, float[]> queries;
 
+    /** Whether an unknown query fails (else it is embedded once and kept). */
+    private final boolean strict;
+
+    private Precomputed companion;
+
     Precomputed(Embedder delegate, Map<String, float[]> queries) {
-      this.delegate = delegate;
-      this.queries = Map.copyOf(queries);
+      this(delegate, new java.util.concurrent.ConcurrentHashMap<>(queries), true);
+    }
+
+    private Precomputed(Embedder delegate, Map<String, float[]> queries, boolean strict) {
+      super(delegate);
+      this.queries = queries;
+      this.strict = strict;
     }
 
     /**
@@ -962,87 +973,23 @@ public final class ReadPathBench {
      * path pays it), while comparing and embedding records not seen before is recall.
      */
     @Override
-    public Embedder companion() {
-      Embedder c = delegate.companion();
-      if (c == null) return null;
-      synchronized (this) {
-        if (companion == null) companion = new Memoized(c);
-        return companion;
-      }
-    }
-
-    private Memoized companion;
-
-    @Override
-    public String modelId() {
-      return delegate.modelId();
-    }
-
-    @Override
-    public int dimension() {
-      return delegate.dimension();
-    }
-
-    @Override
-    public double unrelatedSimilarity() {
-      return delegate.unrelatedSimilarity();
-    }
-
-    @Override
-    public List<float[]> embedPassages(List<String> texts) {
-      return delegate.embedPassages(texts);
+    public synchronized Embedder companion() {
+      Embedder c = delegate().companion();
+      if (c != null && companion == null)
+        companion = new Precomputed(c, new java.util.concurrent.ConcurrentHashMap<>(), false);
+      return c == null ? null : companion;
     }
 
     @Override
     public float[] embedQuery(String text) {
+      if (!strict) return queries.computeIfAbsent(text, delegate()::embedQuery);
       float[] v = queries.get(text);
       if (v == null)
         throw new IllegalStateException("no precomputed vector for the query '" + text + "'");
       return v;
     }
 
-    @Override
-    public void close() {}
-  }
-
-  /**
-   * A companion whose query vectors are computed once per text ({@link Precomputed#companion}); the
-   * bench primes it with one recall of each question before it times.
-   */
-  static final class Memoized implements Embedder {
-    private final Embedder delegate;
-    private final java.util.concurrent.ConcurrentHashMap<String, float[]> queries =
-        new java.util.concurrent.ConcurrentHashMap<>();
-
-    Memoized(Embedder delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public String modelId() {
-      return delegate.modelId();
-    }
-
-    @Override
-    public int dimension() {
-      return delegate.dimension();
-    }
-
-    @Override
-    public double unrelatedSimilarity() {
-      return delegate.unrelatedSimilarity();
-    }
-
-    @Override
-    public List<float[]> embedPassages(List<String> texts) {
-      return delegate.embedPassages(texts);
-    }
-
-    @Override
-    public float[] embedQuery(String text) {
-      return queries.computeIfAbsent(text, delegate::embedQuery);
-    }
-
+    /** The bench closes the real embedder. */
     @Override
     public void close() {}
   }

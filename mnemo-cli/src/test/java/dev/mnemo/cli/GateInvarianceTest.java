@@ -8,6 +8,8 @@ import dev.mnemo.Mnemo;
 import dev.mnemo.NewMemory;
 import dev.mnemo.RecallRequest;
 import dev.mnemo.RecallResult;
+import dev.mnemo.spi.Embedder;
+import dev.mnemo.spi.ForwardingEmbedder;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -120,6 +122,39 @@ class GateInvarianceTest {
         m.remember(NewMemory.builder(owner, cases[i][0]).recordedAt(T0).build());
         assertThat(texts(ask(m, owner, cases[i][1]))).as(cases[i][1]).containsExactly(cases[i][0]);
       }
+    }
+  }
+
+  /**
+   * Without the embedder's companion model (a remote embedder, none, or one that failed to load)
+   * the name-free comparison is missing, and the trees decide on the other features: a plain match
+   * still passes the default gate, and with no embedder at all a request's own threshold.
+   */
+  @Test
+  void aMatchPassesWithoutTheCompanionModel() {
+    String fact = "Maya writes all her code in Vim.";
+    String question = "Which editor does Maya use?";
+    try (Embedder e5 = new dev.mnemo.embed.E5SmallEmbedder()) {
+      Embedder alone =
+          new ForwardingEmbedder(e5) {
+            @Override
+            public Embedder companion() {
+              return null;
+            }
+          };
+      try (Mnemo m = Mnemo.builder().directory(dir.resolve("alone")).embedder(alone).build()) {
+        m.remember(NewMemory.builder("maya", fact).recordedAt(T0).build());
+        assertThat(texts(ask(m, "maya", question))).containsExactly(fact);
+      }
+    }
+    try (Mnemo m = Mnemo.builder().directory(dir.resolve("none")).withoutEmbedder().build()) {
+      m.remember(NewMemory.builder("maya", "Maya is allergic to peanuts.").recordedAt(T0).build());
+      RecallResult r =
+          m.recall(
+              RecallRequest.builder("maya", "is Maya allergic to peanuts")
+                  .minRelevance(0.01)
+                  .build());
+      assertThat(texts(r)).containsExactly("Maya is allergic to peanuts.");
     }
   }
 

@@ -78,7 +78,10 @@ final class ReadPath {
    */
   private final boolean usesTopics;
 
-  /** Set once when the companion could not be loaded (then the model does not apply). */
+  /**
+   * Set once when the companion could not be loaded; recalls then go on with {@code tcos} missing,
+   * as without a companion.
+   */
   private volatile String topicsFailed;
 
   /** {@link #relevanceModel} reading {@link RelevanceFeatures#NAMES}-ordered values. */
@@ -1179,8 +1182,8 @@ final class ReadPath {
 
   /**
    * The name-free comparison of the first candidates by rank ({@link TopicMatch}); when the
-   * companion model cannot be loaded the recall goes on without it (the feature reads "not
-   * compared"), said once in the log.
+   * companion model cannot be loaded the recall goes on without it (the feature is missing), said
+   * once in the log.
    */
   private void fillTopics(List<Scored> scored, String text, CandidateSet found, int k) {
     if (topicsFailed != null) return;

@@ -233,8 +233,10 @@ final class RelevanceFeatures {
       // How far this record stands out from every other candidate (negative below the best).
       f.put("cos_lead", hasCos ? lead(s.cosine, cosTop) : -0.2);
       f.put("ccos_lead", Double.isNaN(centered[i]) ? -1 : lead(centered[i], ccosTop));
-      // Name-free, by the companion model (TopicMatch); -1 for a candidate not compared.
-      f.put("tcos", Double.isNaN(s.topic) ? -1 : s.topic);
+      // Name-free, by the companion model (TopicMatch). NaN, a missing value, when not compared
+      // (no companion, or past the candidates compared): the trees then take the branch fitted on
+      // rows without it (RelevanceFit.COMPANION), not the one for the lowest cosine.
+      f.put("tcos", s.topic);
       f.put("bm25", s.bm25);
       Set<String> recordStems = Words.stems(Words.withFactKey(r.factKey(), r.text()));
       int covered = 0;

@@ -38,11 +38,11 @@ public interface Embedder extends AutoCloseable {
 
   /**
    * A second, symmetric sentence model the fetch gate may compare short texts with, or null (the
-   * default): the relevance model names the companion it was fitted with, and its {@code tcos}
-   * feature is the companion's cosine of the message and a record with the owner's own name taken
-   * out of both ("How tall is someone?" against "someone goes climbing"). A retrieval model reads
-   * the shared name as a match; a model fitted on sentence pairs reads what is left. Closed with
-   * this embedder.
+   * default): the shipped relevance model was fitted with e5's (all-MiniLM-L6-v2), and its {@code
+   * tcos} feature is the companion's cosine of the message and a record with the owner's own name
+   * taken out of both ("How tall is someone?" against "someone goes climbing"). A retrieval model
+   * reads the shared name as a match; a model fitted on sentence pairs reads what is left. Closed
+   * with this embedder.
    */
   default Embedder companion() {
     return null;
@@ -57,39 +57,16 @@ public interface Embedder extends AutoCloseable {
    * The owner of the model closes {@code embedder} itself.
    */
   static Embedder shared(Embedder embedder) {
-    java.util.Objects.requireNonNull(embedder, "embedder");
-    return new Embedder() {
-      @Override
-      public String modelId() {
-        return embedder.modelId();
-      }
-
-      @Override
-      public int dimension() {
-        return embedder.dimension();
-      }
-
-      @Override
-      public float[] embedQuery(String text) {
-        return embedder.embedQuery(text);
-      }
-
-      @Override
-      public List<float[]> embedPassages(List<String> texts) {
-        return embedder.embedPassages(texts);
-      }
-
-      @Override
-      public double unrelatedSimilarity() {
-        return embedder.unrelatedSimilarity();
-      }
-
+    return new ForwardingEmbedder(embedder) {
       /** The companion, shared too (its owner closes it with {@code embedder}). */
       @Override
       public Embedder companion() {
         Embedder c = embedder.companion();
         return c == null ? null : shared(c);
       }
+
+      @Override
+      public void close() {}
     };
   }
 }

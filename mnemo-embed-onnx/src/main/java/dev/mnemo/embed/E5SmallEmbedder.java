@@ -23,10 +23,10 @@ public final class E5SmallEmbedder implements Embedder {
   private final OnnxEmbedder onnx;
 
   /** all-MiniLM-L6-v2, loaded on first use by the fetch gate ({@link #companion()}). */
-  private final java.util.concurrent.atomic.AtomicReference<OnnxEmbedder> companion =
-      new java.util.concurrent.atomic.AtomicReference<>();
+  private volatile OnnxEmbedder companion;
 
-  private volatile boolean closed;
+  /** Guarded by {@code this}: no companion is loaded after close. */
+  private boolean closed;
 
   /** Loads the model with one worker thread per available processor. */
   public E5SmallEmbedder() {
@@ -71,16 +71,13 @@ public final class E5SmallEmbedder implements Embedder {
    */
   @Override
   public Embedder companion() {
-    OnnxEmbedder c = companion.get();
-    if (c != null || closed) return c;
-    synchronized (companion) {
-      c = companion.get();
-      if (c == null && !closed) {
-        c = new OnnxEmbedder(OnnxModel.ALL_MINILM_L6_V2_Q, 1);
-        companion.set(c);
-      }
-      return c;
-    }
+    OnnxEmbedder c = companion;
+    return c != null ? c : loadCompanion();
+  }
+
+  private synchronized OnnxEmbedder loadCompanion() {
+    if (companion == null && !closed) companion = new OnnxEmbedder(OnnxModel.ALL_MINILM_L6_V2_Q, 1);
+    return companion;
   }
 
   int tokenCount(String prefixed) {
@@ -89,10 +86,10 @@ public final class E5SmallEmbedder implements Embedder {
 
   @Override
   public void close() {
-    synchronized (companion) {
+    synchronized (this) {
       closed = true;
-      OnnxEmbedder c = companion.getAndSet(null);
-      if (c != null) c.close();
+      if (companion != null) companion.close();
+      companion = null;
     }
     onnx.close();
   }

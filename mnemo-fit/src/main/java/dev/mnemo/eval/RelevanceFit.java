@@ -244,20 +244,57 @@ public final class RelevanceFit {
     return x;
   }
 
+  /**
+   * Features only the embedder's companion model gives ({@code RelevanceFeatures}): missing (NaN)
+   * in a recall without one (no embedder, a remote one, a companion that failed to load) and for
+   * the candidates past the ones compared.
+   */
+  static final java.util.Set<String> COMPANION = java.util.Set.of("tcos");
+
+  /**
+   * The weight of each question's copy without the {@link #COMPANION} features. Without such rows
+   * XGBoost sends a missing value down the branch the uncompared, mostly irrelevant candidates
+   * took, and an exact match in a recall without a companion read as no match at all (p below 0.01
+   * for "Maya is allergic to peanuts." asked "is Maya allergic to peanuts", embedder none). With
+   * them the missing branches are fitted on every question, answers included: the decision such a
+   * recall gets is the one the other features support.
+   */
+  static final double WITHOUT_COMPANION_WEIGHT = 0.1;
+
+  /** {@code r} as a recall without the companion model sees it. */
+  private static Row withoutCompanion(Row r) {
+    Map<String, Double> f = new java.util.TreeMap<>(r.features());
+    for (String n : COMPANION) if (f.containsKey(n)) f.put(n, Double.NaN);
+    return new Row(f, r.positive(), r.rank(), r.text());
+  }
+
   private static Booster train(List<Query> qs, List<String> names) {
     double rowsPerQuestion = rowsPerQuestion(qs);
-    List<Row> all = rows(qs);
+    List<Row> all = new ArrayList<>();
+    List<Float> labels = new ArrayList<>();
+    List<Float> weights = new ArrayList<>();
+    boolean companion = names.stream().anyMatch(COMPANION::contains);
+    for (Query q : qs) {
+      // Every question weighs the same, whatever its number of candidates; the mean weight of a
+      // row is 1.
+      float w = (float) (rowsPerQuestion / q.rows().size());
+      for (Row r : q.rows()) {
+        all.add(r);
+        labels.add(r.positive() ? 1f : 0f);
+        weights.add(w);
+      }
+      if (!companion) continue;
+      for (Row r : q.rows()) {
+        all.add(withoutCompanion(r));
+        labels.add(r.positive() ? 1f : 0f);
+        weights.add((float) (w * WITHOUT_COMPANION_WEIGHT));
+      }
+    }
     float[] label = new float[all.size()];
     float[] weight = new float[all.size()];
-    int i = 0;
-    for (Query q : qs) {
-      for (Row r : q.rows()) {
-        label[i] = r.positive() ? 1 : 0;
-        // Every question weighs the same, whatever its number of candidates; the mean weight of a
-        // row is 1.
-        weight[i] = (float) (rowsPerQuestion / q.rows().size());
-        i++;
-      }
+    for (int i = 0; i < label.length; i++) {
+      label[i] = labels.get(i);
+      weight[i] = weights.get(i);
     }
     Map<String, Object> params = new HashMap<>();
     params.put("objective", "binary:logistic");
