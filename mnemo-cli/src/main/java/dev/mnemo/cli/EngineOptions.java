@@ -236,11 +236,13 @@ public final class EngineOptions {
    * close the shared embedder (call {@link #closeEmbedder()} once at the end).
    */
   public Mnemo open(Path dir) {
+    // the tokenizer first: its encoding loads on another thread while the model loads here
+    Tokenizer tokenizer = tokenizer();
     Embedder e = embedder();
     // the write path first: a missing model opens no store
     Mnemo.Builder b =
         writePath(Mnemo.builder())
-            .tokenizer(tokenizer())
+            .tokenizer(tokenizer)
             .entities(entityFinder())
             .recallLogOptions(recallLogOptions());
     if (e == null) b.withoutEmbedder();

@@ -149,7 +149,7 @@ public final class Main implements Runnable {
         (ex, cmd, parsed) -> {
           PrintWriter err = cmd.getErr();
           if (ex instanceof InvalidRequestException ire) {
-            err.println("error: " + Args.shown(ire.getMessage()));
+            err.println("error: " + Args.shown(Args.message(cmd.getCommandSpec(), ire)));
             return 2;
           }
           if (ex instanceof MnemoException me) {

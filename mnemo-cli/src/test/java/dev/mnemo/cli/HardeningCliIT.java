@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,9 +43,51 @@ class HardeningCliIT {
                 "-999999999-01-01T00:00:00Z",
                 "x"))
         .isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("valid_from").contains("0001");
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--valid-from").contains("0001");
     assertThat(run("export", "--data", data(), "--owner", "u")).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("\"text\"");
+  }
+
+  /**
+   * The engine names a request's fields as the REST API does (at, valid_from, budget_tokens); the
+   * command line's refusal names the option the user typed instead, and leaves values alone.
+   */
+  @Test
+  void aRefusal_namesTheOptionAsTyped() {
+    java.util.function.Function<String[], String> refusal =
+        args -> {
+          err.reset();
+          assertThat(run(args)).isEqualTo(2);
+          return err.toString(StandardCharsets.UTF_8);
+        };
+    String[] common = {"--data", data(), "--embedder", "none", "--owner", "u"};
+    java.util.function.BiFunction<String, String[], String[]> call =
+        (cmd, rest) -> {
+          List<String> a = new java.util.ArrayList<>(List.of(cmd));
+          a.addAll(List.of(common));
+          a.addAll(List.of(rest));
+          return a.toArray(String[]::new);
+        };
+    assertThat(refusal.apply(call.apply("recall", new String[] {"--at", "nope", "q"})))
+        .startsWith("error: --at must be an ISO-8601 date");
+    assertThat(refusal.apply(call.apply("recall", new String[] {"--mode", "valid_at", "q"})))
+        .startsWith("error: --at is required with mode valid_at");
+    assertThat(refusal.apply(call.apply("recall", new String[] {"--budget", "-1", "q"})))
+        .startsWith("error: --budget must be between");
+    assertThat(refusal.apply(call.apply("recall", new String[] {"--asked-at", "x", "q"})))
+        .startsWith("error: --asked-at must be");
+    assertThat(
+            refusal.apply(
+                call.apply(
+                    "remember",
+                    new String[] {"--valid-from", "2026-02-01", "--valid-to", "2026-01-01", "x"})))
+        .startsWith("error: --valid-to must be after --valid-from (2026-02-01T00:00:00Z)");
+    assertThat(refusal.apply(call.apply("remember", new String[] {"--meta", "=v", "x"})))
+        .startsWith("error: --meta keys must not be blank");
+    assertThat(refusal.apply(call.apply("remember", new String[] {""})))
+        .startsWith("error: TEXT must not be empty");
+    assertThat(refusal.apply(call.apply("remember", new String[] {"--lower-authority", "z", "x"})))
+        .startsWith("error: --lower-authority must be one of [keep_both, refuse], was 'z'");
   }
 
   @Test

@@ -176,4 +176,27 @@ class LauncherIT {
             Map.of("MNEMO_OS_RELEASE", release.toString()));
     assertThat(r.out()).contains("apt-get install openjdk-21-jdk-headless");
   }
+
+  /**
+   * The class-data-sharing archive holds what its first call loaded: a first call that fails or
+   * prints help writes none (or has it removed), the next successful one writes it.
+   */
+  @Test
+  void cdsArchive_isWrittenByAFirstCallThatSucceeds_notByAFailureOrHelp() throws Exception {
+    Path archive = ROOT.resolve("mnemo-cli/target/cds/list.jsa");
+    Files.deleteIfExists(archive);
+    String data = dir.resolve("data").toString();
+    Run bad = mnemo(Map.of(), "list", "--data", data, "--owner", "");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(archive).doesNotExist();
+    Run help = mnemo(Map.of(), "list", "--help");
+    assertThat(help.exit()).isZero();
+    assertThat(archive).doesNotExist();
+    Run ok = mnemo(Map.of(), "list", "--data", data, "--owner", "maya", "--embedder", "none");
+    assertThat(ok.exit()).as(ok.err()).isZero();
+    assertThat(archive).exists();
+    Run again = mnemo(Map.of(), "list", "--data", data, "--owner", "maya", "--embedder", "none");
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(again.err()).isEmpty();
+  }
 }

@@ -111,6 +111,28 @@ public final class OnnxEmbedder implements Embedder {
     // activations dynamically with one scale per batch, so a text's vector moved by up to 0.5%
     // cosine with its batch-mates; reproducible vectors are worth more than 8%. The price is
     // single-query latency: ~5 ms for a 20-token query on one core, against ~4 ms on two.
+    // The tokenizer (DJL's native library and the tokenizer's JSON, ~70 ms) loads on another
+    // thread while the session is made here (~50-130 ms): a short process (the command line) waits
+    // for the longer of the two, not for both.
+    java.util.concurrent.CompletableFuture<HuggingFaceTokenizer> tokenizerLoad =
+        new java.util.concurrent.CompletableFuture<>();
+    Thread.ofPlatform()
+        .daemon()
+        .name("mnemo-tokenizer-load")
+        .start(
+            () -> {
+              try (InputStream json = openResource(model.tokenizerResource())) {
+                tokenizerLoad.complete(
+                    HuggingFaceTokenizer.newInstance(
+                        json,
+                        Map.of(
+                            "padding", "false",
+                            "truncation", "true",
+                            "maxLength", Integer.toString(model.maxTokens()))));
+              } catch (Throwable t) {
+                tokenizerLoad.completeExceptionally(t);
+              }
+            });
     try {
       this.session =
           ModelSessions.open(
@@ -121,22 +143,20 @@ public final class OnnxEmbedder implements Embedder {
               OnnxEmbedder::sessionOptions,
               model.modelResource());
       this.wantsTokenTypes = session.getInputNames().contains("token_type_ids");
-    } catch (OrtException e) {
+    } catch (OrtException | RuntimeException e) {
+      tokenizerLoad.thenAccept(HuggingFaceTokenizer::close); // loaded for nothing
+      if (e instanceof RuntimeException r) throw r;
       throw new MnemoException(
           "cannot load the " + modelId + " model: " + e.getMessage(), false, e);
     }
-    try (InputStream json = openResource(model.tokenizerResource())) {
-      this.tokenizer =
-          HuggingFaceTokenizer.newInstance(
-              json,
-              Map.of(
-                  "padding", "false",
-                  "truncation", "true",
-                  "maxLength", Integer.toString(model.maxTokens())));
-    } catch (IOException | RuntimeException e) {
+    try {
+      this.tokenizer = tokenizerLoad.join();
+    } catch (java.util.concurrent.CompletionException e) {
       closeQuietly(session);
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (cause instanceof Error err) throw err;
       throw new MnemoException(
-          "cannot load the " + modelId + " tokenizer: " + e.getMessage(), false, e);
+          "cannot load the " + modelId + " tokenizer: " + cause.getMessage(), false, cause);
     }
     AtomicInteger workerCount = new AtomicInteger();
     this.workers =

@@ -71,8 +71,16 @@ final class FormatVersion {
     check(what, where, commits.get(commits.size() - 1).getUserData().get(COMMIT_KEY), readable);
   }
 
-  /** Makes the writer's next commit declare {@code version}. */
+  /**
+   * Makes the writer's next commit declare {@code version}, unless its last commit already does:
+   * setting commit data is a change, and a writer with a change commits (fsyncing every file of the
+   * index) as it closes, so a process that only read the index would pay for a commit.
+   */
   static void stamp(IndexWriter w, int version) {
-    w.setLiveCommitData(Map.of(COMMIT_KEY, Integer.toString(version)).entrySet());
+    String v = Integer.toString(version);
+    var live = w.getLiveCommitData();
+    if (live != null)
+      for (var e : live) if (e.getKey().equals(COMMIT_KEY) && v.equals(e.getValue())) return;
+    w.setLiveCommitData(Map.of(COMMIT_KEY, v).entrySet());
   }
 }

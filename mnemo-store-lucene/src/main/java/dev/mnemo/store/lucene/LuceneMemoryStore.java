@@ -24,7 +24,6 @@ import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -254,7 +253,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   static LuceneMemoryStore open(Path dir, Layout layout, int exactScanMax) {
     try {
       Files.createDirectories(dir);
-      LuceneMemoryStore store = open(FSDirectory.open(dir), dir, layout, exactScanMax);
+      LuceneMemoryStore store = open(SyncNewFilesDirectory.open(dir), dir, layout, exactScanMax);
       LockHolder.note(dir);
       return store;
     } catch (org.apache.lucene.store.LockObtainFailedException e) {

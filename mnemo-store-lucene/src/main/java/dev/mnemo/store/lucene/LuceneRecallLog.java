@@ -52,7 +52,6 @@ import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -89,18 +88,57 @@ final class LuceneRecallLog implements RecallLog {
   private final Analyzer analyzer;
   private final Object writeLock = new Object();
 
+  /**
+   * The commit data key of {@link #oldest}: so that a process can tell, from the last commit alone
+   * and without opening the index, that retention has nothing to delete ({@link #oldestCommitted}).
+   */
+  static final String OLDEST_KEY = "oldest_at";
+
+  /**
+   * At most the logged time (epoch milliseconds) of the oldest entry: {@link Long#MAX_VALUE} for
+   * none, {@link Long#MIN_VALUE} when not known (an index from before the key). Guarded by {@link
+   * #writeLock}.
+   */
+  private long oldest;
+
   private LuceneRecallLog(Directory directory, IndexWriter writer, Analyzer analyzer)
       throws IOException {
     this.directory = directory;
     this.writer = writer;
     this.analyzer = analyzer;
     this.searchers = new SearcherManager(writer, null);
+    String committed = commitData(writer.getLiveCommitData(), OLDEST_KEY);
+    this.oldest =
+        committed != null
+            ? Long.parseLong(committed)
+            : writer.getDocStats().numDocs == 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+  }
+
+  private static String commitData(Iterable<java.util.Map.Entry<String, String>> data, String key) {
+    if (data != null) for (var e : data) if (e.getKey().equals(key)) return e.getValue();
+    return null;
+  }
+
+  /**
+   * What the last commit of the log in {@code dir} says of its oldest entry, without opening a
+   * writer: empty when there is no log, its value otherwise (see {@link #oldest}; {@link
+   * Long#MIN_VALUE} when the commit does not say).
+   */
+  static java.util.OptionalLong oldestCommitted(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) return java.util.OptionalLong.empty();
+    try (Directory d = org.apache.lucene.store.FSDirectory.open(dir)) {
+      if (!org.apache.lucene.index.DirectoryReader.indexExists(d))
+        return java.util.OptionalLong.empty();
+      String v =
+          org.apache.lucene.index.SegmentInfos.readLatestCommit(d).getUserData().get(OLDEST_KEY);
+      return java.util.OptionalLong.of(v == null ? Long.MIN_VALUE : Long.parseLong(v));
+    }
   }
 
   static LuceneRecallLog open(Path dir) {
     try {
       Files.createDirectories(dir);
-      Directory d = FSDirectory.open(dir);
+      Directory d = SyncNewFilesDirectory.open(dir);
       try {
         FormatVersion.checkIndex("retrieval log", dir, d, FormatVersion.SIDE_INDEX);
       } catch (IOException | RuntimeException e) {
@@ -173,7 +211,30 @@ final class LuceneRecallLog implements RecallLog {
     if (entries.isEmpty()) return;
     synchronized (writeLock) {
       try {
-        for (LoggedRecall e : entries) writer.updateDocument(new Term(ID, e.id()), document(e));
+        for (LoggedRecall e : entries) {
+          writer.updateDocument(new Term(ID, e.id()), document(e));
+          oldest = Math.min(oldest, e.loggedAt().toEpochMilli());
+        }
+        commit();
+      } catch (IOException | RuntimeException e) {
+        throw failed("append", e);
+      }
+    }
+  }
+
+  /**
+   * Stores entries in their whole JSON form as written (the retrieval log's journal), replacing one
+   * of the same id, with one commit.
+   */
+  void appendStored(List<JsonNode> entries) {
+    if (entries.isEmpty()) return;
+    synchronized (writeLock) {
+      try {
+        for (JsonNode json : entries) {
+          LoggedRecall e = RecallLogJson.entry(json);
+          writer.updateDocument(new Term(ID, e.id()), document(e, json));
+          oldest = Math.min(oldest, e.loggedAt().toEpochMilli());
+        }
         commit();
       } catch (IOException | RuntimeException e) {
         throw failed("append", e);
@@ -334,8 +395,35 @@ final class LuceneRecallLog implements RecallLog {
 
   @Override
   public int deleteBefore(Instant cutoff) {
-    return deleteMatching(
-        LongPoint.newRangeQuery(AT, Long.MIN_VALUE, cutoff.toEpochMilli() - 1), "retention");
+    synchronized (writeLock) {
+      int n =
+          deleteMatching(
+              LongPoint.newRangeQuery(AT, Long.MIN_VALUE, cutoff.toEpochMilli() - 1), "retention");
+      // Every entry left is at or after the cutoff: the oldest one's time, exact, goes into the
+      // commit data, so the next process learns there that retention has nothing to do until then.
+      if (oldest < cutoff.toEpochMilli()) {
+        long exact =
+            withSearcher(
+                s -> {
+                  TopDocs top =
+                      s.search(
+                          new MatchAllDocsQuery(),
+                          1,
+                          new Sort(new SortField(AT_SORT, SortField.Type.LONG, false)));
+                  if (top.scoreDocs.length == 0) return Long.MAX_VALUE;
+                  return (Long) ((org.apache.lucene.search.FieldDoc) top.scoreDocs[0]).fields[0];
+                });
+        if (exact != oldest) {
+          oldest = exact;
+          try {
+            commit();
+          } catch (IOException | RuntimeException e) {
+            throw failed("retention", e);
+          }
+        }
+      }
+      return n;
+    }
   }
 
   @Override
@@ -440,6 +528,13 @@ final class LuceneRecallLog implements RecallLog {
   }
 
   private void commit() throws IOException {
+    writer.setLiveCommitData(
+        java.util.Map.of(
+                FormatVersion.COMMIT_KEY,
+                Integer.toString(FormatVersion.SIDE_INDEX),
+                OLDEST_KEY,
+                Long.toString(oldest))
+            .entrySet());
     writer.commit();
     searchers.maybeRefreshBlocking();
   }

@@ -42,7 +42,6 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 
 /**
  * The Lucene store's turn log: a second, small Lucene index in the {@code turns} folder of the
@@ -107,7 +106,7 @@ final class LuceneTurnLog implements TurnLog {
   static LuceneTurnLog open(Path dir) {
     try {
       Files.createDirectories(dir);
-      Directory d = FSDirectory.open(dir);
+      Directory d = SyncNewFilesDirectory.open(dir);
       IndexWriter w = null;
       boolean success = false;
       try {

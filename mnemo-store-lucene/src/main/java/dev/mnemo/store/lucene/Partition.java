@@ -252,10 +252,16 @@ final class Partition implements Closeable {
     }
   }
 
-  /** Closes the index; its writer commits everything first (with the log position). */
+  /**
+   * Closes the index; its writer commits everything first (with the log position). An index that
+   * holds no change and whose last commit has the log position commits nothing: setting the commit
+   * data would be a change, and its commit (an fsync of every file of the index) was most of what
+   * closing a store that was only read cost (BENCHMARKS.md, "CLI start-up").
+   */
   @Override
   public void close() throws IOException {
-    if (!failed) stampLogPosition();
+    if (!failed && (writer.hasUncommittedChanges() || logged.getAsLong() != committedLogSeq))
+      stampLogPosition();
     IOUtils.close(searchers, failed ? null : writer, directory);
   }
 

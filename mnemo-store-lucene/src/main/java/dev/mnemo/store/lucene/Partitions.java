@@ -145,7 +145,7 @@ final class Partitions {
 
   /** Opens the owner's index in {@code path} (created if needed). */
   Partition openPartition(String owner, Path path) throws IOException {
-    Directory d = FSDirectory.open(path);
+    Directory d = SyncNewFilesDirectory.open(path);
     boolean success = false;
     try {
       Partition p =

@@ -331,6 +331,7 @@ final class WriteAheadLog implements Closeable {
 
   /** Deletes files {@link #seal} returned, once every index holds their entries durably. */
   void deleteSealed(List<Path> sealed) throws IOException {
+    if (sealed.isEmpty()) return; // nothing deleted: the folder has nothing to sync
     for (Path f : sealed) Files.deleteIfExists(f);
     IOUtils.fsync(folder, true);
   }
