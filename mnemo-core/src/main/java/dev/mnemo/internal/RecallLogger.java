@@ -280,7 +280,7 @@ final class RecallLogger implements AutoCloseable {
         r.result().renderedTokens(),
         engine,
         r.state(),
-        ineligible(req, t.validTime(), t.knownTime(), Engine.eligibilityOf(req, t)),
+        ineligible(req, t.validTime(), t.knownTime(), EngineRetrievalLog.eligibilityOf(req, t)),
         List.of());
   }
 

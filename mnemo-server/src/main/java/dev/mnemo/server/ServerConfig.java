@@ -248,33 +248,41 @@ public record ServerConfig(
         });
     ServerConfig d = defaults();
     Reader r = new Reader(values, sourceOf);
-    return new ServerConfig(
-        r.string("host", d.host),
-        r.integer("port", d.port),
-        Path.of(r.string("data", d.data.toString())),
-        r.string("embedder", d.embedder),
-        r.string("tokenizer", d.tokenizer),
-        r.longValue("limits.max_request_bytes", d.maxRequestBytes),
-        r.integer("limits.max_batch_records", d.maxBatchRecords),
-        r.integer("limits.max_text_chars", d.maxTextChars),
-        r.bool("group_commit.enabled", d.groupCommit),
-        r.integer("group_commit.max_records", d.groupCommitMaxRecords),
-        Duration.ofMillis(r.longValue("group_commit.max_wait_ms", d.groupCommitMaxWait.toMillis())),
-        r.bool("log.requests", d.logRequests),
-        r.set("log.trace_tenants"),
-        env.get("MNEMO_ADMIN_KEY"),
-        r.bool("metrics.public", d.metricsPublic),
-        r.integer("limits.auth_failures_per_minute", d.authFailuresPerMinute),
-        Duration.ofMillis(r.longValue("limits.read_timeout_ms", d.readTimeout.toMillis())),
-        Duration.ofSeconds(r.longValue("tenants.idle_close_seconds", d.tenantIdle.toSeconds())),
-        new Capacity(
-            r.integer("tenants.max_open", d.capacity.maxOpenTenants()),
-            r.integer("limits.max_connections", d.capacity.maxConnections()),
+    return d.toBuilder()
+        .host(r.string("host", d.host))
+        .port(r.integer("port", d.port))
+        .data(Path.of(r.string("data", d.data.toString())))
+        .embedder(r.string("embedder", d.embedder))
+        .tokenizer(r.string("tokenizer", d.tokenizer))
+        .maxRequestBytes(r.longValue("limits.max_request_bytes", d.maxRequestBytes))
+        .maxBatchRecords(r.integer("limits.max_batch_records", d.maxBatchRecords))
+        .maxTextChars(r.integer("limits.max_text_chars", d.maxTextChars))
+        .groupCommit(r.bool("group_commit.enabled", d.groupCommit))
+        .groupCommitMaxRecords(r.integer("group_commit.max_records", d.groupCommitMaxRecords))
+        .groupCommitMaxWait(
             Duration.ofMillis(
-                r.longValue("limits.idle_timeout_ms", d.capacity.idleTimeout().toMillis()))),
-        new Disk(
-            r.longValue("disk.min_free_bytes", d.disk.minFreeBytes()),
-            r.longValue("disk.warn_free_bytes", d.disk.warnFreeBytes())));
+                r.longValue("group_commit.max_wait_ms", d.groupCommitMaxWait.toMillis())))
+        .logRequests(r.bool("log.requests", d.logRequests))
+        .traceTenants(r.set("log.trace_tenants"))
+        .adminKey(env.get("MNEMO_ADMIN_KEY"))
+        .metricsPublic(r.bool("metrics.public", d.metricsPublic))
+        .authFailuresPerMinute(
+            r.integer("limits.auth_failures_per_minute", d.authFailuresPerMinute))
+        .readTimeout(
+            Duration.ofMillis(r.longValue("limits.read_timeout_ms", d.readTimeout.toMillis())))
+        .tenantIdle(
+            Duration.ofSeconds(r.longValue("tenants.idle_close_seconds", d.tenantIdle.toSeconds())))
+        .capacity(
+            new Capacity(
+                r.integer("tenants.max_open", d.capacity.maxOpenTenants()),
+                r.integer("limits.max_connections", d.capacity.maxConnections()),
+                Duration.ofMillis(
+                    r.longValue("limits.idle_timeout_ms", d.capacity.idleTimeout().toMillis()))))
+        .disk(
+            new Disk(
+                r.longValue("disk.min_free_bytes", d.disk.minFreeBytes()),
+                r.longValue("disk.warn_free_bytes", d.disk.warnFreeBytes())))
+        .build();
   }
 
   /** The environment variable that overrides {@code key}. */
@@ -282,316 +290,250 @@ public record ServerConfig(
     return "MNEMO_" + key.toUpperCase(Locale.ROOT).replace('.', '_');
   }
 
+  /** A builder holding this configuration's values, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** A builder from {@link #defaults()}. */
+  public static Builder builder() {
+    return defaults().toBuilder();
+  }
+
   public ServerConfig withPort(int v) {
-    return new ServerConfig(
-        host,
-        v,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().port(v).build();
   }
 
   public ServerConfig withData(Path v) {
-    return new ServerConfig(
-        host,
-        port,
-        v,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().data(v).build();
   }
 
   public ServerConfig withAdminKey(String v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        v,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().adminKey(v).build();
   }
 
   public ServerConfig withGroupCommit(boolean v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        v,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().groupCommit(v).build();
   }
 
   public ServerConfig withLimits(long requestBytes, int batchRecords, int textChars) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        requestBytes,
-        batchRecords,
-        textChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder()
+        .maxRequestBytes(requestBytes)
+        .maxBatchRecords(batchRecords)
+        .maxTextChars(textChars)
+        .build();
   }
 
   public ServerConfig withTraceTenants(Set<String> v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        v,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().traceTenants(v).build();
   }
 
   public ServerConfig withLogRequests(boolean v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        v,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().logRequests(v).build();
   }
 
   public ServerConfig withMetricsPublic(boolean v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        v,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().metricsPublic(v).build();
   }
 
   public ServerConfig withAuthFailuresPerMinute(int v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        v,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().authFailuresPerMinute(v).build();
   }
 
   public ServerConfig withReadTimeout(Duration v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        v,
-        tenantIdle,
-        capacity,
-        disk);
+    return toBuilder().readTimeout(v).build();
   }
 
   public ServerConfig withTenantIdle(Duration v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        v,
-        capacity,
-        disk);
+    return toBuilder().tenantIdle(v).build();
   }
 
   public ServerConfig withCapacity(Capacity v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        v,
-        disk);
+    return toBuilder().capacity(v).build();
   }
 
   public ServerConfig withDisk(Disk v) {
-    return new ServerConfig(
-        host,
-        port,
-        data,
-        embedder,
-        tokenizer,
-        maxRequestBytes,
-        maxBatchRecords,
-        maxTextChars,
-        groupCommit,
-        groupCommitMaxRecords,
-        groupCommitMaxWait,
-        logRequests,
-        traceTenants,
-        adminKey,
-        metricsPublic,
-        authFailuresPerMinute,
-        readTimeout,
-        tenantIdle,
-        capacity,
-        v);
+    return toBuilder().disk(v).build();
+  }
+
+  /**
+   * A configuration to build from another ({@link #toBuilder()}) or from the defaults ({@link
+   * #builder()}), one setter per component; {@link #build()} validates as the constructor does. Not
+   * thread-safe.
+   */
+  public static final class Builder {
+    private String host;
+    private int port;
+    private Path data;
+    private String embedder;
+    private String tokenizer;
+    private long maxRequestBytes;
+    private int maxBatchRecords;
+    private int maxTextChars;
+    private boolean groupCommit;
+    private int groupCommitMaxRecords;
+    private Duration groupCommitMaxWait;
+    private boolean logRequests;
+    private Set<String> traceTenants;
+    private String adminKey;
+    private boolean metricsPublic;
+    private int authFailuresPerMinute;
+    private Duration readTimeout;
+    private Duration tenantIdle;
+    private Capacity capacity;
+    private Disk disk;
+
+    private Builder(ServerConfig c) {
+      host = c.host;
+      port = c.port;
+      data = c.data;
+      embedder = c.embedder;
+      tokenizer = c.tokenizer;
+      maxRequestBytes = c.maxRequestBytes;
+      maxBatchRecords = c.maxBatchRecords;
+      maxTextChars = c.maxTextChars;
+      groupCommit = c.groupCommit;
+      groupCommitMaxRecords = c.groupCommitMaxRecords;
+      groupCommitMaxWait = c.groupCommitMaxWait;
+      logRequests = c.logRequests;
+      traceTenants = c.traceTenants;
+      adminKey = c.adminKey;
+      metricsPublic = c.metricsPublic;
+      authFailuresPerMinute = c.authFailuresPerMinute;
+      readTimeout = c.readTimeout;
+      tenantIdle = c.tenantIdle;
+      capacity = c.capacity;
+      disk = c.disk;
+    }
+
+    public Builder host(String v) {
+      host = v;
+      return this;
+    }
+
+    public Builder port(int v) {
+      port = v;
+      return this;
+    }
+
+    public Builder data(Path v) {
+      data = v;
+      return this;
+    }
+
+    public Builder embedder(String v) {
+      embedder = v;
+      return this;
+    }
+
+    public Builder tokenizer(String v) {
+      tokenizer = v;
+      return this;
+    }
+
+    public Builder maxRequestBytes(long v) {
+      maxRequestBytes = v;
+      return this;
+    }
+
+    public Builder maxBatchRecords(int v) {
+      maxBatchRecords = v;
+      return this;
+    }
+
+    public Builder maxTextChars(int v) {
+      maxTextChars = v;
+      return this;
+    }
+
+    public Builder groupCommit(boolean v) {
+      groupCommit = v;
+      return this;
+    }
+
+    public Builder groupCommitMaxRecords(int v) {
+      groupCommitMaxRecords = v;
+      return this;
+    }
+
+    public Builder groupCommitMaxWait(Duration v) {
+      groupCommitMaxWait = v;
+      return this;
+    }
+
+    public Builder logRequests(boolean v) {
+      logRequests = v;
+      return this;
+    }
+
+    public Builder traceTenants(Set<String> v) {
+      traceTenants = v;
+      return this;
+    }
+
+    public Builder adminKey(String v) {
+      adminKey = v;
+      return this;
+    }
+
+    public Builder metricsPublic(boolean v) {
+      metricsPublic = v;
+      return this;
+    }
+
+    public Builder authFailuresPerMinute(int v) {
+      authFailuresPerMinute = v;
+      return this;
+    }
+
+    public Builder readTimeout(Duration v) {
+      readTimeout = v;
+      return this;
+    }
+
+    public Builder tenantIdle(Duration v) {
+      tenantIdle = v;
+      return this;
+    }
+
+    public Builder capacity(Capacity v) {
+      capacity = v;
+      return this;
+    }
+
+    public Builder disk(Disk v) {
+      disk = v;
+      return this;
+    }
+
+    /**
+     * The configuration.
+     *
+     * @throws IllegalArgumentException naming the key and the value when one is invalid
+     */
+    public ServerConfig build() {
+      return new ServerConfig(
+          host,
+          port,
+          data,
+          embedder,
+          tokenizer,
+          maxRequestBytes,
+          maxBatchRecords,
+          maxTextChars,
+          groupCommit,
+          groupCommitMaxRecords,
+          groupCommitMaxWait,
+          logRequests,
+          traceTenants,
+          adminKey,
+          metricsPublic,
+          authFailuresPerMinute,
+          readTimeout,
+          tenantIdle,
+          capacity,
+          disk);
+    }
   }
 
   @Override

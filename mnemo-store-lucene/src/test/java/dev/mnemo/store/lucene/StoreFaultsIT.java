@@ -37,8 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Faults on disk and stores that are not what the engine expects: no acknowledged write lost, no
  * unacknowledged write visible, a store usable after reopen, a failed open that leaves no lock, and
  * a clear refusal of another format or embedding model.
+ *
+ * <p>An integration test (Failsafe, run by {@code bin/test} and CI, not by {@code bin/test
+ * --fast}): hundreds of writes against a directory failing at random, each run reopened from disk
+ * (16 s under load).
  */
-class StoreFaultsTest {
+class StoreFaultsIT {
   @TempDir Path dir;
   static final int WRITES = 150;
 

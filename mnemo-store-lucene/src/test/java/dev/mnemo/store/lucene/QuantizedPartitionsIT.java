@@ -32,8 +32,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Quantized vectors in owners' own indexes: the graph is searched on the quantized copy, the
  * neighbours found are rescored with the float32 vectors (ranks follow exact cosines), and a change
  * of format opens the index as it is and applies to segments written afterwards.
+ *
+ * <p>An integration test (Failsafe, run by {@code bin/test} and CI, not by {@code bin/test
+ * --fast}): owners moved into quantized HNSW indexes and searched, in each direction of a format
+ * change (10 s under load).
  */
-class QuantizedPartitionsTest {
+class QuantizedPartitionsIT {
   private static final int DIM = 48;
   private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
 

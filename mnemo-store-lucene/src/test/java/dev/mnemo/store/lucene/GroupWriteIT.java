@@ -32,8 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  * call: visible when it returns, refused alone when its records cannot be indexed, and a failure of
  * the group's refresh refuses every write of the group, none of which comes back on reopen. Groups
  * are formed with a hook that holds the write lock until the writers are queued (no timing).
+ *
+ * <p>An integration test (Failsafe, run by {@code bin/test} and CI, not by {@code bin/test
+ * --fast}): concurrent writers, failed refreshes and background moves on a store on disk (11 s
+ * under load).
  */
-class GroupWriteTest {
+class GroupWriteIT {
   @TempDir Path tmp;
 
   private static MemoryRecord rec(String id, String owner, String text) {
@@ -140,8 +144,8 @@ class GroupWriteTest {
   void aFailedRefresh_refusesTheWholeGroup_andNoneOfItComesBack() throws Exception {
     Path dir = tmp.resolve("faulty");
     Files.createDirectories(dir);
-    StoreFaultsTest.FaultyDirectory fd =
-        new StoreFaultsTest.FaultyDirectory(FSDirectory.open(dir), new Random(1));
+    StoreFaultsIT.FaultyDirectory fd =
+        new StoreFaultsIT.FaultyDirectory(FSDirectory.open(dir), new Random(1));
     LuceneMemoryStore store = LuceneMemoryStore.open(fd, dir, DenseSearch.EXACT_SCAN_MAX);
     store.apply(List.of(rec("kept", "o1", "acknowledged before")), List.of());
     CountDownLatch leaderIn = holdNextGroup(store, 3);

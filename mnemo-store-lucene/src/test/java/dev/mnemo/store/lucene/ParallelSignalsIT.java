@@ -26,8 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Parallel signals: the store searching BM25, entities and time before it asks for the vector, and
  * the engine embedding the query meanwhile, give the same answers as the vector given first.
+ *
+ * <p>An integration test (Failsafe, run by {@code bin/test} and CI, not by {@code bin/test
+ * --fast}): random stores on disk recalled with and without parallel signals (10 s under load).
  */
-class ParallelSignalsTest {
+class ParallelSignalsIT {
   private static final String[] WORDS = {
     "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
     "Maya", "Omar", "Lisbon", "Berlin"

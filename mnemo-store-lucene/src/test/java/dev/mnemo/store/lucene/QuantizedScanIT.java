@@ -26,8 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * finds nearly the float32 scan's neighbours, over several segments and after deletions, ranked by
  * their exact cosines; below it the store scans the float32 vectors and answers exactly as without
  * codes.
+ *
+ * <p>An integration test (Failsafe, run by {@code bin/test} and CI, not by {@code bin/test
+ * --fast}): owners of thousands of records over several segments, scanned on sign codes against an
+ * exact scan (8.5 s under load).
  */
-class QuantizedScanTest {
+class QuantizedScanIT {
   private static final int K = 20;
 
   @Test
@@ -36,7 +40,7 @@ class QuantizedScanTest {
     List<MemoryRecord> live = new ArrayList<>();
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, new Layout(100, 4))) {
       for (int batch = 0; batch < 3; batch++) {
-        List<MemoryRecord> records = QuantizedPartitionsTest.records(random, batch * 2_000, 2_000);
+        List<MemoryRecord> records = QuantizedPartitionsIT.records(random, batch * 2_000, 2_000);
         store.apply(records, List.of());
         store.awaitMoves();
         live.addAll(records);
@@ -52,11 +56,11 @@ class QuantizedScanTest {
       double onFloats = 0;
       int queries = 40;
       for (int q = 0; q < queries; q++) {
-        float[] v = QuantizedPartitionsTest.unit(random);
+        float[] v = QuantizedPartitionsIT.unit(random);
         if (q % 4 == 0) for (int i = 0; i < v.length; i++) v[i] *= 3; // any length
         CandidateQuery query =
             new CandidateQuery(Eligibility.allOf("owner-a"), v, null, Set.of(), null, K);
-        Set<String> exact = new HashSet<>(QuantizedPartitionsTest.exactTop(live, v, K));
+        Set<String> exact = new HashSet<>(QuantizedPartitionsIT.exactTop(live, v, K));
         List<Candidate> codes = dense(store.candidates(query));
         assertThat(codes).hasSize(K);
         // the codes choose which records are rescored; the order is their exact cosines
@@ -81,19 +85,19 @@ class QuantizedScanTest {
   void aSmallerOwner_isScannedOnFloats_exactly(@TempDir Path dir) {
     Random random = new Random(6);
     try (LuceneMemoryStore store = LuceneMemoryStore.open(dir, new Layout(100, 4))) {
-      List<MemoryRecord> records = QuantizedPartitionsTest.records(random, 0, 1_500);
+      List<MemoryRecord> records = QuantizedPartitionsIT.records(random, 0, 1_500);
       store.apply(records, List.of());
       store.awaitMoves();
       assertThat(store.ownersWithOwnPartition()).containsExactly("owner-a");
       MemoryStore floats = store.withReadOptions(withoutCodes());
       for (int q = 0; q < 20; q++) {
-        float[] v = QuantizedPartitionsTest.unit(random);
+        float[] v = QuantizedPartitionsIT.unit(random);
         CandidateQuery query =
             new CandidateQuery(Eligibility.allOf("owner-a"), v, null, Set.of(), null, K);
         List<String> withCodes = ids(dense(store.candidates(query)));
         assertThat(withCodes).isEqualTo(ids(dense(floats.candidates(query))));
         assertThat(withCodes.stream().map(x -> x.split(" ")[0]).toList())
-            .containsExactlyInAnyOrderElementsOf(QuantizedPartitionsTest.exactTop(records, v, K));
+            .containsExactlyInAnyOrderElementsOf(QuantizedPartitionsIT.exactTop(records, v, K));
       }
     }
   }

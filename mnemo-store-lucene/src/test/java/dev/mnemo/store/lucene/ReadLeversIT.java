@@ -39,8 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  * ReadOptions} returns exactly what the baseline returns (the same candidates, ranks, raw signals,
  * counts and frequencies), for every kind of eligibility, on a store of several segments with
  * deleted, rewritten, expired, future and closed-interval records, through both dense paths.
+ *
+ * <p>An integration test (Failsafe, run by {@code bin/test} and CI, not by {@code bin/test
+ * --fast}): every read option over stores of several segments on disk, on both dense paths (the
+ * slowest test of the module: 28 s of the fast tier under load).
  */
-class ReadLeversTest {
+class ReadLeversIT {
   private static final String[] WORDS = {
     "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
     "kilo", "lima", "maya", "omar", "lisbon", "berlin"
