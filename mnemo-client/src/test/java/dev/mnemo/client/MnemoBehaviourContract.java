@@ -179,7 +179,7 @@ abstract class MnemoBehaviourContract {
         m.remember(
             NewMemory.builder("maths", "I have come to enjoy maths.").validFrom(JUNE).build());
     MemoryRecord other = m.remember(NewMemory.builder("maths", "I like hiking.").build());
-    assertThat(after.factKey()).isEqualTo("auto/" + before.id());
+    assertThat(after.factKey()).isEqualTo("auto/" + before.id() + "/slot:likes-math");
     assertThat(after.resolution())
         .startsWith("same fact: contradicts " + before.id() + " (subject+attribute)");
     assertThat(other.factKey()).isNull();
@@ -237,7 +237,7 @@ abstract class MnemoBehaviourContract {
     assertThat(lisbon.eventTime().from()).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
     assertThat(lisbon.eventTime().phrase()).isEqualTo("last month");
     assertThat(lisbon.validFrom()).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
-    assertThat(lisbon.factKey()).isEqualTo("auto/" + berlin.id());
+    assertThat(lisbon.factKey()).isEqualTo("auto/" + berlin.id() + "/slot:home-lives-in");
     assertThat(lisbon.resolution())
         .startsWith("same fact: updates " + berlin.id() + " (slot residence)")
         .contains("valid from 2026-04-01T00:00:00Z ('last month')");
@@ -247,9 +247,9 @@ abstract class MnemoBehaviourContract {
         .contains(berlin.text(), lisbon.text());
 
     // Which versions are eligible is the write rules' doing, so the fetch gate is off and the
-    // question shares a word with each text: the test's hashing embedder knows no synonyms, and
-    // the gate drops "I moved to Lisbon" for "Where do I live?" with the real one too (the dev
-    // scenario s-nokey-first-person-city, docs/evaluation.md).
+    // question shares a word with each text: the test's hashing embedder knows no synonyms (with
+    // the real one, the derived key's words "home, lives in" let "Which city do I live in?" find "I
+    // moved to Lisbon": the dev scenario s-nokey-first-person-city, docs/evaluation.md).
     RecallResult now =
         m.recall(
             RecallRequest.builder("mover", "Where do I live, did I move?")
@@ -295,7 +295,7 @@ abstract class MnemoBehaviourContract {
             NewMemory.builder("editor2", "I use Emacs.")
                 .recordedAt(Instant.parse("2026-04-02T10:00:00Z"))
                 .build());
-    assertThat(emacs.factKey()).isEqualTo("auto/" + vim.id());
+    assertThat(emacs.factKey()).isEqualTo("auto/" + vim.id() + "/slot:uses-for-editing-code");
     assertThat(emacs.conflictPolicy()).isEqualTo(dev.mnemo.ConflictPolicy.KEEP_BOTH);
     assertThat(emacs.resolution()).contains("uncertain").contains("keep_both");
     assertThat(m.get("editor2", vim.id()).orElseThrow().expiredAt()).isNull();

@@ -117,13 +117,10 @@ final class WritePath {
     try {
       Plan plan = new Plan();
       for (int i = 0; i < batch.size(); i++) {
+        Keyed k = plan.sameFact(batch.get(i), vectors == null ? null : vectors.get(i), now);
         created.add(
             plan.add(
-                plan.sameFact(batch.get(i), vectors == null ? null : vectors.get(i), now),
-                vectors == null ? null : vectors.get(i),
-                now,
-                single ? "" : "memories[" + i + "].",
-                violations));
+                k.memory(), k.vector(), now, single ? "" : "memories[" + i + "].", violations));
       }
       if (!violations.isEmpty()) throw new InvalidRequestException(violations);
       List<MemoryRecord> all = List.copyOf(plan.upserts.values());
@@ -217,6 +214,11 @@ final class WritePath {
     // Measured on the LoCoMo dev split: embedding turn + neighbours as one text diluted the turn
     // (dense evidence recall@10 0.710 -> 0.653) while BM25 over the context at 0.2 weight gained.
     for (NewMemory m : batch) inputs.add(Words.withFactKey(m.factKey(), m.text()));
+    return embedPassages(inputs);
+  }
+
+  /** The embedder's vectors of {@code inputs}, one each (else an error naming the embedder). */
+  private List<float[]> embedPassages(List<String> inputs) {
     List<float[]> out = embedder.embedPassages(inputs);
     if (out.size() != inputs.size()) {
       throw new IllegalStateException(
@@ -334,6 +336,9 @@ final class WritePath {
     return s == null ? "null" : "'" + s + "'";
   }
 
+  /** A record to plan and the vector to store with it. */
+  record Keyed(NewMemory memory, float[] vector) {}
+
   /** The changes one batch makes, built item by item against the store plus the batch so far. */
   private final class Plan {
     /** Everything to write, by id, in order; later changes to the same id replace earlier ones. */
@@ -384,14 +389,15 @@ final class WritePath {
      * store finds for the text (BM25, dense, {@value #SAME_FACT_CANDIDATES} per signal) and the
      * batch's own, newest first; the first that matches decides.
      */
-    NewMemory sameFact(NewMemory m, float[] vector, Instant now) {
+    Keyed sameFact(NewMemory m, float[] vector, Instant now) {
       sameFactNote = null;
+      Keyed unchanged = new Keyed(m, vector);
       if (m == null
           || m.factKey() != null
           || m.owner() == null
           || m.text() == null
           || m.category() == Category.EPISODIC) {
-        return m;
+        return unchanged;
       }
       Instant recorded = millis(m.recordedAt() == null ? now : m.recordedAt());
       List<MemoryRecord> pool = new ArrayList<>();
@@ -422,8 +428,19 @@ final class WritePath {
         }
         var match = SameFact.match(m.text(), r.text());
         if (match.isEmpty()) continue;
-        String key = r.factKey() != null ? r.factKey() : "auto/" + r.id();
-        if (r.factKey() == null) put(Records.with(r, r.sources(), key, r.importance()));
+        String key =
+            r.factKey() != null ? r.factKey() : Words.derivedKey(r.id(), match.get().attribute());
+        // Both versions are embedded as a keyed fact's are, after the key's words (the attribute:
+        // "lives in: I moved to Lisbon last month."), so a question about the attribute finds the
+        // version that changed it in other words; one embedder call for the two.
+        float[][] keyed = reembed(key, m, r.factKey() == null ? r : null);
+        if (keyed[0] != null) vector = keyed[0];
+        if (r.factKey() == null) {
+          MemoryRecord withKey = Records.with(r, r.sources(), key, r.importance());
+          if (keyed[1] != null)
+            withKey = Records.withEmbedding(withKey, keyed[1], embedder.modelId());
+          put(withKey);
+        }
         // Uncertain (a tool without what it is for, a switch from a value no slot names): both
         // stay current and are shown together, dated, unless the writer chose a policy.
         ConflictPolicy policy = m.conflictPolicy();
@@ -459,9 +476,26 @@ final class WritePath {
                 + starts;
         NewMemory out = Records.with(Records.with(m, key, policy, m.recordedAt()), validFrom);
         eventFor = out; // the same text: its event time is the one read above
-        return out;
+        return new Keyed(out, vector);
       }
-      return m;
+      return unchanged;
+    }
+
+    /**
+     * The vectors of {@code m} and of {@code older} (null: not asked) under {@code key}; nulls
+     * where the key has no words (the text-only vector already is the keyed one) or there is no
+     * embedder.
+     */
+    private float[][] reembed(String key, NewMemory m, MemoryRecord older) {
+      float[][] out = new float[2][];
+      if (embedder == null || Words.factKeyWords(key).isEmpty()) return out;
+      List<String> inputs = new ArrayList<>(2);
+      inputs.add(Words.withFactKey(key, m.text()));
+      if (older != null) inputs.add(Words.withFactKey(key, older.text()));
+      List<float[]> vs = embedPassages(inputs);
+      out[0] = vs.get(0);
+      if (older != null) out[1] = vs.get(1);
+      return out;
     }
 
     MemoryRecord add(

@@ -381,12 +381,19 @@ public final class Words {
   /**
    * A fact key as words ("home_city", "homeCity", "user.home-city" -> "home city", "preferredIDE"
    * -> "preferred ide"; "user" and parts holding a digit dropped, so an opaque key such as "k17" or
-   * a UUID gives "", and so does a key the write path derived, {@code auto/<record id>}): the name
-   * of the attribute a record states, which the read path matches a question against as well as the
-   * record's text ("where does Maya live?" and "home city: Maya rents a flat in Porto").
+   * a UUID gives "", and so does a key the write path derived without naming an attribute, {@code
+   * auto/<record id>}; a derived key that names one, {@code auto/<record id>/slot:home-lives-in},
+   * gives those words, "home lives in"): the name of the attribute a record states, which the read
+   * path matches a question against as well as the record's text ("where does Maya live?" and "home
+   * city: Maya rents a flat in Porto").
    */
   public static String factKeyWords(String key) {
-    if (key == null || key.startsWith("auto/")) return "";
+    if (key == null) return "";
+    if (key.startsWith(AUTO)) {
+      int named = key.lastIndexOf(NAMED);
+      if (named < 0) return "";
+      key = key.substring(named + NAMED.length());
+    }
     StringBuilder out = new StringBuilder();
     Matcher m = KEY_PART.matcher(key);
     while (m.find()) {
@@ -396,6 +403,32 @@ public final class Words {
       out.append(part);
     }
     return out.toString();
+  }
+
+  /** The prefix of a fact key the write path derives for records written without one. */
+  public static final String AUTO = "auto/";
+
+  private static final String NAMED = "/slot:";
+
+  /** The most characters of a derived key's attribute words. */
+  private static final int MAX_NAMED = 64;
+
+  /**
+   * The fact key the write path gives a record written without one once a later record is found to
+   * state the same fact: {@code auto/<id>} (id: the older record's), or {@code
+   * auto/<id>/slot:<words>} when the rule that matched them names the attribute ("home, lives in"
+   * gives {@code auto/<id>/slot:home-lives-in}), whose words {@link #factKeyWords} then gives back,
+   * so the versions are matched on the attribute as a keyed fact's are on its key ("Which city do I
+   * live in?" and "I moved to Lisbon last month.").
+   */
+  public static String derivedKey(String id, String attributeWords) {
+    String slug =
+        attributeWords == null
+            ? ""
+            : attributeWords.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "-");
+    slug = slug.replaceAll("^-+|-+$", "");
+    if (slug.length() > MAX_NAMED) slug = slug.substring(0, MAX_NAMED).replaceAll("-+$", "");
+    return slug.isEmpty() ? AUTO + id : AUTO + id + NAMED + slug;
   }
 
   /**

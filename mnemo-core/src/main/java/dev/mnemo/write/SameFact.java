@@ -58,13 +58,23 @@ public final class SameFact {
   }
 
   /**
-   * A match: the kind and the rule that found it ({@code subject+attribute} or {@code
-   * near-duplicate}).
+   * A match: the kind and the rule that found it ({@code subject+attribute}, {@code slot ...} or
+   * {@code near-duplicate}).
+   *
+   * @param attribute the attribute both statements fill, in the words a question about it uses
+   *     ("lives in", "works at", "likes running"), or "" when the rule names none (a
+   *     near-duplicate, a switch from a value no slot names): the words of the fact key the write
+   *     path derives
    */
-  public record Match(Kind kind, String rule, boolean certain, boolean startsState) {
-    /** A certain match that starts no state. */
+  public record Match(
+      Kind kind, String rule, boolean certain, boolean startsState, String attribute) {
+    public Match {
+      java.util.Objects.requireNonNull(attribute, "attribute");
+    }
+
+    /** A certain match that starts no state and names no attribute. */
     public Match(Kind kind, String rule) {
-      this(kind, rule, true, false);
+      this(kind, rule, true, false, "");
     }
   }
 
@@ -169,7 +179,12 @@ public final class SameFact {
       Set<String> ow = so != null ? so.value() : RuleConsolidator.contentWords(older);
       if (ow.containsAll(sn.from()))
         return Optional.of(
-            new Match(Kind.UPDATES, "slot " + sn.attribute() + " (from)", so != null, sn.change()));
+            new Match(
+                Kind.UPDATES,
+                "slot " + sn.attribute() + " (from)",
+                so != null,
+                sn.change(),
+                Slots.attributeWords(sn)));
     }
     if (!sameMarks) return Optional.empty();
     Preference a = preference(newer);
@@ -180,7 +195,11 @@ public final class SameFact {
         && RuleConsolidator.jaccard(a.object, b.object) >= SAME_OBJECT) {
       return Optional.of(
           new Match(
-              a.polarity == b.polarity ? Kind.RESTATES : Kind.CONTRADICTS, "subject+attribute"));
+              a.polarity == b.polarity ? Kind.RESTATES : Kind.CONTRADICTS,
+              "subject+attribute",
+              true,
+              false,
+              "likes " + String.join(" ", a.object)));
     }
     Set<String> wa = RuleConsolidator.contentWords(newer);
     Set<String> wb = RuleConsolidator.contentWords(older);
@@ -218,7 +237,12 @@ public final class SameFact {
     Kind kind = n.value().equals(o.value()) ? Kind.RESTATES : Kind.UPDATES;
     return Optional.of(
         new Match(
-            kind, "slot " + n.attribute().replace("tool:", "tool for "), certain, n.change()));
+            kind,
+            "slot " + n.attribute().replace("tool:", "tool for "),
+            certain,
+            n.change(),
+            // the attribute as the statement that says what the tool is for names it
+            Slots.attributeWords(n.attribute().equals("tool:") ? o : n)));
   }
 
   /** A word, a number or a currency sign: the tokens {@link #marks} reads, in text order. */

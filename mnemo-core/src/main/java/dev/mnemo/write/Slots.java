@@ -39,6 +39,28 @@ final class Slots {
       boolean change,
       boolean certain) {}
 
+  /**
+   * The attribute in the words a question about it uses, for the fact key a slot's versions share
+   * ({@link dev.mnemo.text.Words#derivedKey}): its noun and its state's verb, "home, lives in" for
+   * {@code residence}, "employer, works at" for {@code employer}, "uses for editing code" for
+   * {@code tool:editing code}, "birthday" for {@code has:birthday}; empty for {@code switch}, whose
+   * attribute is unknown. A change verb ("moved to", "joined", "switched to") names the event, not
+   * the state a later question asks about ("Where do I live?", "Who is my employer?"), so the
+   * state's words are the ones given.
+   */
+  static String attributeWords(Slot s) {
+    String a = s.attribute();
+    if (a.startsWith("tool:")) return a.length() > 5 ? "uses for " + a.substring(5) : "uses";
+    if (a.startsWith("has:")) return a.substring(4);
+    return switch (a) {
+      case "residence" -> "home, lives in";
+      case "employer" -> "employer, works at";
+      case "role" -> "job, works as";
+      case "diet" -> "diet";
+      default -> "";
+    };
+  }
+
   private record Frame(String attribute, Pattern pattern, boolean change, boolean proper) {}
 
   private static final String END =

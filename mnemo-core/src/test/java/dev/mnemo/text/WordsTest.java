@@ -85,4 +85,22 @@ class WordsTest {
     assertThat(Words.stem("cats")).isEqualTo("cat");
     assertThat(Words.stem("glass")).isEqualTo("glass");
   }
+
+  @Test
+  void aDerivedKey_givesTheWordsOfTheAttributeItNames_andNoneOfTheId() {
+    String id = "0aeaf7c5-4167-abcd-9747-387e12982706";
+    assertThat(Words.derivedKey(id, "lives in")).isEqualTo("auto/" + id + "/slot:lives-in");
+    assertThat(Words.factKeyWords(Words.derivedKey(id, "lives in"))).isEqualTo("lives in");
+    assertThat(Words.factKeyWords(Words.derivedKey(id, "uses for editing code")))
+        .isEqualTo("uses for editing code");
+    // without an attribute: the opaque key of before, which gives no words
+    assertThat(Words.derivedKey(id, "")).isEqualTo("auto/" + id);
+    assertThat(Words.factKeyWords("auto/" + id)).isEmpty();
+    assertThat(Words.withFactKey(Words.derivedKey(id, "works at"), "I joined Globex."))
+        .isEqualTo("works at: I joined Globex.");
+    // an attribute's punctuation is a separator; a long one is cut at a word
+    assertThat(Words.derivedKey(id, "  Lives, in! ")).isEqualTo("auto/" + id + "/slot:lives-in");
+    assertThat(Words.derivedKey(id, "word ".repeat(40)).length())
+        .isLessThanOrEqualTo(("auto/" + id + "/slot:").length() + 64);
+  }
 }

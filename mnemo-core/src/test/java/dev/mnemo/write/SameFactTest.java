@@ -9,22 +9,27 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class SameFactTest {
 
+  /** A preference match: the attribute is the liking of the thing, in the newer text's words. */
+  private static SameFact.Match preference(Kind kind, String attribute) {
+    return new SameFact.Match(kind, "subject+attribute", true, false, attribute);
+  }
+
   @Test
   void oppositePreferences_ofTheSameSubjectAndThing_contradict() {
     assertThat(SameFact.match("I have come to enjoy maths.", "I do not like maths."))
-        .contains(new SameFact.Match(Kind.CONTRADICTS, "subject+attribute"));
+        .contains(preference(Kind.CONTRADICTS, "likes math"));
     assertThat(SameFact.match("I no longer like maths.", "I love maths."))
-        .contains(new SameFact.Match(Kind.CONTRADICTS, "subject+attribute"));
+        .contains(preference(Kind.CONTRADICTS, "likes math"));
     assertThat(SameFact.match("Maya hates cold showers.", "Maya enjoys cold showers."))
-        .contains(new SameFact.Match(Kind.CONTRADICTS, "subject+attribute"));
+        .contains(preference(Kind.CONTRADICTS, "likes cold shower"));
   }
 
   @Test
   void samePreference_saidAgainInOtherWords_restates() {
     assertThat(SameFact.match("I really enjoy jazz.", "I like jazz a lot."))
-        .contains(new SameFact.Match(Kind.RESTATES, "subject+attribute"));
+        .contains(preference(Kind.RESTATES, "likes jazz"));
     assertThat(SameFact.match("I don't like mushrooms.", "I hate mushrooms."))
-        .contains(new SameFact.Match(Kind.RESTATES, "subject+attribute"));
+        .contains(preference(Kind.RESTATES, "likes mushroom"));
   }
 
   @Test

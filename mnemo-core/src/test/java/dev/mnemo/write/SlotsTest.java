@@ -131,4 +131,34 @@ class SlotsTest {
   void otherSubjectsOrOtherAttributes_areNotTheSameFact(String newer, String older) {
     assertThat(SameFact.match(newer, older)).as(newer + " / " + older).isEmpty();
   }
+
+  @ParameterizedTest
+  @CsvSource({
+    "I moved to Lisbon last month., I live in Berlin., 'home, lives in'",
+    "Lena relocated to Porto., Lena is based in Lisbon., 'home, lives in'",
+    "I joined Globex last week., I work at Acme., 'employer, works at'",
+    "I started as a nurse., I work as a teacher., 'job, works as'",
+    "I started eating meat again last month., I'm vegetarian., diet",
+    "I switched to VS Code for editing code., I use Vim for editing code., uses for editing code",
+    "I use Emacs., I use Vim for editing code., uses for editing code",
+    "My birthday is actually June 19., My birthday is June 18., birthday",
+    "I have come to love running., I don't like running., likes running",
+  })
+  void aMatch_namesTheAttribute_inTheWordsOfTheStateNotOfTheChange(
+      String newer, String older, String attribute) {
+    assertThat(SameFact.match(newer, older).orElseThrow().attribute())
+        .as(newer + " / " + older)
+        .isEqualTo(attribute);
+  }
+
+  @Test
+  void aNearDuplicateOrASwitchFromAnUnknownSlot_namesNoAttribute() {
+    assertThat(
+            SameFact.match(
+                    "Maya writes all her code in Vim.", "Maya writes all of her code in Vim!")
+                .orElseThrow()
+                .attribute())
+        .isEmpty();
+    assertThat(Slots.attributeWords(Slots.of("I switched from tea to coffee."))).isEmpty();
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mnemo.Category;
 import dev.mnemo.ConflictPolicy;
 import dev.mnemo.Fusion;
+import dev.mnemo.MemoryRecord;
 import dev.mnemo.NewMemory;
 import dev.mnemo.Outcome;
 import dev.mnemo.Packing;
@@ -16,9 +17,11 @@ import dev.mnemo.spi.CandidateSet;
 import dev.mnemo.spi.Eligibility;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.text.JTokkitTokenizer;
+import dev.mnemo.time.TimeRange;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -233,6 +236,44 @@ abstract class RecallContract extends EligibilityContract {
     }
     assertThat(checked).isEqualTo(versionsWithCandidates() ? 4 : 0);
     if (versionsWithCandidates()) assertThat(keys).isPositive();
+  }
+
+  /**
+   * The time list holds a record whose valid time starts in the range, and one whose event time
+   * (the time its text is about) overlaps it although it was written, and holds, from another time:
+   * "I'm planning a trip to Kyoto in April." written in February is a candidate for "in April". A
+   * record whose event time ends where the range starts, or starts where it ends, is not.
+   */
+  @Test
+  void candidates_timeList_holdsRecordsWhoseEventTimeOverlapsTheRange() {
+    java.util.function.BiFunction<String, String, MemoryRecord> said =
+        (text, at) -> mnemo.remember(NewMemory.builder("ev", text).recordedAt(t(at)).build());
+    MemoryRecord trip =
+        said.apply("I'm planning a trip to Kyoto in April.", "2026-02-10T10:00:00Z");
+    assertThat(trip.eventTime()).as("event time read from the text").isNotNull();
+    assertThat(trip.eventTime().from()).isEqualTo(t("2026-04-01"));
+    MemoryRecord garage = said.apply("I took my car to the garage.", "2026-04-08T10:00:00Z");
+    MemoryRecord march = said.apply("We painted the kitchen in March.", "2026-05-02T10:00:00Z");
+    MemoryRecord may = said.apply("The concert is in May.", "2026-02-11T10:00:00Z");
+    CandidateSet found =
+        store()
+            .candidates(
+                new CandidateQuery(
+                    Eligibility.current("ev", t("2026-06-01")),
+                    null,
+                    null,
+                    Set.of(),
+                    new TimeRange(t("2026-04-01"), t("2026-05-01"), "in April"),
+                    50));
+    Set<String> timed =
+        found.candidates().stream()
+            .filter(c -> c.timeRank() > 0)
+            .map(c -> c.record().id())
+            .collect(Collectors.toSet());
+    assertThat(timed)
+        .as("time candidates for April")
+        .contains(trip.id(), garage.id())
+        .doesNotContain(march.id(), may.id());
   }
 
   /**

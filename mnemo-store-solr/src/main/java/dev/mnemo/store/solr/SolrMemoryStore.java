@@ -558,14 +558,21 @@ public final class SolrMemoryStore implements MemoryStore {
     return q;
   }
 
-  /** Records whose valid time starts inside the query's range, newest recorded first. */
+  /**
+   * Records whose valid time starts inside the query's range, or whose event time (the time the
+   * text is about) overlaps it, newest recorded first: the embedded store's time list.
+   */
   private SolrQuery timeList(CandidateQuery cq) {
+    long from = cq.timeRange().from().toEpochMilli();
+    long to = cq.timeRange().to().toEpochMilli();
     SolrQuery q =
         new SolrQuery(
-            SolrFilters.range(
-                SolrSchema.VALID_FROM,
-                cq.timeRange().from().toEpochMilli(),
-                cq.timeRange().to().toEpochMilli() - 1));
+            SolrFilters.range(SolrSchema.VALID_FROM, from, to - 1)
+                + " OR ("
+                + SolrFilters.range(SolrSchema.EVENT_FROM, Long.MIN_VALUE, to - 1)
+                + " AND "
+                + SolrFilters.range(SolrSchema.EVENT_TO, from + 1, Long.MAX_VALUE)
+                + ")");
     SolrFilters.apply(q, tenant, cq.eligibility());
     q.setSort(SolrSchema.RECORDED, SolrQuery.ORDER.desc);
     q.addSort(SolrSchema.RID, SolrQuery.ORDER.asc);

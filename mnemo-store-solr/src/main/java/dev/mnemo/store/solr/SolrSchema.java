@@ -74,10 +74,20 @@ final class SolrSchema {
    * The key under which a record's event time is kept among the stored metadata terms ({@code
    * from/to/phrase}, epoch milliseconds): the collection's schema stays as it is, so collections
    * created before event times keep accepting writes. A control character, so no caller's key
-   * (metadata keys are text) is mistaken for it; it is never read back as metadata. The Solr
-   * store's time candidates are by valid time only.
+   * (metadata keys are text) is mistaken for it; it is never read back as metadata. What the time
+   * list searches is indexed apart, in {@link #EVENT_FROM} and {@link #EVENT_TO}.
    */
   static final String EVENT_TIME = "\u0001event_time";
+
+  /**
+   * The event time's start and exclusive end, epoch milliseconds, indexed (not stored) for the time
+   * list: a record whose event time overlaps a question's range is a time candidate, as in the
+   * embedded store. Added after {@link #EVENT_TIME}: a collection created before them takes writes
+   * again once its configset is upgraded ({@link SolrCollections#upgradeConfigset}).
+   */
+  static final String EVENT_FROM = "event_from";
+
+  static final String EVENT_TO = "event_to";
 
   /** Indexed in place of a missing scope, so "records of no scope" is a term query. */
   static final String NO_SCOPE = "\u0001none";
@@ -131,6 +141,10 @@ final class SolrSchema {
     List<String> meta = new ArrayList<>();
     for (var e : new TreeMap<>(r.metadata()).entrySet())
       meta.add(metaTerm(e.getKey(), e.getValue()));
+    if (r.eventTime() != null) {
+      d.setField(EVENT_FROM, millis(r.eventTime().from()));
+      d.setField(EVENT_TO, millis(r.eventTime().to()));
+    }
     if (r.eventTime() != null)
       meta.add(
           metaTerm(
